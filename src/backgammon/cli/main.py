@@ -1,0 +1,47 @@
+"""Entry point of the ``backgammon`` console script.
+
+Each subcommand lives in its own module and registers itself with :func:`build_parser`.
+Exit status: 0 on success, 1 when a file or record is bad, 2 on bad command-line input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from backgammon.cli import moves_command
+from backgammon.cli.common import RecordError, UsageError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="backgammon",
+        description="Backgammon: rules engine, computer player, .mat files, web game.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    moves_command.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except UsageError as exc:
+        print(f"backgammon {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"backgammon {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

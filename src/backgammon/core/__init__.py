@@ -1,0 +1,64 @@
+"""The rules engine: standard library only, imports nothing outside ``backgammon.core``.
+
+Re-exports the public core API; see DESIGN.md for the board layout and the vocabulary.
+"""
+
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalMoveError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidLogError,
+    InvalidPositionError,
+    NotationError,
+)
+from backgammon.core.moves import LegalPlays, Move, Play, apply_play, legal_moves, legal_plays
+from backgammon.core.notation import format_play, parse_play
+from backgammon.core.position import Outcome, Position, PositionStatus, ResultKind, outcome
+from backgammon.core.types import (
+    BAR,
+    BLACK,
+    CHECKERS_PER_SIDE,
+    OFF,
+    ROLLS,
+    START_POINTS,
+    WHITE,
+    Color,
+    Roll,
+)
+
+__all__ = [
+    "BAR",
+    "BLACK",
+    "CHECKERS_PER_SIDE",
+    "OFF",
+    "ROLLS",
+    "START_POINTS",
+    "WHITE",
+    "BackgammonError",
+    "Color",
+    "IllegalActionError",
+    "IllegalMoveError",
+    "IllegalPlayError",
+    "InvalidDiceError",
+    "InvalidIdError",
+    "InvalidLogError",
+    "InvalidPositionError",
+    "LegalPlays",
+    "Move",
+    "NotationError",
+    "Outcome",
+    "Play",
+    "Position",
+    "PositionStatus",
+    "ResultKind",
+    "Roll",
+    "apply_play",
+    "format_play",
+    "legal_moves",
+    "legal_plays",
+    "outcome",
+    "parse_play",
+]

@@ -1,0 +1,713 @@
+"""Moves, plays and the rules of play: which checkers may move, and where.
+
+Vocabulary (DESIGN.md): a *move* is one checker moved by one die; a *play* is the whole turn's
+moves. Moves are written in the mover's own numbering: points 1..24 from the mover's side, the
+bar is 25 (:data:`~backgammon.core.types.BAR`) and off is 0 (:data:`~backgammon.core.types.OFF`).
+
+The rules enforced here follow the WBF Rules of Backgammon (World Backgammon Federation,
+"Rules of Backgammon", sections 3 and 4):
+
+* 3.1 a checker moves forward the exact number on a die, to a point not held by two or more
+  opposing checkers; landing on a lone opposing checker (a blot) hits it onto the bar.
+* 3.4 doubles are played four times.
+* 3.5 a player must use both dice (all four for doubles) when that is possible; when only one
+  die can be played, the larger one must be played if either can.
+* 3.6 a checker on the bar must enter (onto the opponent's home board: White enters on 25 - d,
+  Black on d) before any other checker moves.
+* 4.1-4.3 bearing off is allowed only with all 15 checkers in the home board; a die bears off a
+  checker from the point of its number, a larger die from the highest occupied point when no
+  checker stands higher, and a hit checker must come round before bearing off resumes.
+
+Speed comes from layout (DESIGN.md "Habits" 6): the search works on one mutable list of 26 ints
+in the mover's own numbering (index 25 the mover's bar, index 0 the opponent's bar as a
+negative count), applies and undoes moves in place, and deduplicates plays by the tuple of that
+list, which is also the key of the result position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from operator import neg
+from typing import NamedTuple
+
+from backgammon.core.errors import (
+    IllegalMoveError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPositionError,
+)
+from backgammon.core.position import Position
+from backgammon.core.types import BAR, OFF, WHITE
+
+# One move inside the search: (from_point, to_point, die, hit) in the mover's numbering.
+_RawMove = tuple[int, int, int, bool]
+
+
+class Move(NamedTuple):
+    """One checker moved by one die, in the mover's own numbering (bar 25, off 0).
+
+    Attributes:
+        from_point: 1..24, or 25 (``BAR``) for a checker entering from the bar.
+        to_point: 1..24, or 0 (``OFF``) for a checker borne off.
+        die: the die used, 1..6 (may exceed ``from_point - to_point`` when bearing off with
+            a larger die).
+        hit: True when the checker lands on an opposing blot and sends it to the bar.
+    """
+
+    from_point: int
+    to_point: int
+    die: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        src = "bar" if self.from_point == BAR else str(self.from_point)
+        dst = "off" if self.to_point == OFF else str(self.to_point)
+        return f"{src}/{dst}{'*' if self.hit else ''}"
+
+
+def _own(position: Position) -> list[int]:
+    """The board in the mover's own numbering (see module docstring), as a fresh list."""
+    return list(position.own_points(position.turn))
+
+
+def _to_position(key: tuple[int, ...], position: Position) -> Position:
+    """The result position (same side to move) from a board in the mover's numbering."""
+    if position.turn is WHITE:
+        return Position._trusted(key, position.turn)
+    return Position._trusted(tuple(map(neg, reversed(key))), position.turn)
+
+
+def _outside(b: list[int]) -> int:
+    """How many of the mover's checkers stand outside the home board (points 7..24, bar)."""
+    return sum(c for c in b[7:] if c > 0)
+
+
+def _single_moves(b: list[int], die: int, outside: int, top: int = 25) -> list[tuple[int, int]]:
+    """The (from_point, to_point) pairs one checker can move with ``die`` (WBF 3.1, 3.6, 4.x).
+
+    ``top`` limits the starting points to ``<= top``: used for doubles, where taking the
+    moves in order of non-increasing starting point reaches every distinct result once.
+    Listed from the highest starting point down.
+    """
+    if b[25] > 0:
+        # 3.6: a checker on the bar enters before anything else moves.
+        if top >= 25 and b[25 - die] >= -1:
+            return [(25, 25 - die)]
+        return []
+    start = 24 if top > 24 else top
+    found = [(src, src - die) for src in range(start, die, -1) if b[src] > 0 and b[src - die] >= -1]
+    if outside == 0:
+        # 4.2: bear off from the die's own point, or with a larger die from the highest point.
+        if die <= top and b[die] > 0:
+            found.append((die, 0))
+        else:
+            for src in range(min(die - 1, top), 0, -1):
+                if b[src] > 0:
+                    for higher in range(src + 1, 7):
+                        if b[higher] > 0:
+                            break
+                    else:
+                        found.append((src, 0))
+                    break
+    return found
+
+
+def _apply(b: list[int], src: int, dst: int) -> bool:
+    """Move one checker in place; returns True when it hits (the blot goes to slot 0)."""
+    b[src] -= 1
+    if dst == 0:
+        return False
+    if b[dst] == -1:
+        b[dst] = 1
+        b[0] -= 1
+        return True
+    b[dst] += 1
+    return False
+
+
+def _undo(b: list[int], src: int, dst: int, hit: bool) -> None:
+    b[src] += 1
+    if dst == 0:
+        return
+    if hit:
+        b[dst] = -1
+        b[0] += 1
+    else:
+        b[dst] -= 1
+
+
+def _crosses_home(src: int, dst: int) -> int:
+    """Change in the count of checkers outside the home board made by moving src -> dst."""
+    return -1 if src > 6 >= dst else 0
+
+
+_Results = dict[tuple[int, ...], tuple[_RawMove, ...]]
+
+
+def _search(b: list[int], dice: Sequence[int]) -> tuple[int, _Results]:
+    """Every maximal sequence of moves for ``dice``; returns (longest, results by key).
+
+    Results shorter than the longest sequence are dropped (WBF 3.5); the caller applies the
+    larger-die rule. Values are one move sequence reaching the key (the first found).
+    """
+    outside = 0
+    top = 0
+    for point in range(25, 0, -1):
+        count = b[point]
+        if count > 0:
+            if not top:
+                top = point
+            if point > 6:
+                outside += count
+            else:
+                break
+    # ``top``, the mover's highest occupied point, only falls during a turn: no move starts
+    # above it, so no list of moves needs to look higher.
+    if len(dice) == 2 and dice[0] != dice[1]:
+        return _search_two(b, dice[0], dice[1], outside, top)
+    if len(set(dice)) > 1:
+        raise InvalidDiceError(f"cannot search mixed dice {tuple(dice)!r} of more than two")
+    return _search_same(b, dice[0], len(dice), outside, top)
+
+
+def _search_two(
+    b: list[int], d1: int, d2: int, outside: int, top: int
+) -> tuple[int, _Results]:
+    """Plays of two different dice: both orders, deduplicated by the resulting board.
+
+    Two shortcuts, both exact: (1) after the first move the second die's moves are the root
+    list adjusted for the two points the first move changed, unless the bar or bearing off is
+    involved; (2) in the second order, a pair of independent moves already found in the first
+    order is skipped before its board is built.
+    """
+    results: _Results = {}
+    best = 0
+    simple = b[25] == 0 and outside > 1
+    root = {d1: _single_moves(b, d1, outside, top), d2: _single_moves(b, d2, outside, top)}
+    root_counts = b[:]
+    for first, second, again in ((d1, d2, False), (d2, d1, True)):
+        root_second = root[second]
+        for src, dst in root[first]:
+            # apply the first move in place
+            b[src] -= 1
+            hit = False
+            if dst:
+                if b[dst] == -1:
+                    b[dst] = 1
+                    b[0] -= 1
+                    hit = True
+                else:
+                    b[dst] += 1
+            out1 = outside - 1 if src > 6 >= dst else outside
+            if simple and out1 > 0 and dst:
+                follow = [m for m in root_second if b[m[0]] > 0]
+                dst2 = dst - second
+                if root_counts[dst] <= 0 and dst2 >= 1 and b[dst2] >= -1:
+                    follow.append((dst, dst2))
+            else:
+                follow = _single_moves(b, second, out1, top)
+            if follow:
+                if best < 2:
+                    best = 2
+                    results.clear()
+                m1 = (src, dst, first, hit)
+                for src2, dst2 in follow:
+                    if (
+                        again
+                        and simple
+                        and dst2
+                        and dst
+                        and src2 != dst
+                        and root_counts[src2] >= (2 if src2 == src else 1)
+                    ):
+                        # Playing src2 first with the other die was legal at the root and
+                        # leaves src playable: the first order already reached this board.
+                        continue
+                    b[src2] -= 1
+                    hit2 = False
+                    if dst2:
+                        if b[dst2] == -1:
+                            b[dst2] = 1
+                            b[0] -= 1
+                            hit2 = True
+                        else:
+                            b[dst2] += 1
+                    key = tuple(b)
+                    if key not in results:
+                        results[key] = (m1, (src2, dst2, second, hit2))
+                    b[src2] += 1
+                    if dst2:
+                        if hit2:
+                            b[dst2] = -1
+                            b[0] += 1
+                        else:
+                            b[dst2] -= 1
+            elif best < 2:
+                best = 1
+                key = tuple(b)
+                if key not in results:
+                    results[key] = ((src, dst, first, hit),)
+            b[src] += 1
+            if dst:
+                if hit:
+                    b[dst] = -1
+                    b[0] += 1
+                else:
+                    b[dst] -= 1
+    return best, results
+
+
+def _search_same(
+    b: list[int], die: int, count: int, outside: int, top: int
+) -> tuple[int, _Results]:
+    """Plays of ``count`` equal dice (doubles: four), moves taken in order of non-increasing
+    starting point so that each multiset of moves is walked once."""
+    results: _Results = {}
+    best = 0
+    path: list[_RawMove] = []
+
+    def walk(moves: list[tuple[int, int]] | None, outside: int) -> None:
+        # ``moves``: the legal moves here whose starting point is <= the last one's, highest
+        # first (None when the dice are used up). Moves are applied and undone inline: this
+        # loop runs once per node of the search.
+        nonlocal best
+        if not moves:
+            depth = len(path)
+            if depth >= best:
+                if depth > best:
+                    best = depth
+                    results.clear()
+                key = tuple(b)
+                if key not in results:
+                    results[key] = tuple(path)
+            return
+        if len(path) + 1 == count:
+            # The last die: record each board here rather than one call deeper.
+            if best < count:
+                best = count
+                results.clear()
+            prefix = tuple(path)
+            for src, dst in moves:
+                b[src] -= 1
+                if not dst:
+                    key = tuple(b)
+                    if key not in results:
+                        results[key] = (*prefix, (src, 0, die, False))
+                else:
+                    was = b[dst]
+                    if was == -1:
+                        b[dst] = 1
+                        b[0] -= 1
+                        key = tuple(b)
+                        if key not in results:
+                            results[key] = (*prefix, (src, dst, die, True))
+                        b[0] += 1
+                    else:
+                        b[dst] = was + 1
+                        key = tuple(b)
+                        if key not in results:
+                            results[key] = (*prefix, (src, dst, die, False))
+                    b[dst] = was
+                b[src] += 1
+            return
+        for i, (src, dst) in enumerate(moves):
+            b[src] -= 1
+            hit = False
+            if dst:
+                if b[dst] == -1:
+                    b[dst] = 1
+                    b[0] -= 1
+                    hit = True
+                else:
+                    b[dst] += 1
+            out2 = outside - 1 if src > 6 >= dst else outside
+            child: list[tuple[int, int]]
+            if src != 25 and out2 > 0:
+                # Neither the bar nor bearing off is involved: the moves from here are the
+                # parent's (from src down) that still have a checker, plus the checker that
+                # just arrived on a point that had none of ours.
+                child = [m for m in moves[i:] if b[m[0]] > 0]
+                on = dst - die
+                if b[dst] == 1 and on >= 1 and b[on] >= -1:
+                    for j, m in enumerate(child):
+                        if m[0] < dst:
+                            child.insert(j, (dst, on))
+                            break
+                    else:
+                        child.append((dst, on))
+            else:
+                child = _single_moves(b, die, out2, src)
+            path.append((src, dst, die, hit))
+            walk(child, out2)
+            path.pop()
+            b[src] += 1
+            if dst:
+                if hit:
+                    b[dst] = -1
+                    b[0] += 1
+                else:
+                    b[dst] -= 1
+
+    walk(_single_moves(b, die, outside, top) if count else None, outside)
+    if best == 0:
+        results.clear()
+    return best, results
+
+
+def check_dice(dice: Iterable[int], *, maximum: int = 2) -> tuple[int, ...]:
+    """Validate a roll: two ints 1..6 (``maximum`` allows up to four, for dice left).
+
+    Raises:
+        InvalidDiceError: not a sequence of ints 1..6 of the right length.
+    """
+    if isinstance(dice, (str, bytes)):
+        raise InvalidDiceError(f"dice must be ints 1..6, got {dice!r}")
+    try:
+        values = tuple(dice)
+    except TypeError:
+        raise InvalidDiceError(f"dice must be a sequence of ints 1..6, got {dice!r}") from None
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise InvalidDiceError(f"a die must be an int 1..6, got {value!r} in {dice!r}")
+    if maximum == 2 and len(values) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {len(values)}: {dice!r}")
+    if len(values) > maximum:
+        raise InvalidDiceError(f"at most {maximum} dice, got {len(values)}: {dice!r}")
+    if len(values) > 2 and len(set(values)) > 1:
+        raise InvalidDiceError(f"more than two dice must all be equal (doubles), got {dice!r}")
+    return values
+
+
+def _check_playable(position: Position) -> None:
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"expected a Position, got {type(position).__name__}")
+
+
+class Play:
+    """A whole turn's moves and the position they lead to.
+
+    Two plays are equal when they start from the same position and reach the same result:
+    different orders of the same moves are one play (DESIGN.md "Habits" 5).
+
+    Attributes:
+        position: the position before the play.
+        moves: the moves in an order in which they can be played (mover's numbering).
+        result: the position after the play, the same side still to move.
+    """
+
+    __slots__ = ("_raw", "_str", "position", "result")
+
+    position: Position
+    result: Position
+    _raw: tuple[_RawMove, ...]
+
+    def __init__(self, position: Position, moves: Iterable[Move | _RawMove], result: Position):
+        _set_play(self, position, tuple(tuple(m) for m in moves), result)  # type: ignore[misc]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves, each a :class:`Move` in the mover's own numbering."""
+        return tuple(Move(*m) for m in self._raw)
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        """The dice the moves use, in move order."""
+        return tuple(m[2] for m in self._raw)
+
+    @property
+    def pips(self) -> int:
+        """Pips this play takes off the mover's pip count (a larger die bearing off counts
+        only the distance to off)."""
+        return sum(m[0] - m[1] for m in self._raw)
+
+    @classmethod
+    def from_str(cls, text: str, position: Position, dice: Sequence[int]) -> Play:
+        """Parse standard notation into the legal play it names; see :func:`parse_play`."""
+        from backgammon.core.notation import parse_play
+
+        return parse_play(text, position, dice)
+
+    def __str__(self) -> str:
+        if self._str is None:
+            from backgammon.core.notation import format_play
+
+            object.__setattr__(self, "_str", format_play(self.moves))
+        return self._str  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"<Play {self} from {self.position.id()}>"
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.result == other.result and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.result))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Play is immutable")
+
+
+_PLAY_SLOTS = (Play.position.__set__, Play._raw.__set__, Play.result.__set__, Play._str.__set__)
+
+
+def _set_play(
+    play: Play, position: Position, raw: tuple[_RawMove, ...], result: Position
+) -> None:
+    # Slot setters bypass Play.__setattr__, which forbids changes after construction.
+    set_position, set_raw, set_result, set_str = _PLAY_SLOTS
+    set_position(play, position)
+    set_raw(play, raw)
+    set_result(play, result)
+    set_str(play, None)
+
+
+class LegalPlays(Sequence[Play]):
+    """The distinct legal plays of a position and roll, distinct by resulting position.
+
+    A read-only view: ``len()``, iteration, indexing, ``play in legal`` (by result; a
+    :class:`Position` also works), and ``bool(legal)`` is False when the roll cannot be played
+    and the turn passes. The search finds every result up front; the :class:`Play` objects are
+    built when first asked for, since a caller such as the computer player often needs only
+    the boards (:meth:`own_boards`).
+    """
+
+    __slots__ = ("_entries", "_index", "_plays", "dice", "position")
+
+    def __init__(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+    ) -> None:
+        self.position = position
+        self.dice = dice
+        self._entries = entries
+        self._plays: list[Play] | None = None
+        self._index: dict[tuple[int, ...], int] | None = None
+
+    def _all(self) -> list[Play]:
+        if self._plays is None:
+            position = self.position
+            self._plays = [_make_play(position, key, raw) for key, raw in self._entries]
+        return self._plays
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __bool__(self) -> bool:
+        return bool(self._entries)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._all())
+
+    def own_boards(self) -> list[tuple[int, ...]]:
+        """Each play's result as 26 ints in the mover's own numbering (index 25 the mover's
+        bar, 1..24 its points, 0 the opponent's bar as a negative count), in play order."""
+        return [key for key, _ in self._entries]
+
+    def _position_index(self, result: Position) -> int | None:
+        if result.turn is not self.position.turn:
+            return None
+        if self._index is None:
+            self._index = {key: i for i, (key, _) in enumerate(self._entries)}
+        return self._index.get(result.own_points(result.turn))
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item.position == self.position and self._position_index(item.result) is not None
+        if isinstance(item, Position):
+            return self._position_index(item) is not None
+        return False
+
+    def by_result(self, result: Position) -> Play | None:
+        """The play that reaches ``result``, or None."""
+        index = self._position_index(result)
+        return None if index is None else self._all()[index]
+
+    @property
+    def results(self) -> frozenset[Position]:
+        """The set of resulting positions."""
+        return frozenset(play.result for play in self._all())
+
+    @property
+    def must_pass(self) -> bool:
+        """True when no checker can move: the turn passes (WBF 3.5)."""
+        return not self._entries
+
+    def __repr__(self) -> str:
+        return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
+
+
+def _make_play(position: Position, key: tuple[int, ...], raw: tuple[_RawMove, ...]) -> Play:
+    """A Play from the search's board (mover's numbering) and its raw moves, unchecked."""
+    borne = 0
+    for move in raw:
+        if move[1] == 0:
+            borne += 1
+    white_off, black_off = position.off
+    if position.turn is WHITE:
+        result = Position._trusted(key, WHITE, (white_off + borne, black_off))
+    else:
+        result = Position._trusted(
+            tuple(map(neg, reversed(key))), position.turn, (white_off, black_off + borne)
+        )
+    play = object.__new__(Play)
+    _set_play(play, position, raw, result)
+    return play
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
+    """Every distinct legal play of ``position`` with the roll ``dice``.
+
+    Args:
+        position: the position, its side to move being the one that rolled.
+        dice: two ints 1..6 (a double plays four times).
+
+    Returns:
+        A :class:`LegalPlays` view; empty when the roll cannot be played. Plays that use fewer
+        dice than the longest possible are excluded, and when only one die of two can be played
+        only plays of the larger die remain if there are any (WBF rules 3.5).
+
+    Raises:
+        InvalidDiceError: dice are not two ints 1..6.
+        InvalidPositionError: ``position`` is not a Position.
+    """
+    if not isinstance(position, Position):
+        raise InvalidPositionError(f"expected a Position, got {type(position).__name__}")
+    roll = check_dice(dice)
+    d1, d2 = roll
+    b = list(position.own_points(position.turn))
+    best, results = _search(b, (d1, d1, d1, d1) if d1 == d2 else roll)
+    entries = list(results.items())
+    if best == 1 and d1 != d2:
+        larger = d1 if d1 > d2 else d2
+        if any(raw[0][2] == larger for _, raw in entries):
+            entries = [(k, raw) for k, raw in entries if raw[0][2] == larger]
+    return LegalPlays(position, (d1, d2), entries)
+
+
+def legal_moves(
+    position: Position,
+    dice_left: Sequence[int],
+    played: Sequence[Move] = (),
+) -> list[Move]:
+    """The single moves that can start or continue the turn without shortening it.
+
+    This is what a UI offers while a play is built one checker at a time: a move is listed
+    exactly when some legal play (see :func:`legal_plays`) begins with ``played`` followed by
+    it. Both functions rest on the same search, so they cannot disagree.
+
+    Args:
+        position: the position at the *start* of the turn (before ``played``).
+        dice_left: the dice not used yet. For a fresh roll the two dice (a double may be given
+            as two equal values or as all four); later, what remains (a double's remaining
+            dice one value each, e.g. ``(3, 3)`` after two of four moves).
+        played: the moves already made this turn, in order (mover's numbering).
+
+    Returns:
+        The distinct legal next moves (mover's numbering), highest starting point first; an
+        empty list when the turn is over or the roll cannot be played.
+
+    Raises:
+        InvalidDiceError: malformed dice, or ``dice_left`` and ``played`` that are not one roll.
+        IllegalMoveError: ``played`` is not the start of a legal play.
+    """
+    _check_playable(position)
+    left = list(check_dice(dice_left, maximum=4))
+    used = [m.die for m in played]
+    full = used + left
+    if not played and len(full) == 2 and full[0] == full[1]:
+        full = full * 2
+        left = list(full)
+    if len(full) > 4 or (len(full) > 2 and len(set(full)) > 1) or len(full) < 2:
+        raise InvalidDiceError(
+            f"played dice {tuple(used)} and dice left {tuple(dice_left)} are not one roll"
+        )
+    b = _own(position)
+    longest, _ = _search(b, full)
+    # WBF 3.5: when only one die of two different ones can be played, the larger if it can.
+    larger_only = longest == 1 and len(full) == 2 and full[0] != full[1]
+    remaining = list(full)
+    for index, move in enumerate(played):
+        options = _continuations(b, remaining, longest - index, larger_only)
+        if (move.from_point, move.to_point, move.die) not in options:
+            before = " after " + " ".join(map(str, played[:index])) if index else ""
+            raise IllegalMoveError(f"{move} is not a legal move{before}")
+        _apply(b, move.from_point, move.to_point)
+        remaining.remove(move.die)
+    options = _continuations(b, remaining, longest - len(played), larger_only)
+    return [Move(src, dst, die, hit) for (src, dst, die), hit in options.items()]
+
+
+def _continuations(
+    b: list[int], left: list[int], needed: int, larger_only: bool
+) -> dict[tuple[int, int, int], bool]:
+    """Moves from ``b`` after which ``needed - 1`` more of the dice ``left`` can be played.
+
+    Keyed by (from, to, die), valued by hit; ``larger_only`` keeps only the larger die's moves
+    when it has any. The depth after each move comes from :func:`_search`, the search behind
+    :func:`legal_plays`.
+    """
+    found: dict[tuple[int, int, int], bool] = {}
+    if needed <= 0:
+        return found
+    outside = _outside(b)
+    for die in sorted(set(left), reverse=True):
+        rest = list(left)
+        rest.remove(die)
+        for src, dst in _single_moves(b, die, outside):
+            hit = _apply(b, src, dst)
+            depth = 1 + (_search(b, rest)[0] if rest else 0)
+            _undo(b, src, dst, hit)
+            if depth == needed:
+                found[(src, dst, die)] = hit
+        if larger_only and found:
+            break
+    return found
+
+
+def apply_play(position: Position, moves: Iterable[Move]) -> Position:
+    """Apply moves (mover's numbering) one by one, checking each single move, not the turn.
+
+    For the whole-turn rules use :func:`legal_plays` or :func:`legal_moves`; this is for
+    editors and replays that have already checked them.
+
+    Raises:
+        IllegalMoveError: a move that no die could make in the position reached.
+    """
+    b = _own(position)
+    outside = _outside(b)
+    for move in moves:
+        pairs = _single_moves(b, move.die, outside)
+        if (move.from_point, move.to_point) not in pairs:
+            raise IllegalMoveError(f"{move} cannot be played with a {move.die}")
+        _apply(b, move.from_point, move.to_point)
+        outside += _crosses_home(move.from_point, move.to_point)
+    return _to_position(tuple(b), position)
+
+
+def require_legal(play: Play, legal: LegalPlays) -> Play:
+    """Return the legal play equal to ``play`` or raise :class:`IllegalPlayError`."""
+    found = legal.by_result(play.result)
+    if found is None:
+        raise IllegalPlayError(f"{play} is not a legal play with {legal.dice[0]}{legal.dice[1]}")
+    return found
+
+
+__all__ = [
+    "LegalPlays",
+    "Move",
+    "Play",
+    "apply_play",
+    "check_dice",
+    "legal_moves",
+    "legal_plays",
+]
