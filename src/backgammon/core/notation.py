@@ -60,10 +60,16 @@ def format_play(moves: Sequence[Move]) -> str:
         words.append("/".join(parts))
     order = sorted(
         set(words),
-        key=lambda w: tuple(-_sort_value(x) for x in w.replace("*", "").split("/")),
+        key=_path_order,
     )
     counted = [(w, words.count(w)) for w in order]
     return " ".join(w if n == 1 else f"{w}({n})" for w, n in counted)
+
+
+def _path_order(word: str) -> tuple[int, ...]:
+    # Highest starting point first, then the highest point reached (as GNU Backgammon most
+    # often lists them; it is not consistent about moves from the same point).
+    return tuple(-_sort_value(x) for x in word.replace("*", "").split("/"))
 
 
 def _sort_value(token: str) -> int:

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs everything the test suite needs on a fresh machine, then runs it all:
+# the package with its [dev] extras in .venv, Debian's chromium for the browser tests and
+# gnubg as an outside reference (both when apt-get is available and we are root), ruff, pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v gnubg >/dev/null 2>&1 || missing+=(gnubg)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing ${missing[*]} with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[dev]"
+
+.venv/bin/ruff check .
+.venv/bin/python -m pytest "$@"
