@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,16 @@ def test_oracle_plays_format_then_parse_round_trip(shared_dir: Path) -> None:
             again = legal.by_result(play.result)
             assert again is not None
             assert play.from_str(str(play), position, row["dice"]) == play, str(play)
+
+
+def test_apply_play_round_trip(shared_dir: Path) -> None:
+    rows = _oracle(shared_dir, "legal_plays.jsonl")
+    for row in rows[::10]:
+        position = Position.from_points(row["board"], row["turn"])
+        for play in legal_plays(position, row["dice"]):
+            assert apply_play(position, play.moves) == play.result
+            rolled = Counter(row["dice"] * 2 if row["dice"][0] == row["dice"][1] else row["dice"])
+            assert not Counter(play.dice_used) - rolled
 
 
 def test_opening_rolls_match_gnubg_counts(shared_dir: Path) -> None:

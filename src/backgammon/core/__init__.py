@@ -3,6 +3,7 @@
 Re-exports the public core API; see DESIGN.md for the board layout and the vocabulary.
 """
 
+from backgammon.core.dice import Dice, FixedDice, commitment, dice_from_secrets
 from backgammon.core.errors import (
     BackgammonError,
     IllegalActionError,
@@ -39,6 +40,8 @@ __all__ = [
     "WHITE",
     "BackgammonError",
     "Color",
+    "Dice",
+    "FixedDice",
     "IllegalActionError",
     "IllegalMoveError",
     "IllegalPlayError",
@@ -56,6 +59,8 @@ __all__ = [
     "ResultKind",
     "Roll",
     "apply_play",
+    "commitment",
+    "dice_from_secrets",
     "format_play",
     "legal_moves",
     "legal_plays",

@@ -400,6 +400,7 @@ class Play:
     position: Position
     result: Position
     _raw: tuple[_RawMove, ...]
+    _str: str | None
 
     def __init__(self, position: Position, moves: Iterable[Move | _RawMove], result: Position):
         _set_play(self, position, tuple(tuple(m) for m in moves), result)  # type: ignore[misc]
@@ -428,11 +429,13 @@ class Play:
         return parse_play(text, position, dice)
 
     def __str__(self) -> str:
-        if self._str is None:
+        text = self._str
+        if text is None:
             from backgammon.core.notation import format_play
 
-            object.__setattr__(self, "_str", format_play(self.moves))
-        return self._str  # type: ignore[return-value]
+            text = format_play(self.moves)
+            _PLAY_SLOTS[3](self, text)
+        return text
 
     def __repr__(self) -> str:
         return f"<Play {self} from {self.position.id()}>"
@@ -452,7 +455,7 @@ class Play:
         raise AttributeError("Play is immutable")
 
 
-_PLAY_SLOTS = (Play.position.__set__, Play._raw.__set__, Play.result.__set__, Play._str.__set__)
+_PLAY_SLOTS = tuple(vars(Play)[name].__set__ for name in ("position", "_raw", "result", "_str"))
 
 
 def _set_play(

@@ -140,6 +140,8 @@ class Position:
     points: tuple[int, ...]
     off: tuple[int, int]
     turn: Color
+    _hash: int | None
+    _black_view: tuple[int, ...] | None
 
     def __init__(self, points: Sequence[int], turn: Color | str = WHITE) -> None:
         """Same as :meth:`from_points` with validation."""
@@ -279,7 +281,7 @@ class Position:
             _parse_turn(color)
             view = tuple(map(neg, reversed(self.points)))
             _SLOT_SETTERS[4](self, view)
-        return view  # type: ignore[no-any-return]
+        return view
 
     def has_contact(self) -> bool:
         """True while some checker still has to pass an opponent's checker (no pure race)."""
@@ -300,7 +302,7 @@ class Position:
         if value is None:
             value = hash((self.points, self.turn))
             _SLOT_SETTERS[3](self, value)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
@@ -317,12 +319,10 @@ class Position:
         return (Position.from_points, (self.points, str(self.turn)))
 
 
-_SLOT_SETTERS = (
-    Position.points.__set__,  # type: ignore[attr-defined]
-    Position.off.__set__,  # type: ignore[attr-defined]
-    Position.turn.__set__,  # type: ignore[attr-defined]
-    Position._hash.__set__,  # type: ignore[attr-defined]
-    Position._black_view.__set__,  # type: ignore[attr-defined]
+# The slots' own setters: they bypass Position.__setattr__, which forbids changes after
+# construction, and cost less than object.__setattr__ (positions are built once per play).
+_SLOT_SETTERS = tuple(
+    vars(Position)[name].__set__ for name in ("points", "off", "turn", "_hash", "_black_view")
 )
 
 
