@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian installs gnubg in /usr/games, which is not always on PATH.
+export PATH="$PATH:/usr/games"
+
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
