@@ -315,14 +315,14 @@ def _plays_by_moves(position: Position, dice: tuple[int, int]) -> set[tuple[int,
 def test_legal_moves_build_exactly_the_legal_plays(shared_dir: Path) -> None:
     rows = _oracle(shared_dir, "legal_plays.jsonl") + _oracle(shared_dir, "endgame_plays.jsonl")
     compared = 0
-    for row in rows[::5]:
-        if len(row["plays"]) > 40:
+    for row in rows:
+        if len(row["plays"]) > 30:
             continue  # keep the test quick: the big doubles are covered by the oracle test
         position = Position.from_points(row["board"], row["turn"])
         expected = {tuple(p["result"]) for p in row["plays"]} or {position.points}
         assert _plays_by_moves(position, tuple(row["dice"])) == expected
         compared += 1
-    assert compared > 500
+    assert compared == 2736
 
 
 # --------------------------------------------------------------------------------------------
