@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from backgammon.cli import moves_command
+from backgammon.cli import moves_command, replay_command
 from backgammon.cli.common import RecordError, UsageError
 
 
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     moves_command.register(sub)
+    replay_command.register(sub)
     return parser
 
 

@@ -13,8 +13,11 @@ from backgammon.core.errors import (
     InvalidIdError,
     InvalidLogError,
     InvalidPositionError,
+    InvalidSettingsError,
     NotationError,
 )
+from backgammon.core.game import Game, GameOutcome, GameSettings, Phase, Turn
+from backgammon.core.match import Match
 from backgammon.core.moves import LegalPlays, Move, Play, apply_play, legal_moves, legal_plays
 from backgammon.core.notation import format_play, parse_play
 from backgammon.core.position import Outcome, Position, PositionStatus, ResultKind, outcome
@@ -42,6 +45,9 @@ __all__ = [
     "Color",
     "Dice",
     "FixedDice",
+    "Game",
+    "GameOutcome",
+    "GameSettings",
     "IllegalActionError",
     "IllegalMoveError",
     "IllegalPlayError",
@@ -49,15 +55,19 @@ __all__ = [
     "InvalidIdError",
     "InvalidLogError",
     "InvalidPositionError",
+    "InvalidSettingsError",
     "LegalPlays",
+    "Match",
     "Move",
     "NotationError",
     "Outcome",
+    "Phase",
     "Play",
     "Position",
     "PositionStatus",
     "ResultKind",
     "Roll",
+    "Turn",
     "apply_play",
     "commitment",
     "dice_from_secrets",

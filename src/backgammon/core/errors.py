@@ -49,3 +49,8 @@ class ProtocolError(BackgammonError, ValueError):
 
 class DiceExhaustedError(BackgammonError, LookupError):
     """A :class:`~backgammon.core.dice.FixedDice` was asked for more rolls than it was given."""
+
+
+class InvalidSettingsError(BackgammonError, ValueError):
+    """Game or match settings that cannot be played (``"the Jacoby rule is for money play
+    only"``, a score that has already won the match)."""

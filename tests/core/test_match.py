@@ -1,0 +1,181 @@
+"""Matches and money sessions: score, Crawford and post-Crawford games, dead cubes, Match IDs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from backgammon.core.dice import FixedDice
+from backgammon.core.errors import IllegalActionError, InvalidLogError, InvalidSettingsError
+from backgammon.core.game import Game, Phase
+from backgammon.core.ids import decode_match_id
+from backgammon.core.match import Match
+from backgammon.core.position import ResultKind
+from backgammon.core.types import BLACK, WHITE
+
+
+def resign_game(game: Game, loser: str, kind: str = "single") -> None:
+    """End ``game`` quickly: the opening roll, then ``loser`` resigns and it is accepted."""
+    if game.phase is Phase.OPENING:
+        game.roll()
+    game.resign(loser, kind)
+    game.accept_resignation()
+
+
+def test_match_score_crawford_and_post_crawford() -> None:
+    match = Match(5, names=("Ann", "Bob"), seed=1)
+    assert match.score == (0, 0) and not match.crawford and match.current.settings.cube
+    resign_game(match.current, "black", "gammon")  # White +2
+    match.new_game()
+    resign_game(match.current, "black", "gammon")  # White +2: 4-0, match point
+    assert match.score == (4, 0)
+    game = match.new_game()
+    assert match.crawford and game.settings.crawford and game.settings.score == (4, 0)
+    game.roll()
+    assert not game.can_double(WHITE) and not game.can_double(BLACK)
+    resign_game(game, "white")  # Black +1 in the Crawford game
+    game = match.new_game()
+    assert not match.crawford and match.post_crawford
+    assert game.settings.score == (4, 1) and not game.settings.crawford
+    # Post-Crawford: the trailer may double; the leader's cube is dead.
+    while game.phase is not Phase.ROLL:
+        if game.phase is Phase.OPENING:
+            game.roll()
+        else:
+            game.play(game.legal_plays()[0])
+    roller = game.on_roll
+    assert game.can_double() == (roller is BLACK)
+    resign_game(game, "black")
+    assert match.score == (5, 1) and match.is_over and match.winner is WHITE
+    with pytest.raises(IllegalActionError, match="the match is over: Ann won 5-1"):
+        match.new_game()
+
+
+def test_crawford_only_once() -> None:
+    match = Match(3, seed=2)
+    resign_game(match.current, "black", "gammon")  # 2-0: Crawford next
+    assert match.new_game().settings.crawford
+    resign_game(match.current, "white", "single")  # 2-1
+    assert not match.new_game().settings.crawford
+    resign_game(match.current, "white", "single")  # 2-2: both at match point, no Crawford
+    assert not match.new_game().settings.crawford
+    assert match.post_crawford
+
+
+def test_one_point_match_has_no_cube_and_no_crawford() -> None:
+    match = Match(1, seed=3)
+    game = match.current
+    assert not game.settings.cube and not game.settings.crawford
+    game.roll()
+    assert not game.can_double()
+    resign_game(game, "white", "backgammon")
+    assert match.score == (0, 3) and match.winner is BLACK
+
+
+def test_new_game_needs_the_current_game_over() -> None:
+    match = Match(5, seed=4)
+    before = match.to_json()
+    with pytest.raises(IllegalActionError, match="not over"):
+        match.new_game()
+    assert match.to_json() == before and len(match.games) == 1
+
+
+def test_money_session_running_total() -> None:
+    match = Match(cube=True, jacoby=True, beavers=True, seed=5)
+    resign_game(match.current, "white", "gammon")  # Jacoby, cube centred: counts 1
+    assert match.current.outcome is not None and match.current.outcome.points == 1
+    match.new_game()
+    resign_game(match.current, "black")
+    match.new_game()
+    assert match.score == (1, 1) and not match.is_over and match.winner is None
+    assert match.current.settings.match_length == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"length": 5, "jacoby": True}, "money play only"),
+        ({"length": 5, "beavers": True}, "money play only"),
+        ({"length": -1}, "length"),
+        ({"length": 0, "cube": False, "jacoby": True}, "needs the doubling cube"),
+        ({"names": ("only one",)}, "two non-empty"),
+    ],
+)
+def test_bad_match_settings(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidSettingsError, match=message):
+        Match(**kwargs)  # type: ignore[arg-type]
+
+
+def test_dead_cube_in_a_match() -> None:
+    # 7-point match, White at 5 after game 1: a take at 2 would make White's cube dead.
+    match = Match(7, dice=FixedDice([(6, 5)] * 40))
+    resign_game(match.current, "black", "backgammon")  # 3-0
+    match.new_game()
+    resign_game(match.current, "black", "gammon")  # 5-0
+    game = match.new_game()
+    assert game.settings.score == (5, 0) and not game.settings.crawford
+    game.roll()  # White opens with 6-5
+    game.play(game.legal_plays()[0])
+    game.double()  # Black doubles: 0 + 1 does not win the match
+    game.take()  # White owns the cube at 2
+    game.roll()
+    game.play(game.legal_plays()[0])
+    # White on roll owns the cube, but 5 + 2 already wins the 7-point match: dead.
+    assert game.on_roll is WHITE and game.cube_owner is WHITE and not game.can_double()
+    with pytest.raises(IllegalActionError, match="the cube is dead"):
+        game.double()
+
+
+def test_match_id_agrees_with_the_game_and_score() -> None:
+    match = Match(9, names=("A", "B"), dice=FixedDice([(3, 1)]))
+    match.current.roll()
+    state = decode_match_id(match.match_id())
+    assert (state.match_length, state.score, state.dice, state.player_on_roll) == (
+        9, (0, 0), (3, 1), 0)
+    resign_game(match.current, "white", "gammon")
+    state = decode_match_id(match.match_id())
+    assert state.score == (0, 2) and state.game_state == "resigned"
+    # A known ID: 9-point match, score 0-2, game over by resignation, White (player 0) on roll.
+    assert match.match_id() == match.current.match_id((0, 2))
+
+
+def test_match_log_round_trip() -> None:
+    rng = random.Random(9)
+    match = Match(3, seed=9)
+    while not match.is_over:
+        game = match.current
+        while not game.is_over:
+            if game.phase in (Phase.OPENING, Phase.ROLL):
+                if game.phase is Phase.ROLL and game.can_double() and rng.random() < 0.2:
+                    game.double()
+                    game.take() if rng.random() < 0.7 else game.drop()
+                else:
+                    game.roll()
+            elif game.phase is Phase.MOVE:
+                game.play(rng.choice(list(game.legal_plays())))
+        if not match.is_over:
+            match.new_game()
+    text = match.to_json()
+    again = Match.from_json(text)
+    assert again.to_json() == text
+    assert again.score == match.score and again.winner == match.winner
+
+
+def test_match_log_with_wrong_game_settings_is_refused() -> None:
+    match = Match(3, seed=10)
+    resign_game(match.current, "black", "gammon")  # 2-0: the next game is Crawford
+    match.new_game()
+    log = match.to_log()
+    log["games"][1]["settings"]["crawford"] = False
+    with pytest.raises(InvalidLogError, match="game 2: its settings"):
+        Match.replay(log)
+
+
+def test_resign_levels_score() -> None:
+    match = Match(11, seed=11)
+    resign_game(match.current, "white", "backgammon")
+    outcome = match.current.outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.points, outcome.result_kind) == (
+        BLACK, 3, ResultKind.BACKGAMMON)
