@@ -588,7 +588,10 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     roll = check_dice(dice)
     d1, d2 = roll
     b = list(position.own_points(position.turn))
-    best, results = _search(b, (d1, d1, d1, d1) if d1 == d2 else roll)
+    # The larger die first: a play that only one die can make is then recorded with the larger
+    # die when both dice reach the same result (WBF 3.5 names the larger).
+    high, low = (d1, d2) if d1 >= d2 else (d2, d1)
+    best, results = _search(b, (d1, d1, d1, d1) if d1 == d2 else (high, low))
     entries = list(results.items())
     if best == 1 and d1 != d2:
         larger = d1 if d1 > d2 else d2
