@@ -10,7 +10,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from backgammon.cli import moves_command, replay_command
+from backgammon.cli import (
+    hint_command,
+    moves_command,
+    replay_command,
+    selfplay_command,
+    serve_command,
+)
 from backgammon.cli.common import RecordError, UsageError
 
 
@@ -21,7 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     moves_command.register(sub)
+    hint_command.register(sub)
+    selfplay_command.register(sub)
     replay_command.register(sub)
+    serve_command.register(sub)
     return parser
 
 

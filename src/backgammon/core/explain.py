@@ -161,6 +161,54 @@ def _shortening(
     return "this would leave a die unplayable; you must play as many dice as you can"
 
 
+def explain_pass(position: Position, dice: Sequence[int]) -> str | None:
+    """Say why a roll cannot be played at all (the turn then passes, WBF 3.5 and 3.6).
+
+    Args:
+        position: the position before the roll, its side to move being the roller.
+        dice: the roll, two ints 1..6.
+
+    Returns:
+        None when some move can be made; otherwise one sentence naming what stops every
+        checker, in the roller's numbering, e.g. ``"the 19-point and the 20-point are held by
+        Black, so the checker on the bar cannot enter"`` or ``"every point a 6 or a 5 would
+        reach is held by Black, and bearing off needs all 15 checkers home"``.
+
+    Raises:
+        InvalidDiceError: dice that are not two ints 1..6.
+    """
+    if legal_moves(position, dice):
+        return None
+    own = position.own_points(position.turn)
+    opponent = "Black" if position.turn is WHITE else "White"
+    values = sorted(set(dice), reverse=True)
+    if own[BAR] > 0:
+        held = [_point(BAR - die) for die in values]
+        points = " and ".join(held)
+        verb = "is" if len(held) == 1 else "are"
+        waiting = "the checker on the bar" if own[BAR] == 1 else "the checkers on the bar"
+        return f"{points} {verb} held by {opponent}, so {waiting} cannot enter"
+    outside = sum(c for c in own[7:BAR] if c > 0)
+    blocked = bearing = False
+    for point in range(1, BAR):
+        if own[point] <= 0:
+            continue
+        for die in values:
+            if point - die >= 1:
+                blocked = blocked or own[point - die] < -1
+            else:
+                bearing = bearing or outside > 0
+    dice_text = " or a ".join(str(d) for d in values)
+    parts = []
+    if blocked:
+        parts.append(f"every point a {dice_text} would reach is held by {opponent}")
+    if bearing:
+        parts.append("bearing off needs all 15 checkers home")
+    if not parts:  # pragma: no cover - a roll with no move is blocked one way or the other
+        return "no checker can move with these dice"
+    return ", and ".join(parts)
+
+
 def moves_along(
     position: Position,
     dice_left: Sequence[int],
@@ -189,4 +237,4 @@ def moves_along(
     return None
 
 
-__all__ = ["explain_move", "moves_along"]
+__all__ = ["explain_move", "explain_pass", "moves_along"]

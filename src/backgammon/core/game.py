@@ -918,21 +918,26 @@ class Game:
         """
         self._answer_resignation("decline", seconds)
 
-    def timeout(self, color: Color | str) -> GameOutcome:
+    def timeout(self, color: Color | str, *, seconds: float | None = None) -> GameOutcome:
         """``color`` ran out of time and loses: the cube value times what the game is worth as
         the position stood at the start of the turn (gammon and backgammon count, subject to
         the Jacoby rule).
+
+        Args:
+            color: the side whose time ran out.
+            seconds: the time its last stretch on the clock used, for the log.
 
         Returns:
             The outcome.
 
         Raises:
-            IllegalActionError: the game is over.
+            IllegalActionError: the game is over, or ``seconds`` is not a number >= 0.
         """
         who = self._color(color)
         if self._state.phase is Phase.OVER:
             raise IllegalActionError(self._not_now("time out", who))
-        self._commit({"type": "timeout", "color": _color_name(who)})
+        secs = _check_seconds(seconds)
+        self._commit(_with_seconds({"type": "timeout", "color": _color_name(who)}, secs))
         assert self._state.outcome is not None
         return self._state.outcome
 

@@ -118,12 +118,29 @@ class Clock:
         """True when ``color`` has no time left (exactly zero counts as flagged)."""
         return self.remaining(color) <= 0
 
-    def turn_used(self) -> float:
-        """Seconds the current turn has used so far (0 when no turn runs or is paused)."""
+    def turn_used(self, at: float | None = None) -> float:
+        """Seconds the current turn has used so far: what ran before any pause plus the running
+        stretch up to ``at`` (default now; clamped to the stretch). 0 when no turn is on the
+        clock."""
         used = self._turn_spent
         if self._running is not None:
-            used += self._now() - self._started_at
+            used += self._until(at) - self._started_at
         return used
+
+    def deadline(self) -> float | None:
+        """The ``now()`` reading at which the running side's time runs out (already past when
+        it has flagged), or None when no clock runs."""
+        side = self._running
+        if side is None:
+            return None
+        return self._started_at + self._remaining[side]
+
+    def _until(self, at: float | None) -> float:
+        """``at`` (a ``now()`` reading) clamped to the running stretch; now when None."""
+        current = self._now()
+        if at is None:
+            return current
+        return min(max(float(at), self._started_at), current)
 
     def start(self, color: Color | str) -> None:
         """Start ``color``'s turn now.
@@ -138,12 +155,14 @@ class Clock:
         self._started_at = self._now()
         self._turn_spent = 0.0
 
-    def stop(self, *, increment: bool = True) -> float:
+    def stop(self, *, increment: bool = True, at: float | None = None) -> float:
         """End the running turn: charge the time it used, add the increment.
 
         Args:
             increment: False for a turn that ended without being completed (a timeout, a
                 resignation), which earns no increment.
+            at: charge only up to this ``now()`` reading (e.g. the instant the time ran out),
+                clamped to the running stretch; default now.
 
         Returns:
             Seconds the turn used.
@@ -156,8 +175,9 @@ class Clock:
         side = self._running
         if side is None:
             raise ClockError("no clock is running")
-        used = self.turn_used()
-        self._remaining[side] -= self._now() - self._started_at
+        end = self._until(at)
+        used = self.turn_used(end)
+        self._remaining[side] -= end - self._started_at
         if increment and self._remaining[side] > 0:
             self._remaining[side] += self.control.increment
         self._running = None
@@ -165,17 +185,26 @@ class Clock:
         return used
 
     def cancel(self) -> None:
-        """Take the running turn off the clock without charging it (a forced pass)."""
+        """Take the running turn off the clock without charging it (a forced pass): time the
+        turn was charged before a pause is given back too."""
+        side = self._running or self._paused
+        if side is not None:
+            self._remaining[side] += self._turn_spent
         self._running = None
         self._paused = None
         self._turn_spent = 0.0
 
-    def pause(self) -> None:
-        """Stop the running clock, charging the time so far (nobody is watching the game)."""
+    def pause(self, at: float | None = None) -> None:
+        """Stop the running clock, charging the time so far (nobody is watching the game).
+
+        Args:
+            at: charge only up to this ``now()`` reading (e.g. when the last page was last
+                heard from), clamped to the running stretch; default now.
+        """
         side = self._running
         if side is None:
             return
-        elapsed = self._now() - self._started_at
+        elapsed = self._until(at) - self._started_at
         self._remaining[side] -= elapsed
         self._turn_spent += elapsed
         self._running = None

@@ -1,0 +1,354 @@
+"""Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
+
+    python bench/online_load.py [--rooms 200] [--think-ms 0] [--seed 1] [--limit 300]
+
+The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
+a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
+core per process, and this machine has two), each room one coroutine driving both players over
+real WebSockets (the ``websockets`` client): the opening roll and every roll by commit-reveal
+(three messages), then a random legal play chosen on the client's own replica of the game, until
+the game ends.
+
+It prints the rooms completed, the messages per second both ways, and the latency from a
+player's send to the opponent's receipt of the relayed message (commit, secret, reveal, play):
+p50, p99 and max, in milliseconds. It checks that every game finished and that its record is
+identical and legal on both sides: each client's replica, built only from the events it
+received, equals the log the server sent in ``game_over``, and ``Game.replay`` accepts it.
+
+With ``--think-ms 0`` every room plays as fast as the server answers: a saturation test (a real
+game sends a message every few seconds). Every loop is bounded: a room gives up after
+``--max-turns`` turns, the clients after ``--limit`` seconds, and the script stops by itself.
+The exit status is 0 when every room completed with a good record and p99 met ``--target-ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import socket
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+HOST = "127.0.0.1"
+
+
+@dataclass
+class RoomResult:
+    """What one room's script saw."""
+
+    ok: bool = False
+    error: str = ""
+    turns: int = 0
+    sent: int = 0
+    received: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+class _Seat:
+    def __init__(self, ws: Any, rng: random.Random) -> None:
+        self.ws = ws
+        self.rng = rng
+        self.color = ""
+        self.log: dict[str, Any] | None = None
+
+
+class _RoomScript:
+    """Both players of one room, played by one coroutine, message by message."""
+
+    def __init__(self, result: RoomResult, rng: random.Random, think: float) -> None:
+        self.result = result
+        self.rng = rng
+        self.think = think
+        self.round = 1
+
+    async def recv(self, seat: _Seat, kind: str) -> dict[str, Any]:
+        async with asyncio.timeout(30):
+            text = await seat.ws.recv()
+        self.result.received += 1
+        message = json.loads(text)
+        if message.get("type") != kind:
+            raise RuntimeError(f"expected {kind}, got {str(message)[:300]}")
+        return dict(message)
+
+    async def send(self, seat: _Seat, payload: dict[str, Any]) -> None:
+        await seat.ws.send(json.dumps(payload))
+        self.result.sent += 1
+
+    async def relay(self, sender: _Seat, other: _Seat, payload: dict[str, Any], *,
+                    human: bool = False) -> dict[str, Any]:
+        """Send (after a person's thinking time, for a person's action), time the opponent's
+        receipt of the relayed event, then read the echo."""
+        if human and self.think:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        start = time.perf_counter()
+        await self.send(sender, payload)
+        seen = await self.recv(other, payload["type"])
+        self.result.latencies.append(time.perf_counter() - start)
+        echo = await self.recv(sender, payload["type"])
+        seen.pop("legal_moves", None)
+        echo.pop("legal_moves", None)
+        if seen != echo:
+            raise RuntimeError(f"the two sides got different events: {seen} / {echo}")
+        return seen
+
+    async def both(self, a: _Seat, b: _Seat, kind: str) -> dict[str, Any]:
+        first, second = await self.recv(a, kind), await self.recv(b, kind)
+        first.pop("legal_moves", None)
+        second.pop("legal_moves", None)
+        if first != second:
+            raise RuntimeError(f"the two sides got different {kind} events")
+        return first
+
+    async def run(self, http: Any, port: int, compression: str | None) -> None:
+        from websockets.asyncio.client import connect
+
+        from backgammon.core.dice import commitment
+        from backgammon.core.game import Game
+
+        response = await http.post("/api/online/rooms", json={})
+        response.raise_for_status()
+        room = response.json()
+        uri = f"ws://{HOST}:{port}{room['ws_path']}"
+        async with connect(uri, compression=compression, max_size=1 << 20,
+                           open_timeout=30) as host_ws, \
+                connect(uri, compression=compression, max_size=1 << 20,
+                        open_timeout=30) as guest_ws:
+            host = _Seat(host_ws, random.Random(self.rng.random()))
+            guest = _Seat(guest_ws, random.Random(self.rng.random()))
+            await self.send(host, {"type": "hello", "token": room["token"]})
+            host.color = (await self.recv(host, "welcome"))["color"]
+            await self.send(guest, {"type": "hello"})
+            guest.color = (await self.recv(guest, "welcome"))["color"]
+            await self.recv(host, "opponent")
+            seats = {host.color: host, guest.color: guest}
+            # Every event is compared as both sides received it (relay, both), so one replica
+            # built from them stands for both sides' records.
+            game = Game()
+
+            # The opening roll: both commit, both reveal; ties are thrown again.
+            while True:
+                number = self.round
+                self.round += 1
+                secrets = {c: s.rng.randbytes(32) for c, s in seats.items()}
+                for color, other in (("white", "black"), ("black", "white")):
+                    await self.relay(seats[color], seats[other], {
+                        "type": "commit", "round": number,
+                        "commitment": commitment(secrets[color])}, human=True)
+                for color, other in (("white", "black"), ("black", "white")):
+                    await self.relay(seats[color], seats[other], {
+                        "type": "reveal", "round": number, "secret": secrets[color].hex()})
+                rolled = await self.both(host, guest, "rolled")
+                game.roll(dice=rolled["dice"])
+                if not rolled["tie"]:
+                    break
+
+            while not game.is_over:
+                self.result.turns += 1
+                if self.result.turns > MAX_TURNS:
+                    raise RuntimeError(f"no result after {MAX_TURNS} turns")
+                mover_color = str(game.on_roll)
+                mover = seats[mover_color]
+                other = seats["black" if mover_color == "white" else "white"]
+                if game.phase == "roll":
+                    number = self.round
+                    self.round += 1
+                    mine, theirs = mover.rng.randbytes(32), other.rng.randbytes(32)
+                    await self.relay(mover, other, {"type": "commit", "round": number,
+                                                    "commitment": commitment(mine)}, human=True)
+                    await self.relay(other, mover, {"type": "secret", "round": number,
+                                                    "secret": theirs.hex()})
+                    await self.relay(mover, other, {"type": "reveal", "round": number,
+                                                    "secret": mine.hex()})
+                    rolled = await self.both(mover, other, "rolled")
+                    game.roll(dice=rolled["dice"])
+                    continue
+                play = mover.rng.choice(list(game.legal_plays()))
+                event = await self.relay(mover, other, {
+                    "type": "play",
+                    "moves": [[m.from_point, m.to_point, m.die] for m in play.moves]},
+                    human=True)
+                _apply(game, event["moves"])
+            over = await self.both(host, guest, "game_over")
+            log = over["log"]
+            if log != game.to_log():
+                raise RuntimeError("the server's record differs from the one the sides built")
+            replayed = Game.replay(log)
+            if replayed.outcome is None or replayed.outcome.to_dict() != over["outcome"]:
+                raise RuntimeError("the record does not replay to the same result")
+            self.result.ok = True
+
+
+MAX_TURNS = 3000
+
+
+def _apply(replica: Any, moves: list[list[int]]) -> None:
+    """Apply a relayed play to a replica: by its result, as the server checks it."""
+    from backgammon.core.moves import Move, apply_play
+
+    result = apply_play(replica.turn_start, [Move(*m) for m in moves])
+    play = replica.legal_plays().by_result(result)
+    if play is None:
+        raise RuntimeError(f"the relayed play {moves} is not legal on this side's replica")
+    replica.play(play)
+
+
+async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
+                   compression: str | None) -> dict[str, Any]:
+    import httpx
+
+    rng = random.Random(seed)
+    results = [RoomResult() for _ in range(rooms)]
+    limits = httpx.Limits(max_connections=50)
+    http = httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=30, limits=limits)
+
+    async def one(index: int) -> None:
+        script = _RoomScript(results[index], random.Random(rng.random()), think)
+        try:
+            await script.run(http, port, compression)
+        except Exception as exc:  # a room's failure is reported, not raised
+            results[index].error = f"{type(exc).__name__}: {exc}"[:300]
+
+    start = time.perf_counter()
+    tasks = [asyncio.create_task(one(i)) for i in range(rooms)]
+    _done, pending = await asyncio.wait(tasks, timeout=limit)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    elapsed = time.perf_counter() - start
+    await http.aclose()
+    for index, task in enumerate(tasks):
+        if task in pending and not results[index].error:
+            results[index].error = f"not finished within {limit:g} s"
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "elapsed": elapsed,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "results": [r.__dict__ for r in results],
+    }
+
+
+def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
+    compression = "deflate" if args.deflate else None
+    summary = asyncio.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
+                                   args.limit, compression))
+    out.put(summary)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
+    import uvicorn
+    from fastapi import FastAPI
+
+    from backgammon.server.online import router
+
+    app = FastAPI()
+    app.include_router(router)
+    port = _free_port()
+    config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False,
+                            ws_per_message_deflate=args.deflate, backlog=4096,
+                            ws_max_size=1 << 16)
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    for _ in range(200):
+        if server.started:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise RuntimeError("uvicorn did not start")
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=_client_process, args=(port, args, queue), daemon=True)
+    cpu_before = time.process_time()
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    process.start()
+    loop = asyncio.get_running_loop()
+    try:
+        summary: dict[str, Any] = await loop.run_in_executor(
+            None, lambda: queue.get(timeout=args.limit + 60))
+    finally:
+        process.join(timeout=10)
+        if process.is_alive():
+            process.terminate()
+        server.should_exit = True
+        await asyncio.wait_for(serving, timeout=15)
+    summary["server_cpu"] = time.process_time() - cpu_before
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(args.profile)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=200, help="concurrent rooms (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the secrets and plays")
+    parser.add_argument("--think-ms", type=float, default=0.0,
+                        help="a person's mean thinking time before a roll or a play, drawn "
+                             "from 0.5x-1.5x; the pages' dice answers never wait (default 0: "
+                             "flat out)")
+    parser.add_argument("--limit", type=float, default=300.0,
+                        help="seconds before the clients give up (default 300)")
+    parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
+    parser.add_argument("--deflate", action="store_true",
+                        help="negotiate permessage-deflate (uvicorn's default; off here)")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="write the server's cProfile statistics to PATH")
+    args = parser.parse_args(argv)
+
+    try:
+        import websockets  # noqa: F401  (the clients' library; uvicorn's WebSockets need it too)
+    except ImportError:
+        print("bench/online_load.py needs the websockets package: pip install -e '.[dev]'")
+        return 2
+    load = os.getloadavg()
+    print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
+          f"deflate {'on' if args.deflate else 'off'}; {os.cpu_count()} CPUs, load average "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
+    summary = asyncio.run(_serve_and_run(args))
+    results = [RoomResult(**r) for r in summary["results"]]
+    completed = sum(r.ok for r in results)
+    elapsed = summary["elapsed"]
+    sent = sum(r.sent for r in results)
+    received = sum(r.received for r in results)
+    latencies = sorted(x * 1000 for r in results for x in r.latencies)
+    turns = sum(r.turns for r in results if r.ok)
+    print(f"rooms completed: {completed}/{args.rooms} in {elapsed:.1f} s "
+          f"({turns} turns; every record identical on both sides and legal: "
+          f"{'yes' if completed == args.rooms else 'no'})")
+    print(f"messages: {sent} client->server ({sent / elapsed:,.0f}/s), {received} "
+          f"server->client ({received / elapsed:,.0f}/s)")
+    p99 = float("nan")
+    if latencies:
+        p50 = statistics.median(latencies)
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        print(f"send -> opponent's receipt: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max "
+              f"{latencies[-1]:.1f} ms over {len(latencies)} relayed messages "
+              f"(target p99 <= {args.target_ms:g} ms)")
+    print(f"CPU seconds: server {summary['server_cpu']:.1f}, clients {summary['cpu']:.1f}; "
+          f"load average after {os.getloadavg()[0]:.2f}")
+    failures = [r.error for r in results if not r.ok]
+    for error in sorted(set(failures))[:5]:
+        print(f"  failed ({failures.count(error)}): {error}")
+    return 0 if completed == args.rooms and p99 <= args.target_ms else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

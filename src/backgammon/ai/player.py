@@ -1,0 +1,180 @@
+"""Players: the :class:`Player` protocol and the computer player at a level.
+
+The web server, the command line and the benchmarks all drive games through the same
+protocol, so a person, the computer at any level, or a test double can sit at either side::
+
+    player = ComputerPlayer("hard", random.Random(7))
+    play = player.choose_play(game)        # game in the MOVE phase
+    action = player.cube_action(game)      # ROLL phase: DOUBLE / NO_DOUBLE;
+                                           # DOUBLE_OFFERED: TAKE / DROP / BEAVER
+
+Each decision also has a form on plain values (``play(position, dice)``,
+``double_decision(position, cube)``, ...) that needs no :class:`~backgammon.core.game.Game`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from backgammon.ai.choose import pick
+from backgammon.ai.cube import (
+    CubeAction,
+    CubeDecision,
+    CubeState,
+    double_decision,
+    take_decision,
+)
+from backgammon.ai.levels import Level, get_level
+from backgammon.ai.resign import accept_resignation, resignation
+from backgammon.ai.search import (
+    Evaluator,
+    preroll_equity,
+    preroll_probabilities,
+    shared_evaluator,
+)
+from backgammon.core.moves import Play, legal_plays
+from backgammon.core.position import Position, ResultKind
+from backgammon.core.types import Color
+
+if TYPE_CHECKING:
+    from backgammon.core.game import Game
+
+
+class Player(Protocol):
+    """A side in a game: what the game asks of whoever plays it."""
+
+    def choose_play(self, game: Game) -> Play:
+        """The play for the dice thrown (``game.phase`` is ``MOVE``)."""
+        ...
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """In the ``ROLL`` phase ``DOUBLE`` or ``NO_DOUBLE``; while a double is offered to this
+        side ``TAKE``, ``DROP`` or ``BEAVER``."""
+        ...
+
+
+def cube_state(game: Game) -> CubeState:
+    """The cube and match context of ``game`` as plain values."""
+    settings = game.settings
+    return CubeState(
+        value=game.cube_value,
+        owner=game.cube_owner,
+        match_length=settings.match_length,
+        score=settings.score,
+        crawford=settings.crawford,
+        jacoby=settings.jacoby,
+        beavers=settings.beavers,
+    )
+
+
+class ComputerPlayer:
+    """The computer at a level.
+
+    Args:
+        level: ``"easy"``, ``"medium"``, ``"hard"`` or a :class:`~backgammon.ai.levels.Level`.
+        rng: the generator for the level's randomness (injected; a seeded one makes every
+            decision reproducible). None: a fresh ``random.Random()``.
+        evaluator: the cached evaluation to use; default the process-wide one.
+
+    Raises:
+        ValueError: an unknown level name.
+    """
+
+    def __init__(
+        self,
+        level: Level | str = "hard",
+        rng: random.Random | None = None,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        self.level = get_level(level)
+        self.rng = rng if rng is not None else random.Random()
+        self.evaluator = evaluator if evaluator is not None else shared_evaluator()
+
+    def __repr__(self) -> str:
+        return f"ComputerPlayer({self.level.name!r})"
+
+    # -- decisions on plain values ------------------------------------------------------------
+
+    def play(self, position: Position, dice: Sequence[int]) -> Play:
+        """The play for ``dice`` in ``position`` (its side to move); the empty play when the
+        roll cannot be played."""
+        return pick(legal_plays(position, dice), self.level, self.rng, self.evaluator)
+
+    def probabilities(self, position: Position) -> tuple[float, float, float, float, float]:
+        """The 5 probabilities for the side to move before it rolls, at this level's cube
+        lookahead (see :func:`backgammon.ai.search.preroll_probabilities`)."""
+        return preroll_probabilities(position, self.evaluator, self.level.cube_depth)
+
+    def double_decision(self, position: Position, cube: CubeState) -> CubeDecision:
+        """Whether the side to move in ``position`` should double, before rolling."""
+        return double_decision(self.probabilities(position), cube, position.turn)
+
+    def take_decision(self, position: Position, cube: CubeState) -> CubeAction:
+        """``TAKE``, ``DROP`` or ``BEAVER`` for the side doubled; ``position`` has the doubler
+        to move and ``cube`` is as it was before the double."""
+        doubler = self.probabilities(position)
+        taker = (1.0 - doubler[0], doubler[3], doubler[4], doubler[1], doubler[2])
+        return take_decision(taker, cube, position.turn.opponent)
+
+    def resignation(self, position: Position) -> ResultKind | None:
+        """The result to resign now (side to move, before rolling), or None to play on."""
+        return resignation(position)
+
+    def accepts_resignation(self, position: Position, color: Color, offered: ResultKind) -> bool:
+        """Whether ``color`` accepts the opponent's offer to resign ``offered`` in
+        ``position`` (the side to move as the game has it)."""
+        equity = preroll_equity(position, self.evaluator, 1)
+        mine = equity if position.turn is color else -equity
+        return accept_resignation(offered, mine)
+
+    # -- the Player protocol on a Game --------------------------------------------------------
+
+    def choose_play(self, game: Game) -> Play:
+        """The play for the dice thrown in ``game`` (``MOVE`` phase)."""
+        return pick(game.legal_plays(), self.level, self.rng, self.evaluator)
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """``DOUBLE``/``NO_DOUBLE`` before rolling (``NO_DOUBLE`` when doubling is not allowed
+        or the position is too good), ``TAKE``/``DROP``/``BEAVER`` when doubled."""
+        from backgammon.core.game import Phase
+
+        cube = cube_state(game)
+        if game.phase is Phase.DOUBLE_OFFERED:
+            action = self.take_decision(game.position, cube)
+            if action is CubeAction.BEAVER and not game.settings.beavers:
+                return CubeAction.TAKE
+            return action
+        if game.phase is not Phase.ROLL or not game.can_double():
+            return CubeAction.NO_DOUBLE
+        decision = self.double_decision(game.position, cube)
+        return CubeAction.DOUBLE if decision.action is CubeAction.DOUBLE else CubeAction.NO_DOUBLE
+
+    def should_double(self, game: Game) -> bool:
+        """``cube_action(game) is DOUBLE`` (for callers that ask yes or no)."""
+        return self.cube_action(game) is CubeAction.DOUBLE
+
+    def should_take(self, game: Game) -> bool:
+        """Whether to take (or beaver) the double offered."""
+        return self.cube_action(game) is not CubeAction.DROP
+
+    def resign_action(self, game: Game) -> ResultKind | None:
+        """The result to resign before rolling (``ROLL`` phase, on roll), or None."""
+        from backgammon.core.game import Phase
+
+        if game.phase is not Phase.ROLL:
+            return None
+        return self.resignation(game.position)
+
+    def accept_resign(self, game: Game) -> bool:
+        """Whether to accept the resignation the opponent offers in ``game``."""
+        offer = game.resignation
+        if offer is None:
+            return False
+        resigner, kind = offer
+        # the position before the roll being played (if any): the equity is a pre-roll one
+        return self.accepts_resignation(game.turn_start, resigner.opponent, kind)
+
+
+__all__ = ["ComputerPlayer", "Player", "cube_state"]

@@ -1,0 +1,158 @@
+"""``create_app(settings)``: the FastAPI application of the web game.
+
+Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
+(:mod:`backgammon.server.api`; review, hints, explanations and ``.mat`` files in
+:mod:`backgammon.server.records_api`); the rules page at ``/rules``; ``/health``; the OpenAPI
+docs at ``/docs`` (``/openapi.json``).
+Every response carries security headers with a Content-Security-Policy that allows only the
+page's own origin; request bodies over the limit are refused with 413.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.types import Scope
+
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalMoveError,
+    IllegalPlayError,
+)
+from backgammon.server.api import ErrorResponse, health_router, router
+from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backgammon.server.records_api import IMPORT_PATH
+from backgammon.server.records_api import router as records_router
+from backgammon.server.settings import ServerSettings
+from backgammon.services.session import GameService
+from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
+
+#: The page and its ES modules and stylesheet.
+STATIC_DIR: Final = Path(__file__).parent / "static"
+
+
+class _StaticFiles(StaticFiles):
+    """Static files that the browser revalidates on each load (ETag), so an upgraded server
+    never runs with a stale page."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """The JSON every refused request answers: ``{"error": {"code", "message"}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        text = str(error.get("msg", "invalid"))
+        parts.append(f"{where}: {text}" if where else text)
+    return "invalid request: " + "; ".join(parts)
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    """Build the web game's application.
+
+    Args:
+        settings: where games are saved, the body limit and the random generator; the
+            defaults (:class:`ServerSettings`) save in the user's data directory.
+
+    Returns:
+        A FastAPI (ASGI) app; run it with uvicorn, or test it with Starlette's TestClient.
+
+    Raises:
+        StoredGameError: the database file belongs to another schema version.
+    """
+    settings = settings or ServerSettings()
+    store = GameStore(settings.db_path)
+    service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
+                          time_controls=settings.time_controls)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    from backgammon import __version__
+
+    app = FastAPI(
+        title="Backgammon",
+        version=__version__,
+        description="Play backgammon against the computer or pass & play. "
+        "Every action answers with the game's whole state; refused actions answer 4xx "
+        'with `{"error": {"code", "message"}}` and change nothing.',
+        lifespan=lifespan,
+        responses={413: {"model": ErrorResponse, "description": "Request body too large."}},
+    )
+    app.state.games = service
+    app.state.store = store
+    app.state.settings = settings
+
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
+                       overrides={IMPORT_PATH: settings.max_upload_bytes})
+    app.add_middleware(SecurityHeadersMiddleware)
+
+    @app.exception_handler(GameNotFoundError)
+    async def not_found(request: Request, exc: GameNotFoundError) -> JSONResponse:
+        return error_response(404, "not_found", str(exc))
+
+    @app.exception_handler(StoredGameError)
+    async def damaged(request: Request, exc: StoredGameError) -> JSONResponse:
+        return error_response(409, "stored_game_invalid", str(exc))
+
+    @app.exception_handler(IllegalActionError)
+    async def not_allowed(request: Request, exc: IllegalActionError) -> JSONResponse:
+        return error_response(409, "not_allowed", str(exc))
+
+    @app.exception_handler(IllegalMoveError)
+    async def illegal_move(request: Request, exc: IllegalMoveError) -> JSONResponse:
+        return error_response(422, "illegal_move", str(exc))
+
+    @app.exception_handler(IllegalPlayError)
+    async def illegal_play(request: Request, exc: IllegalPlayError) -> JSONResponse:
+        return error_response(422, "illegal_move", str(exc))
+
+    @app.exception_handler(BackgammonError)
+    async def bad_input(request: Request, exc: BackgammonError) -> JSONResponse:
+        return error_response(422, "invalid", str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid_request", _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return error_response(exc.status_code, f"http_{exc.status_code}", str(exc.detail))
+
+    app.include_router(health_router)
+    app.include_router(router)
+    app.include_router(records_router)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", _StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+__all__ = ["STATIC_DIR", "create_app", "error_response"]

@@ -1,0 +1,181 @@
+"""ASGI middleware: security headers on every response and a limit on request bodies.
+
+Both are plain ASGI (no Starlette ``BaseHTTPMiddleware``), so they add no task or buffering
+and work for streaming bodies too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: The page may load scripts, styles, images and data only from its own origin, and may not be
+#: framed. ``img-src data:`` allows the small inline images the browser makes for drag-and-drop.
+PAGE_CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+#: FastAPI's interactive docs load Swagger UI and ReDoc from their CDN and start them with an
+#: inline script; only those pages get this policy.
+DOCS_CSP: Final = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+    "font-src 'self' https://fonts.gstatic.com; "
+    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "frame-ancestors 'none'"
+)
+
+#: Paths served with :data:`DOCS_CSP`.
+DOCS_PATHS: Final = frozenset({"/docs", "/redoc", "/docs/oauth2-redirect"})
+
+_COMMON_HEADERS: Final = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+)
+
+
+class SecurityHeadersMiddleware:
+    """Adds a Content-Security-Policy (own origin only) and the usual hardening headers.
+
+    Headers already set by the endpoint are kept; the CSP is :data:`PAGE_CSP` except on the
+    interactive docs (:data:`DOCS_PATHS`), which get :data:`DOCS_CSP`.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        csp = DOCS_CSP if scope.get("path") in DOCS_PATHS else PAGE_CSP
+        extra = ((b"content-security-policy", csp.encode("ascii")), *_COMMON_HEADERS)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers: list[tuple[bytes, bytes]] = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers.extend((k, v) for k, v in extra if k not in present)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class BodySizeLimitMiddleware:
+    """Refuses request bodies over ``max_bytes`` with ``413`` and a JSON error.
+
+    A declared ``Content-Length`` over the limit is refused before the app runs; a body sent
+    without one (chunked) is read up to the limit first, and refused when it goes past it.
+
+    Args:
+        app: the application.
+        max_bytes: the largest body accepted, in bytes.
+        overrides: other limits for some paths, in bytes, by exact path (the ``.mat`` import
+            takes whole transcripts).
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int,
+                 overrides: Mapping[str, int] | None = None) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.overrides = dict(overrides or {})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.overrides.get(scope.get("path", ""), self.max_bytes)
+        length = _header(scope["headers"], b"content-length")
+        if length is not None:
+            try:
+                declared = int(length)
+            except ValueError:
+                await _send_error(send, 400, "bad_request", "Content-Length is not a number")
+                return
+            if declared > limit:
+                await self._refuse(send, limit)
+                return
+        if length is not None:
+            await self.app(scope, receive, send)
+            return
+        # No Content-Length (a chunked body): read it here, up to the limit, then hand it on.
+        # The bodies this server takes are small, so holding one in memory costs nothing.
+        chunks: list[bytes] = []
+        received = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if received > limit:
+                await self._refuse(send, limit)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+    async def _refuse(self, send: Send, limit: int) -> None:
+        await _send_error(
+            send,
+            413,
+            "body_too_large",
+            f"the request body is larger than the {limit} bytes this server accepts",
+        )
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives."""
+    pending = list(messages)
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replay
+
+
+def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
+    for key, value in headers:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+    body: dict[str, Any] = {"error": {"code": code, "message": message}}
+    data = json.dumps(body).encode("utf-8")
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode("ascii")),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+__all__ = [
+    "DOCS_CSP",
+    "PAGE_CSP",
+    "BodySizeLimitMiddleware",
+    "SecurityHeadersMiddleware",
+]

@@ -1,0 +1,1056 @@
+"""Online rooms: two seats, one match, fair dice by commit-reveal, clocks; the server referees.
+
+A :class:`Room` is an explicit state machine (:class:`RoomPhase`; :data:`TRANSITIONS` lists
+the moves allowed and any other raises :class:`RoomStateError`). It holds the
+:class:`~backgammon.core.match.Match` (each game a :class:`~backgammon.core.game.Game`), the dice
+round in progress and the clock, and turns each checked :class:`~.protocol.ClientMessage` into
+the messages to send: :meth:`Room.handle` either raises :class:`~.protocol.OnlineError` having
+changed nothing, or returns ``[(seat, payload), ...]``. The wire protocol is documented in
+:mod:`backgammon.server.online.protocol`.
+
+This module is synchronous and imports no web framework: :mod:`.routes` calls it from the event
+loop (each call is short: one engine action) and owns the sockets. Time comes from an injected
+``now()`` (seconds, monotonic), so tests run on a fake clock (DESIGN.md habit 7).
+
+Clock rules online (the host's time control, :class:`~backgammon.services.clock.Clock`, a fresh
+clock for each game of a match):
+
+* Nothing runs before the opening roll; then the clock of the side that must act runs: the
+  player on roll through its cube decision, roll and play; the doubled player while it decides
+  on a double; the resigning player's opponent while it decides on a resignation. Only a
+  completed turn earns the increment. A forced pass costs nothing.
+* While a roll waits for the opponent's secret (commit-reveal step 2, which the opponent's page
+  sends by itself) no clock runs, so a stalling opponent cannot run the roller's time down.
+* A disconnected player's clock keeps running: leaving is no way to stop it. The server flags a
+  side whose time is up (:meth:`Room.tick`, also run before every message), and the game ends by
+  :meth:`~backgammon.core.game.Game.timeout` as in local play.
+"""
+
+from __future__ import annotations
+
+import enum
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from backgammon.core.dice import dice_from_secrets, verify_commitment
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    InvalidSettingsError,
+)
+from backgammon.core.game import Game, Phase
+from backgammon.core.match import Match
+from backgammon.core.moves import Move, Play, apply_play
+from backgammon.core.notation import format_play
+from backgammon.core.types import BLACK, WHITE, Color, Roll
+from backgammon.server.online.protocol import (
+    CLOCK_TOLERANCE,
+    ClientMessage,
+    OnlineError,
+)
+from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
+
+__all__ = [
+    "DEFAULT_EXPIRY",
+    "MAX_MATCH_LENGTH",
+    "TRANSITIONS",
+    "DiceRound",
+    "OnlineSettings",
+    "Outgoing",
+    "Room",
+    "RoomManager",
+    "RoomPhase",
+    "RoomStateError",
+    "Seat",
+]
+
+#: Seconds a room may stay with nobody connected before it is forgotten.
+DEFAULT_EXPIRY: Final = 600.0
+#: The longest match a room can play, in points (as the local game offers).
+MAX_MATCH_LENGTH: Final = 25
+#: The most rooms kept at once; creating another is refused until some expire.
+DEFAULT_MAX_ROOMS: Final = 5000
+#: Bytes of randomness in an invite code (96 bits, 16 URL-safe characters) and a seat token
+#: (192 bits, 32 characters); the issue asks for at least 80 bits.
+CODE_BYTES: Final = 12
+TOKEN_BYTES: Final = 24
+
+_LEVEL_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
+                       "backgammon": "a backgammon"}
+
+
+class RoomPhase(enum.StrEnum):
+    """Where a room stands.
+
+    * ``WAITING``: the host created it; the guest seat is free.
+    * ``PLAYING``: both seats taken; a game of the match is on (from its opening roll).
+    * ``FINISHED``: the match (or single game) is over; a rematch starts when both ask.
+    * ``ABORTED``: a reveal did not match its commitment; the game is void (final).
+    * ``CLOSED``: a player left (final).
+    * ``EXPIRED``: nobody was connected for the expiry time; the room is forgotten.
+    """
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+    CLOSED = "closed"
+    EXPIRED = "expired"
+
+
+#: The phase changes a room allows; :meth:`Room._transition` raises on any other.
+TRANSITIONS: Final[dict[RoomPhase, frozenset[RoomPhase]]] = {
+    RoomPhase.WAITING: frozenset({RoomPhase.PLAYING, RoomPhase.CLOSED, RoomPhase.EXPIRED}),
+    RoomPhase.PLAYING: frozenset({RoomPhase.FINISHED, RoomPhase.ABORTED, RoomPhase.CLOSED,
+                                  RoomPhase.EXPIRED}),
+    RoomPhase.FINISHED: frozenset({RoomPhase.PLAYING, RoomPhase.CLOSED, RoomPhase.EXPIRED}),
+    RoomPhase.ABORTED: frozenset({RoomPhase.CLOSED, RoomPhase.EXPIRED}),
+    RoomPhase.CLOSED: frozenset({RoomPhase.EXPIRED}),
+    RoomPhase.EXPIRED: frozenset(),
+}
+
+
+class RoomStateError(OnlineError):
+    """A room phase change that :data:`TRANSITIONS` does not allow (code ``not_now``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("not_now", message)
+
+
+class Seat(enum.StrEnum):
+    """The two seats of a room: the host created it, the guest joined by the invite code."""
+
+    HOST = "host"
+    GUEST = "guest"
+
+    @property
+    def other(self) -> Seat:
+        """The other seat."""
+        return Seat.GUEST if self is Seat.HOST else Seat.HOST
+
+
+#: A message to send: to which seat, and the JSON-ready payload.
+Outgoing = tuple[Seat, dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineSettings:
+    """The host's settings, sent to the guest in the handshake.
+
+    Attributes:
+        cube: play with the doubling cube.
+        time_control: a name of :data:`backgammon.services.clock.TIME_CONTROLS` (``"none"``,
+            ``"bullet"``, ``"blitz"``, ``"rapid"``); each game of a match gets a fresh clock.
+        match_length: 0 for a single game; 1..25 for a match to that many points (Crawford
+            rule).
+
+    Raises:
+        InvalidSettingsError: (on construction) a value of the wrong type or range, quoted.
+    """
+
+    cube: bool = False
+    time_control: str = "none"
+    match_length: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cube, bool):
+            raise InvalidSettingsError(f"cube must be true or false, got {self.cube!r}")
+        if not isinstance(self.time_control, str) or self.time_control not in TIME_CONTROLS:
+            raise InvalidSettingsError(
+                f"time_control must be one of {', '.join(TIME_CONTROLS)}, got "
+                f"{self.time_control!r}"
+            )
+        length = self.match_length
+        if isinstance(length, bool) or not isinstance(length, int) or not (
+            0 <= length <= MAX_MATCH_LENGTH
+        ):
+            raise InvalidSettingsError(
+                f"match_length must be 0 (a single game) or 1 to {MAX_MATCH_LENGTH} points, "
+                f"got {length!r}"
+            )
+
+    @property
+    def control(self) -> TimeControl | None:
+        """The time control, or None for an untimed game."""
+        return TIME_CONTROLS[self.time_control]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"cube", "time_control": {"name", "reserve", "increment"} | None
+        (seconds), "match_length"}``."""
+        control = self.control
+        return {
+            "cube": self.cube,
+            "time_control": None if control is None else control.to_dict(),
+            "match_length": self.match_length,
+        }
+
+
+@dataclass(slots=True)
+class DiceRound:
+    """One numbered commit-reveal round.
+
+    Attributes:
+        number: the round number (unique in the room).
+        kind: ``"opening"`` (both sides commit and reveal) or ``"roll"`` (the roller commits,
+            the opponent sends its secret, the roller reveals).
+        roller: the side rolling (None for an opening round).
+        commitments: the commitments received, 64 hex digits each.
+        secrets: the secrets received: for a roll, the opponent's and then the roller's
+            revealed one; for the opening, each side's reveal.
+    """
+
+    number: int
+    kind: str
+    roller: Color | None = None
+    commitments: dict[Color, str] = field(default_factory=dict)
+    secrets: dict[Color, bytes] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, with colours as names and secrets as hex."""
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "roller": None if self.roller is None else str(self.roller),
+            "commitments": {str(c): v for c, v in self.commitments.items()},
+            "secrets": {str(c): v.hex() for c, v in self.secrets.items()},
+        }
+
+
+class _NoDice:
+    """The dice of an online game: every roll comes from the players' secrets, never from
+    here (``Game.roll(dice=...)``); a call is a bug, and says so."""
+
+    def roll(self) -> Roll:
+        raise IllegalActionError("online dice come from the players' secrets only")
+
+    def opening_roll(self) -> Roll:
+        raise IllegalActionError("online dice come from the players' secrets only")
+
+
+def _engine_error(exc: BackgammonError) -> OnlineError:
+    if isinstance(exc, IllegalActionError):
+        return OnlineError("not_allowed", str(exc))
+    return OnlineError("illegal_move", str(exc))
+
+
+def _move_list(move: Move) -> list[int]:
+    return [move.from_point, move.to_point, move.die]
+
+
+def _checked_play(game: Game, triples: tuple[tuple[int, int, int], ...]) -> Play:
+    """The legal play that ``triples`` (``[from, to, die]`` each) make from the turn's start.
+
+    Checked as the engine checks a logged play: each move with a die of the roll not yet used,
+    then the result among the legal plays (legal plays are distinct by result). This is one
+    lookup instead of a legal-move search per checker.
+
+    Raises:
+        OnlineError: ``illegal_move``, naming the move or the play and the roll.
+    """
+    legal = game.legal_plays()
+    dice = legal.dice
+    roll = f"{dice[0]}{dice[1]}"
+    left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    moves = [Move(*triple) for triple in triples]
+    for move in moves:
+        if move.die not in left:
+            raise OnlineError("illegal_move", f"{move}: no {move.die} is left to play with "
+                                              f"{roll}")
+        left.remove(move.die)
+    try:
+        result = apply_play(game.turn_start, moves)
+    except BackgammonError:
+        raise OnlineError("illegal_move", f"{format_play(moves) or 'no move'} is not a legal "
+                                          f"play with {roll}: a move is blocked or "
+                                          f"impossible") from None
+    found = legal.by_result(result)
+    if found is None:
+        text = format_play(moves) or "no move"
+        if legal and all(len(moves) < len(p) for p in legal):
+            raise OnlineError("illegal_move", f"{text} does not use as many dice as can be "
+                                              f"played with {roll}")
+        raise OnlineError("illegal_move", f"{text} is not a legal play with {roll}")
+    return found
+
+
+class Room:
+    """One online room: two seats, a match, the dice round, the clock.
+
+    Args:
+        code: the invite code.
+        settings: the host's settings.
+        host_token: the host's seat token.
+        now: a monotonic clock in seconds (injected for tests).
+        host_name: the name shown for the host.
+        new_token: makes the guest's seat token.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        settings: OnlineSettings,
+        host_token: str,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        host_name: str = "Host",
+        new_token: Callable[[], str] = lambda: secrets.token_urlsafe(TOKEN_BYTES),
+    ) -> None:
+        self.code = code
+        self.settings = settings
+        self.phase = RoomPhase.WAITING
+        self.reason: str | None = None
+        self._now = now
+        self._new_token = new_token
+        self._tokens: dict[Seat, str] = {Seat.HOST: host_token}
+        self.names: dict[Seat, str] = {Seat.HOST: host_name}
+        self.colors: dict[Seat, Color] = {Seat.HOST: WHITE, Seat.GUEST: BLACK}
+        self._connections: dict[Seat, int] = {}
+        self._connection_ids = 0
+        self._seen: set[Seat] = set()  # seats that have connected at least once
+        self.empty_since: float | None = now()
+        self.match = self._new_match()
+        self.round: DiceRound | None = None
+        self.next_round = 1
+        self.clock: Clock | None = self._new_clock()
+        self.rematch_offers: set[Seat] = set()
+        self.seq = 0
+
+    # ----------------------------------------------------------------------------------------
+    # State
+
+    @property
+    def game(self) -> Game:
+        """The game being played (or the last one)."""
+        return self.match.current
+
+    def seat_of(self, color: Color) -> Seat:
+        """The seat playing ``color`` now."""
+        return Seat.HOST if self.colors[Seat.HOST] is color else Seat.GUEST
+
+    def connected(self, seat: Seat) -> bool:
+        """Whether ``seat`` has a live connection."""
+        return seat in self._connections
+
+    @property
+    def session_over(self) -> bool:
+        """Whether the single game, or the match, is decided."""
+        if not self.game.is_over:
+            return False
+        return self.settings.match_length == 0 or self.match.is_over
+
+    def state_for(self, seat: Seat) -> dict[str, Any]:
+        """The full state as ``seat`` sees it (the protocol's ``state``)."""
+        game = self.game
+        color = self.colors[seat]
+        other = seat.other
+        opponent = None
+        if other in self._tokens:
+            opponent = {"seat": str(other), "color": str(self.colors[other]),
+                        "name": self.names[other], "connected": self.connected(other)}
+        return {
+            "code": self.code,
+            "phase": str(self.phase),
+            "reason": self.reason,
+            "settings": self.settings.to_dict(),
+            "you": {"seat": str(seat), "color": str(color), "name": self.names[seat],
+                    "connected": self.connected(seat)},
+            "opponent": opponent,
+            "match": self.match.to_log(),
+            "score": {"white": self.match.score[0], "black": self.match.score[1]},
+            "game_number": len(self.match.games),
+            "game": self._game_view(game, color),
+            "round": {"next": self.next_round,
+                      "open": None if self.round is None else self.round.to_dict()},
+            "clock": self._clock_view(),
+            "rematch": sorted(str(s) for s in self.rematch_offers),
+            "seq": self.seq,
+        }
+
+    def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
+        position = game.position
+        resignation = game.resignation
+        outcome = game.outcome
+        return {
+            "phase": str(game.phase),
+            "on_roll": None if game.on_roll is None else str(game.on_roll),
+            "turn": None if game.turn is None else str(game.turn),
+            "board": {"points": list(position.points),
+                      "off": {"white": position.off[0], "black": position.off[1]}},
+            "pips": {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)},
+            "dice": None if game.dice is None else list(game.dice),
+            "dice_left": list(game.dice_left),
+            "played": [_move_list(m) for m in game.played],
+            "legal_moves": self._legal_for(viewer),
+            "cube": {"enabled": game.settings.cube and not game.settings.crawford,
+                     "value": game.cube_value,
+                     "owner": None if game.cube_owner is None else str(game.cube_owner),
+                     "can_double": game.can_double(viewer) and self.round is None},
+            "resignation": None if resignation is None else {
+                "color": str(resignation[0]), "level": resignation[1].name.lower()},
+            "outcome": None if outcome is None else outcome.to_dict(),
+        }
+
+    def _legal_for(self, color: Color) -> list[list[int]]:
+        game = self.game
+        if game.phase is not Phase.MOVE or game.on_roll is not color:
+            return []
+        return [_move_list(m) for m in game.legal_moves()]
+
+    def _clock_view(self) -> dict[str, Any] | None:
+        clock = self.clock
+        if clock is None:
+            return None
+        return {"white": round(clock.remaining(WHITE), 3),
+                "black": round(clock.remaining(BLACK), 3),
+                "running": None if clock.running is None else str(clock.running)}
+
+    # ----------------------------------------------------------------------------------------
+    # Phase changes
+
+    def _transition(self, to: RoomPhase, reason: str | None = None) -> None:
+        """Move to ``to``.
+
+        Raises:
+            RoomStateError: :data:`TRANSITIONS` does not allow it; nothing changes.
+        """
+        if to not in TRANSITIONS[self.phase]:
+            raise RoomStateError(f"room {self.code} cannot go from {self.phase} to {to}")
+        self.phase = to
+        if reason is not None:
+            self.reason = reason
+
+    def _new_match(self) -> Match:
+        names = (self.names.get(self.seat_of(WHITE), "White"),
+                 self.names.get(self.seat_of(BLACK), "Black"))
+        return Match(self.settings.match_length, cube=self.settings.cube, names=names,
+                     dice=_NoDice())
+
+    def _new_clock(self) -> Clock | None:
+        control = self.settings.control
+        return None if control is None else Clock(control, self._now)
+
+    # ----------------------------------------------------------------------------------------
+    # Seats and connections
+
+    def join(self, name: str | None = None) -> str:
+        """The guest takes the free seat.
+
+        Returns:
+            The guest's seat token.
+
+        Raises:
+            OnlineError: ``room_full`` (fatal) when the guest seat is taken or the room is
+                over.
+        """
+        if self.phase is not RoomPhase.WAITING or Seat.GUEST in self._tokens:
+            raise OnlineError("room_full", f"room {self.code} already has two players",
+                              fatal=True)
+        self._transition(RoomPhase.PLAYING)
+        token = self._new_token()
+        self._tokens[Seat.GUEST] = token
+        self.names[Seat.GUEST] = name or "Guest"
+        self.match = self._new_match()  # the guest's name in the record
+        return token
+
+    def seat_for(self, token: str) -> Seat:
+        """The seat whose token this is (compared in constant time).
+
+        Raises:
+            OnlineError: ``bad_token`` (fatal): no seat of this room has that token.
+        """
+        found: Seat | None = None
+        for seat, expected in self._tokens.items():
+            if hmac.compare_digest(expected.encode(), token.encode()):
+                found = seat
+        if found is None:
+            raise OnlineError("bad_token", f"that seat token does not belong to room {self.code}",
+                              fatal=True)
+        return found
+
+    def connect(self, seat: Seat) -> tuple[int, list[Outgoing]]:
+        """Record a live connection for ``seat`` (replacing any older one).
+
+        Returns:
+            The connection's id (for :meth:`disconnect`) and the messages to send: the
+            opponent hears that this side joined or came back.
+        """
+        self._connection_ids += 1
+        returning = seat in self._connections
+        self._connections[seat] = self._connection_ids
+        self.empty_since = None
+        out: list[Outgoing] = []
+        other = seat.other
+        if other in self._tokens and not returning:
+            name = self.names[seat]
+            if seat in self._seen:
+                out.append((other, {"type": "opponent", "status": "reconnected", "name": name,
+                                    "message": f"{name} is back."}))
+            else:
+                out.append((other, {"type": "opponent", "status": "joined", "name": name,
+                                    "message": f"{name} joined: the game begins with the "
+                                               f"opening roll."}))
+        self._seen.add(seat)
+        return self._connection_ids, out
+
+    def disconnect(self, seat: Seat, connection: int) -> list[Outgoing]:
+        """A connection closed. An older connection that was replaced changes nothing.
+
+        Returns:
+            The messages to send: the opponent hears that this side's connection dropped.
+        """
+        if self._connections.get(seat) != connection:
+            return []
+        del self._connections[seat]
+        if not self._connections:
+            self.empty_since = self._now()
+        if self.phase not in (RoomPhase.PLAYING, RoomPhase.FINISHED) or (
+                seat.other not in self._tokens):
+            return []
+        name = self.names[seat]
+        running = "" if self.clock is None or self.phase is not RoomPhase.PLAYING else (
+            " Their clock keeps running.")
+        return [(seat.other, {
+            "type": "opponent", "status": "disconnected", "name": name,
+            "message": f"{name}'s connection dropped; they can come back to their seat."
+                       f"{running}"})]
+
+    def expired(self, expiry: float) -> bool:
+        """Whether nobody has been connected for ``expiry`` seconds."""
+        return self.empty_since is not None and self._now() - self.empty_since >= expiry
+
+    def expire(self) -> None:
+        """Mark the room forgotten (its manager drops it)."""
+        self._transition(RoomPhase.EXPIRED, "the room was left empty too long")
+
+    # ----------------------------------------------------------------------------------------
+    # Time
+
+    def next_deadline(self) -> float | None:
+        """When, on the ``now()`` clock, the running side's time runs out; None when no clock
+        runs."""
+        clock = self.clock
+        if clock is None or clock.running is None or self.phase is not RoomPhase.PLAYING:
+            return None
+        return self._now() + max(0.0, clock.remaining(clock.running))
+
+    def tick(self) -> list[Outgoing]:
+        """Flag the running side when its time is up: the game ends by timeout.
+
+        Returns:
+            The messages to send (``timeout``, ``game_over`` and what follows), or ``[]``.
+        """
+        clock = self.clock
+        if (clock is None or clock.running is None or self.phase is not RoomPhase.PLAYING
+                or not clock.flagged(clock.running)):
+            return []
+        loser = clock.running
+        clock.stop(increment=False)
+        self.game.timeout(loser)
+        self.round = None
+        out = self._broadcast({"type": "timeout", "color": str(loser)})
+        out += self._game_finished()
+        return out
+
+    # ----------------------------------------------------------------------------------------
+    # Messages
+
+    def handle(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        """Referee one message from ``seat``.
+
+        Returns:
+            The messages to send, in order.
+
+        Raises:
+            OnlineError: the message is refused (its code and words); nothing has changed.
+        """
+        handler = _HANDLERS.get(message.type)
+        if handler is None:
+            raise OnlineError("not_now", f"a {message.type} message is only for the start of "
+                                         f"a connection")
+        return handler(self, seat, message)
+
+    def _broadcast(self, payload: dict[str, Any]) -> list[Outgoing]:
+        """The event to both seats, numbered, with the clock and (to the side to move) the
+        legal moves."""
+        self.seq += 1
+        payload = {**payload, "seq": self.seq}
+        clock = self._clock_view()
+        if clock is not None:
+            payload["clock"] = clock
+        out: list[Outgoing] = []
+        mover = self.game.on_roll if self.game.phase is Phase.MOVE else None
+        for seat in (Seat.HOST, Seat.GUEST):
+            item = payload
+            if payload["type"] in ("rolled", "move", "undo") and self.colors[seat] is mover:
+                item = {**payload, "legal_moves": self._legal_for(self.colors[seat])}
+            out.append((seat, item))
+        return out
+
+    def _playing(self, what: str) -> Game:
+        if self.phase is not RoomPhase.PLAYING:
+            words = {
+                RoomPhase.WAITING: "the guest has not joined yet",
+                RoomPhase.FINISHED: "the match is over (ask for a rematch)",
+                RoomPhase.ABORTED: f"the game was ended: {self.reason}",
+                RoomPhase.CLOSED: f"the room is closed: {self.reason}",
+                RoomPhase.EXPIRED: "the room has expired",
+            }[self.phase]
+            raise OnlineError("not_now", f"cannot {what}: {words}")
+        return self.game
+
+    def _round_number(self, number: int, what: str) -> DiceRound | None:
+        """Check a dice message's round number: the open round's, or the next one."""
+        expected = self.round.number if self.round is not None else self.next_round
+        if number != expected:
+            why = f"round {number} {'is over' if number < expected else 'has not come'}"
+            state = (f"round {expected} is open" if self.round is not None
+                     else f"the next round is {expected}")
+            raise OnlineError("bad_round", f"{what} for round {number} refused: {why}; {state}")
+        return self.round
+
+    def _on_commit(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        game = self._playing("commit to a roll")
+        color = self.colors[seat]
+        number = message["round"]
+        current = self._round_number(number, "a commitment")
+        if current is not None:
+            if current.kind == "opening":
+                if color in current.commitments:
+                    raise OnlineError("replayed", f"{color} has already committed to opening "
+                                                  f"round {number}")
+                current.commitments[color] = message["commitment"]
+            elif color is current.roller:
+                raise OnlineError("replayed", f"{color} has already committed to round "
+                                              f"{number}: wait for the opponent's secret, then "
+                                              f"reveal")
+            else:
+                raise OnlineError("wrong_side", f"round {number} is {current.roller}'s roll: "
+                                                f"{color} answers with its secret, not a "
+                                                f"commitment")
+        elif game.phase is Phase.OPENING:
+            self.round = DiceRound(number, "opening", commitments={color: message["commitment"]})
+        elif game.phase is Phase.ROLL:
+            if color is not game.on_roll:
+                raise OnlineError("not_your_turn", f"{color} cannot roll: it is "
+                                                   f"{game.on_roll}'s turn")
+            self.round = DiceRound(number, "roll", roller=color,
+                                   commitments={color: message["commitment"]})
+            if self.clock is not None and self.clock.running is color:
+                self.clock.pause()  # the opponent's secret is awaited: no clock runs
+        else:
+            raise OnlineError("not_now", f"{color} cannot roll now: the game is in the "
+                                         f"{game.phase} phase")
+        return self._broadcast({"type": "commit", "round": number, "color": str(color),
+                                "commitment": message["commitment"]})
+
+    def _on_secret(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        self._playing("send a secret")
+        color = self.colors[seat]
+        number = message["round"]
+        current = self._round_number(number, "a secret")
+        if current is None:
+            raise OnlineError("not_now", f"round {number} has not begun: the roller commits "
+                                         f"first")
+        if current.kind == "opening":
+            raise OnlineError("not_now", f"round {number} is an opening roll: each side "
+                                         f"commits, then reveals (no secret in the clear)")
+        if color is current.roller:
+            raise OnlineError("wrong_side", f"{color} rolls in round {number}: it reveals its "
+                                            f"own secret after the opponent's")
+        if color in current.secrets:
+            raise OnlineError("replayed", f"{color} has already sent its secret for round "
+                                          f"{number}")
+        current.secrets[color] = message["secret"]
+        if self.clock is not None and self.clock.paused is current.roller:
+            self.clock.resume()
+        return self._broadcast({"type": "secret", "round": number, "color": str(color),
+                                "secret": message["secret"].hex()})
+
+    def _on_reveal(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        self._playing("reveal a secret")
+        color = self.colors[seat]
+        number = message["round"]
+        current = self._round_number(number, "a reveal")
+        if current is None:
+            raise OnlineError("not_now", f"round {number} has not begun: nothing to reveal")
+        if current.kind == "opening":
+            if len(current.commitments) < 2:
+                waiting = (WHITE if WHITE not in current.commitments else BLACK)
+                raise OnlineError("not_now", f"opening round {number}: wait for {waiting}'s "
+                                             f"commitment before revealing")
+            if color in current.secrets:
+                raise OnlineError("replayed", f"{color} has already revealed for round "
+                                              f"{number}")
+        else:
+            if color is not current.roller:
+                raise OnlineError("wrong_side", f"round {number} is {current.roller}'s roll: "
+                                                f"only {current.roller} reveals")
+            if color.opponent not in current.secrets:
+                raise OnlineError("not_now", f"round {number}: wait for "
+                                             f"{color.opponent}'s secret before revealing")
+        secret: bytes = message["secret"]
+        if not verify_commitment(secret, current.commitments[color]):
+            return self._abort(
+                f"{color}'s secret for round {number} does not match its commitment: "
+                f"the game ends here"
+            )
+        current.secrets[color] = secret
+        out = self._broadcast({"type": "reveal", "round": number, "color": str(color),
+                               "secret": secret.hex()})
+        if current.kind == "opening" and len(current.secrets) < 2:
+            return out
+        return out + self._throw(current)
+
+    def _throw(self, current: DiceRound) -> list[Outgoing]:
+        """Both secrets are in: derive the dice and roll them."""
+        game = self.game
+        number = current.number
+        if current.kind == "opening":
+            dice = dice_from_secrets(current.secrets[WHITE], current.secrets[BLACK], number)
+        else:
+            assert current.roller is not None
+            dice = dice_from_secrets(current.secrets[current.roller],
+                                     current.secrets[current.roller.opponent], number)
+        game.roll(dice=dice)
+        self.round = None
+        self.next_round = number + 1
+        # A roll that cannot be played passes by itself: the game is back in a roll phase.
+        passed = current.kind == "roll" and game.phase is Phase.ROLL
+        tie = current.kind == "opening" and game.phase is Phase.OPENING
+        clock = self.clock
+        if clock is not None:
+            if current.kind == "opening" and not tie:
+                assert game.on_roll is not None
+                clock.start(game.on_roll)
+            elif passed:
+                clock.cancel()  # a forced pass costs nothing
+                assert game.on_roll is not None
+                clock.start(game.on_roll)
+        mover = None if tie else (current.roller or game.on_roll)
+        return self._broadcast({
+            "type": "rolled", "round": number, "opening": current.kind == "opening",
+            "color": None if mover is None else str(mover), "dice": list(dice),
+            "secrets": {str(c): s.hex() for c, s in current.secrets.items()},
+            "tie": tie, "passed": passed,
+            "turn": None if game.turn is None else str(game.turn),
+        })
+
+    def _abort(self, reason: str) -> list[Outgoing]:
+        self._transition(RoomPhase.ABORTED, reason)
+        self.round = None
+        if self.clock is not None:
+            self.clock.cancel()
+        return self._broadcast({"type": "aborted", "reason": reason})
+
+    # Game actions ---------------------------------------------------------------------------
+
+    def _acting(self, seat: Seat, what: str, *, anyone: bool = False) -> tuple[Color, Game]:
+        """The sender's colour and the game, once it is this side's time to ``what``."""
+        game = self._playing(what)
+        color = self.colors[seat]
+        if self.round is not None:
+            raise OnlineError("not_now", f"cannot {what} now: round {self.round.number} is "
+                                         f"being thrown; finish the roll first")
+        if game.phase is Phase.OPENING:
+            raise OnlineError("not_now", f"cannot {what} now: the opening roll comes first")
+        if not anyone and game.turn is not color:
+            raise OnlineError("not_your_turn", f"{color} cannot {what}: it is {game.turn}'s "
+                                               f"turn")
+        return color, game
+
+    def _clock_check(self, seat: Seat, message: ClientMessage, server: float | None
+                     ) -> list[Outgoing]:
+        reported = message.get("clock")
+        if reported is None or server is None:
+            return []
+        drift = reported - server
+        if abs(drift) <= CLOCK_TOLERANCE:
+            return []
+        return [(seat, {"type": "clock_sync", "reported": reported, "server": round(server, 3),
+                        "drift": round(drift, 3)})]
+
+    def _used(self, color: Color) -> tuple[float | None, float | None]:
+        """The seconds ``color``'s current stretch on the clock has used, and its remaining
+        time (both None when its clock is not running)."""
+        clock = self.clock
+        if clock is None or clock.running is not color:
+            return None, None
+        return round(clock.turn_used(), 3), clock.remaining(color)
+
+    def _hand_clock(self, *, increment: bool) -> None:
+        """After a cube, resignation or turn action: stop the running clock and start the
+        clock of the side that must act now."""
+        clock = self.clock
+        if clock is None:
+            return
+        if clock.running is not None or clock.paused is not None:
+            clock.stop(increment=increment)
+        game = self.game
+        if not game.is_over and game.turn is not None:
+            clock.start(game.turn)
+
+    def _moving(self, seat: Seat, what: str) -> tuple[Color, Game]:
+        color, game = self._acting(seat, what)
+        if game.phase is not Phase.MOVE:
+            raise OnlineError("not_now", f"{color} cannot {what} now: the game is in the "
+                                         f"{game.phase} phase")
+        return color, game
+
+    def _on_move(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        color, game = self._moving(seat, "move")
+        try:
+            made = game.move(Move(*message["move"]))
+        except BackgammonError as exc:
+            raise _engine_error(exc) from None
+        return self._broadcast({"type": "move", "color": str(color), "move": _move_list(made),
+                                "hit": made.hit})
+
+    def _on_undo(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        color, game = self._moving(seat, "undo")
+        try:
+            taken = game.undo()
+        except BackgammonError as exc:
+            raise _engine_error(exc) from None
+        return self._broadcast({"type": "undo", "color": str(color), "move": _move_list(taken)})
+
+    def _on_end_turn(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        color, game = self._moving(seat, "end the turn")
+        seconds, server = self._used(color)
+        try:
+            play = game.end_turn(seconds=seconds)
+        except BackgammonError as exc:
+            raise _engine_error(exc) from None
+        return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
+                                seconds, server)
+
+    def _on_play(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        color, game = self._moving(seat, "play")
+        if game.played:
+            raise OnlineError("not_allowed", "moves were already made this turn: undo them or "
+                                             "end the turn")
+        seconds, server = self._used(color)
+        play = _checked_play(game, message["moves"])
+        try:
+            play = game.play(play, seconds=seconds)
+        except BackgammonError as exc:  # pragma: no cover - _checked_play found it legal
+            raise _engine_error(exc) from None
+        return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
+                                seconds, server)
+
+    def _after_play(self, seat: Seat, message: ClientMessage, color: Color,
+                    moves: list[list[int]], seconds: float | None, server: float | None
+                    ) -> list[Outgoing]:
+        self._hand_clock(increment=True)
+        out = self._clock_check(seat, message, server)
+        out += self._broadcast({"type": "play", "color": str(color), "moves": moves,
+                                "seconds": seconds})
+        if self.game.is_over:
+            out += self._game_finished()
+        return out
+
+    def _cube_or_resign(self, seat: Seat, message: ClientMessage, what: str,
+                        action: Callable[[Game, Color, float | None], Any], *,
+                        anyone: bool = False) -> list[Outgoing]:
+        color, game = self._acting(seat, what, anyone=anyone)
+        seconds, server = self._used(color)
+        try:
+            result = action(game, color, seconds)
+        except BackgammonError as exc:
+            raise _engine_error(exc) from None
+        self._hand_clock(increment=False)
+        out = self._clock_check(seat, message, server)
+        payload: dict[str, Any] = {"type": message.type, "color": str(color)}
+        if message.type in ("double", "beaver"):
+            payload["cube"] = result
+        if message.type == "resign":
+            payload["level"] = message["level"]
+        out += self._broadcast(payload)
+        if game.is_over:
+            out += self._game_finished()
+        return out
+
+    def _on_double(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "double",
+                                    lambda g, c, s: g.double(seconds=s))
+
+    def _on_take(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "take", lambda g, c, s: g.take(seconds=s))
+
+    def _on_drop(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "drop", lambda g, c, s: g.drop(seconds=s))
+
+    def _on_beaver(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "beaver",
+                                    lambda g, c, s: g.beaver(seconds=s))
+
+    def _on_resign(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        level = message["level"]
+        return self._cube_or_resign(seat, message, "resign",
+                                    lambda g, c, s: g.resign(c, level, seconds=s), anyone=True)
+
+    def _on_accept(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "accept a resignation",
+                                    lambda g, c, s: g.accept_resignation(seconds=s))
+
+    def _on_decline(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "decline a resignation",
+                                    lambda g, c, s: g.decline_resignation(seconds=s))
+
+    def _game_finished(self) -> list[Outgoing]:
+        """The game has a result: report it, then start the next game of the match or finish."""
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        if self.clock is not None and (self.clock.running or self.clock.paused):
+            self.clock.stop(increment=False)
+        score = self.match.score
+        over = self.session_over
+        winner = f"{self.names[self.seat_of(outcome.winner)]} ({outcome.winner})"
+        points = f"{outcome.points} point{'s' if outcome.points != 1 else ''}"
+        level = _LEVEL_WORDS[outcome.result_kind.name.lower()]
+        if outcome.kind == "drop":
+            text = f"{winner} wins {points}: the double was dropped."
+        elif outcome.kind == "resign":
+            text = f"{winner} wins {points}: {outcome.loser} resigned {level}."
+        elif outcome.kind == "timeout":
+            text = f"{winner} wins {level} on time ({points}): {outcome.loser} ran out."
+        else:
+            text = f"{winner} wins {level}: {points}."
+        out = self._broadcast({
+            "type": "game_over", "game": len(self.match.games), "outcome": outcome.to_dict(),
+            "score": {"white": score[0], "black": score[1]}, "match_over": over, "text": text,
+            "log": game.to_log(),
+        })
+        if over:
+            self._transition(RoomPhase.FINISHED)
+            return out
+        self.match.new_game()
+        self.clock = self._new_clock()
+        return out + self._broadcast({"type": "new_game", "game": len(self.match.games),
+                                      "score": {"white": score[0], "black": score[1]},
+                                      "crawford": self.match.crawford})
+
+    # Room actions ---------------------------------------------------------------------------
+
+    def _on_rematch(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        if self.phase is not RoomPhase.FINISHED:
+            raise OnlineError("not_now", "a rematch is for when the match is over"
+                              if self.phase is RoomPhase.PLAYING
+                              else f"no rematch: the room is {self.phase}")
+        if seat in self.rematch_offers:
+            raise OnlineError("replayed", "you have already asked for a rematch")
+        if len(self.rematch_offers) == 0:
+            self.rematch_offers.add(seat)
+            return self._broadcast({"type": "rematch", "color": str(self.colors[seat])})
+        self._transition(RoomPhase.PLAYING)
+        self.rematch_offers.clear()
+        self.colors = {Seat.HOST: self.colors[Seat.GUEST], Seat.GUEST: self.colors[Seat.HOST]}
+        self.match = self._new_match()
+        self.clock = self._new_clock()
+        self.round = None
+        colors = {str(s): str(c) for s, c in self.colors.items()}
+        out = self._broadcast({"type": "new_match", "colors": colors})
+        return [(s, {**payload, "you": colors[str(s)]}) for s, payload in out]
+
+    def _on_state(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return [(seat, {"type": "state", "state": self.state_for(seat)})]
+
+    def _on_leave(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        if self.phase is RoomPhase.CLOSED:
+            return []
+        name = self.names[seat]
+        reason = f"{name} ({self.colors[seat]}) left the room"
+        self._transition(RoomPhase.CLOSED, reason)
+        self.round = None
+        if self.clock is not None:
+            self.clock.cancel()
+        out = self._broadcast({"type": "closed", "reason": reason})
+        out.append((seat.other, {"type": "opponent", "status": "left", "name": name,
+                                 "message": f"{name} has left the game."}))
+        return out
+
+
+_HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]]] = {
+    name: getattr(Room, f"_on_{name}")
+    for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
+                 "take", "drop", "beaver", "resign", "accept", "decline", "rematch", "state",
+                 "leave")
+}
+
+
+class RoomManager:
+    """Every room of a server, by invite code; expired rooms are dropped as they are met.
+
+    Args:
+        now: a monotonic clock in seconds, shared with the rooms' clocks (injected for tests).
+        expiry: seconds a room may stay with nobody connected before it is forgotten.
+        max_rooms: the most rooms kept at once.
+    """
+
+    def __init__(
+        self,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        expiry: float = DEFAULT_EXPIRY,
+        max_rooms: int = DEFAULT_MAX_ROOMS,
+    ) -> None:
+        if not expiry > 0:
+            raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
+        self.now = now
+        self.expiry = float(expiry)
+        self.max_rooms = max_rooms
+        self._rooms: dict[str, Room] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def create(self, settings: OnlineSettings, host_name: str | None = None) -> tuple[Room, str]:
+        """A new room with the host's settings.
+
+        Returns:
+            The room and the host's seat token.
+
+        Raises:
+            OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open.
+        """
+        self.sweep()
+        if len(self._rooms) >= self.max_rooms:
+            raise OnlineError("too_many_rooms", f"the server has {len(self._rooms)} rooms open, "
+                                                f"its limit: try again later")
+        code = secrets.token_urlsafe(CODE_BYTES)
+        while code in self._rooms:  # pragma: no cover - 96 random bits
+            code = secrets.token_urlsafe(CODE_BYTES)
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        room = Room(code, settings, token, now=self.now, host_name=host_name or "Host")
+        self._rooms[code] = room
+        return room, token
+
+    def get(self, code: str) -> Room:
+        """The room with this invite code.
+
+        Raises:
+            OnlineError: ``room_not_found`` (fatal): no such room, or it has expired.
+        """
+        self.sweep()
+        room = self._rooms.get(code)
+        if room is None:
+            shown = code if len(code) <= 40 else code[:40] + "..."
+            raise OnlineError("room_not_found", f"no room {shown!r}: check the invite code (a "
+                                                f"room left empty expires)", fatal=True)
+        return room
+
+    def sweep(self) -> list[str]:
+        """Drop every room that has been empty for the expiry time.
+
+        Returns:
+            The codes dropped.
+        """
+        gone = [code for code, room in self._rooms.items() if room.expired(self.expiry)]
+        for code in gone:
+            self._rooms.pop(code).expire()
+        return gone
+

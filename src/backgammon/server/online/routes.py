@@ -1,0 +1,327 @@
+"""The HTTP and WebSocket endpoints of online play, as one ``APIRouter``.
+
+* ``POST /api/online/rooms``: create a room (the host's settings); answers the invite code and
+  the host's seat token.
+* ``GET /api/online/rooms/{code}``: a room's settings and whether its guest seat is free.
+* ``WS /api/online/rooms/{code}/ws``: one connection per player; the protocol is in
+  :mod:`backgammon.server.online.protocol`.
+
+The rooms live in an :class:`OnlineHub` at ``app.state.online``, made on first use with the
+defaults; an app (or a test) sets its own before serving to choose the expiry or inject
+``now()``. Handlers are thin: they check and parse, call the synchronous :class:`~.rooms.Room`
+(one short engine action, on the event loop, so a room's messages are handled one at a time in
+arrival order), then queue the answers. Each connection has one writer task draining its queue,
+so every player receives the room's events in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Body, FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from backgammon.core.errors import InvalidSettingsError
+from backgammon.server.online.protocol import (
+    CLOSE_REFUSED,
+    MAX_NAME,
+    OnlineError,
+    error_payload,
+    parse_message,
+)
+from backgammon.server.online.rooms import (
+    OnlineSettings,
+    Outgoing,
+    Room,
+    RoomManager,
+    Seat,
+)
+
+__all__ = ["HELLO_TIMEOUT", "OnlineHub", "router"]
+
+#: Seconds a new connection has to say hello before it is closed.
+HELLO_TIMEOUT: Final = 15.0
+#: Messages queued for one connection before it is dropped as too slow to read them.
+MAX_QUEUE: Final = 256
+
+router = APIRouter(prefix="/api/online", tags=["online"])
+
+
+class _Connection:
+    """One player's WebSocket and its ordered outbox."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.seat: Seat | None = None
+        self.room: Room | None = None
+        self.id = 0
+        self.closing = False
+        self.close_code = 1000
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, payload: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close(1008)
+            return
+        self.queue.put_nowait(json.dumps(payload, separators=(",", ":")))
+
+    def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close the WebSocket with ``code``."""
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        websocket = self.websocket
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await websocket.send_text(text)
+            if websocket.application_state is WebSocketState.CONNECTED:
+                await websocket.close(code=self.close_code)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the peer went away; the reader sees it too
+
+
+class OnlineHub:
+    """The rooms of a server and the live connection of each seat.
+
+    Args:
+        rooms: the rooms; default a :class:`~.rooms.RoomManager` with its defaults.
+    """
+
+    def __init__(self, rooms: RoomManager | None = None) -> None:
+        self.rooms = rooms if rooms is not None else RoomManager()
+        self._live: dict[tuple[str, Seat], _Connection] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def dispatch(self, room: Room, messages: list[Outgoing]) -> None:
+        """Queue each message for its seat's live connection (a seat not connected misses it
+        and gets the full state when it comes back)."""
+        for seat, payload in messages:
+            connection = self._live.get((room.code, seat))
+            if connection is not None:
+                connection.send(payload)
+
+    def attach(self, room: Room, seat: Seat, connection: _Connection) -> None:
+        """Make ``connection`` the seat's live one; an older one is told and closed."""
+        old = self._live.get((room.code, seat))
+        if old is not None and old is not connection:
+            old.send(error_payload(OnlineError(
+                "replaced", "this seat was opened in another window: this one is closed")))
+            old.close(CLOSE_REFUSED)
+        connection.id, messages = room.connect(seat)
+        connection.seat = seat
+        connection.room = room
+        self._live[(room.code, seat)] = connection
+        self.dispatch(room, messages)
+
+    def detach(self, connection: _Connection) -> None:
+        """The connection closed: tell the opponent, and let an empty room expire."""
+        room, seat = connection.room, connection.seat
+        if room is None or seat is None:
+            return
+        if self._live.get((room.code, seat)) is connection:
+            del self._live[(room.code, seat)]
+        self.dispatch(room, room.disconnect(seat, connection.id))
+        if room.empty_since is not None:
+            self._schedule_sweep()
+
+    def schedule(self, room: Room) -> None:
+        """(Re)arm the room's timer for the moment the running side's time runs out."""
+        timer = self._timers.pop(room.code, None)
+        if timer is not None:
+            timer.cancel()
+        deadline = room.next_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - self.rooms.now()) + 0.005
+        loop = asyncio.get_running_loop()
+        self._timers[room.code] = loop.call_later(delay, self._flag, room)
+
+    def _flag(self, room: Room) -> None:
+        self._timers.pop(room.code, None)
+        self.dispatch(room, room.tick())
+        self.schedule(room)
+
+    def _schedule_sweep(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.rooms.expiry + 0.01, self._sweep)
+
+    def _sweep(self) -> None:
+        for code in self.rooms.sweep():
+            timer = self._timers.pop(code, None)
+            if timer is not None:
+                timer.cancel()
+
+
+def hub_of(app: FastAPI | Any) -> OnlineHub:
+    """The app's :class:`OnlineHub` (``app.state.online``), made on first use."""
+    hub = getattr(app.state, "online", None)
+    if hub is None:
+        hub = OnlineHub()
+        app.state.online = hub
+    return hub
+
+
+class CreateRoom(BaseModel):
+    """The host's settings for a new room."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cube: bool = Field(False, description="Play with the doubling cube.")
+    time_control: str = Field("none", description="none, bullet, blitz or rapid.")
+    match_length: int = Field(0, description="0: a single game; 1-25: a match to that many "
+                                             "points.")
+    name: str | None = Field(None, max_length=MAX_NAME, description="The host's name.")
+
+
+class RoomCreated(BaseModel):
+    """The new room: the invite code to share and the host's private seat token."""
+
+    code: str
+    token: str
+    seat: str
+    color: str
+    settings: dict[str, Any]
+    invite_path: str
+    ws_path: str
+
+
+class RoomInfo(BaseModel):
+    """What a joiner may see before joining."""
+
+    code: str
+    phase: str
+    settings: dict[str, Any]
+    host: str
+    open: bool
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+@router.post("/rooms", status_code=201, response_model=RoomCreated,
+             summary="Create a room for online play")
+async def create_room(request: Request,
+                      body: Annotated[CreateRoom, Body()]) -> RoomCreated | JSONResponse:
+    """The host creates a room with its settings and gets the invite code and its seat token.
+
+    The invite link is ``invite_path`` on this server (a fragment, so the code stays out of
+    server logs and Referer headers); both players then connect to ``ws_path``.
+    """
+    hub = hub_of(request.app)
+    try:
+        settings = OnlineSettings(cube=body.cube, time_control=body.time_control,
+                                  match_length=body.match_length)
+    except InvalidSettingsError as exc:
+        return _error(422, "invalid_settings", str(exc))
+    name = body.name.strip() if body.name and body.name.strip() else None
+    if name is not None and not name.isprintable():
+        return _error(422, "invalid_settings", f"name must be printable text, got {name!r}")
+    try:
+        room, token = hub.rooms.create(settings, name)
+    except OnlineError as exc:
+        return _error(503, exc.code, str(exc))
+    hub._schedule_sweep()
+    return RoomCreated(code=room.code, token=token, seat="host",
+                       color=str(room.colors[Seat.HOST]), settings=settings.to_dict(),
+                       invite_path=f"/#join={room.code}",
+                       ws_path=f"/api/online/rooms/{room.code}/ws")
+
+
+@router.get("/rooms/{code}", response_model=RoomInfo, summary="A room's settings")
+async def room_info(request: Request, code: str) -> RoomInfo | JSONResponse:
+    """The host's settings and whether the guest seat is still free (404 when there is no such
+    room or it expired)."""
+    try:
+        room = hub_of(request.app).rooms.get(code)
+    except OnlineError as exc:
+        return _error(404, exc.code, str(exc))
+    return RoomInfo(code=room.code, phase=str(room.phase), settings=room.settings.to_dict(),
+                    host=room.names[Seat.HOST], open=room.phase == "waiting")
+
+
+@router.websocket("/rooms/{code}/ws")
+async def room_socket(websocket: WebSocket, code: str) -> None:
+    """One player's connection to a room (protocol: :mod:`~.protocol`)."""
+    hub = hub_of(websocket.app)
+    await websocket.accept()
+    connection = _Connection(websocket)
+    try:
+        await _serve(hub, connection, code)
+    finally:
+        hub.detach(connection)
+        connection.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await connection.writer
+
+
+async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
+    websocket = connection.websocket
+    first = True
+    while not connection.closing:
+        try:
+            if first:
+                message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+            else:
+                message = await websocket.receive()
+        except TimeoutError:
+            connection.send(error_payload(OnlineError(
+                "hello_first", f"no hello within {HELLO_TIMEOUT:g} seconds")))
+            connection.close(CLOSE_REFUSED)
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        try:
+            if text is None:
+                raise OnlineError("malformed", "send JSON text frames, not binary ones")
+            parsed = parse_message(text)
+            if connection.room is None:
+                if parsed.type != "hello":
+                    raise OnlineError("hello_first", f"say hello first (got {parsed.type!r})")
+                _hello(hub, connection, code, parsed.get("token"), parsed.get("name"))
+                first = False
+                continue
+            if parsed.type == "hello":
+                raise OnlineError("already_joined", "this connection has already said hello")
+            room, seat = connection.room, connection.seat
+            assert seat is not None
+            hub.dispatch(room, room.tick())
+            hub.dispatch(room, room.handle(seat, parsed))
+            hub.schedule(room)
+            if parsed.type == "leave":
+                connection.close()
+        except OnlineError as exc:
+            connection.send(error_payload(exc))
+            if exc.fatal:
+                connection.close(CLOSE_REFUSED)
+
+
+def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None,
+           name: str | None) -> None:
+    room = hub.rooms.get(code)
+    if token is None:
+        token = room.join(name)
+        seat = Seat.GUEST
+    else:
+        seat = room.seat_for(token)
+    hub.attach(room, seat, connection)
+    hub.dispatch(room, room.tick())
+    connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
+                     "token": token, "code": room.code, "settings": room.settings.to_dict(),
+                     "state": room.state_for(seat)})
+    hub.schedule(room)

@@ -1,0 +1,52 @@
+"""The server's settings: where games are saved, limits, and injected randomness."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from backgammon.core.game import DiceLike
+from backgammon.services.clock import TimeControl
+from backgammon.services.store import default_db_path
+from backgammon.services.timing import controls_from_env
+
+#: The largest request body accepted, in bytes; every API request is far smaller.
+DEFAULT_MAX_BODY_BYTES: Final = 16 * 1024
+#: The largest ``.mat`` upload accepted, in bytes (a long match is some tens of kilobytes).
+DEFAULT_MAX_UPLOAD_BYTES: Final = 2 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """What :func:`~backgammon.server.create_app` needs.
+
+    Attributes:
+        db_path: the SQLite file of saved games (``":memory:"`` for a store that lives as long
+            as the app); default: ``games.sqlite3`` in the user's data directory.
+        max_body_bytes: request bodies larger than this are refused with 413.
+        max_upload_bytes: the same for a ``.mat`` file sent to be reviewed.
+        rng: the random generator behind the dice and the computer's choices; ``None`` uses
+            the operating system's entropy. Tests pass ``random.Random(seed)``.
+        dice: the dice every game throws; default ``Dice(rng)``. Tests pass ``FixedDice``.
+        now: the game clocks' time source, monotonic seconds; tests pass a fake clock.
+        time_controls: the values of the time controls offered (``"none"``, ``"bullet"``,
+            ``"blitz"``, ``"rapid"``); default the standard ones
+            (:data:`~backgammon.services.clock.TIME_CONTROLS`), except that the environment
+            variable ``BACKGAMMON_TEST_TIME_CONTROLS`` (tests only, e.g. ``"bullet=3+1"``)
+            shortens them (:func:`~backgammon.services.timing.controls_from_env`).
+    """
+
+    db_path: str | Path = field(default_factory=default_db_path)
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
+    rng: random.Random | None = None
+    dice: DiceLike | None = None
+    now: Callable[[], float] = time.monotonic
+    time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
+
+
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]

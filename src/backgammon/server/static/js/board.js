@@ -1,0 +1,511 @@
+// The board, drawn in HTML/CSS from the state the server sends.
+//
+// Every size is a multiple of one unit, the CSS variable --u (one checker's width), so the
+// board scales from a 360 px phone to a desktop. Positions are set as --x/--y in units.
+//
+// Places are named as the server names them: "1".."24" (points numbered from White's side, as
+// in the engine's 26-slot board), "bar" and "off". Each checker is an element
+//   <div class="checker" data-color="white|black" data-point="1..24|bar|off" data-index="k">
+// where k counts from the bottom of its stack; the topmost checker of a stack also has the
+// class "top". The numbers drawn next to the points are those of the viewer's side.
+//
+// The board decides no rule: the destinations it lights up are the ones the server listed.
+
+// Geometry, in units.
+const FRAME = 0.35; // frame around the playing area
+const LABEL = 0.7; // band for the point numbers, above and below
+const BAR_W = 1.1; // the bar between the halves
+const TRAY_W = 1.3; // the bear-off tray on the right
+const HALF = 5; // length of a point (five checkers)
+const GAP = 1.6; // between the top and bottom points: the dice lie here
+export const WIDTH = 3 * FRAME + 12 + BAR_W + TRAY_W;
+export const HEIGHT = 2 * LABEL + 2 * HALF + GAP;
+const X_LEFT = FRAME;
+const X_BAR = FRAME + 6;
+const X_RIGHT = FRAME + 6 + BAR_W;
+const X_TRAY = FRAME + 12 + BAR_W + FRAME;
+const Y_TOP = LABEL;
+const Y_BOTTOM = LABEL + 2 * HALF + GAP; // the bottom edge of the lower points
+const Y_MID = LABEL + HALF + GAP / 2;
+const SLAB = 0.32; // height of a borne-off checker seen edge on
+const CAP = { point: 5, bar: 3 }; // checkers drawn apart before a stack shows its count
+
+const PIPS = {
+  1: ["c"],
+  2: ["tl", "br"],
+  3: ["tl", "c", "br"],
+  4: ["tl", "tr", "bl", "br"],
+  5: ["tl", "tr", "c", "bl", "br"],
+  6: ["tl", "tr", "ml", "mr", "bl", "br"],
+};
+
+const COLORS = ["white", "black"];
+
+function other(color) {
+  return color === "white" ? "black" : "white";
+}
+
+function el(tag, className, parent) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function place(node, x, y) {
+  node.style.setProperty("--x", x.toFixed(3));
+  node.style.setProperty("--y", y.toFixed(3));
+}
+
+/** How many checkers of `color` stand on each place of `board` ({points: 26 ints, off}). */
+export function placeCounts(board, color) {
+  const counts = new Map();
+  const sign = color === "white" ? 1 : -1;
+  for (let p = 1; p <= 24; p++) {
+    const n = board.points[p] * sign;
+    if (n > 0) counts.set(String(p), n);
+  }
+  const bar = color === "white" ? board.points[25] : -board.points[0];
+  if (bar > 0) counts.set("bar", bar);
+  const off = board.off[color];
+  if (off > 0) counts.set("off", off);
+  return counts;
+}
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} root the #board element
+   * @param {{onMove: (from: string, to: string) => void}} handlers called when the person
+   *   completes a move (click then destination, or drag and drop) that the server offered
+   */
+  constructor(root, handlers) {
+    this.root = root;
+    this.handlers = handlers;
+    this.viewer = null;
+    this.board = null;
+    this.checkers = { white: [], black: [] };
+    this.sources = new Map(); // place -> [{to, hit, moves}]
+    this.mover = null;
+    this.selected = null;
+    this.drag = null;
+    this.enabled = false;
+    this.layers = {};
+    root.style.setProperty("--board-w", String(WIDTH));
+    root.style.setProperty("--board-h", String(HEIGHT));
+    this.build("white");
+    root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    root.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    root.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    root.addEventListener("pointercancel", () => this.cancelDrag());
+    root.addEventListener("dragstart", (e) => e.preventDefault());
+  }
+
+  /** The viewer's own number of an absolute point (1..24). */
+  own(point) {
+    return this.viewer === "white" ? point : 25 - point;
+  }
+
+  /** Column of an absolute point: [x, top?]. */
+  column(point) {
+    const n = this.own(point);
+    if (n <= 6) return [X_RIGHT + (6 - n), false];
+    if (n <= 12) return [X_LEFT + (12 - n), false];
+    if (n <= 18) return [X_LEFT + (n - 13), true];
+    return [X_RIGHT + (n - 19), true];
+  }
+
+  /** Number the points from `color`'s side (in pass & play, the side to act). */
+  setLabels(color) {
+    if (this.labels === color) return;
+    this.labels = color;
+    for (const label of this.root.querySelectorAll(".point-label")) {
+      const p = Number(label.dataset.point);
+      label.textContent = String(color === "white" ? p : 25 - p);
+    }
+  }
+
+  /** Draw the fixed parts (frame, points, bar, trays, labels) for `viewer`'s side. */
+  build(viewer) {
+    this.viewer = viewer;
+    this.labels = viewer;
+    this.root.dataset.viewer = viewer;
+    this.root.replaceChildren();
+    this.checkers = { white: [], black: [] };
+    const felt = el("div", "felt", this.root);
+    felt.setAttribute("aria-hidden", "true");
+    for (const [x, w] of [[X_LEFT, 6], [X_RIGHT, 6]]) {
+      const half = el("div", "half", felt);
+      place(half, x, Y_TOP);
+      half.style.setProperty("--w", String(w));
+    }
+    for (let p = 1; p <= 24; p++) {
+      const [x, top] = this.column(p);
+      const n = this.own(p);
+      const point = el("div", `point ${top ? "top" : "bottom"} ${n % 2 ? "odd" : "even"}`, this.root);
+      point.dataset.point = String(p);
+      place(point, x, top ? Y_TOP : Y_BOTTOM - HALF);
+      const label = el("div", "point-label", this.root);
+      label.textContent = String(n);
+      label.dataset.point = String(p);
+      place(label, x, top ? 0 : Y_BOTTOM);
+    }
+    const bar = el("div", "bar-zone", this.root);
+    bar.dataset.point = "bar";
+    place(bar, X_BAR, Y_TOP);
+    for (const color of COLORS) {
+      const tray = el("div", `tray ${color === viewer ? "bottom" : "top"}`, this.root);
+      tray.dataset.point = "off";
+      tray.dataset.color = color;
+      place(tray, X_TRAY, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
+    }
+    this.layers.checkers = el("div", "layer checkers-layer", this.root);
+    this.layers.marks = el("div", "layer marks-layer", this.root);
+    this.layers.dice = el("div", "layer dice-layer", this.root);
+    this.cube = el("div", "cube", this.root);
+    this.cube.hidden = true;
+    this.board = null;
+  }
+
+  /** Where the k-th checker (from 0) of `color` on `where` is drawn: [x, y, slab?]. */
+  slot(color, where, k) {
+    if (where === "bar") {
+      const j = Math.min(k, CAP.bar - 1);
+      const x = X_BAR + (BAR_W - 1) / 2;
+      // A side's checkers on the bar wait next to the half where they will enter.
+      return color === this.viewer ? [x, Y_TOP + HALF - 1 - j, false] : [x, Y_BOTTOM - HALF + j, false];
+    }
+    if (where === "off") {
+      return color === this.viewer
+        ? [X_TRAY + 0.1, Y_BOTTOM - SLAB * (k + 1) - 0.02, true]
+        : [X_TRAY + 0.1, Y_TOP + SLAB * k + 0.02, true];
+    }
+    const [x, top] = this.column(Number(where));
+    const j = Math.min(k, CAP.point - 1);
+    return [x, top ? Y_TOP + j : Y_BOTTOM - 1 - j, false];
+  }
+
+  /**
+   * Show a position: the checkers move from where they are to where `board` puts them (the
+   * CSS transition animates each checker that changes place).
+   * @param {{points: number[], off: {white: number, black: number}}} board
+   */
+  drawPosition(board) {
+    this.board = board;
+    for (const color of COLORS) {
+      const want = placeCounts(board, color);
+      const have = new Map();
+      for (const node of this.checkers[color]) {
+        const where = node.dataset.point;
+        if (!have.has(where)) have.set(where, []);
+        have.get(where).push(node);
+      }
+      for (const list of have.values()) list.sort((a, b) => a.dataset.index - b.dataset.index);
+      const free = [];
+      for (const [where, list] of have) {
+        const n = want.get(where) || 0;
+        while (list.length > n) free.push(list.pop());
+      }
+      for (const [where, n] of want) {
+        if (!have.has(where)) have.set(where, []);
+        const list = have.get(where);
+        while (list.length < n) {
+          let node = free.pop();
+          if (!node) {
+            node = el("div", "checker", this.layers.checkers);
+            node.dataset.color = color;
+            this.checkers[color].push(node);
+          }
+          list.push(node);
+        }
+      }
+      for (const node of free) node.remove();
+      this.checkers[color] = this.checkers[color].filter((node) => !free.includes(node));
+      for (const [where, list] of have) {
+        list.forEach((node, k) => {
+          const [x, y, slab] = this.slot(color, where, k);
+          node.dataset.point = where;
+          node.dataset.index = String(k);
+          node.classList.toggle("slab", slab);
+          node.classList.toggle("top", k === list.length - 1);
+          node.style.zIndex = String(k + 1);
+          node.textContent = "";
+          place(node, x, y);
+          if (node.classList.contains("dropped")) {
+            // Dropped by a drag: settle from the drop point, not from the old place.
+            node.style.transform = "";
+            requestAnimationFrame(() => node.classList.remove("dropped"));
+          }
+        });
+        const cap = where === "off" ? Infinity : where === "bar" ? CAP.bar : CAP.point;
+        if (list.length > cap) list[list.length - 1].textContent = String(list.length);
+      }
+    }
+    this.refreshMarks();
+  }
+
+  /**
+   * Show the dice.
+   * @param {number[]|null} dice the roll, or null
+   * @param {number[]} left the dice not used yet
+   * @param {string|null} color who threw them
+   * @param {{white: number, black: number}|null} opening the opening roll, one die each
+   */
+  drawDice(dice, left, color, opening) {
+    const layer = this.layers.dice;
+    layer.replaceChildren();
+    const drawOne = (value, who, x, used) => {
+      const die = el("div", `die ${who}${used ? " used" : ""}`, layer);
+      die.dataset.value = String(value);
+      die.dataset.color = who;
+      die.setAttribute("role", "img");
+      die.setAttribute("aria-label", `${who} die ${value}${used ? " (used)" : ""}`);
+      for (const pip of PIPS[value]) el("span", `pip ${pip}`, die);
+      place(die, x, Y_MID - 0.55);
+    };
+    const centre = (who) => (who === this.viewer ? X_RIGHT + 3 : X_LEFT + 3);
+    if (!dice && opening) {
+      for (const who of COLORS) drawOne(opening[who], who, centre(who) - 0.55, false);
+      return;
+    }
+    if (!dice || !color) return;
+    const values = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [...dice];
+    const remaining = [...left];
+    const used = values.map((v) => {
+      const i = remaining.indexOf(v);
+      if (i >= 0) {
+        remaining.splice(i, 1);
+        return false;
+      }
+      return true;
+    });
+    // Doubles: the used dice are the last ones drawn, so the unused stay together on the left.
+    if (dice[0] === dice[1]) used.sort((a, b) => a - b);
+    const step = 1.25;
+    const start = centre(color) - (values.length * step - 0.15) / 2;
+    values.forEach((v, i) => drawOne(v, color, start + i * step, used[i]));
+  }
+
+  /**
+   * Show the cube, or hide it when the cube is off.
+   * @param {{enabled: boolean, value: number, owner: string|null, offered_by: string|null}} cube
+   */
+  drawCube(cube) {
+    const node = this.cube;
+    node.hidden = !cube || !cube.enabled;
+    if (node.hidden) return;
+    const offered = cube.offered_by;
+    const value = offered ? cube.value * 2 : cube.value;
+    node.textContent = String(value === 1 ? 64 : value);
+    node.dataset.value = String(cube.value);
+    node.dataset.owner = cube.owner || "centre";
+    node.classList.toggle("offered", Boolean(offered));
+    node.setAttribute(
+      "aria-label",
+      offered
+        ? `${offered} offers the cube at ${value}`
+        : `cube at ${cube.value}, ${cube.owner ? `owned by ${cube.owner}` : "in the centre"}`,
+    );
+    let x = X_BAR + (BAR_W - 0.9) / 2;
+    let y = Y_MID - 0.45;
+    if (offered) {
+      x = (offered === this.viewer ? X_RIGHT : X_LEFT) + 3 - 0.45;
+    } else if (cube.owner) {
+      y = cube.owner === this.viewer ? Y_BOTTOM - 0.95 : Y_TOP + 0.05;
+    }
+    place(node, x, y);
+  }
+
+  /**
+   * What the person may move now, as the server listed it.
+   * @param {string|null} mover the colour that moves (null: nothing to move)
+   * @param {{from: string|number, destinations: {to: string|number, hit: boolean}[]}[]} legal
+   */
+  setLegal(mover, legal) {
+    this.mover = mover;
+    this.sources = new Map();
+    for (const entry of legal || []) {
+      this.sources.set(
+        String(entry.from),
+        entry.destinations.map((d) => ({ ...d, to: String(d.to) })),
+      );
+    }
+    if (this.selected && !this.sources.has(this.selected)) this.selected = null;
+    if (!this.selected && this.sources.size === 1 && mover && this.sources.has("bar")) {
+      this.selected = "bar"; // a checker on the bar must enter: show where at once
+    }
+    this.refreshMarks();
+  }
+
+  /** Allow or forbid moving (while a request is in flight, or during the computer's turn). */
+  setEnabled(enabled) {
+    this.enabled = enabled;
+    this.root.classList.toggle("interactive", enabled);
+    if (!enabled) this.cancelDrag();
+    this.refreshMarks();
+  }
+
+  /** Mark the points the previous turn moved from and to. */
+  setLastTurn(lastTurn) {
+    this.lastTurn = lastTurn;
+    this.refreshMarks();
+  }
+
+  select(where) {
+    this.selected = where && this.sources.has(where) ? where : null;
+    this.refreshMarks();
+  }
+
+  refreshMarks() {
+    if (!this.layers.marks) return;
+    const root = this.root;
+    for (const node of root.querySelectorAll(".movable, .selected, .target, .last-from, .last-to")) {
+      node.classList.remove("movable", "selected", "target", "last-from", "last-to");
+    }
+    this.layers.marks.replaceChildren();
+    if (this.lastTurn && this.lastTurn.moves) {
+      for (const move of this.lastTurn.moves) {
+        this.zone(String(move.from), this.lastTurn.color)?.classList.add("last-from");
+        this.zone(String(move.to), this.lastTurn.color)?.classList.add("last-to");
+      }
+    }
+    if (!this.enabled || !this.mover || !this.board) return;
+    for (const where of this.sources.keys()) {
+      for (const node of this.checkersAt(this.mover, where)) node.classList.add("movable");
+      this.zone(where, this.mover)?.classList.add("movable");
+    }
+    if (!this.selected) return;
+    for (const node of this.checkersAt(this.mover, this.selected)) {
+      if (node.classList.contains("top")) node.classList.add("selected");
+    }
+    for (const dest of this.sources.get(this.selected) || []) {
+      this.zone(dest.to, this.mover)?.classList.add("target");
+      const count = dest.hit ? 0 : placeCounts(this.board, this.mover).get(dest.to) || 0;
+      const [x, y, slab] = this.slot(this.mover, dest.to, count);
+      const ring = el("div", `landing-ring${slab ? " slab" : ""}`, this.layers.marks);
+      ring.dataset.point = dest.to;
+      ring.dataset.from = this.selected;
+      ring.title = dest.moves ? dest.moves.map((m) => m.text).join(" ") : "";
+      place(ring, x, y);
+    }
+  }
+
+  /** The element standing for a place: a point, the bar, or `color`'s tray. */
+  zone(where, color) {
+    if (where === "off") return this.root.querySelector(`.tray[data-color="${color}"]`);
+    if (where === "bar") return this.root.querySelector(".bar-zone");
+    return this.root.querySelector(`.point[data-point="${where}"]`);
+  }
+
+  checkersAt(color, where) {
+    return this.checkers[color].filter((node) => node.dataset.point === where);
+  }
+
+  targetOf(where) {
+    if (!this.selected) return null;
+    return (this.sources.get(this.selected) || []).find((d) => d.to === where) || null;
+  }
+
+  placeAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    const node = hit && hit.closest("[data-point]");
+    return node && this.root.contains(node) ? node.dataset.point : null;
+  }
+
+  onPointerDown(event) {
+    if (!this.enabled || event.button > 0) return;
+    const node = event.target.closest("[data-point]");
+    if (!node || !this.root.contains(node)) return;
+    const where = node.dataset.point;
+    const fromChecker = node.classList.contains("checker") && node.dataset.color === this.mover;
+    this.drag = {
+      x: event.clientX,
+      y: event.clientY,
+      where,
+      moved: false,
+      node: null,
+      wasSelected: this.selected === where,
+    };
+    if (fromChecker && this.sources.has(where) && !this.targetOf(where)) {
+      const top = this.checkersAt(this.mover, where).find((n) => n.classList.contains("top"));
+      this.drag.node = top || node;
+      this.selected = where;
+      this.refreshMarks();
+      try {
+        this.root.setPointerCapture(event.pointerId);
+      } catch (err) {
+        // capture is a convenience; dragging works within the board without it
+      }
+    }
+    event.preventDefault();
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag || !drag.node) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+    drag.moved = true;
+    drag.node.classList.add("dragging");
+    drag.node.style.transform = `translate(${dx}px, ${dy}px)`;
+    const over = this.placeAt(event.clientX, event.clientY);
+    for (const ring of this.layers.marks.querySelectorAll(".landing-ring")) {
+      ring.classList.toggle("hover", ring.dataset.point === over);
+    }
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag) return;
+    if (drag.moved) {
+      const over = this.placeAt(event.clientX, event.clientY);
+      const dest = over && this.targetOf(over);
+      drag.node.classList.remove("dragging");
+      if (dest) {
+        // The checker stays where it was dropped until the server's answer places it, so it
+        // does not jump back to where it came from first.
+        drag.node.classList.add("dropped");
+        this.handlers.onMove(this.selected, dest.to);
+      } else {
+        drag.node.style.transform = "";
+        this.refreshMarks();
+      }
+      return;
+    }
+    if (drag.node) {
+      drag.node.classList.remove("dragging");
+      drag.node.style.transform = "";
+    }
+    if (drag.node) {
+      // A press on a checker selected it already; a second press on it lets it go (unless it
+      // is the only checker that can move, as when one must enter from the bar).
+      if (drag.wasSelected && this.sources.size > 1) this.select(null);
+      return;
+    }
+    this.onClick(drag.where);
+  }
+
+  onClick(where) {
+    const dest = this.targetOf(where);
+    if (dest) {
+      this.handlers.onMove(this.selected, dest.to);
+      return;
+    }
+    if (where === this.selected) {
+      this.select(null);
+    } else if (this.sources.has(where)) {
+      this.select(where);
+    } else {
+      this.select(null);
+    }
+  }
+
+  cancelDrag() {
+    if (this.drag && this.drag.node) {
+      this.drag.node.classList.remove("dragging");
+      this.drag.node.style.transform = "";
+    }
+    this.drag = null;
+  }
+}

@@ -1,0 +1,350 @@
+// The page: settings, the controls, and the loop that shows the server's state.
+//
+// Flow: every action is a request; the server answers with the whole state, which the page
+// draws. When the computer is to act the page asks /computer and plays back the steps it gets
+// (each roll, each checker, each cube decision) one by one before showing the final state.
+
+import { ApiError, act, computerTurn, createGame, getGame } from "./api.js";
+import { BoardView } from "./board.js";
+import {
+  applyTheme,
+  loadGameId,
+  loadSettings,
+  saveGameId,
+  saveSettings,
+  stepDelay,
+} from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+
+const app = {
+  settings: loadSettings(),
+  game: null, // the last state from the server
+  busy: false,
+  board: null,
+};
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing the state
+
+function show(game) {
+  app.game = game;
+  const board = app.board;
+  if (board.viewer !== game.viewer) board.build(game.viewer);
+  const passAndPlay = game.settings.mode === "pass_and_play";
+  board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
+  board.drawPosition(game.board);
+  board.drawDice(game.dice, game.dice_left, game.turn, game.opening);
+  board.drawCube(game.cube);
+  board.setLastTurn(game.last_turn);
+  const humanMoves = game.phase === "move" && !game.computer_to_act;
+  board.setLegal(humanMoves ? game.turn : null, humanMoves ? game.legal : []);
+  board.setEnabled(humanMoves && !app.busy);
+  document.body.dataset.phase = game.phase;
+  document.body.dataset.version = String(game.version);
+  document.body.dataset.turn = game.turn || "";
+  $("status").textContent = game.message;
+  showControls(game);
+  showScore(game);
+  showHistory(game);
+  showResult(game);
+}
+
+function showControls(game) {
+  const can = game.computer_to_act ? {} : game.can;
+  const buttons = {
+    "roll-button": can.roll,
+    "double-button": can.double,
+    "take-button": can.take,
+    "drop-button": can.drop,
+    "undo-button": can.undo,
+    "done-button": can.done,
+    "next-game-button": can.next_game,
+  };
+  for (const [id, visible] of Object.entries(buttons)) {
+    const button = $(id);
+    button.hidden = !visible;
+    button.disabled = app.busy;
+  }
+  $("resign-button").hidden = !can.resign;
+  $("resign-button").disabled = app.busy;
+}
+
+function showScore(game) {
+  for (const color of ["white", "black"]) {
+    const row = $(`score-${color}`);
+    row.querySelector(".name").textContent = game.players[color].name;
+    row.classList.toggle("on-roll", game.turn === color && !game.result);
+    $(`pips-${color}`).textContent = String(game.pips[color]);
+    $(`score-${color}-points`).textContent = String(game.score[color]);
+  }
+  $("score-caption").textContent = game.score.description;
+}
+
+function showHistory(game) {
+  const list = $("move-list");
+  list.replaceChildren();
+  for (const entry of game.history) {
+    const item = document.createElement("li");
+    item.className = `history-entry ${entry.color || ""}`;
+    item.dataset.kind = entry.kind;
+    item.textContent = entry.text;
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function showResult(game) {
+  const result = game.result;
+  $("result").hidden = !result;
+  if (!result) return;
+  $("result-title").textContent = result.title;
+  $("result-text").textContent = result.text;
+  $("rematch-button").hidden = !game.can.rematch;
+}
+
+function showNote(text) {
+  const note = $("computer-note");
+  note.textContent = text || "";
+  note.hidden = !text;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function setBusy(busy) {
+  app.busy = busy;
+  document.body.classList.toggle("busy", busy);
+  if (app.game) {
+    showControls(app.game);
+    const humanMoves = app.game.phase === "move" && !app.game.computer_to_act;
+    app.board.setEnabled(humanMoves && !busy);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talking to the server
+
+async function run(task) {
+  if (app.busy) return;
+  setBusy(true);
+  showError("");
+  showNote("");
+  try {
+    const game = await task();
+    if (game) {
+      setBusy(false);
+      show(game);
+      await playComputer();
+    }
+  } catch (err) {
+    showError(err instanceof ApiError ? err.message : `Something went wrong: ${err}`);
+    await refresh(err);
+  } finally {
+    setBusy(false);
+  }
+}
+
+/** After a refused action, show the game as the server has it (another tab may have moved). */
+async function refresh(err) {
+  if (!app.game) return;
+  if (err instanceof ApiError && err.status === 409 && err.code === "not_allowed") {
+    try {
+      app.game = await getGame(app.game.id);
+    } catch (ignored) {
+      // keep what we had: the error above is already shown
+    }
+  }
+  show(app.game);
+}
+
+/** While the computer is to act: ask the server, then play back its steps one by one. */
+async function playComputer() {
+  for (let guard = 0; app.game && app.game.computer_to_act && guard < 8; guard++) {
+    setBusy(true);
+    document.body.classList.add("computer-thinking");
+    $("status").textContent = `${app.game.players[app.game.to_act].name} is thinking…`;
+    let answer;
+    try {
+      answer = await computerTurn(app.game.id);
+    } finally {
+      document.body.classList.remove("computer-thinking");
+    }
+    const delay = stepDelay(app.settings.speed);
+    app.board.root.classList.toggle("no-anim", delay === 0);
+    for (const step of answer.steps) {
+      app.board.drawPosition(step.board);
+      app.board.drawDice(step.dice, step.dice_left, step.color, null);
+      app.board.drawCube(step.cube);
+      $("status").textContent = step.text;
+      if (delay) await sleep(delay);
+    }
+    app.board.root.classList.remove("no-anim");
+    // The computer's last words stay in view (its cube answer, its play) until the next action.
+    showNote(answer.summary);
+    setBusy(false);
+    show(answer.state);
+  }
+}
+
+function perform(action, body) {
+  const id = app.game && app.game.id;
+  if (!id) return;
+  if (action === "move") app.board.select(null);
+  run(async () => {
+    const game = await act(id, action, body);
+    if (action === "rematch") saveGameId(game.id);
+    return game;
+  });
+}
+
+async function startGame(settings) {
+  const payload = {
+    mode: settings.mode,
+    level: settings.level,
+    side: settings.side,
+    cube: settings.cube,
+    kind: settings.kind,
+    length: Number(settings.length) || 1,
+  };
+  await run(async () => {
+    const game = await createGame(payload);
+    saveGameId(game.id);
+    history.replaceState(null, "", `#game=${game.id}`);
+    return game;
+  });
+}
+
+async function resume() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("game");
+  const id = fromHash || loadGameId();
+  if (!id) {
+    openNewGame();
+    return;
+  }
+  setBusy(true);
+  try {
+    const game = await getGame(id);
+    saveGameId(game.id);
+    if (!fromHash) history.replaceState(null, "", `#game=${game.id}`);
+    setBusy(false);
+    show(game);
+    await playComputer();
+  } catch (err) {
+    setBusy(false);
+    if (err instanceof ApiError && err.status === 404) {
+      saveGameId(null);
+      $("status").textContent = "Start a new game.";
+      openNewGame();
+    } else {
+      $("status").textContent = "This saved game cannot be opened.";
+      showError(err instanceof ApiError ? err.message : String(err));
+    }
+  } finally {
+    setBusy(false);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dialogs
+
+function openNewGame() {
+  const form = $("new-game-form");
+  const s = app.settings;
+  form.elements.mode.value = s.mode;
+  form.elements.level.value = s.level;
+  form.elements.side.value = s.side;
+  form.elements.kind.value = s.kind;
+  $("length-input").value = String(s.length);
+  form.elements.cube.checked = s.cube;
+  syncNewGameForm();
+  const dialog = $("new-game-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function syncNewGameForm() {
+  const form = $("new-game-form");
+  const computer = form.elements.mode.value === "computer";
+  for (const row of form.querySelectorAll(".computer-only")) row.hidden = !computer;
+  for (const row of form.querySelectorAll(".match-only")) row.hidden = form.elements.kind.value !== "match";
+}
+
+function readNewGameForm() {
+  const form = $("new-game-form");
+  const length = Math.max(1, Math.min(25, Number($("length-input").value) || 5));
+  return {
+    ...app.settings,
+    mode: form.elements.mode.value,
+    level: form.elements.level.value,
+    side: form.elements.side.value,
+    kind: form.elements.kind.value,
+    length,
+    cube: form.elements.cube.checked,
+  };
+}
+
+function openSettings() {
+  $("theme-select").value = app.settings.theme;
+  $("speed-select").value = app.settings.speed;
+  $("settings-dialog").showModal();
+}
+
+function wire() {
+  app.board = new BoardView($("board"), {
+    onMove: (from, to) => perform("move", { from: placeValue(from), to: placeValue(to) }),
+  });
+  for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
+    button.addEventListener("click", () => perform(button.dataset.action, {}));
+  }
+  $("new-game-button").addEventListener("click", openNewGame);
+  $("result-new-game-button").addEventListener("click", openNewGame);
+  $("settings-button").addEventListener("click", openSettings);
+  $("resign-button").addEventListener("click", () => $("resign-dialog").showModal());
+  $("resign-dialog").addEventListener("close", () => {
+    const level = $("resign-dialog").returnValue;
+    if (["single", "gammon", "backgammon"].includes(level)) perform("resign", { level });
+  });
+  const form = $("new-game-form");
+  form.addEventListener("change", syncNewGameForm);
+  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    app.settings = readNewGameForm();
+    saveSettings(app.settings);
+    $("new-game-dialog").close();
+    startGame(app.settings);
+  });
+  $("theme-select").addEventListener("change", (e) => {
+    app.settings.theme = e.target.value;
+    saveSettings(app.settings);
+    applyTheme(app.settings.theme);
+  });
+  $("speed-select").addEventListener("change", (e) => {
+    app.settings.speed = e.target.value;
+    saveSettings(app.settings);
+  });
+  window.addEventListener("hashchange", () => {
+    const id = new URLSearchParams(location.hash.slice(1)).get("game");
+    if (id && (!app.game || app.game.id !== id)) resume();
+  });
+}
+
+/** "13" -> 13; "bar" and "off" stay words, as the API takes them. */
+function placeValue(where) {
+  return /^\d+$/.test(where) ? Number(where) : where;
+}
+
+applyTheme(app.settings.theme);
+wire();
+resume();

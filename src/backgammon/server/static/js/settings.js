@@ -1,0 +1,67 @@
+// Settings that persist between visits (localStorage), and the theme.
+
+const KEY = "backgammon.settings";
+const GAME_KEY = "backgammon.game";
+
+export const DEFAULTS = Object.freeze({
+  mode: "computer", // "computer" | "pass_and_play"
+  level: "easy", // "easy" | "medium" | "hard"
+  side: "white", // "white" | "black" | "random"
+  kind: "single", // "single" | "match" | "money"
+  length: 5, // match length in points
+  cube: true,
+  theme: "system", // "system" | "light" | "dark"
+  speed: "normal", // "normal" | "fast" | "instant": the computer's moves
+});
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch (err) {
+    return null; // storage disabled: settings last for this visit only
+  }
+}
+
+/** The saved settings merged over the defaults; unknown or malformed values are ignored. */
+export function loadSettings() {
+  const store = storage();
+  let saved = {};
+  try {
+    saved = JSON.parse((store && store.getItem(KEY)) || "{}") || {};
+  } catch (err) {
+    saved = {};
+  }
+  const result = { ...DEFAULTS };
+  for (const [key, value] of Object.entries(saved)) {
+    if (key in DEFAULTS && typeof value === typeof DEFAULTS[key]) result[key] = value;
+  }
+  return result;
+}
+
+export function saveSettings(settings) {
+  const store = storage();
+  if (store) store.setItem(KEY, JSON.stringify(settings));
+}
+
+/** Apply the theme: "light", "dark" or "system" (follow prefers-color-scheme). */
+export function applyTheme(theme) {
+  document.documentElement.dataset.theme = ["light", "dark"].includes(theme) ? theme : "system";
+}
+
+/** The id of the game this browser is playing, or null. */
+export function loadGameId() {
+  const store = storage();
+  return (store && store.getItem(GAME_KEY)) || null;
+}
+
+export function saveGameId(id) {
+  const store = storage();
+  if (!store) return;
+  if (id) store.setItem(GAME_KEY, id);
+  else store.removeItem(GAME_KEY);
+}
+
+/** Milliseconds to show each step of the computer's turn. */
+export function stepDelay(speed) {
+  return { normal: 550, fast: 150, instant: 0 }[speed] ?? 550;
+}

@@ -1,0 +1,82 @@
+"""The computer's decisions, as the game service asks for them.
+
+The service needs four answers for the side the computer plays: which play to make, whether to
+double before rolling, whether to take a double, and whether to accept the person's
+resignation. :class:`backgammon.ai.ComputerPlayer` gives all four; :func:`computer_player`
+builds it for a level. :class:`RandomPlayer` is a stand-in for tests.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Protocol
+
+from backgammon.core.game import Game
+from backgammon.core.moves import Play
+
+#: The levels the page offers.
+LEVELS: Final = ("easy", "medium", "hard")
+
+
+class ComputerPlayer(Protocol):
+    """What the game service asks the computer (all of it on the game as it stands)."""
+
+    def choose_play(self, game: Game) -> Play:
+        """The play to make with the dice thrown (``game`` in the ``MOVE`` phase, at least
+        one legal play)."""
+        ...
+
+    def should_double(self, game: Game) -> bool:
+        """Whether to offer a double now (``game`` in the ``ROLL`` phase, doubling allowed)."""
+        ...
+
+    def should_take(self, game: Game) -> bool:
+        """Whether to take the double offered (``game`` in the ``DOUBLE_OFFERED`` phase)."""
+        ...
+
+    def accept_resign(self, game: Game) -> bool:
+        """Whether to accept the resignation offered (``RESIGNATION_OFFERED`` phase)."""
+        ...
+
+
+class RandomPlayer:
+    """A legal play at random; never doubles; always takes and accepts. For tests.
+
+    Args:
+        rng: the generator (injected; tests seed it).
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose_play(self, game: Game) -> Play:
+        return self._rng.choice(list(game.legal_plays()))
+
+    def should_double(self, game: Game) -> bool:
+        return False
+
+    def should_take(self, game: Game) -> bool:
+        return True
+
+    def accept_resign(self, game: Game) -> bool:
+        return True
+
+
+def computer_player(level: str, rng: random.Random) -> ComputerPlayer:
+    """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``): the AI package's
+    :class:`~backgammon.ai.ComputerPlayer`, drawing its randomness from ``rng``.
+
+    Raises:
+        ValueError: an unknown level, quoted.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+    # Imported here: the AI loads numpy and its tables, which only a game against the
+    # computer needs.
+    from backgammon.ai import ComputerPlayer as AIPlayer
+
+    player: ComputerPlayer = AIPlayer(level, rng)
+    return player
+
+
+__all__ = ["LEVELS", "ComputerPlayer", "RandomPlayer", "computer_player"]

@@ -1,0 +1,605 @@
+"""Review, hints, explanations and ``.mat`` records for the web game.
+
+Everything here reads a :class:`~backgammon.core.match.Match` or a
+:class:`~backgammon.core.game.Game` and changes nothing; the rules and the words for them come
+from the engine (:mod:`backgammon.core.moves`, :mod:`backgammon.core.explain`) and the records
+from :mod:`backgammon.records`.
+
+* :func:`review_match`: one *frame* per line of the move list (each turn, each cube action, each
+  result) and one for the start of each game: the board, dice and cube as they were, built from
+  the games' event logs (``Game.history``), so a finished match is reviewed game by game.
+* :func:`hints_for`: the single moves the engine allows now and the distinct ways to play the
+  rest of the turn.
+* :func:`explain_attempt`: why a checker cannot go where the person tried to put it (or cannot
+  move at all), with the rule's source (:mod:`backgammon.services.rules`).
+* :func:`pass_reason`: why a roll that could not be played passed.
+* :func:`match_mat` and :func:`import_mat`: the ``.mat`` transcript of a session, and the review
+  of an uploaded one.
+
+Places are named as in :mod:`backgammon.services.state`: 1..24 in White's numbering, ``"bar"``,
+``"off"``. Moves in texts are written in the mover's own numbering, as players write them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Final
+
+from typing_extensions import TypedDict
+
+from backgammon.core.errors import BackgammonError
+from backgammon.core.explain import explain_move, explain_pass
+from backgammon.core.game import Game, Phase, Turn
+from backgammon.core.match import Match
+from backgammon.core.moves import Move
+from backgammon.core.notation import format_play
+from backgammon.core.position import Position
+from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
+from backgammon.records import MatRecord, read_and_replay, record_from_match
+from backgammon.services.rules import rule_of
+from backgammon.services.state import (
+    BoardJSON,
+    ColorName,
+    CubeJSON,
+    HistoryJSON,
+    MoveJSON,
+    Place,
+    SettingsJSON,
+)
+
+#: The most rest-of-turn plays a hint lists (a double can have hundreds); ``plays_total`` counts
+#: them all.
+MAX_HINT_PLAYS: Final = 60
+
+
+class NoSuchGameError(BackgammonError, LookupError):
+    """A game number that the session does not have (``"this session has 2 games: ..."``)."""
+
+
+class ScorePairJSON(TypedDict):
+    """Points each side has won: ``{"white": 3, "black": 1}``."""
+
+    white: int
+    black: int
+
+
+class FrameJSON(TypedDict):
+    """One position of a review, as it was.
+
+    ``game`` the game's number (1-based); ``kind`` ``"start"`` (the position before the
+    opening roll), ``"play"`` (a roll and its play, or a roll that passed), ``"double"``,
+    ``"take"``, ``"drop"``, ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"``,
+    ``"timeout"`` or ``"result"``; ``color`` who acted (None for ``"start"``); ``text`` the line
+    as the move list shows it; ``history_index`` the index of that line in the move list (None
+    for the start of a single game, which has no line); ``board`` and ``pips`` after the action;
+    ``dice`` the roll of a ``"play"`` frame (the opening roll for the first play); ``moves`` the
+    play's moves, to mark on the board; ``cube`` the cube after the action (``offered_by`` set
+    while a double waits for its answer); ``score`` the points won before this game, or after it
+    on its ``"result"`` frame.
+    """
+
+    game: int
+    kind: str
+    color: ColorName | None
+    text: str
+    history_index: int | None
+    board: BoardJSON
+    pips: dict[str, int]
+    dice: list[int] | None
+    moves: list[MoveJSON]
+    cube: CubeJSON
+    score: ScorePairJSON
+
+
+class ReviewJSON(TypedDict):
+    """A whole session or record to step through.
+
+    ``title`` a caption (``"You vs Computer (Easy) · single game"``); ``names`` the players by
+    colour; ``length`` the match length in points (0: a single game or money play);
+    ``score`` the points won so far; ``history`` the move list (the same lines as
+    :class:`~backgammon.services.state.GameState`'s ``history`` for a session); ``frames`` the
+    positions in order; ``warnings`` what the ``.mat`` reader accepted but noted (empty for a
+    session).
+    """
+
+    title: str
+    names: dict[str, str]
+    length: int
+    score: ScorePairJSON
+    history: list[HistoryJSON]
+    frames: list[FrameJSON]
+    warnings: list[str]
+
+
+class HintsJSON(TypedDict):
+    """What the engine allows now, for the hints panel.
+
+    ``active`` True when a person has dice to play; ``dice_left`` the dice not used yet;
+    ``moves`` the single legal moves now (the engine's ``legal_moves``), highest starting
+    point first; ``plays`` the distinct ways to play the rest of the turn (distinct by the
+    position they reach), in notation, at most :data:`MAX_HINT_PLAYS`; ``plays_total`` how many
+    there are; ``text`` a sentence for the panel.
+    """
+
+    active: bool
+    dice_left: list[int]
+    moves: list[MoveJSON]
+    plays: list[str]
+    plays_total: int
+    text: str
+
+
+class ExplainJSON(TypedDict):
+    """The answer to an attempted move (or pick-up): ``legal`` True when it is allowed;
+    ``text`` the sentence to show (``"13/7: the 7-point is held by Black"``); ``reason`` the
+    rule's words alone; ``rule`` the id of the rule on the rules page and ``source`` where it is
+    published (None when the sentence names no rule)."""
+
+    legal: bool
+    text: str
+    reason: str | None
+    rule: str | None
+    source: str | None
+
+
+# --------------------------------------------------------------------------------------------
+# Small pieces
+
+
+def _name(color: Color) -> ColorName:
+    return "white" if color is WHITE else "black"
+
+
+def _title(color: Color) -> str:
+    return "White" if color is WHITE else "Black"
+
+
+def _board(position: Position) -> BoardJSON:
+    return {"points": list(position.points),
+            "off": {"white": position.off[0], "black": position.off[1]}}
+
+
+def _pips(position: Position) -> dict[str, int]:
+    return {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)}
+
+
+def _place(point: int, mover: Color, *, source: bool) -> Place:
+    """A point of the mover's numbering (bar 25, off 0) as a place of the page."""
+    if source and point == BAR:
+        return "bar"
+    if not source and point == OFF:
+        return "off"
+    return point if mover is WHITE else 25 - point
+
+
+def _own_point(place: Place, mover: Color) -> int | None:
+    """A place of the page in the mover's numbering (bar 25, off 0); None for no such place."""
+    if place == "bar":
+        return BAR
+    if place == "off":
+        return OFF
+    if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 24:
+        return None
+    return place if mover is WHITE else 25 - place
+
+
+def _move_json(move: Move, mover: Color) -> MoveJSON:
+    return {"from": _place(move.from_point, mover, source=True),
+            "to": _place(move.to_point, mover, source=False),
+            "die": move.die, "hit": move.hit, "text": str(move)}
+
+
+def _roll_text(dice: Sequence[int]) -> str:
+    """A roll as players say it, the higher die first: ``"5-1"``."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _points_text(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def turn_text(turn: Turn, names: dict[Color, str]) -> str:
+    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``,
+    ``"White 6-5: cannot move"`` (with the players' names for a record)."""
+    name = names[turn.color]
+    if turn.action == "move" and turn.dice is not None:
+        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
+    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
+    return f"{name} {text[:1].lower()}{text[1:]}"
+
+
+def pass_reason(turn: Turn) -> str | None:
+    """Why the roll of ``turn`` could not be played (see
+    :func:`~backgammon.core.explain.explain_pass`), in the roller's numbering; None when the
+    turn is not a roll that passed."""
+    if turn.action != "move" or turn.moves or turn.dice is None:
+        return None
+    try:
+        return explain_pass(turn.position.with_turn(turn.color), turn.dice)
+    except BackgammonError:  # pragma: no cover - a history's dice are always valid
+        return None
+
+
+def player_names(settings: SettingsJSON) -> tuple[str, str]:
+    """The players' names, ``(white, black)``: ``("You", "Computer (Easy)")`` against the
+    computer, ``("White", "Black")`` in pass & play."""
+    human = settings["human"]
+    if settings["mode"] != "computer" or human is None:
+        return ("White", "Black")
+    computer = f"Computer ({settings['level'].capitalize()})"
+    return ("You", computer) if human == "white" else (computer, "You")
+
+
+# --------------------------------------------------------------------------------------------
+# Review
+
+
+def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
+                 title: str = "") -> ReviewJSON:
+    """Every position of ``match`` to step through, game by game.
+
+    Args:
+        match: the match (a single game and a money session are matches too); the turn being
+            played (dice thrown, moves not yet ended) is not part of the review.
+        names: the players' names, ``(white, black)``, for the move list's lines; with the
+            default the lines are exactly those of the session's ``history``.
+        title: the caption.
+
+    Returns:
+        The :class:`ReviewJSON`: ``history`` the move list, ``frames`` its positions, each line
+        of the move list having exactly one frame (``history_index``) and each game a
+        ``"start"`` frame before its first line.
+    """
+    by_color = {WHITE: names[0], BLACK: names[1]}
+    history: list[HistoryJSON] = []
+    frames: list[FrameJSON] = []
+    games = match.games
+    several = len(games) > 1
+    for number, game in enumerate(games, start=1):
+        before = match.score_before(number - 1)
+        score: ScorePairJSON = {"white": before[0], "black": before[1]}
+        start = game.settings.start or Position.start(WHITE)
+        enabled = game.settings.cube
+        header: int | None = None
+        if several:
+            header = len(history)
+            history.append({"game": number, "kind": "game", "color": None,
+                            "text": f"Game {number} (score {before[0]}-{before[1]})"})
+        frames.append({
+            "game": number, "kind": "start", "color": None,
+            "text": f"Game {number}: the starting position" if several
+            else "The starting position",
+            "history_index": header, "board": _board(start), "pips": _pips(start),
+            "dice": None, "moves": [],
+            "cube": {"enabled": enabled, "value": 1, "owner": None, "offered_by": None},
+            "score": score,
+        })
+        for turn in game.history:
+            kind = "play" if turn.action == "move" else turn.action
+            text = turn_text(turn, by_color)
+            offered = turn.action in ("double", "beaver")
+            index = len(history)
+            history.append({"game": number, "kind": kind, "color": _name(turn.color),
+                            "text": text})
+            frames.append({
+                "game": number, "kind": kind, "color": _name(turn.color), "text": text,
+                "history_index": index, "board": _board(turn.position),
+                "pips": _pips(turn.position),
+                "dice": list(turn.dice) if turn.dice is not None else None,
+                "moves": [_move_json(m, turn.color) for m in turn.moves],
+                "cube": {"enabled": enabled, "value": turn.cube_value,
+                         "owner": _name(turn.cube_owner) if turn.cube_owner else None,
+                         "offered_by": _name(turn.color) if offered else None},
+                "score": score,
+            })
+        outcome = game.outcome
+        if outcome is not None:
+            after = match.score_before(number)
+            text = f"{by_color[outcome.winner]} wins {_points_text(outcome.points)}"
+            index = len(history)
+            history.append({"game": number, "kind": "result", "color": _name(outcome.winner),
+                            "text": text})
+            final = game.position
+            last_cube = frames[-1]["cube"]
+            frames.append({
+                "game": number, "kind": "result", "color": _name(outcome.winner), "text": text,
+                "history_index": index, "board": _board(final), "pips": _pips(final),
+                "dice": None, "moves": [],
+                "cube": {**last_cube, "offered_by": None},
+                "score": {"white": after[0], "black": after[1]},
+            })
+    white, black = match.score
+    return {
+        "title": title,
+        "names": {"white": names[0], "black": names[1]},
+        "length": match.length,
+        "score": {"white": white, "black": black},
+        "history": history,
+        "frames": frames,
+        "warnings": [],
+    }
+
+
+def session_title(settings: SettingsJSON, names: tuple[str, str]) -> str:
+    """``"You vs Computer (Easy) · match to 5"``: the caption of a session's review."""
+    kind = settings["kind"]
+    if kind == "match":
+        what = f"match to {settings['length']}"
+    elif kind == "money":
+        what = "money session"
+    else:
+        what = "single game"
+    return f"{names[0]} vs {names[1]} · {what}"
+
+
+# --------------------------------------------------------------------------------------------
+# Hints
+
+
+def _rest_of_turn(game: Game) -> list[list[Move]]:
+    """The distinct ways to finish the turn from the moves made so far, one list of moves per
+    resulting position, from the engine's legal plays (cached by the game).
+
+    * Nothing played yet: the engine's legal plays themselves.
+    * Two different dice and one played: the single legal moves of the die left.
+    * A double partly played: the legal plays whose moves contain the moves made. With one die
+      value each point has one way forward (``p -> p - d``, or off), so the moves of a play are
+      fixed by the position it reaches: a play is reachable from the moves made exactly when
+      it contains them. What remains is written highest point first, the hits recomputed.
+    """
+    played = list(game.played)
+    if not played:
+        return [list(play.moves) for play in game.legal_plays()]
+    moves = game.legal_moves()
+    if len(set(game.dice or ())) == 2:
+        return [[move] for move in moves]
+    if not moves:
+        return []
+    made = [(m.from_point, m.to_point) for m in played]
+    rests: list[list[Move]] = []
+    for play in game.legal_plays():
+        steps = [(m.from_point, m.to_point, m.die) for m in play.moves]
+        pairs = [(a, b) for a, b, _ in steps]
+        for pair in made:
+            if pair not in pairs:
+                break
+            del steps[pairs.index(pair)]
+            pairs.remove(pair)
+        else:
+            rests.append(_with_hits(game.position, sorted(steps, reverse=True)))
+    return rests
+
+
+def _with_hits(position: Position, steps: Sequence[tuple[int, int, int]]) -> list[Move]:
+    """``steps`` (from, to, die) made in order from ``position``, hit flags as they fall."""
+    own = list(position.own_points(position.turn))
+    moves = []
+    for src, dst, die in steps:
+        hit = dst != OFF and own[dst] == -1
+        own[src] -= 1
+        if dst != OFF:
+            own[dst] = 1 if hit else own[dst] + 1
+        moves.append(Move(src, dst, die, hit))
+    return moves
+
+
+def hints_for(game: Game, *, allowed: bool = True) -> HintsJSON:
+    """The hints for the turn being played.
+
+    Args:
+        game: the game.
+        allowed: False while the side to move is the computer's (nothing is offered then).
+
+    Returns:
+        The :class:`HintsJSON`; ``active`` False outside the ``MOVE`` phase or when not
+        ``allowed``.
+    """
+    if not allowed or game.phase is not Phase.MOVE or game.on_roll is None:
+        return {"active": False, "dice_left": [], "moves": [], "plays": [], "plays_total": 0,
+                "text": "No dice to play now."}
+    mover = game.on_roll
+    moves = game.legal_moves()
+    dice_left = list(game.dice_left)
+    if not moves:
+        return {"active": True, "dice_left": dice_left, "moves": [], "plays": [],
+                "plays_total": 0, "text": "The play is complete: press Done (or Undo)."}
+    paths = _rest_of_turn(game)
+    plays = [format_play(path) for path in paths]
+    dice_words = ", ".join(str(d) for d in sorted(dice_left, reverse=True))
+    count = len(moves)
+    text = (f"Dice left: {dice_words}. {count} move{'s' if count != 1 else ''} can be made now; "
+            f"{len(plays)} way{'s' if len(plays) != 1 else ''} to play the rest of the turn.")
+    return {"active": True, "dice_left": dice_left,
+            "moves": [_move_json(m, mover) for m in moves],
+            "plays": plays[:MAX_HINT_PLAYS], "plays_total": len(plays), "text": text}
+
+
+# --------------------------------------------------------------------------------------------
+# Explanations
+
+
+def _point_words(point: int) -> str:
+    if point == BAR:
+        return "the bar"
+    return f"the {point}-point"
+
+
+def _attempt_words(src: int | None, dst: int | None) -> str:
+    def word(point: int | None, source: bool) -> str:
+        if point is None:
+            return "?"
+        if point == BAR and source:
+            return "bar"
+        if point == OFF and not source:
+            return "off"
+        return str(point)
+
+    if dst is None:
+        return word(src, True)
+    return f"{word(src, True)}/{word(dst, False)}"
+
+
+def _refused(prefix: str, reason: str) -> ExplainJSON:
+    rule = rule_of(reason)
+    return {"legal": False, "text": f"{prefix}: {reason}" if prefix else reason,
+            "reason": reason, "rule": rule.id if rule else None,
+            "source": rule.source if rule else None}
+
+
+def explain_attempt(game: Game, from_place: Place, to_place: Place | None, *,
+                    computer: Color | None = None) -> ExplainJSON:
+    """Why a checker cannot go from ``from_place`` to ``to_place`` now, or (``to_place``
+    None) why it cannot be picked up.
+
+    The verdict is the engine's: a destination is refused exactly when
+    :func:`~backgammon.core.explain.explain_move` gives a reason (so a destination several dice
+    away through open points is legal), a pick-up exactly when no legal move starts there.
+
+    Args:
+        game: the game.
+        from_place: where the checker is (1..24 White's numbering, ``"bar"``; ``"off"`` is
+            refused with words).
+        to_place: where the person tried to put it (1..24, ``"off"``; ``"bar"`` is refused
+            with words), or None for a pick-up.
+        computer: the computer's side, if any: its turns are not the person's to play.
+
+    Returns:
+        The :class:`ExplainJSON`; ``text`` starts with the attempt in the mover's notation
+        (``"13/7: ..."``).
+    """
+    if game.phase is not Phase.MOVE or game.on_roll is None:
+        if game.is_over:
+            return _refused("", "the game is over")
+        return _refused("", "there are no dice to play: roll first")
+    mover = game.on_roll
+    if computer is not None and mover is computer:
+        return _refused("", "it is the computer's turn")
+    src = _own_point(from_place, mover)
+    dst = None if to_place is None else _own_point(to_place, mover)
+    prefix = _attempt_words(src, dst)
+    if src is None or src == OFF:
+        return _refused("", "a checker borne off stays off" if from_place == "off"
+                        else f"there is no point {from_place!r}")
+    if to_place is not None and (dst is None or to_place == "bar"):
+        return _refused(prefix.split("/")[0], "a checker never moves to the bar: only a hit "
+                        "checker goes there" if to_place == "bar"
+                        else f"there is no point {to_place!r}")
+    start, left, played = game.turn_start, game.dice_left, game.played
+    if dst is not None:
+        reason = explain_move(start, left, played, src, dst)
+        if reason is None:
+            return {"legal": True, "text": f"{prefix} is a legal move", "reason": None,
+                    "rule": None, "source": None}
+        return _refused(prefix, reason)
+    # A pick-up: legal when some legal move starts here.
+    moves = game.legal_moves()
+    if any(m.from_point == src for m in moves):
+        options = ", ".join(str(m) for m in moves if m.from_point == src)
+        return {"legal": True, "text": f"{prefix} can move: {options}", "reason": None,
+                "rule": None, "source": None}
+    own = game.position.own_points(mover)
+    if own[src] <= 0:
+        return _refused(prefix, f"you have no checker on {_point_words(src)}")
+    if not moves:
+        reason = explain_move(start, left, played, src, max(src - max(left, default=1), OFF))
+        return _refused(prefix, reason or "no move is left this turn")
+    if own[BAR] > 0 and src != BAR:
+        return _refused(prefix, "a checker on the bar must enter first")
+    reasons: dict[int, str] = {}
+    for die in sorted(set(left), reverse=True):
+        reason = explain_move(start, left, played, src, max(src - die, OFF))
+        if reason is not None:
+            reasons[die] = reason
+    distinct = list(dict.fromkeys(reasons.values()))
+    if len(distinct) == 1:
+        return _refused(prefix, distinct[0])
+    if not distinct:  # pragma: no cover - a checker that cannot move has a reason per die
+        return _refused(prefix, "that checker cannot move now")
+    joined = "; ".join(f"with the {die}, {reason}" for die, reason in reasons.items())
+    result = _refused(prefix, joined)
+    first = rule_of(distinct[0])
+    result["rule"] = first.id if first else None
+    result["source"] = first.source if first else None
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# .mat records
+
+
+def match_mat(match: Match, names: tuple[str, str], game: int | None = None) -> str:
+    """The ``.mat`` transcript of a session (our writer, :mod:`backgammon.records.mat`).
+
+    Args:
+        match: the session's match; the turn being played is not written (only whole turns).
+        names: the players, ``(white, black)``: White is the first player (left column).
+        game: write only this game (1-based), with its match length and score; None for all.
+
+    Returns:
+        The transcript text (GNU Backgammon's layout), ending with a newline.
+
+    Raises:
+        NoSuchGameError: ``game`` is not one of the session's games.
+        MatWriteError: a game that did not start from the standard position.
+    """
+    from backgammon.records import format_mat
+
+    record = record_from_match(match)
+    games = record.games
+    if game is not None:
+        if isinstance(game, bool) or not 1 <= game <= len(games):
+            raise NoSuchGameError(
+                f"this session has {len(games)} game{'s' if len(games) != 1 else ''}: "
+                f"ask for game 1 to {len(games)}, not {game!r}"
+            )
+        games = (games[game - 1],)
+    renamed = tuple(dataclasses.replace(g, names=names) for g in games)
+    return format_mat(MatRecord(record.match_length, names, renamed))
+
+
+def import_mat(text: str) -> ReviewJSON:
+    """Read a ``.mat`` transcript, replay it through the rules, and return its review.
+
+    Args:
+        text: the transcript.
+
+    Returns:
+        The :class:`ReviewJSON` of the record, names as written; ``warnings`` what the reader
+        accepted but noted (each ``"line N: ..."``).
+
+    Raises:
+        MatParseError: text that is not a transcript (``.line``: where).
+        MatReplayError: a play or cube action the rules forbid (``.line``: where).
+    """
+    replay = read_and_replay(text)
+    record = replay.record
+    names = record.names
+    length = record.match_length
+    if length:
+        what = f"{length}-point match"
+    else:
+        count = len(record.games)
+        what = "money game" if count == 1 else f"money session, {count} games"
+    review = review_match(replay.match, names, title=f"{names[0]} vs {names[1]} · {what}")
+    review["warnings"] = list(replay.warnings)
+    return review
+
+
+__all__ = [
+    "MAX_HINT_PLAYS",
+    "ExplainJSON",
+    "FrameJSON",
+    "HintsJSON",
+    "NoSuchGameError",
+    "ReviewJSON",
+    "explain_attempt",
+    "hints_for",
+    "import_mat",
+    "match_mat",
+    "pass_reason",
+    "player_names",
+    "review_match",
+    "session_title",
+    "turn_text",
+]

@@ -1,0 +1,1260 @@
+"""Game sessions: a game, match or money session in the browser, saved after every action.
+
+:class:`GameService` is what the HTTP layer calls. It keeps each session (its settings and its
+games, each a :class:`~backgammon.core.game.Game`) in memory, checks every action against the
+engine, saves the session to the :class:`~backgammon.services.store.GameStore` as its event logs
+after every action, and describes it to the page as a
+:class:`~backgammon.services.state.GameState`.
+
+Rules live in the engine: legal moves, doubling, results all come from ``Game``. This module
+decides only what is the page's business: whose seat the computer holds, which places a
+checker can reach in one gesture, and the words the page shows.
+
+Every action is all-or-nothing: it raises before anything changes (the engine's actions do),
+or, when it takes several engine steps (a checker moved through an intermediate point), it
+takes back the steps made before raising. A session whose save fails is dropped from memory, so
+what the page sees next is what the database holds.
+
+A timed game (``time_control`` other than ``"none"``) has a
+:class:`~backgammon.services.timing.GameTimer` per game: every request about the game first
+brings its clock up to now (recording a timeout when a side ran out), each engine action gets
+the seconds it took, and the clock is saved with the game (``record["clock"]``). The rules of
+who is on the clock, and of presence, are in :mod:`backgammon.services.timing`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeVar, cast
+
+from backgammon.core.dice import Dice
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalMoveError,
+    InvalidLogError,
+)
+from backgammon.core.explain import explain_move
+from backgammon.core.game import DiceLike, Game, Phase, Turn
+from backgammon.core.match import Match
+from backgammon.core.moves import Move, legal_moves
+from backgammon.core.position import Position
+from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
+from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
+from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
+from backgammon.services.review import pass_reason
+from backgammon.services.state import (
+    BoardJSON,
+    CanJSON,
+    ClockCheckJSON,
+    ColorName,
+    ComputerTurnJSON,
+    CubeJSON,
+    GameState,
+    HistoryJSON,
+    LastTurnJSON,
+    LegalJSON,
+    MoveJSON,
+    Place,
+    PlayerJSON,
+    ResultJSON,
+    ScoreJSON,
+    SettingsJSON,
+    StepJSON,
+    TimeControlName,
+)
+from backgammon.services.store import GameStore, StoredGameError
+from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
+
+T = TypeVar("T")
+
+#: Modes, kinds of session and sides the page may ask for.
+MODES: Final = ("computer", "pass_and_play")
+KINDS: Final = ("single", "match", "money")
+SIDES: Final = ("white", "black", "random")
+#: Longest match the page offers, in points.
+MAX_MATCH_LENGTH: Final = 25
+#: Sessions kept in memory (the rest are read back from the store when asked for).
+CACHE_SIZE: Final = 256
+#: The computer never takes more than this many actions in one call (a turn is at most three:
+#: double, roll, play; an answer to a double is one).
+_MAX_COMPUTER_ACTIONS: Final = 8
+
+_KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
+_RESULT_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
+                        "backgammon": "a backgammon"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a new session is asked for (the page's New game form).
+
+    Attributes:
+        mode: ``"computer"`` (a person against the computer) or ``"pass_and_play"`` (two
+            people at one screen).
+        level: the computer's level: ``"easy"``, ``"medium"`` or ``"hard"``.
+        side: the person's side against the computer: ``"white"``, ``"black"`` or
+            ``"random"`` (drawn when the session starts).
+        cube: play with the doubling cube.
+        kind: ``"single"`` (one game), ``"match"`` (to ``length`` points, Crawford rule) or
+            ``"money"`` (games one after another with a running total).
+        length: the match length in points, 1..25 for a match (ignored otherwise).
+        time_control: the clock: ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"``
+            (:data:`~backgammon.services.clock.TIME_CONTROLS`).
+
+    Raises:
+        ValueError: (on construction) a value not listed above, quoted.
+    """
+
+    mode: str = "computer"
+    level: str = "easy"
+    side: str = "white"
+    cube: bool = True
+    kind: str = "single"
+    length: int = 0
+    time_control: str = "none"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("mode", MODES), ("level", LEVELS), ("side", SIDES),
+                              ("kind", KINDS), ("time_control", tuple(TIME_CONTROLS))):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+        if not isinstance(self.cube, bool):
+            raise ValueError(f"cube must be true or false, got {self.cube!r}")
+        if self.kind == "match" and not (
+            isinstance(self.length, int) and 1 <= self.length <= MAX_MATCH_LENGTH
+        ):
+            raise ValueError(
+                f"a match is 1 to {MAX_MATCH_LENGTH} points long, got {self.length!r}"
+            )
+
+
+def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
+    return {
+        "mode": cast(Literal["computer", "pass_and_play"], options.mode),
+        "level": cast(Literal["easy", "medium", "hard"], options.level),
+        "human": _name(human) if human is not None else None,
+        "cube": options.cube,
+        "kind": cast(Literal["single", "match", "money"], options.kind),
+        "length": options.length if options.kind == "match" else 0,
+        "time_control": cast(TimeControlName, options.time_control),
+    }
+
+
+def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
+    """The stored settings, checked; raises :class:`StoredGameError` naming the problem. (Games
+    saved before clocks existed have no ``time_control``: they are untimed.)"""
+    data = {"time_control": "none", **data}
+    expected = {"mode", "level", "human", "cube", "kind", "length", "time_control"}
+    if set(data) != expected:
+        raise StoredGameError(
+            f"saved game {game_id!r} is damaged: its settings have the keys "
+            f"{sorted(data)}, expected {sorted(expected)}"
+        )
+    try:
+        options = GameOptions(mode=data["mode"], level=data["level"], cube=data["cube"],
+                              kind=data["kind"], length=data["length"],
+                              time_control=data["time_control"])
+    except ValueError as exc:
+        raise StoredGameError(f"saved game {game_id!r} is damaged: {exc}") from None
+    human = data["human"]
+    if options.mode == "computer" and human not in ("white", "black"):
+        raise StoredGameError(
+            f"saved game {game_id!r} is damaged: the person's side is {human!r}"
+        )
+    if options.mode == "pass_and_play" and human is not None:
+        raise StoredGameError(
+            f"saved game {game_id!r} is damaged: pass & play has no computer side"
+        )
+    return cast(SettingsJSON, dict(data))
+
+
+class _Session:
+    """One game, match or money session: its settings and its :class:`Match` (a single game
+    and a money session are matches of length 0; a single game stops after one game)."""
+
+    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int) -> None:
+        self.id = game_id
+        self.settings = settings
+        self.match = match
+        self.version = version
+        self.lock = threading.Lock()
+        #: The current game's clock (None when untimed); see GameService._timer.
+        self.timer: GameTimer | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.match.current
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        return self.match.games
+
+    @property
+    def human(self) -> Color | None:
+        side = self.settings["human"]
+        return None if side is None else Color.parse(side)
+
+    @property
+    def computer(self) -> Color | None:
+        human = self.human
+        return None if human is None else human.opponent
+
+    @property
+    def over(self) -> bool:
+        """Whether no further game can be played: a single game played, or a match won."""
+        if self.settings["kind"] == "single":
+            return self.game.is_over
+        return self.match.is_over
+
+    def record(self) -> dict[str, Any]:
+        record = {"settings": dict(self.settings), "log": self.match.to_log(),
+                  "version": self.version}
+        if self.timer is not None and self.timer.game_number == len(self.games):
+            record["clock"] = self.timer.snapshot()
+        return record
+
+
+class GameService:
+    """Sessions of the web game: create, act, let the computer act, describe; thread-safe.
+
+    Args:
+        store: where sessions are saved.
+        rng: the generator behind the dice, the random side and the computer's choices;
+            ``None`` uses the operating system's entropy. Tests pass ``random.Random(seed)``.
+        dice: the dice every game throws (``roll()`` and ``opening_roll()``); default
+            ``Dice(rng)``. Tests pass :class:`~backgammon.core.dice.FixedDice`.
+        players: builds the computer for a level (default
+            :func:`~backgammon.services.computer.computer_player`); tests inject their own.
+        now: the clocks' time source, monotonic seconds (default :func:`time.monotonic`);
+            tests pass a fake clock.
+        time_controls: the values of the named time controls (default
+            :data:`~backgammon.services.clock.TIME_CONTROLS`; tests shorten them).
+
+    Every method that takes a ``game_id`` raises :class:`GameNotFoundError` for an unknown
+    id and :class:`StoredGameError` for a saved session that does not replay; actions raise
+    :class:`~backgammon.core.errors.IllegalActionError` when not allowed now and
+    :class:`~backgammon.core.errors.IllegalMoveError` for a move the rules forbid, and then
+    change nothing.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        rng: random.Random | None = None,
+        dice: DiceLike | None = None,
+        players: Callable[[str, random.Random], ComputerPlayer] = computer_player,
+        now: Callable[[], float] = time.monotonic,
+        time_controls: Mapping[str, TimeControl | None] | None = None,
+    ) -> None:
+        self._now = now
+        self._controls = dict(TIME_CONTROLS if time_controls is None else time_controls)
+        self._store = store
+        self._rng = rng if rng is not None else random.SystemRandom()
+        self._dice: DiceLike = dice if dice is not None else Dice(self._rng)
+        self._players = players
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ----------------------------------------------------------------------------------------
+    # Sessions
+
+    def create(self, options: GameOptions) -> GameState:
+        """Start a session with its first game (nobody has rolled) and save it.
+
+        Returns:
+            The state of the new session (``phase`` ``"opening"``).
+        """
+        human: Color | None = None
+        if options.mode == "computer":
+            side = options.side
+            if side == "random":
+                side = self._rng.choice(("white", "black"))
+            human = Color.parse(side)
+        settings = _settings_json(options, human)
+        game_id = secrets.token_urlsafe(12)
+        match = Match(settings["length"], cube=settings["cube"], dice=self._dice)
+        session = _Session(game_id, settings, match, 0)
+        self._timer(session)
+        self._save(session)
+        with self._lock:
+            self._remember(session)
+        return self._describe(session)
+
+    def state(self, game_id: str) -> GameState:
+        """The state of a session, read back from the store when not in memory. In a timed
+        game the clock is brought up to now first (a side out of time loses: recorded)."""
+        session = self._get(game_id)
+        with session.lock:
+            self._clock_in(session)
+            return self._describe(session)
+
+    def inspect(self, game_id: str, reader: Callable[[Match, SettingsJSON], T]) -> T:
+        """Run ``reader(match, settings)`` on a session under its lock and return what it
+        returns: how review, hints, explanations and ``.mat`` export
+        (:mod:`backgammon.services.review`) read a session. ``reader`` must not change the
+        match: nothing is saved afterwards."""
+        session = self._get(game_id)
+        with session.lock:
+            return reader(session.match, session.settings)
+
+    def _get(self, game_id: str) -> _Session:
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is not None:
+                self._sessions.move_to_end(game_id)
+                return session
+        loaded = self._load(game_id)
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is None:
+                session = loaded
+                self._remember(session)
+            return session
+
+    def _remember(self, session: _Session) -> None:
+        self._sessions[session.id] = session
+        while len(self._sessions) > CACHE_SIZE:
+            self._sessions.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._lock:
+            self._sessions.pop(game_id, None)
+
+    def _load(self, game_id: str) -> _Session:
+        stored = self._store.load(game_id)
+        record = stored.record
+        settings = _check_settings(game_id, record["settings"])
+        version = record.get("version", 0)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise StoredGameError(f"saved game {game_id!r} is damaged: version {version!r}")
+        try:
+            match = Match.replay(record["log"], dice=self._dice)
+        except InvalidLogError as exc:
+            raise StoredGameError(f"saved game {game_id!r} cannot be loaded: {exc}") from None
+        if match.length != settings["length"] or match.cube != settings["cube"]:
+            raise StoredGameError(
+                f"saved game {game_id!r} cannot be loaded: its log is a "
+                f"{match.length}-point match (cube {'on' if match.cube else 'off'}), but its "
+                f"settings say {settings['length']} points (cube "
+                f"{'on' if settings['cube'] else 'off'})"
+            )
+        if settings["kind"] == "single" and len(match.games) != 1:
+            raise StoredGameError(
+                f"saved game {game_id!r} cannot be loaded: a single game holds "
+                f"{len(match.games)} games"
+            )
+        session = _Session(game_id, settings, match, version)
+        session.timer = self._restore_timer(session, record.get("clock"))
+        return session
+
+    def _save(self, session: _Session) -> None:
+        session.version += 1
+        try:
+            self._store.save(session.id, session.record())
+        except BaseException:
+            self._forget(session.id)
+            raise
+
+    def _act(self, game_id: str, action: Callable[[_Session], T]) -> T:
+        """Run ``action`` under the session's lock, then save. ``action`` must raise before
+        changing anything (or undo what it changed) when the action is refused."""
+        session = self._get(game_id)
+        with session.lock:
+            if self._clock_in(session, acts=True):
+                raise IllegalActionError(self._time_up(session))
+            game = session.game
+            before = len(game.events)
+            result = action(session)
+            self._clock_after(session, game, before)
+            self._save(session)
+            return result
+
+    # ----------------------------------------------------------------------------------------
+    # The person's actions
+
+    def _check_human(self, session: _Session, color: Color | None, what: str) -> None:
+        computer = session.computer
+        if computer is not None and color is computer:
+            raise IllegalActionError(f"you cannot {what} now: it is the computer's turn")
+
+    def roll(self, game_id: str) -> GameState:
+        """Throw the dice (the opening roll first): saved in the log, so a reload shows the same
+        dice. A roll that cannot be played passes by itself."""
+
+        def run(session: _Session) -> None:
+            game = session.game
+            if game.phase is not Phase.OPENING:
+                self._check_human(session, game.turn, "roll")
+            game.roll(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
+    def move(self, game_id: str, from_place: Place, to_place: Place) -> GameState:
+        """Move one checker from ``from_place`` to ``to_place`` as :func:`destinations` lists
+        it, through the intermediate points when it takes more than one die.
+
+        Raises:
+            IllegalMoveError: no checker can go there now, with the legal moves listed.
+        """
+
+        def run(session: _Session) -> None:
+            game = session.game
+            if game.phase is not Phase.MOVE:
+                raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
+            self._check_human(session, game.on_roll, "move")
+            mover = _on_roll(game)
+            src = _own_point(from_place, mover, source=True)
+            dst = _own_point(to_place, mover, source=False)
+            paths = _paths_by_destination(game)
+            path = paths.get((src, dst))
+            if path is None:
+                raise IllegalMoveError(_refusal(game, src, dst, paths))
+            made = 0
+            try:
+                for step in path:
+                    game.move(step)
+                    made += 1
+            except BackgammonError:
+                for _ in range(made):
+                    game.undo()
+                raise
+
+        return self._act_and_describe(game_id, run)
+
+    def undo(self, game_id: str) -> GameState:
+        """Take back the last move of this turn (the dice stay)."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.on_roll, "undo")
+            session.game.undo()
+
+        return self._act_and_describe(game_id, run)
+
+    def end_turn(self, game_id: str) -> GameState:
+        """End the turn: the moves made must be a whole legal play."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.on_roll, "end the turn")
+            session.game.end_turn(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
+    def double(self, game_id: str) -> GameState:
+        """Offer a double before rolling."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.on_roll, "double")
+            session.game.double(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
+    def take(self, game_id: str) -> GameState:
+        """Take the double offered."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.turn, "take")
+            session.game.take(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
+    def drop(self, game_id: str) -> GameState:
+        """Drop the double offered: the game is lost at the cube's value."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.turn, "drop")
+            session.game.drop(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
+    def resign(self, game_id: str, level: str) -> GameState:
+        """Offer to resign at ``level`` (``"single"``, ``"gammon"``, ``"backgammon"``).
+
+        Against the computer the person resigns and the computer then accepts or declines
+        (``computer_to_act``); in pass & play the player on roll resigns and the game ends
+        at once (the opponent is at the same screen)."""
+
+        def run(session: _Session) -> None:
+            game = session.game
+            who = session.human if session.human is not None else game.on_roll
+            if who is None or game.phase not in (Phase.ROLL, Phase.MOVE):
+                raise IllegalActionError(f"you cannot resign now: {_phase_words(game)}")
+            if session.computer is not None and game.on_roll is session.computer:
+                raise IllegalActionError("you cannot resign now: it is the computer's turn")
+            game.resign(who, level, seconds=self._lap(session))
+            if session.computer is None:
+                game.accept_resignation()
+
+        return self._act_and_describe(game_id, run)
+
+    def next_game(self, game_id: str) -> GameState:
+        """Start the next game of a match or money session once this game is over."""
+
+        def run(session: _Session) -> None:
+            if session.settings["kind"] == "single":
+                raise IllegalActionError(
+                    "this was a single game: start a new game or ask for a rematch"
+                )
+            session.match.new_game()
+
+        return self._act_and_describe(game_id, run)
+
+    def rematch(self, game_id: str) -> GameState:
+        """A new session with the same settings once this one is over (a single game played
+        or a match won); the person keeps their side."""
+        session = self._get(game_id)
+        with session.lock:
+            if not session.over:
+                raise IllegalActionError("a rematch is offered once this one is over")
+            settings = session.settings
+        options = GameOptions(
+            mode=settings["mode"], level=settings["level"],
+            side=settings["human"] or "white", cube=settings["cube"], kind=settings["kind"],
+            length=settings["length"], time_control=settings["time_control"],
+        )
+        return self.create(options)
+
+    def _act_and_describe(self, game_id: str, run: Callable[[_Session], None]) -> GameState:
+        def action(session: _Session) -> _Session:
+            run(session)
+            return session
+
+        session = self._act(game_id, action)
+        with session.lock:
+            return self._describe(session)
+
+    # ----------------------------------------------------------------------------------------
+    # The clock (services/timing.py holds the rules; these are the service's hooks)
+
+    def clock_check(self, game_id: str, page: str = ANONYMOUS_PAGE, shown: int | None = None,
+                    leave: bool = False) -> ClockCheckJSON:
+        """The page's heartbeat: the game is watched by ``page`` (or, with ``leave``, no longer
+        is); bring the clock up to now, recording a timeout when a side ran out; save the
+        clock (not an action: the version stays unless a timeout was recorded).
+
+        Args:
+            game_id: the game.
+            page: the page's own id (random, made by the page when it loads).
+            shown: the state version the page has drawn; after the computer's turn the
+                person's clock starts once a page has shown it.
+            leave: the page is going away (its ``pagehide`` beacon).
+
+        Returns:
+            ``{"version", "phase", "clock"}``: a version other than the page's means it should
+            read the state again (``clock`` None for an untimed game).
+        """
+        session = self._get(game_id)
+        with session.lock:
+            timed_out = self._clock_in(session, page=page, shown=shown, leave=leave)
+            timer = self._timer(session)
+            if timer is not None and not timed_out and not session.game.is_over:
+                self._save_clock(session)
+            return {"version": session.version,
+                    "phase": _phase_json(session.game, session.over),
+                    "clock": timer.to_json() if timer is not None else None}
+
+    def _timer(self, session: _Session) -> GameTimer | None:
+        """The current game's timer (a new game of the session gets a fresh one, with the
+        session's time control); None for an untimed session."""
+        number = len(session.games)
+        timer = session.timer
+        if timer is not None and timer.game_number == number:
+            return timer
+        name = session.settings["time_control"]
+        if timer is not None:
+            control: TimeControl | None = timer.control  # the values the session started with
+        else:
+            control = self._controls.get(name)
+        if control is None:
+            session.timer = new_timer(self._controls, name, self._now,
+                                      computer=session.computer, game_number=number)
+        else:
+            session.timer = GameTimer(control, self._now, computer=session.computer,
+                                      game_number=number)
+        return session.timer
+
+    def _restore_timer(self, session: _Session, data: object) -> GameTimer | None:
+        """The saved clock of a loaded session (paused).
+
+        Raises:
+            StoredGameError: a timed game saved without its clock, an untimed one with one, or
+                a clock that does not fit the game; the message says which.
+        """
+        timed = session.settings["time_control"] != "none"
+        if not timed:
+            if data is not None:
+                raise StoredGameError(
+                    f"saved game {session.id!r} is damaged: an untimed game with a clock")
+            return None
+        if data is None:
+            raise StoredGameError(
+                f"saved game {session.id!r} is damaged: a {session.settings['time_control']} "
+                f"game saved without its clock")
+        try:
+            return GameTimer.restore(data, self._now, computer=session.computer,
+                                     game=session.game, game_number=len(session.games))
+        except ClockError as exc:
+            raise StoredGameError(
+                f"saved game {session.id!r} cannot be loaded: its clock: {exc}") from None
+
+    def _clock_in(self, session: _Session, *, page: str = ANONYMOUS_PAGE,
+                  shown: int | None = None, leave: bool = False, acts: bool = False) -> bool:
+        """Before a request is served (under the session's lock): bring the clock up to now,
+        then note the page (``acts``: a person acted, so the turn has been seen).
+
+        Returns:
+            True when a side ran out of time: the timeout is recorded and saved.
+        """
+        timer = self._timer(session)
+        game = session.game
+        if timer is None or game.is_over:
+            return False
+        due = timer.due()
+        if due is not None:
+            timer.flag(game, *due)
+            self._save(session)
+            return True
+        if leave:
+            timer.left(page)
+        elif acts:
+            timer.acted(page)
+        else:
+            timer.seen(page, shown)
+        timer.sync()
+        return False
+
+    def _clock_after(self, session: _Session, game: Game, before: int) -> bool:
+        """After an action on ``game`` added the events from index ``before``: hand the clock
+        to the side to act (a new game of the session gets a fresh clock).
+
+        Returns:
+            True when the side now on the clock is already out of time (the computer, which
+            acts within one request): the timeout is recorded (not saved: the caller saves).
+        """
+        timer = session.timer
+        if timer is None or timer.game_number != len(session.games) or game is not session.game:
+            self._timer(session)
+            return False
+        timer.hand_over(game, game.events[before:])
+        due = None if game.is_over else timer.due()
+        if due is not None:
+            timer.flag(game, *due)
+            return True
+        return False
+
+    def _lap(self, session: _Session) -> float | None:
+        """The seconds the side to act has used since its last event (for the event it is
+        about to make); None when untimed or no clock runs for it."""
+        timer = session.timer
+        if timer is None or timer.game_number != len(session.games):
+            return None
+        return timer.lap(session.game.turn)
+
+    def _computer_clock_on(self, session: _Session) -> GameTimer | None:
+        """Start of the computer's turn: its clock runs while it thinks; the person's clock
+        then waits until a page has shown the turn (the version this request will save)."""
+        timer = self._timer(session)
+        if timer is None:
+            return None
+        timer.seen()
+        timer.thinking = True
+        timer.wait_for_version = session.version + 1
+        timer.sync()
+        return timer
+
+    def _save_clock(self, session: _Session) -> None:
+        """Save the record with the clock as it is now, without counting an action."""
+        try:
+            self._store.save(session.id, session.record())
+        except BaseException:
+            self._forget(session.id)
+            raise
+
+    def _time_up(self, session: _Session) -> str:
+        """Why an action is refused once a side has run out of time."""
+        outcome = session.game.outcome
+        assert outcome is not None
+        who = _whose_time(session, outcome.loser)
+        return f"{who[:1].upper()}{who[1:]} ran out of time: the game is over"
+
+    # ----------------------------------------------------------------------------------------
+    # The computer
+
+    def computer_turn(self, game_id: str) -> ComputerTurnJSON:
+        """Let the computer act until the person must: answer a double, or double (when it
+        wants), roll and play. Runs in the caller's thread (the server calls it from a worker
+        thread).
+
+        Returns:
+            ``{"steps", "summary", "state"}``: each roll, each checker moved and each cube
+            decision, with the board after it, for the page to show one by one; what the
+            computer did in a sentence or two; then the state.
+
+        Raises:
+            IllegalActionError: the computer is not to act (a pass & play game, the person's
+                turn, the game over).
+        """
+        session = self._get(game_id)
+        with session.lock:
+            if not self._computer_to_act(session):
+                raise IllegalActionError(
+                    f"the computer is not to act: {_phase_words(session.game)}"
+                )
+            player = self._players(session.settings["level"], self._rng)
+            timer = self._computer_clock_on(session)
+            steps: list[StepJSON] = []
+            notes: list[str] = []
+            passed = _passed(session.game)
+            if passed is not None and passed.color is session.human:
+                why = pass_reason(passed)
+                notes.append(f"You rolled {_roll_text(passed.dice)} and cannot move"
+                             f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
+            try:
+                for _ in range(_MAX_COMPUTER_ACTIONS):
+                    if not self._computer_to_act(session):
+                        break
+                    game = session.game
+                    before = len(game.events)
+                    self._computer_act(session, player, steps, notes)
+                    if self._clock_after(session, game, before):
+                        notes.append("The computer ran out of time")
+                        break
+            finally:
+                # What the computer did stands (each engine action is whole); save it even if
+                # a later step failed, so the page and the store agree.
+                if timer is not None:
+                    timer.thinking = False
+                    timer.sync()
+                self._save(session)
+            summary = " ".join(n if n.endswith((".", "?")) else f"{n}." for n in notes)
+            return {"steps": steps, "summary": summary, "state": self._describe(session)}
+
+    def _computer_to_act(self, session: _Session) -> bool:
+        computer = session.computer
+        game = session.game
+        return (computer is not None and game.phase is not Phase.OPENING
+                and not game.is_over and game.turn is computer)
+
+    def _computer_act(self, session: _Session, player: ComputerPlayer,
+                      steps: list[StepJSON], notes: list[str]) -> None:
+        """One decision of the computer: a step per change on the board, a note per decision
+        (the cube, a resignation, the whole play) for the summary."""
+        game = session.game
+        color = _name(cast(Color, game.turn))
+        who = "The computer"
+        if game.phase is Phase.DOUBLE_OFFERED:
+            if player.should_take(game):
+                game.take(seconds=self._lap(session))
+                steps.append(_step(game, "take", color,
+                                   f"{who} takes: the cube is at {game.cube_value}, "
+                                   f"the computer owns it"))
+            else:
+                game.drop(seconds=self._lap(session))
+                steps.append(_step(game, "drop", color, f"{who} drops: you win the game"))
+            notes.append(steps[-1]["text"])
+            return
+        if game.phase is Phase.RESIGNATION_OFFERED:
+            offer = game.resignation
+            assert offer is not None
+            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
+            if player.accept_resign(game):
+                game.accept_resignation(seconds=self._lap(session))
+                steps.append(_step(game, "accept", color,
+                                   f"{who} accepts your resignation: it wins {words}"))
+            else:
+                game.decline_resignation(seconds=self._lap(session))
+                steps.append(_step(game, "decline", color,
+                                   f"{who} declines your resignation ({words}): play on"))
+            notes.append(steps[-1]["text"])
+            return
+        if game.phase is Phase.ROLL:
+            if game.can_double() and player.should_double(game):
+                offered = game.double(seconds=self._lap(session))
+                steps.append(_step(game, "double", color,
+                                   f"{who} doubles to {offered}: take or drop?"))
+                notes.append(steps[-1]["text"])
+                return
+            dice = game.roll(seconds=self._lap(session))
+            text = f"{who} rolls {_roll_text(dice)}"
+            if not game.legal_moves():  # the roll could not be played: the turn passed
+                steps.append(_step(game, "pass", color, f"{text} and cannot move", dice=dice))
+                notes.append(steps[-1]["text"])
+                return
+            steps.append(_step(game, "roll", color, text))
+            return
+        if game.phase is Phase.MOVE:
+            play = player.choose_play(game)
+            made = 0
+            try:
+                for move in play.moves:
+                    done = game.move(move)
+                    made += 1
+                    steps.append(_step(game, "move", color, f"{who} plays {done}"))
+            except BackgammonError:
+                # A play whose moves cannot be replayed one by one in this order: make it whole.
+                for _ in range(made):
+                    game.undo()
+                del steps[len(steps) - made:]
+                game.play(play, seconds=self._lap(session))
+                steps.append(_step(game, "move", color, f"{who} plays {play}"))
+            else:
+                game.end_turn(seconds=self._lap(session))
+            turn = game.history[-1]
+            dice_text = f"{_roll_text(turn.dice)}" if turn.dice else ""
+            notes.append(f"{who} plays {dice_text}: {turn.text}")
+            return
+        raise IllegalActionError(f"the computer cannot act: {_phase_words(game)}")
+
+    # ----------------------------------------------------------------------------------------
+    # Describing a session to the page
+
+    def _describe(self, session: _Session) -> GameState:
+        game = session.game
+        settings = session.settings
+        computer = session.computer
+        human = session.human
+        over = game.is_over
+        session_over = session.over
+        phase_name = _phase_json(game, session_over)
+        computer_to_act = self._computer_to_act(session)
+        people_act = not computer_to_act and not over
+        on_roll = game.on_roll
+        to_act = game.turn
+        if game.phase is Phase.OPENING:
+            to_act = human
+        mine = people_act and (computer is None or to_act is not computer)
+        legal_now = game.legal_moves() if game.phase is Phase.MOVE else []
+        can: CanJSON = {
+            "roll": mine and game.phase in (Phase.OPENING, Phase.ROLL),
+            "double": mine and game.phase is Phase.ROLL and game.can_double(),
+            "take": mine and game.phase is Phase.DOUBLE_OFFERED,
+            "drop": mine and game.phase is Phase.DOUBLE_OFFERED,
+            "undo": mine and game.phase is Phase.MOVE and bool(game.played),
+            "done": mine and game.phase is Phase.MOVE and not legal_now,
+            "resign": mine and game.phase in (Phase.ROLL, Phase.MOVE),
+            "next_game": over and not session_over,
+            "rematch": session_over,
+        }
+        viewer = human if human is not None else WHITE
+        return {
+            "id": session.id,
+            "version": session.version,
+            "settings": settings,
+            "players": {
+                "white": _player(settings, WHITE, computer),
+                "black": _player(settings, BLACK, computer),
+            },
+            "viewer": _name(viewer),
+            "phase": phase_name,
+            "turn": _name(on_roll) if on_roll is not None and not over else None,
+            "to_act": _name(to_act) if to_act is not None and not over else None,
+            "computer_to_act": computer_to_act,
+            "board": _board(game.position),
+            "pips": {"white": game.position.pip_count(WHITE),
+                     "black": game.position.pip_count(BLACK)},
+            "dice": list(game.dice) if game.phase is Phase.MOVE and game.dice else None,
+            "dice_left": list(game.dice_left),
+            "opening": _opening(game),
+            "played": [_move_json(m, _on_roll(game)) for m in game.played],
+            "legal": _legal_json(game) if game.phase is Phase.MOVE and mine else [],
+            "can": can,
+            "cube": _cube(game),
+            "score": self._score(session),
+            "history": _history(session.games),
+            "last_turn": _last_turn(game),
+            "result": self._result(session, session_over),
+            "message": self._message(session, legal_now, session_over),
+            "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
+        }
+
+    def _score(self, session: _Session) -> ScoreJSON:
+        settings = session.settings
+        white, black = session.match.score
+        game = session.game
+        number = len(session.games)
+        if settings["kind"] == "match":
+            length: int | None = settings["length"]
+            text = f"Match to {length} point{'s' if length != 1 else ''} · game {number}"
+            if game.settings.crawford:
+                text += " · Crawford game"
+        elif settings["kind"] == "money":
+            length = None
+            text = f"Money session · game {number}"
+        else:
+            length = None
+            text = "Single game"
+        if not settings["cube"]:
+            text += " · no cube"
+        return {"white": white, "black": black, "length": length,
+                "crawford": game.settings.crawford, "game_number": number,
+                "description": text}
+
+    def _result(self, session: _Session, session_over: bool) -> ResultJSON | None:
+        game = session.game
+        outcome = game.outcome
+        if outcome is None:
+            return None
+        winner = outcome.winner
+        kind = cast(Literal["single", "gammon", "backgammon"],
+                    _KIND_NAMES[int(outcome.result_kind)])
+        reason = cast(Literal["board", "drop", "resign", "timeout"],
+                      outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
+        human = session.human
+        if human is None:
+            title = subject = f"{_title(winner)} wins"
+        elif winner is human:
+            title, subject = "You win", "You win"
+        else:
+            title, subject = "The computer wins", "The computer wins"
+        points = outcome.points
+        worth = f"{points} point{'s' if points != 1 else ''}"
+        if reason == "drop":
+            text = f"{subject}: the double was dropped ({worth})."
+        elif reason == "resign":
+            text = f"{subject} {_RESULT_WORDS[kind]} by resignation ({worth})."
+        elif reason == "timeout":
+            text = (f"{subject} {_RESULT_WORDS[kind]} on time ({worth}): "
+                    f"{_whose_time(session, outcome.loser)} ran out of time.")
+        else:
+            text = f"{subject} {_RESULT_WORDS[kind]} ({worth})."
+        white, black = session.match.score
+        settings = session.settings
+        if settings["kind"] == "match":
+            text += f" Score {white}-{black} in a match to {settings['length']}."
+            if session_over:
+                title += " the match"
+        elif settings["kind"] == "money":
+            text += f" Running total: White {white}, Black {black}."
+        return {"winner": _name(winner), "kind": kind, "points": points, "reason": reason,
+                "match_over": session_over, "title": title, "text": text}
+
+    def _message(self, session: _Session, legal_now: list[Move], session_over: bool) -> str:
+        game = session.game
+        human = session.human
+        computer = session.computer
+
+        def who(color: Color | None) -> str:
+            if color is None:
+                return "Nobody"
+            if human is None:
+                return _title(color)
+            return "You" if color is human else "The computer"
+
+        if game.is_over:
+            result = self._result(session, session_over)
+            assert result is not None
+            return result["text"]
+        phase = game.phase
+        if phase is Phase.OPENING:
+            return "Roll to start: each side throws one die, the higher die moves first."
+        on_roll = game.on_roll
+        if phase is Phase.ROLL:
+            passed = _passed(game)
+            before = ""
+            if passed is not None and passed.dice is not None:
+                why = pass_reason(passed)
+                before = (f"{who(passed.color)} rolled {_roll_text(passed.dice)} "
+                          f"and cannot move{': ' + why if why else ''}. ")
+            if computer is not None and on_roll is computer:
+                return f"{before}The computer is on roll."
+            double = " or double" if game.can_double() else ""
+            if human is not None:
+                return f"{before}Your turn: roll{double}."
+            return f"{before}{_title(on_roll)} to roll{double}."
+        if phase is Phase.DOUBLE_OFFERED:
+            doubler = cast(Color, on_roll)
+            offered = game.cube_value * 2
+            if computer is not None and doubler is computer:
+                return f"The computer doubles to {offered}: take or drop?"
+            if computer is not None:
+                return f"You double to {offered}: the computer is thinking."
+            return f"{_title(doubler)} doubles to {offered}: {_title(doubler.opponent)}, " \
+                   f"take or drop?"
+        if phase is Phase.MOVE:
+            dice = game.dice
+            assert dice is not None
+            rolled = _roll_text(dice)
+            opening = _opening(game)
+            start = ""
+            if opening is not None:
+                start = (f"Opening roll: White {opening['white']}, Black {opening['black']}. ")
+            if computer is not None and on_roll is computer:
+                return f"{start}The computer plays {rolled}."
+            subject = "You" if human is not None else _title(on_roll)
+            if not legal_now:
+                return f"{start}{subject} played {rolled}: press Done (or Undo)."
+            verb = "rolled" if not start else ("start with" if subject == "You" else "starts with")
+            return f"{start}{subject} {verb} {rolled}: move a checker."
+        if phase is Phase.RESIGNATION_OFFERED:
+            offer = game.resignation
+            assert offer is not None
+            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
+            return f"You offer to resign {words}: the computer is thinking."
+        return f"{who(game.turn)} to act."
+
+
+# --------------------------------------------------------------------------------------------
+# JSON pieces
+
+
+def _name(color: Color) -> ColorName:
+    return "white" if color is WHITE else "black"
+
+
+def _title(color: Color | None) -> str:
+    return "White" if color is WHITE else "Black"
+
+
+def _on_roll(game: Game) -> Color:
+    color = game.on_roll
+    return color if color is not None else WHITE
+
+
+def _phase_json(game: Game, session_over: bool) -> Any:
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "match_over" if session_over else "game_over"
+    if phase is Phase.DOUBLE_OFFERED:
+        return "cube"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return "resign"
+    return str(phase)
+
+
+def _phase_words(game: Game) -> str:
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    if phase is Phase.OPENING:
+        return "the opening roll has not been thrown"
+    if phase is Phase.ROLL:
+        return f"{game.on_roll} is to roll"
+    if phase is Phase.DOUBLE_OFFERED:
+        return f"{game.turn} must answer the double"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return f"{game.turn} must answer the resignation"
+    return f"{game.on_roll} is moving"
+
+
+def _whose_time(session: _Session, loser: Color) -> str:
+    """Who ran out of time, in the words of the result: "you", "the computer" or "White"."""
+    if session.human is None:
+        return _title(loser)
+    return "you" if loser is session.human else "the computer"
+
+
+def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> PlayerJSON:
+    if computer is None:
+        return {"name": _title(color), "computer": False, "level": None}
+    if color is computer:
+        level = settings["level"]
+        return {"name": f"Computer ({level.capitalize()})", "computer": True, "level": level}
+    return {"name": "You", "computer": False, "level": None}
+
+
+def _board(position: Position) -> BoardJSON:
+    return {"points": list(position.points),
+            "off": {"white": position.off[0], "black": position.off[1]}}
+
+
+def _cube(game: Game) -> CubeJSON:
+    owner = game.cube_owner
+    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
+    return {"enabled": game.settings.cube, "value": game.cube_value,
+            "owner": _name(owner) if owner is not None else None,
+            "offered_by": _name(offered) if offered is not None else None}
+
+
+def _opening(game: Game) -> dict[str, int] | None:
+    """The opening roll's dice while the first play is being made."""
+    if game.phase is not Phase.MOVE or game.history:
+        return None
+    for event in reversed(game.events):
+        if event["type"] == "opening_roll":
+            return {"white": int(event["white"]), "black": int(event["black"])}
+    return None
+
+
+def _place(point: int, mover: Color, *, source: bool) -> Place:
+    """A point of the mover's numbering (bar 25, off 0) as a place of the page."""
+    if source and point == BAR:
+        return "bar"
+    if not source and point == OFF:
+        return "off"
+    return point if mover is WHITE else 25 - point
+
+
+def _own_point(place: Place, mover: Color, *, source: bool) -> int:
+    """A place of the page as a point of the mover's numbering.
+
+    Raises:
+        IllegalMoveError: not a place a checker can move from (1..24, bar) or to (1..24, off).
+    """
+    if source and place == "bar":
+        return BAR
+    if not source and place == "off":
+        return OFF
+    if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 24:
+        role = "move from" if source else "move to"
+        allowed = "1..24 or 'bar'" if source else "1..24 or 'off'"
+        raise IllegalMoveError(f"there is no point {place!r} to {role} (expected {allowed})")
+    return place if mover is WHITE else 25 - place
+
+
+def _move_json(move: Move, mover: Color) -> MoveJSON:
+    return {"from": _place(move.from_point, mover, source=True),
+            "to": _place(move.to_point, mover, source=False),
+            "die": move.die, "hit": move.hit, "text": str(move)}
+
+
+def _paths_by_destination(game: Game) -> dict[tuple[int, int], list[Move]]:
+    """Where each checker can go now, by (from, to) in the mover's numbering, with the moves
+    that take it there.
+
+    A destination several dice away is reached by moving the same checker on through open
+    points; every step is one of the engine's legal moves, so no path leaves a die that the
+    rules say must be played unplayed. When two paths reach the same point, the one that hits
+    nothing on the way is chosen (a hit in passing is the person's choice, made one die at a
+    time), then the one with fewer dice, then smaller dice.
+    """
+    start = game.turn_start
+    played = list(game.played)
+    left = list(game.dice_left)
+    best: dict[tuple[int, int], list[Move]] = {}
+
+    def consider(path: list[Move]) -> None:
+        key = (path[0].from_point, path[-1].to_point)
+        rank = (sum(m.hit for m in path[:-1]), len(path), [m.die for m in path])
+        current = best.get(key)
+        if current is None or rank < (sum(m.hit for m in current[:-1]), len(current),
+                                       [m.die for m in current]):
+            best[key] = path
+
+    stack = [[move] for move in game.legal_moves()]
+    while stack:
+        path = stack.pop()
+        consider(path)
+        last = path[-1]
+        if last.to_point == OFF:
+            continue
+        remaining = list(left)
+        for move in path:
+            remaining.remove(move.die)
+        if not remaining:
+            continue
+        for following in legal_moves(start, remaining, played + path):
+            if following.from_point == last.to_point:
+                stack.append([*path, following])
+    return best
+
+
+def _legal_json(game: Game) -> list[LegalJSON]:
+    mover = _on_roll(game)
+    by_source: dict[int, list[tuple[int, list[Move]]]] = {}
+    for (src, dst), path in _paths_by_destination(game).items():
+        by_source.setdefault(src, []).append((dst, path))
+    result: list[LegalJSON] = []
+    for src in sorted(by_source, reverse=True):
+        destinations = [
+            {"to": _place(dst, mover, source=False), "hit": path[-1].hit,
+             "moves": [_move_json(m, mover) for m in path]}
+            for dst, path in sorted(by_source[src], key=lambda item: -item[0])
+        ]
+        result.append(cast(LegalJSON, {"from": _place(src, mover, source=True),
+                                       "destinations": destinations}))
+    return result
+
+
+def _refusal(game: Game, src: int, dst: int, paths: dict[tuple[int, int], list[Move]]) -> str:
+    """Why moving ``src`` -> ``dst`` (mover's numbering) is refused, in words
+    (:func:`~backgammon.core.explain.explain_move` gives the rule)."""
+    name = "bar" if src == BAR else str(src)
+    target = "off" if dst == OFF else str(dst)
+    if not paths:
+        return f"{name}/{target}: no move is left this turn: press Done"
+    try:
+        reason = explain_move(game.turn_start, game.dice_left, game.played, src, dst)
+    except BackgammonError:
+        reason = None
+    if reason is None:
+        options = sorted({f"{'bar' if a == BAR else a}/{'off' if b == OFF else b}"
+                          for a, b in paths if a == src})
+        reason = ("that checker can go " + ", ".join(options) if options
+                  else "that checker cannot move now")
+    return f"{name}/{target} is not a legal move: {reason}"
+
+
+def _step(game: Game, kind: str, color: ColorName, text: str,
+          dice: tuple[int, int] | None = None) -> StepJSON:
+    if dice is None and game.phase is Phase.MOVE and game.dice:
+        dice = game.dice
+    return {"kind": kind, "color": color, "text": text, "board": _board(game.position),
+            "dice": list(dice) if dice else None, "dice_left": list(game.dice_left),
+            "cube": _cube(game)}
+
+
+def _passed(game: Game) -> Turn | None:
+    """The last turn when it was a roll that could not be played (and nothing came after)."""
+    history = game.history
+    if history and history[-1].action == "move" and not history[-1].moves:
+        return history[-1]
+    return None
+
+
+def _roll_text(dice: tuple[int, int]) -> str:
+    """A roll as players say it, the higher die first: ``"5-1"``."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _turn_text(turn: Turn) -> str:
+    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``."""
+    name = _title(turn.color)
+    if turn.action == "move" and turn.dice is not None:
+        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
+    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
+    return f"{name} {text[:1].lower()}{text[1:]}"
+
+
+def _history(games: Sequence[Game]) -> list[HistoryJSON]:
+    entries: list[HistoryJSON] = []
+    several = len(games) > 1
+    white = black = 0
+    for number, game in enumerate(games, start=1):
+        if several:
+            entries.append({"game": number, "kind": "game", "color": None,
+                            "text": f"Game {number} (score {white}-{black})"})
+        for turn in game.history:
+            kind = "play" if turn.action == "move" else turn.action
+            entries.append({"game": number, "kind": kind, "color": _name(turn.color),
+                            "text": _turn_text(turn)})
+        outcome = game.outcome
+        if outcome is not None:
+            if outcome.winner is WHITE:
+                white += outcome.points
+            else:
+                black += outcome.points
+            points = outcome.points
+            entries.append({
+                "game": number, "kind": "result", "color": _name(outcome.winner),
+                "text": f"{_title(outcome.winner)} wins {points} point{'s' if points != 1 else ''}",
+            })
+    return entries
+
+
+def _last_turn(game: Game) -> LastTurnJSON | None:
+    for turn in reversed(game.history):
+        if turn.action == "move":
+            return {"color": _name(turn.color),
+                    "moves": [_move_json(m, turn.color) for m in turn.moves]}
+    return None
+
+
+__all__ = ["GameOptions", "GameService"]

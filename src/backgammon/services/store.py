@@ -1,0 +1,272 @@
+"""Saved games in SQLite (standard library :mod:`sqlite3`).
+
+Each game is one row holding its *record*: a JSON object with the game's settings and its event
+log (DESIGN.md "A game is its event log"). The whole record is written after every action, in
+one transaction, so a game survives a reload, a browser restart and a server restart with the
+dice already thrown. The store checks that a record is well-formed JSON of the right shape; the
+game service checks that its log replays (and refuses it with a clear message when it does not).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from backgammon.core.errors import BackgammonError
+
+#: Version of the record format written by this code; older or newer records are refused.
+RECORD_FORMAT: Final = 1
+#: Version of the database schema (SQLite ``PRAGMA user_version``).
+SCHEMA_VERSION: Final = 1
+#: The file name of the default database inside the user's data directory.
+DEFAULT_DB_NAME: Final = "games.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id         TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    format     INTEGER NOT NULL,
+    record     TEXT NOT NULL
+)
+"""
+
+
+class StoredGameError(BackgammonError):
+    """A saved game that cannot be used: unreadable JSON, a wrong shape, or a log that does
+    not replay. The message names the game and the problem; the row is left as it is."""
+
+
+class GameNotFoundError(BackgammonError, LookupError):
+    """No saved game has the id asked for."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One row of the store.
+
+    Attributes:
+        id: the game's id (URL-safe text).
+        created_at: when it was first saved, seconds since the epoch.
+        updated_at: when it was last saved, seconds since the epoch.
+        record: the JSON object saved: at least ``"settings"`` (an object) and ``"log"`` (the
+            event log: an object or a list).
+    """
+
+    id: str
+    created_at: float
+    updated_at: float
+    record: dict[str, Any]
+
+
+def default_db_path() -> Path:
+    """The database file in the user's data directory (created when first opened).
+
+    ``$XDG_DATA_HOME/backgammon`` (default ``~/.local/share/backgammon``) on Linux and other
+    Unix systems, ``~/Library/Application Support/backgammon`` on macOS and
+    ``%APPDATA%\\backgammon`` on Windows; the file is ``games.sqlite3``.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "backgammon" / DEFAULT_DB_NAME
+
+
+class GameStore:
+    """Saved games, one SQLite database; safe to share between threads.
+
+    Args:
+        path: the database file (its folder is created when missing), or ``":memory:"`` for a
+            store that lives as long as this object.
+        now: the clock for the timestamps, seconds since the epoch (injected for tests).
+
+    Raises:
+        StoredGameError: the file is not an SQLite database, or one of another schema version.
+        sqlite3.Error: the file cannot be opened (a folder that cannot be written, ...).
+    """
+
+    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._now = now
+        self._lock = threading.Lock()
+        # One connection shared by the worker threads, serialised by the lock.
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoredGameError(f"{self.path} is not a games database: {exc}") from None
+
+    def _open(self) -> None:
+        with self._lock:
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                self._conn.close()
+                raise StoredGameError(
+                    f"{self.path}: database schema version {version} is not one this program "
+                    f"reads (expected {SCHEMA_VERSION})"
+                )
+            if self.path != ":memory:":
+                self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(_SCHEMA)
+                self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def save(self, game_id: str, record: dict[str, Any]) -> None:
+        """Write a game's whole record (insert or replace) in one transaction.
+
+        Args:
+            game_id: the game's id.
+            record: a JSON-serialisable object with ``"settings"`` (an object) and ``"log"``
+                (an object or a list).
+
+        Raises:
+            StoredGameError: the record does not have that shape (nothing is written).
+        """
+        _check_record(game_id, record)
+        text = json.dumps({"format": RECORD_FORMAT, **record}, separators=(",", ":"))
+        stamp = self._now()
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(
+                    "INSERT INTO games (id, created_at, updated_at, format, record) "
+                    "VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, "
+                    "format = excluded.format, record = excluded.record",
+                    (game_id, stamp, stamp, RECORD_FORMAT, text),
+                )
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    def load(self, game_id: str) -> StoredGame:
+        """Read one saved game and check its shape (not its rules: the game service replays).
+
+        Raises:
+            GameNotFoundError: no game has this id.
+            StoredGameError: the row is not valid JSON of the expected shape or format.
+        """
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT id, created_at, updated_at, format, record FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"no saved game has the id {game_id!r}")
+        stored_id, created, updated, fmt, text = row
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise StoredGameError(
+                f"saved game {game_id!r} is damaged: its record is not valid JSON ({exc})"
+            ) from None
+        if not isinstance(data, dict):
+            raise StoredGameError(
+                f"saved game {game_id!r} is damaged: its record is "
+                f"{type(data).__name__}, not a JSON object"
+            )
+        if fmt != RECORD_FORMAT or data.get("format") != RECORD_FORMAT:
+            raise StoredGameError(
+                f"saved game {game_id!r} has record format {data.get('format', fmt)!r}; "
+                f"this program reads format {RECORD_FORMAT}"
+            )
+        data.pop("format")
+        _check_record(game_id, data, damaged=True)
+        return StoredGame(str(stored_id), float(created), float(updated), data)
+
+    def exists(self, game_id: str) -> bool:
+        """Whether a game with this id is saved."""
+        with self._lock:
+            row = self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a saved game; returns whether there was one."""
+        with self._lock:
+            cursor = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return cursor.rowcount > 0
+
+    def list_ids(self, limit: int = 20) -> list[tuple[str, float]]:
+        """The most recently saved games: ``(id, updated_at)``, newest first, at most ``limit``."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, updated_at FROM games ORDER BY updated_at DESC, id LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [(str(i), float(u)) for i, u in rows]
+
+    def write_raw(self, game_id: str, text: str) -> None:
+        """Store ``text`` as a game's record unchecked: for tests of damaged saves and repairs."""
+        stamp = self._now()
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO games (id, created_at, updated_at, format, record) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, stamp, stamp, RECORD_FORMAT, text),
+            )
+
+    def read_raw(self, game_id: str) -> str:
+        """A game's record exactly as stored.
+
+        Raises:
+            GameNotFoundError: no game has this id.
+        """
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT record FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"no saved game has the id {game_id!r}")
+        return str(row[0])
+
+
+def _check_record(game_id: str, record: object, *, damaged: bool = False) -> None:
+    prefix = f"saved game {game_id!r} is damaged: " if damaged else f"game {game_id!r}: "
+    if not isinstance(record, dict):
+        raise StoredGameError(f"{prefix}a record must be a JSON object")
+    if not isinstance(record.get("settings"), dict):
+        raise StoredGameError(f"{prefix}the record has no settings object")
+    if not isinstance(record.get("log"), dict | list):
+        raise StoredGameError(f"{prefix}the record has no event log")
+
+
+__all__ = [
+    "DEFAULT_DB_NAME",
+    "RECORD_FORMAT",
+    "GameNotFoundError",
+    "GameStore",
+    "StoredGame",
+    "StoredGameError",
+    "default_db_path",
+]

@@ -1,0 +1,44 @@
+"""``backgammon hint`` and ``backgammon selfplay``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from backgammon.cli import main
+
+START_ID = "4HPwATDgc/ABMA"
+
+
+def test_hint_ranks_the_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", START_ID, "31"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"white to play 31 in {START_ID} (hard)"
+    assert lines[1].split()[:2] == ["1.", "8/5"]
+    assert len(lines) == 1 + 16  # every legal play of 3-1 at the start
+
+
+def test_hint_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", START_ID, "6-5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dice"] == [6, 5] and data["level"] == "hard"
+    assert data["plays"][0]["play"] == "24/13"
+    assert data["plays"][0]["behind"] == 0.0
+    assert data["plays"][0]["ply"] == 2
+    assert main(["hint", START_ID, "6-5", "--level", "easy", "--json"]) == 0
+    assert {row["ply"] for row in json.loads(capsys.readouterr().out)["plays"]} == {1}
+
+
+def test_hint_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", START_ID, "71"]) == 2
+    assert "dice must be two digits" in capsys.readouterr().err
+    assert main(["hint", "nonsense", "31"]) == 2
+
+
+def test_selfplay_prints_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--games", "2", "--white", "medium", "--black", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 games, white medium v black easy")
+    assert "win rate" in out
+    assert main(["selfplay", "--games", "0"]) == 2

@@ -1,0 +1,155 @@
+"""Cube decisions in money and match play, from given chances and from real positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon import BLACK, WHITE
+from backgammon.ai.cube import (
+    CubeAction,
+    CubeState,
+    cube_equities,
+    double_decision,
+    may_double,
+    take_decision,
+)
+from backgammon.ai.met import solve
+from backgammon.ai.player import ComputerPlayer
+from boards import diagram
+
+MONEY = CubeState()
+
+
+def chances(win: float, gammons: float = 0.0, lost_gammons: float = 0.0):
+    """5 probabilities: ``gammons`` of the wins and ``lost_gammons`` of the losses."""
+    return (win, win * gammons, 0.0, (1 - win) * lost_gammons, 0.0)
+
+
+def test_money_take_point_without_gammons() -> None:
+    # Dead cube: 25%; fully live: 20% (Keeler and Spencer); with efficiency 0.68 between.
+    def after_take(p: float) -> float:
+        return cube_equities(chances(p), MONEY, WHITE).double_take
+
+    take_point = 1.0 - solve(after_take, 1.0)
+    assert 0.205 < take_point < 0.22
+
+
+def test_clear_double_and_take() -> None:
+    decision = double_decision(chances(0.72), MONEY, WHITE)
+    assert decision.action is CubeAction.DOUBLE
+    assert decision.response is CubeAction.TAKE
+    assert decision.equities is not None
+    assert decision.equities.double_take > decision.equities.no_double
+
+
+def test_clear_double_and_drop() -> None:
+    decision = double_decision(chances(0.86), MONEY, WHITE)
+    assert decision.action is CubeAction.DOUBLE
+    assert decision.response is CubeAction.DROP
+    assert take_decision((0.14, 0.0, 0.0, 0.0, 0.0), MONEY, BLACK) is CubeAction.DROP
+
+
+def test_too_early_to_double() -> None:
+    decision = double_decision(chances(0.58), MONEY, WHITE)
+    assert decision.action is CubeAction.NO_DOUBLE
+    assert take_decision((0.42, 0.0, 0.0, 0.0, 0.0), MONEY, BLACK) is CubeAction.TAKE
+
+
+def test_too_good_to_double() -> None:
+    # 88% to win, half of the wins gammons, hardly any lost gammons: playing on is worth more
+    # than the one point a drop would give.
+    decision = double_decision(chances(0.88, gammons=0.5), MONEY, WHITE)
+    assert decision.action is CubeAction.TOO_GOOD
+    assert decision.response is CubeAction.DROP
+    assert decision.equities is not None
+    assert decision.equities.no_double > decision.equities.double_drop
+
+
+def test_gammons_lower_the_take_point() -> None:
+    # The taker's lost gammons make the same winning chance a drop.
+    assert take_decision(chances(0.24), MONEY, BLACK) is CubeAction.TAKE
+    assert take_decision(chances(0.24, lost_gammons=0.5), MONEY, BLACK) is CubeAction.DROP
+
+
+def test_beaver_when_the_taker_is_the_favourite() -> None:
+    beavers = CubeState(beavers=True)
+    assert take_decision(chances(0.6), beavers, BLACK) is CubeAction.BEAVER
+    assert take_decision(chances(0.6), MONEY, BLACK) is CubeAction.TAKE
+    assert take_decision(chances(0.4), beavers, BLACK) is CubeAction.TAKE
+
+
+def test_jacoby_keeps_gammonish_positions_from_waiting() -> None:
+    # With gammons not counting until the cube is turned, playing on is worth less.
+    p = chances(0.8, gammons=0.4)
+    plain = cube_equities(p, CubeState(), WHITE)
+    jacoby = cube_equities(p, CubeState(jacoby=True), WHITE)
+    assert jacoby.no_double < plain.no_double
+    assert jacoby.double_take == pytest.approx(plain.double_take)
+
+
+def test_the_owner_alone_may_double() -> None:
+    owned = CubeState(value=2, owner=BLACK)
+    assert may_double(owned, WHITE) == "opponent owns the cube"
+    assert may_double(owned, BLACK) == ""
+    decision = double_decision(chances(0.95), owned, WHITE)
+    assert decision.action is CubeAction.NO_DOUBLE
+    assert decision.reason == "opponent owns the cube"
+
+
+def test_never_double_in_the_crawford_game() -> None:
+    crawford = CubeState(match_length=5, score=(2, 4), crawford=True)
+    for p in (0.6, 0.8, 0.99):
+        decision = double_decision(chances(p), crawford, WHITE)
+        assert decision.action is CubeAction.NO_DOUBLE
+        assert decision.reason == "Crawford game"
+
+
+def test_no_double_when_the_cube_is_dead() -> None:
+    # White needs 2 points and the cube is on 2: winning already wins the match.
+    dead = CubeState(value=2, owner=WHITE, match_length=5, score=(3, 0))
+    decision = double_decision(chances(0.75), dead, WHITE)
+    assert decision.action is CubeAction.NO_DOUBLE
+    assert decision.reason == "cube dead"
+
+
+def test_post_crawford_trailer_doubles_at_once() -> None:
+    # Black leads 4-1 in a 5-point match after the Crawford game: White, 4-away, should
+    # double even in an even position, and Black (1-away) should take.
+    post = CubeState(match_length=5, score=(1, 4))
+    assert post.post_crawford()
+    decision = double_decision(chances(0.5, 0.25, 0.25), post, WHITE)
+    assert decision.action is CubeAction.DOUBLE
+    assert decision.response is CubeAction.TAKE
+
+
+def test_match_double_take_and_drop() -> None:
+    match = CubeState(match_length=7, score=(0, 0))
+    assert double_decision(chances(0.55, 0.2, 0.2), match, WHITE).action is CubeAction.NO_DOUBLE
+    assert double_decision(chances(0.72, 0.2, 0.2), match, WHITE).action is CubeAction.DOUBLE
+    assert double_decision(chances(0.9, 0.1, 0.1), match, WHITE).response is CubeAction.DROP
+
+
+def test_real_positions_through_the_player() -> None:
+    player = ComputerPlayer("hard")
+    # Bear-offs, where the chances are exact. White, on roll with two checkers on its 6-point,
+    # wins unless it rolls no double and Black then bears off three: about 90%. Double, drop.
+    clear_drop = diagram(white="6:2", black="6:2 4:1", turn="white")
+    assert player.probabilities(clear_drop)[0] == pytest.approx(0.899, abs=0.001)
+    decision = player.double_decision(clear_drop, MONEY)
+    assert decision.action is CubeAction.DOUBLE
+    assert decision.response is CubeAction.DROP
+    assert player.take_decision(clear_drop, MONEY) is CubeAction.DROP
+    # About 74% for White: double, take.
+    clear_take = diagram(white="6:3", black="5:2 4:2", turn="white")
+    assert 0.7 < player.probabilities(clear_take)[0] < 0.77
+    decision = player.double_decision(clear_take, MONEY)
+    assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.TAKE)
+    assert player.take_decision(clear_take, MONEY) is CubeAction.TAKE
+    # A race White leads by some 60 pips with Black far from home: too good to double.
+    crushing = diagram(white="6:5 5:5 4:5", black="6:3 8:4 10:4 12:4", turn="white")
+    assert player.double_decision(crushing, MONEY).action is CubeAction.TOO_GOOD
+    # The start: no double, and a double would be taken.
+    from backgammon import Position
+
+    assert player.double_decision(Position.start(), MONEY).action is CubeAction.NO_DOUBLE
+    assert player.take_decision(Position.start(), MONEY) in (CubeAction.TAKE, CubeAction.BEAVER)

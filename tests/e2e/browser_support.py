@@ -1,0 +1,123 @@
+"""What the browser tests share: the real server in a subprocess, Debian's chromium, helpers
+that read the page and the API.
+
+(Not a conftest.py: a second module named ``conftest`` would shadow ``tests/conftest.py`` for
+the modules that import from it.)
+
+Chromium comes from Debian (``apt-get install -y chromium``; ``scripts/test.sh`` installs it);
+Playwright's own browser download is not used. When chromium or Playwright is missing, the tests
+skip and say so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: Where screenshots and logs of the browser tests go (ignored by git).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+#: Debian's chromium, or another one named by $BACKGAMMON_CHROMIUM.
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def chromium_path() -> str:
+    """The chromium executable; skips the test with instructions when there is none."""
+    named = os.environ.get("BACKGAMMON_CHROMIUM")
+    if named:
+        return named
+    for name in CHROMIUM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    pytest.skip("Debian's chromium is not installed: run `apt-get install -y chromium` "
+                "(scripts/test.sh does it) or set BACKGAMMON_CHROMIUM")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``backgammon serve`` in a subprocess on a free port with its own database.
+
+    Args:
+        db_path: the SQLite file (kept across :meth:`restart`).
+        log_path: where the server's output goes.
+    """
+
+    def __init__(self, db_path: Path, log_path: Path) -> None:
+        self.db_path = db_path
+        self.log_path = log_path
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "backgammon", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--no-browser", "--db", str(self.db_path)],
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: see {self.log_path}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer /health in {timeout} s")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as response:
+            return json.loads(response.read())
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
+        request = urllib.request.Request(
+            f"{self.url}{path}", data=json.dumps(body or {}).encode(), method="POST",
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+
+__all__ = ["ARTIFACTS", "CHROMIUM_ARGS", "ServerProcess", "chromium_path", "free_port"]

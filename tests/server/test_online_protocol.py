@@ -1,0 +1,910 @@
+"""Online play through scripted WebSocket clients: rooms, commit-reveal dice, the referee.
+
+Each test drives two (or three) scripted players against a minimal app that mounts the online
+router, with the rooms' ``now()`` a fake clock. Every refusal is checked for its error code and
+words, and for leaving the room's full state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from backgammon.core.dice import commitment, dice_from_secrets
+from backgammon.core.game import Game, GameSettings
+from backgammon.core.moves import Move
+from backgammon.server.online import OnlineHub, RoomManager, router
+from backgammon.server.online.protocol import MAX_MESSAGE_BYTES, parse_message
+from backgammon.server.online.rooms import (
+    TRANSITIONS,
+    OnlineSettings,
+    Room,
+    RoomPhase,
+    RoomStateError,
+)
+from backgammon.services.clock import TIME_CONTROLS, TimeControl
+
+EXPIRY = 60.0
+
+
+class FakeNow:
+    """A monotonic clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class Player:
+    """One scripted browser: a WebSocket, its secrets, and its own replica of the game built
+    from the events it receives (so both sides' records can be compared)."""
+
+    def __init__(self, ws: Any, rng: random.Random) -> None:
+        self.ws = ws
+        self.rng = rng
+        self.color = ""
+        self.token = ""
+        self.replica: Game | None = None
+
+    def send(self, **fields: Any) -> None:
+        self.ws.send_text(json.dumps(fields))
+
+    def recv(self) -> dict[str, Any]:
+        async def receive() -> Any:
+            # The session's own receive has no timeout: a test that waits for a message that
+            # never comes fails after 5 s instead of hanging.
+            with anyio.fail_after(5):
+                return await self.ws._send_rx.receive()
+
+        message = self.ws.portal.call(receive)
+        self.ws._raise_on_close(message)
+        return dict(json.loads(message["text"]))
+
+    def expect(self, kind: str) -> dict[str, Any]:
+        message = self.recv()
+        assert message["type"] == kind, message
+        return message
+
+    def error(self, code: str) -> str:
+        message = self.expect("error")
+        assert message["code"] == code, message
+        return str(message["message"])
+
+    def state(self) -> dict[str, Any]:
+        self.send(type="state")
+        return dict(self.expect("state")["state"])
+
+    def secret(self) -> bytes:
+        return self.rng.randbytes(32)
+
+
+class Table:
+    """Host and guest in one room; helpers that run the protocol and read both sides."""
+
+    def __init__(self, host: Player, guest: Player, settings: GameSettings) -> None:
+        self.host = host
+        self.guest = guest
+        self.settings = settings
+        self.next_round = 1
+        for player in (host, guest):
+            player.replica = Game(settings)
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.host, self.guest)
+
+    def by_color(self, color: str) -> Player:
+        return self.host if self.host.color == color else self.guest
+
+    def both(self, kind: str) -> list[dict[str, Any]]:
+        found = [player.expect(kind) for player in self.players]
+        for message in found:
+            message.pop("legal_moves", None)
+        assert found[0] == found[1]
+        return found
+
+    def apply_roll(self, rolled: dict[str, Any]) -> None:
+        for player in self.players:
+            assert player.replica is not None
+            player.replica.roll(dice=rolled["dice"])
+
+    def opening(self) -> dict[str, Any]:
+        """The opening roll by commit-reveal (ties thrown again); returns ``rolled``."""
+        while True:
+            number = self.next_round
+            self.next_round += 1
+            secrets = {p.color: p.secret() for p in self.players}
+            for player in self.players:
+                player.send(type="commit", round=number,
+                            commitment=commitment(secrets[player.color]))
+                self.both("commit")
+            for player in self.players:
+                player.send(type="reveal", round=number, secret=secrets[player.color].hex())
+                self.both("reveal")
+            rolled = self.both("rolled")[0]
+            assert rolled["opening"] is True
+            assert tuple(rolled["dice"]) == dice_from_secrets(secrets["white"],
+                                                             secrets["black"], number)
+            self.apply_roll(rolled)
+            if not rolled["tie"]:
+                return rolled
+
+    def roll(self, roller: Player) -> dict[str, Any]:
+        """A turn's roll, three messages; returns the roller's ``rolled`` (with legal moves)."""
+        other = self.guest if roller is self.host else self.host
+        number = self.next_round
+        self.next_round += 1
+        mine, theirs = roller.secret(), other.secret()
+        roller.send(type="commit", round=number, commitment=commitment(mine))
+        self.both("commit")
+        other.send(type="secret", round=number, secret=theirs.hex())
+        self.both("secret")
+        roller.send(type="reveal", round=number, secret=mine.hex())
+        self.both("reveal")
+        rolled = roller.expect("rolled")
+        seen = other.expect("rolled")
+        assert {k: v for k, v in rolled.items() if k != "legal_moves"} == seen
+        assert tuple(rolled["dice"]) == dice_from_secrets(mine, theirs, number)
+        self.apply_roll(rolled)
+        return rolled
+
+    def to_move(self) -> Player:
+        replica = self.host.replica
+        assert replica is not None and replica.turn is not None
+        return self.by_color(str(replica.turn))
+
+    def play_random(self, mover: Player) -> dict[str, Any]:
+        """A random legal play (chosen on the mover's replica); returns the ``play`` event."""
+        assert mover.replica is not None
+        plays = sorted(mover.replica.legal_plays(), key=lambda p: str(p))
+        play = mover.rng.choice(plays)
+        mover.send(type="play", moves=[[m.from_point, m.to_point, m.die] for m in play.moves])
+        event = self.both("play")[0]
+        for player in self.players:
+            assert player.replica is not None
+            for move in event["moves"]:
+                player.replica.move(Move(*move))
+            player.replica.end_turn(seconds=event["seconds"])
+        return event
+
+
+@pytest.fixture
+def now() -> FakeNow:
+    return FakeNow()
+
+
+@pytest.fixture
+def client(now: FakeNow) -> Iterator[TestClient]:
+    app = FastAPI()
+    app.include_router(router)
+    app.state.online = OnlineHub(RoomManager(now=now, expiry=EXPIRY))
+    # One portal (event loop) for every connection, as under uvicorn.
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, **settings: Any) -> dict[str, Any]:
+    response = client.post("/api/online/rooms", json=settings)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+@pytest.fixture
+def table_factory(client: TestClient) -> Iterator[Any]:
+    stack: list[Any] = []
+
+    def make(seed: int = 1, **settings: Any) -> Table:
+        room = create(client, name="Ann", **settings)
+        rng = random.Random(seed)
+        host_ws = client.websocket_connect(room["ws_path"]).__enter__()
+        stack.append(host_ws)
+        host = Player(host_ws, random.Random(rng.random()))
+        host.send(type="hello", token=room["token"])
+        welcome = host.expect("welcome")
+        host.color, host.token = welcome["color"], welcome["token"]
+        guest_ws = client.websocket_connect(room["ws_path"]).__enter__()
+        stack.append(guest_ws)
+        guest = Player(guest_ws, random.Random(rng.random()))
+        guest.send(type="hello", name="Bob")
+        welcome = guest.expect("welcome")
+        guest.color, guest.token = welcome["color"], welcome["token"]
+        joined = host.expect("opponent")
+        assert (joined["status"], joined["name"]) == ("joined", "Bob")
+        game_settings = GameSettings(cube=bool(settings.get("cube", False)),
+                                     match_length=int(settings.get("match_length", 0)))
+        table = Table(host, guest, game_settings)
+        table.code = room["code"]  # type: ignore[attr-defined]
+        table.ws_path = room["ws_path"]  # type: ignore[attr-defined]
+        return table
+
+    yield make
+    for ws in reversed(stack):
+        ws.__exit__(None, None, None)
+
+
+def unchanged(table: Table, before: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """Both players' full states are exactly what they were."""
+    assert (table.host.state(), table.guest.state()) == before
+
+
+def states(table: Table) -> tuple[dict[str, Any], dict[str, Any]]:
+    return (table.host.state(), table.guest.state())
+
+
+# ------------------------------------------------------------------------------------------
+# Creating and joining
+
+
+def test_create_gives_a_long_url_safe_code_and_the_settings(client: TestClient) -> None:
+    room = create(client, cube=True, time_control="blitz", match_length=5)
+    assert len(room["code"]) == 16 and len(room["token"]) == 32
+    assert set(room["code"] + room["token"]) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    assert room["settings"] == {"cube": True, "match_length": 5,
+                                "time_control": {"name": "blitz", "reserve": 180.0,
+                                                 "increment": 4.0}}
+    assert room["invite_path"] == f"/#join={room['code']}"
+    info = client.get(f"/api/online/rooms/{room['code']}").json()
+    assert info == {"code": room["code"], "phase": "waiting", "settings": room["settings"],
+                    "host": "Host", "open": True}
+    other = create(client)
+    assert other["code"] != room["code"] and other["token"] != room["token"]
+
+
+def test_create_refuses_bad_settings(client: TestClient) -> None:
+    response = client.post("/api/online/rooms", json={"time_control": "glacial"})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == (
+        "time_control must be one of none, bullet, blitz, rapid, got 'glacial'")
+    response = client.post("/api/online/rooms", json={"match_length": 40})
+    assert response.status_code == 422
+    assert "match_length must be 0 (a single game) or 1 to 25" in response.text
+    assert client.get("/api/online/rooms/nosuchroom").status_code == 404
+
+
+def test_the_handshake_sends_the_hosts_settings_to_the_guest(table_factory: Any) -> None:
+    table = table_factory(cube=True, time_control="rapid", match_length=3)
+    guest_state = table.guest.state()
+    assert guest_state["settings"] == {"cube": True, "match_length": 3, "time_control": {
+        "name": "rapid", "reserve": 600.0, "increment": 8.0}}
+    assert guest_state["you"] == {"seat": "guest", "color": "black", "name": "Bob",
+                                  "connected": True}
+    assert guest_state["opponent"] == {"seat": "host", "color": "white", "name": "Ann",
+                                       "connected": True}
+    assert guest_state["phase"] == "playing" and guest_state["round"] == {"next": 1, "open": None}
+    assert guest_state["game"]["phase"] == "opening"
+    assert guest_state["match"]["length"] == 3 and guest_state["match"]["names"] == ["Ann", "Bob"]
+
+
+def test_a_third_joiner_is_refused_and_closed(client: TestClient, table_factory: Any) -> None:
+    table = table_factory()
+    before = states(table)
+    with client.websocket_connect(table.ws_path) as ws:
+        third = Player(ws, random.Random(0))
+        third.send(type="hello", name="Eve")
+        assert third.error("room_full") == f"room {table.code} already has two players"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            third.recv()
+        assert closed.value.code == 4403
+    unchanged(table, before)
+
+
+def test_a_forged_seat_token_is_refused(client: TestClient, table_factory: Any) -> None:
+    table = table_factory()
+    before = states(table)
+    with client.websocket_connect(table.ws_path) as ws:
+        forger = Player(ws, random.Random(0))
+        forger.send(type="hello", token="A" * 32)
+        assert forger.error("bad_token") == (
+            f"that seat token does not belong to room {table.code}")
+        with pytest.raises(WebSocketDisconnect):
+            forger.recv()
+    unchanged(table, before)
+
+
+def test_unknown_room_and_messages_before_hello(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect(room["ws_path"]) as ws:
+        player = Player(ws, random.Random(0))
+        player.send(type="state")
+        assert player.error("hello_first") == "say hello first (got 'state')"
+        player.send(type="hello", token=room["token"])
+        assert player.expect("welcome")["seat"] == "host"
+        player.send(type="hello", token=room["token"])
+        player.error("already_joined")
+    with client.websocket_connect("/api/online/rooms/AAAAAAAAAAAAAAAA/ws") as ws:
+        player = Player(ws, random.Random(0))
+        player.send(type="hello")
+        assert player.error("room_not_found").startswith("no room 'AAAAAAAAAAAAAAAA'")
+
+
+# ------------------------------------------------------------------------------------------
+# A whole game
+
+
+def test_a_full_game_through_commit_reveal_dice(table_factory: Any) -> None:
+    table = table_factory(seed=7)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    turns = 0
+    while True:
+        event = table.play_random(mover)
+        assert event["color"] == mover.color
+        turns += 1
+        assert table.host.replica is not None
+        if table.host.replica.is_over:
+            break
+        mover = table.to_move()
+        while True:  # a roll that cannot be played passes by itself
+            rolled = table.roll(mover)
+            if not rolled["passed"]:
+                break
+            assert "legal_moves" not in rolled  # the turn passed: the roller has none
+            mover = table.to_move()
+        assert turns < 400
+    over = table.both("game_over")[0]
+    assert over["match_over"] is True
+    assert table.host.replica is not None and table.guest.replica is not None
+    record = table.host.replica.to_log()
+    assert over["log"] == record == table.guest.replica.to_log()
+    replayed = Game.replay(over["log"])
+    assert replayed.outcome is not None and replayed.outcome.to_dict() == over["outcome"]
+    assert over["text"].startswith(("Ann (", "Bob ("))
+    for player in table.players:
+        state = player.state()
+        assert state["phase"] == "finished"
+        assert state["match"]["games"][0] == record
+        winner = over["outcome"]["winner"]
+        assert state["score"][winner] == over["outcome"]["points"] >= 1
+    assert sum(1 for e in record["events"] if e["type"] == "play") >= turns - 1
+
+
+def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    other = table.guest if mover is table.host else table.host
+    assert mover.replica is not None
+    first = mover.replica.legal_moves()[0]
+    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    mine, theirs = mover.expect("move"), other.expect("move")
+    assert mine["move"] == theirs["move"] == [first.from_point, first.to_point, first.die]
+    assert "legal_moves" in mine and "legal_moves" not in theirs
+    mover.send(type="end_turn")
+    assert "the play is not complete" in mover.error("not_allowed")
+    mover.send(type="undo")
+    assert table.both("undo")[0]["move"] == [first.from_point, first.to_point, first.die]
+    play = sorted(mover.replica.legal_plays(), key=str)[0]
+    for move in play.moves:
+        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
+        table.both("move")
+    mover.send(type="end_turn")
+    event = table.both("play")[0]
+    assert event["moves"] == [[m.from_point, m.to_point, m.die] for m in play.moves]
+
+
+# ------------------------------------------------------------------------------------------
+# The dice protocol, refused
+
+
+def test_a_reveal_that_does_not_match_its_commitment_ends_the_game(table_factory: Any) -> None:
+    table = table_factory(seed=11)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    table.play_random(mover)
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    events_before = roller.state()["match"]["games"][0]["events"]
+    number = table.next_round
+    roller.send(type="commit", round=number, commitment=commitment(b"\x01" * 32))
+    table.both("commit")
+    other.send(type="secret", round=number, secret=(b"\x02" * 32).hex())
+    table.both("secret")
+    roller.send(type="reveal", round=number, secret=(b"\x03" * 32).hex())
+    aborted = table.both("aborted")[0]
+    assert aborted["reason"] == (f"{roller.color}'s secret for round {number} does not match "
+                                 f"its commitment: the game ends here")
+    for player in table.players:
+        state = player.state()
+        assert (state["phase"], state["reason"]) == ("aborted", aborted["reason"])
+        assert state["match"]["games"][0]["events"] == events_before
+    roller.send(type="commit", round=number + 1, commitment=commitment(b"\x04" * 32))
+    assert roller.error("not_now") == (
+        f"cannot commit to a roll: the game was ended: {aborted['reason']}")
+
+
+def test_a_replayed_round_number_is_refused(table_factory: Any) -> None:
+    table = table_factory(seed=5)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    table.play_random(mover)
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    before = states(table)
+    roller.send(type="commit", round=1, commitment=commitment(b"\x05" * 32))
+    assert roller.error("bad_round") == (
+        "a commitment for round 1 refused: round 1 is over; the next round is 2")
+    roller.send(type="commit", round=9, commitment=commitment(b"\x05" * 32))
+    assert roller.error("bad_round") == (
+        "a commitment for round 9 refused: round 9 has not come; the next round is 2")
+    unchanged(table, before)
+    # Mid-round: the same dice message twice is refused, and no fresh round can open.
+    roller.send(type="commit", round=2, commitment=commitment(b"\x06" * 32))
+    table.both("commit")
+    other.send(type="secret", round=2, secret=(b"\x07" * 32).hex())
+    table.both("secret")
+    before = states(table)
+    other.send(type="secret", round=2, secret=(b"\x08" * 32).hex())
+    assert other.error("replayed") == f"{other.color} has already sent its secret for round 2"
+    roller.send(type="commit", round=3, commitment=commitment(b"\x09" * 32))
+    assert roller.error("bad_round") == (
+        "a commitment for round 3 refused: round 3 has not come; round 2 is open")
+    roller.send(type="commit", round=2, commitment=commitment(b"\x09" * 32))
+    assert roller.error("replayed").startswith(f"{roller.color} has already committed to round 2")
+    unchanged(table, before)
+
+
+def test_dice_sent_by_the_wrong_side_are_refused(table_factory: Any) -> None:
+    table = table_factory(seed=2)
+    rolled = table.opening()
+    table.play_random(table.by_color(rolled["color"]))
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    roller.send(type="commit", round=2, commitment=commitment(b"\x01" * 32))
+    table.both("commit")
+    before = states(table)
+    roller.send(type="secret", round=2, secret=(b"\x01" * 32).hex())
+    assert roller.error("wrong_side") == (
+        f"{roller.color} rolls in round 2: it reveals its own secret after the opponent's")
+    other.send(type="reveal", round=2, secret=(b"\x02" * 32).hex())
+    assert other.error("wrong_side") == (
+        f"round 2 is {roller.color}'s roll: only {roller.color} reveals")
+    other.send(type="commit", round=2, commitment=commitment(b"\x02" * 32))
+    assert other.error("wrong_side") == (
+        f"round 2 is {roller.color}'s roll: {other.color} answers with its secret, not a "
+        f"commitment")
+    roller.send(type="reveal", round=2, secret=(b"\x01" * 32).hex())
+    assert roller.error("not_now") == f"round 2: wait for {other.color}'s secret before revealing"
+    unchanged(table, before)
+
+
+def test_a_roll_request_out_of_turn_is_refused(table_factory: Any) -> None:
+    table = table_factory(seed=4, cube=True)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    other = table.guest if mover is table.host else table.host
+    before = states(table)
+    other.send(type="commit", round=2, commitment=commitment(b"\x01" * 32))
+    assert other.error("not_now") == (
+        f"{other.color} cannot roll now: the game is in the move phase")
+    unchanged(table, before)
+    table.play_random(mover)
+    before = states(table)
+    mover.send(type="commit", round=2, commitment=commitment(b"\x01" * 32))
+    assert mover.error("not_your_turn") == (
+        f"{mover.color} cannot roll: it is {other.color}'s turn")
+    mover.send(type="double")
+    assert mover.error("not_your_turn") == (
+        f"{mover.color} cannot double: it is {other.color}'s turn")
+    mover.send(type="play", moves=[])
+    assert mover.error("not_your_turn") == (
+        f"{mover.color} cannot play: it is {other.color}'s turn")
+    unchanged(table, before)
+
+
+def test_the_roller_cannot_double_or_resign_once_committed(table_factory: Any) -> None:
+    table = table_factory(seed=4, cube=True)
+    table.play_random(table.by_color(table.opening()["color"]))
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    roller.send(type="commit", round=2, commitment=commitment(b"\x01" * 32))
+    table.both("commit")
+    before = states(table)
+    roller.send(type="double")
+    assert roller.error("not_now") == (
+        "cannot double now: round 2 is being thrown; finish the roll first")
+    other.send(type="resign", level="single")
+    other.error("not_now")
+    unchanged(table, before)
+
+
+def test_an_illegal_play_is_refused_and_changes_nothing(table_factory: Any) -> None:
+    table = table_factory(seed=9)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.replica is not None and mover.replica.dice is not None
+    high, low = sorted(mover.replica.dice, reverse=True)
+    roll = f"{mover.replica.dice[0]}{mover.replica.dice[1]}"
+    legal = next(m for m in mover.replica.legal_moves() if m.die == high)
+    first = [legal.from_point, legal.to_point, legal.die]
+    before = states(table)
+    # Bearing off with checkers outside the home board: impossible.
+    mover.send(type="play", moves=[first, [1, 0, low]])
+    assert mover.error("illegal_move") == (
+        f"{legal} 1/off is not a legal play with {roll}: a move is blocked or impossible")
+    # A die that was not thrown.
+    missing = next(die for die in range(1, 7) if die not in (high, low))
+    mover.send(type="play", moves=[first, [13, 13 - missing, missing]])
+    assert mover.error("illegal_move") == (
+        f"13/{13 - missing}: no {missing} is left to play with {roll}")
+    # Only one die of two that can both be played.
+    mover.send(type="play", moves=[first])
+    assert mover.error("illegal_move") == (
+        f"{legal} does not use as many dice as can be played with {roll}")
+    # One checker at a time, the engine's words.
+    mover.send(type="move", move=[13, 13 - missing, missing])
+    assert mover.error("illegal_move").startswith(
+        f"13/{13 - missing} (die {missing}) is not a legal move now; legal: ")
+    unchanged(table, before)
+
+
+# ------------------------------------------------------------------------------------------
+# Malformed and oversized messages
+
+
+def test_malformed_messages_are_refused_and_the_connection_stays_up(table_factory: Any) -> None:
+    table = table_factory(seed=6)
+    table.opening()
+    player = table.host
+    before = states(table)
+    player.ws.send_text("{not json")
+    assert player.error("malformed").startswith("the message is not JSON: ")
+    player.ws.send_text("[1, 2]")
+    assert player.error("malformed") == "a message must be a JSON object, got list"
+    player.send(type="commit", commitment="ab" * 32, ref=17)
+    message = player.expect("error")
+    assert message == {"type": "error", "code": "malformed", "message": "commit: missing round",
+                       "ref": 17}
+    player.send(type="commit", round=2, commitment="XYZ")
+    assert player.error("malformed") == (
+        "commit: commitment must be 64 lowercase hex digits (32 bytes), got 'XYZ'")
+    player.send(type="play", moves=[[1, 2]], color="white")
+    assert player.error("malformed") == "play: unknown field 'color'"
+    player.send(type="play", moves=[[30, 2, 1]])
+    assert player.error("malformed") == (
+        "play: a move is [from 1..25, to 0..24, die 1..6], got [30, 2, 1]")
+    player.send(type="roll")
+    assert player.error("unknown_type").startswith("unknown message type 'roll'")
+    player.ws.send_bytes(b"\x00\x01")
+    assert player.error("malformed") == "send JSON text frames, not binary ones"
+    unchanged(table, before)
+
+
+def test_oversized_messages_are_refused(table_factory: Any) -> None:
+    table = table_factory(seed=6)
+    before = states(table)
+    big = json.dumps({"type": "state", "padding": "x" * MAX_MESSAGE_BYTES})
+    table.guest.ws.send_text(big)
+    assert table.guest.error("too_large") == (
+        f"the message is {len(big)} bytes: the limit is {MAX_MESSAGE_BYTES}")
+    table.guest.ws.send_text(json.dumps({"type": "state", "x": "é" * 2100}))
+    table.guest.error("too_large")
+    unchanged(table, before)
+
+
+# ------------------------------------------------------------------------------------------
+# Reconnecting, leaving, expiry
+
+
+def test_reconnect_with_the_seat_token_restores_the_state(client: TestClient,
+                                                          table_factory: Any) -> None:
+    table = table_factory(seed=8)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.replica is not None
+    first = mover.replica.legal_moves()[0]
+    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    table.both("move")
+    before = table.guest.state()
+    table.guest.ws.__exit__(None, None, None)
+    dropped = table.host.expect("opponent")
+    assert (dropped["status"], dropped["message"]) == (
+        "disconnected", "Bob's connection dropped; they can come back to their seat.")
+    assert table.host.state()["opponent"]["connected"] is False
+    with client.websocket_connect(table.ws_path) as ws:
+        back = Player(ws, random.Random(0))
+        back.send(type="hello", token=table.guest.token)
+        welcome = back.expect("welcome")
+        assert (welcome["seat"], welcome["color"]) == ("guest", "black")
+        assert welcome["state"] == before
+        assert welcome["state"]["game"]["played"] == [[first.from_point, first.to_point,
+                                                       first.die]]
+        assert table.host.expect("opponent")["status"] == "reconnected"
+        # The same seat opened again elsewhere: the older connection is told and closed.
+        with client.websocket_connect(table.ws_path) as ws2:
+            again = Player(ws2, random.Random(0))
+            again.send(type="hello", token=table.guest.token)
+            assert again.expect("welcome")["state"] == before
+            assert back.error("replaced").startswith("this seat was opened in another window")
+            with pytest.raises(WebSocketDisconnect):
+                back.recv()
+
+
+def test_leaving_tells_the_opponent(table_factory: Any) -> None:
+    table = table_factory(seed=8)
+    table.opening()
+    table.guest.send(type="leave")
+    closed = table.both("closed")[0]
+    assert closed["reason"] == "Bob (black) left the room"
+    left = table.host.expect("opponent")
+    assert (left["status"], left["message"]) == ("left", "Bob has left the game.")
+    state = table.host.state()
+    assert (state["phase"], state["reason"]) == ("closed", "Bob (black) left the room")
+
+
+def test_an_empty_room_expires_after_the_configured_time(client: TestClient,
+                                                         now: FakeNow) -> None:
+    room = create(client)
+    now.advance(EXPIRY - 1)
+    assert client.get(f"/api/online/rooms/{room['code']}").status_code == 200
+    with client.websocket_connect(room["ws_path"]) as ws:  # the host comes: not empty
+        host = Player(ws, random.Random(0))
+        host.send(type="hello", token=room["token"])
+        host.expect("welcome")
+        now.advance(EXPIRY * 3)
+        host.send(type="state")
+        assert host.expect("state")["state"]["phase"] == "waiting"
+    now.advance(EXPIRY - 1)  # left empty: the seat can still be taken back
+    with client.websocket_connect(room["ws_path"]) as ws:
+        host = Player(ws, random.Random(0))
+        host.send(type="hello", token=room["token"])
+        host.expect("welcome")
+    now.advance(EXPIRY)
+    response = client.get(f"/api/online/rooms/{room['code']}")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "room_not_found"
+    with client.websocket_connect(room["ws_path"]) as ws:
+        host = Player(ws, random.Random(0))
+        host.send(type="hello", token=room["token"])
+        host.error("room_not_found")
+
+
+# ------------------------------------------------------------------------------------------
+# Cube, resignation, rematch, clocks
+
+
+def _to_a_roll_phase(table: Table) -> tuple[Player, Player]:
+    table.play_random(table.by_color(table.opening()["color"]))
+    roller = table.to_move()
+    return roller, table.guest if roller is table.host else table.host
+
+
+def test_double_take_then_double_drop(table_factory: Any) -> None:
+    table = table_factory(seed=12, cube=True)
+    roller, other = _to_a_roll_phase(table)
+    roller.send(type="double")
+    assert table.both("double")[0]["cube"] == 2
+    roller.send(type="take")
+    assert roller.error("not_your_turn") == (
+        f"{roller.color} cannot take: it is {other.color}'s turn")
+    other.send(type="take")
+    table.both("take")
+    for player in table.players:
+        assert player.replica is not None
+        player.replica.double()
+        player.replica.take()
+    cube = table.host.state()["game"]["cube"]
+    assert (cube["value"], cube["owner"]) == (2, other.color)
+    rolled = table.roll(roller)
+    if not rolled["passed"]:
+        table.play_random(roller)
+    # The cube's owner doubles again; this time it is dropped.
+    assert table.to_move() is other
+    other.send(type="double")
+    assert table.both("double")[0]["cube"] == 4
+    roller.send(type="drop")
+    table.both("drop")
+    over = table.both("game_over")[0]
+    assert over["outcome"] == {"winner": other.color, "kind": "drop", "points": 2,
+                               "result_kind": "single"}
+    assert over["text"].endswith("wins 2 points: the double was dropped.")
+
+
+def test_double_refused_when_the_opponent_owns_the_cube(table_factory: Any) -> None:
+    table = table_factory(seed=3, cube=False)
+    roller, _ = _to_a_roll_phase(table)
+    before = states(table)
+    roller.send(type="double")
+    assert roller.error("not_allowed") == (
+        f"{roller.color.capitalize()} cannot double: this game is played without the cube")
+    unchanged(table, before)
+
+
+def test_resign_declined_then_accepted(table_factory: Any) -> None:
+    table = table_factory(seed=13, match_length=3)
+    roller, other = _to_a_roll_phase(table)
+    other.send(type="resign", level="gammon")  # either side may resign, even out of turn
+    assert table.both("resign")[0]["level"] == "gammon"
+    other.send(type="accept")
+    assert other.error("not_your_turn") == (
+        f"{other.color} cannot accept a resignation: it is {roller.color}'s turn")
+    roller.send(type="decline")
+    table.both("decline")
+    assert table.host.state()["game"]["phase"] == "roll"
+    other.send(type="resign", level="single")
+    table.both("resign")
+    roller.send(type="accept")
+    table.both("accept")
+    over = table.both("game_over")[0]
+    assert over["outcome"] == {"winner": roller.color, "kind": "resign", "points": 1,
+                               "result_kind": "single"}
+    assert over["match_over"] is False
+    new_game = table.both("new_game")[0]
+    assert new_game["game"] == 2 and new_game["score"][roller.color] == 1
+    state = table.host.state()
+    assert state["game_number"] == 2 and state["game"]["phase"] == "opening"
+    assert state["round"]["next"] == table.next_round
+
+
+def test_rematch_needs_both_and_swaps_colours(table_factory: Any) -> None:
+    table = table_factory(seed=14)
+    roller, other = _to_a_roll_phase(table)
+    before_round = table.next_round
+    table.host.send(type="rematch")
+    assert table.host.error("not_now") == "a rematch is for when the match is over"
+    roller.send(type="resign", level="backgammon")
+    table.both("resign")
+    other.send(type="accept")
+    table.both("accept")
+    assert table.both("game_over")[0]["match_over"] is True
+    table.host.send(type="rematch")
+    assert table.both("rematch")[0]["color"] == "white"
+    table.host.send(type="rematch")
+    assert table.host.error("replayed") == "you have already asked for a rematch"
+    table.guest.send(type="rematch")
+    host_new, guest_new = table.host.expect("new_match"), table.guest.expect("new_match")
+    assert host_new["colors"] == guest_new["colors"] == {"host": "black", "guest": "white"}
+    assert (host_new["you"], guest_new["you"]) == ("black", "white")
+    host_state = table.host.state()
+    assert host_state["you"]["color"] == "black" and host_state["phase"] == "playing"
+    assert host_state["match"]["names"] == ["Bob", "Ann"]
+    assert host_state["game"]["phase"] == "opening"
+    assert host_state["round"] == {"next": before_round, "open": None}
+    table.host.color, table.guest.color = "black", "white"
+    for player in table.players:
+        player.replica = Game(table.settings)
+    assert table.opening()["round"] >= before_round
+
+
+def test_a_player_out_of_time_loses_on_time(table_factory: Any, now: FakeNow) -> None:
+    table = table_factory(seed=15, time_control="bullet", cube=True)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert rolled["clock"] == {"white": 60.0, "black": 60.0, "running": mover.color}
+    now.advance(10)
+    event = table.play_random(mover)
+    assert event["seconds"] == 10.0
+    assert event["clock"][mover.color] == 52.0  # 60 - 10 + the 2 s increment
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    # Waiting for the opponent's secret costs the roller nothing.
+    roller.send(type="commit", round=table.next_round, commitment=commitment(b"\x01" * 32))
+    table.both("commit")
+    now.advance(30)
+    assert roller.state()["clock"][roller.color] == 60.0
+    other.send(type="secret", round=table.next_round, secret=(b"\x02" * 32).hex())
+    table.both("secret")
+    now.advance(61)
+    other.send(type="state")  # any message: the server flags the side whose time is up
+    timeout = table.both("timeout")[0]
+    assert timeout["color"] == roller.color
+    over = table.both("game_over")[0]
+    assert over["outcome"]["winner"] == other.color and over["outcome"]["kind"] == "timeout"
+    assert over["log"]["events"][-1] == {"type": "timeout", "color": roller.color}
+    assert other.expect("state")["state"]["phase"] == "finished"
+
+
+def test_a_clock_reading_far_from_the_servers_is_corrected(table_factory: Any,
+                                                            now: FakeNow) -> None:
+    table = table_factory(seed=16, time_control="blitz")
+    mover = table.by_color(table.opening()["color"])
+    assert mover.replica is not None
+    now.advance(5)
+    play = sorted(mover.replica.legal_plays(), key=str)[0]
+    mover.send(type="play", moves=[[m.from_point, m.to_point, m.die] for m in play.moves],
+               clock=100.0)
+    assert mover.expect("clock_sync") == {"type": "clock_sync", "reported": 100.0,
+                                          "server": 175.0, "drift": -75.0}
+    event = table.both("play")[0]
+    assert event["clock"][mover.color] == 179.0  # 180 - 5 + 4
+
+
+# ------------------------------------------------------------------------------------------
+# Units: the parser and the state machine
+
+
+def test_parse_message_checks_and_converts_fields() -> None:
+    message = parse_message(json.dumps({"type": "secret", "round": 3, "secret": "0f" * 32}))
+    assert (message.type, message["round"], message["secret"]) == ("secret", 3, b"\x0f" * 32)
+    message = parse_message('{"type": "play", "moves": [[25, 22, 3]], "clock": 12}')
+    assert message["moves"] == ((25, 22, 3),) and message["clock"] == 12.0
+    assert parse_message('{"type": "end_turn", "clock": null}').fields == {}
+
+
+def test_room_phase_changes_outside_the_table_raise() -> None:
+    room = Room("code", OnlineSettings(), "token", now=FakeNow())
+    assert room.phase is RoomPhase.WAITING
+    assert RoomPhase.FINISHED not in TRANSITIONS[RoomPhase.WAITING]
+    room.expire()
+    with pytest.raises(RoomStateError, match="room code cannot go from expired to expired"):
+        room.expire()
+    with pytest.raises(Exception, match="already has two players"):
+        room.join("late")
+
+
+def test_an_opening_tie_is_thrown_again_in_the_next_round(table_factory: Any) -> None:
+    table = table_factory(seed=17)
+    white, black = table.by_color("white"), table.by_color("black")
+    search = random.Random(3)
+    white_secret, black_secret = search.randbytes(32), search.randbytes(32)
+    while len(set(dice_from_secrets(white_secret, black_secret, 1))) != 1:
+        white_secret = search.randbytes(32)
+    for player, secret in ((white, white_secret), (black, black_secret)):
+        player.send(type="commit", round=1, commitment=commitment(secret))
+        table.both("commit")
+    black.send(type="reveal", round=1, secret=black_secret.hex())
+    table.both("reveal")
+    black.send(type="reveal", round=1, secret=black_secret.hex())
+    assert black.error("replayed") == "black has already revealed for round 1"
+    white.send(type="reveal", round=1, secret=white_secret.hex())
+    table.both("reveal")
+    rolled = table.both("rolled")[0]
+    die = dice_from_secrets(white_secret, black_secret, 1)[0]
+    assert (rolled["tie"], rolled["color"], rolled["dice"]) == (True, None, [die, die])
+    table.apply_roll(rolled)
+    table.next_round = 2
+    state = white.state()
+    assert state["round"] == {"next": 2, "open": None} and state["game"]["phase"] == "opening"
+    assert state["match"]["games"][0]["events"] == [
+        {"type": "opening_roll", "white": die, "black": die, "given": True}]
+    assert table.opening()["round"] == 2
+
+
+def test_the_server_flags_a_side_whose_time_runs_out_unprompted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(TIME_CONTROLS, "test", TimeControl("test", 0.3, 0.0))
+    app = FastAPI()
+    app.include_router(router)  # the hub is made on first use, on the real monotonic clock
+    with TestClient(app) as real_client:
+        room = create(real_client, time_control="test")
+        with real_client.websocket_connect(room["ws_path"]) as host_ws, \
+                real_client.websocket_connect(room["ws_path"]) as guest_ws:
+            host, guest = Player(host_ws, random.Random(1)), Player(guest_ws, random.Random(2))
+            host.send(type="hello", token=room["token"])
+            host.color = host.expect("welcome")["color"]
+            guest.send(type="hello")
+            guest.color = guest.expect("welcome")["color"]
+            host.expect("opponent")
+            table = Table(host, guest, GameSettings())
+            mover = table.by_color(table.opening()["color"])
+            # Nobody sends anything: the room's timer flags the mover after 0.3 s.
+            timeout = table.both("timeout")[0]
+            assert timeout["color"] == mover.color
+            assert table.both("game_over")[0]["outcome"]["kind"] == "timeout"
+
+
+def test_the_rooms_and_the_protocol_import_no_web_framework() -> None:
+    from pathlib import Path
+
+    import backgammon.server.online as online
+
+    folder = Path(online.__file__).parent
+    for name in ("rooms.py", "protocol.py"):
+        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if len(words) >= 2 and words[0] in ("import", "from"):
+                assert words[1].split(".")[0] not in ("fastapi", "starlette", "pydantic"), line

@@ -1,0 +1,133 @@
+"""The SQLite store of saved games: round trips, transactions, damaged rows refused."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from backgammon.services.store import (
+    RECORD_FORMAT,
+    GameNotFoundError,
+    GameStore,
+    StoredGame,
+    StoredGameError,
+    default_db_path,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+RECORD = {"settings": {"mode": "pass_and_play"}, "log": {"games": [{"events": []}]}}
+
+
+def test_save_then_load_gives_the_record_back(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with GameStore(tmp_path / "g.sqlite3", now=clock) as store:
+        store.save("abc", RECORD)
+        assert store.load("abc") == StoredGame("abc", 1001.0, 1001.0, RECORD)
+        store.save("abc", {**RECORD, "version": 2})
+        loaded = store.load("abc")
+        assert (loaded.created_at, loaded.updated_at) == (1001.0, 1002.0)
+        assert loaded.record["version"] == 2
+        assert json.loads(store.read_raw("abc"))["format"] == RECORD_FORMAT
+
+
+def test_games_survive_closing_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "folder" / "g.sqlite3"
+    with GameStore(path) as store:
+        store.save("one", RECORD)
+    with GameStore(path) as store:
+        assert store.load("one").record == RECORD
+        assert store.exists("one") and not store.exists("two")
+
+
+def test_list_newest_first_and_delete(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "g.sqlite3", now=FakeClock()) as store:
+        for name in ("a", "b", "c"):
+            store.save(name, RECORD)
+        store.save("a", RECORD)
+        assert store.list_ids() == [("a", 1004.0), ("c", 1003.0), ("b", 1002.0)]
+        assert store.list_ids(limit=1) == [("a", 1004.0)]
+        assert store.delete("b") is True and store.delete("b") is False
+        with pytest.raises(GameNotFoundError, match="no saved game has the id 'b'"):
+            store.load("b")
+
+
+def test_a_record_of_the_wrong_shape_is_not_written(tmp_path: Path) -> None:
+    with GameStore(":memory:") as store:
+        with pytest.raises(StoredGameError, match="the record has no settings object"):
+            store.save("x", {"log": []})
+        with pytest.raises(StoredGameError, match="the record has no event log"):
+            store.save("x", {"settings": {}, "log": "moves"})
+        assert not store.exists("x")
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("{not json", "saved game 'x' is damaged: its record is not valid JSON"),
+        ("[1, 2]", "saved game 'x' is damaged: its record is list, not a JSON object"),
+        ('{"format": 99, "settings": {}, "log": []}',
+         "saved game 'x' has record format 99; this program reads format 1"),
+        ('{"format": 1, "log": []}', "saved game 'x' is damaged: the record has no settings"),
+        ('{"format": 1, "settings": {}}', "saved game 'x' is damaged: the record has no event"),
+    ],
+)
+def test_damaged_rows_are_refused_with_their_problem(raw: str, message: str) -> None:
+    with GameStore(":memory:") as store:
+        store.write_raw("x", raw)
+        with pytest.raises(StoredGameError) as caught:
+            store.load("x")
+        assert str(caught.value).startswith(message)
+        assert store.read_raw("x") == raw  # left as it was
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not games " * 200)
+    with pytest.raises(StoredGameError, match=r"notes\.txt is not a games database"):
+        GameStore(path)
+
+
+def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA user_version = 7")
+    with pytest.raises(StoredGameError, match="database schema version 7 is not one"):
+        GameStore(path)
+
+
+def test_threads_can_share_the_store(tmp_path: Path) -> None:
+    with GameStore(tmp_path / "g.sqlite3") as store:
+        def work(n: int) -> None:
+            for i in range(20):
+                store.save(f"g{n}-{i}", {**RECORD, "version": i})
+                assert store.load(f"g{n}-{i}").record["version"] == i
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(store.list_ids(limit=1000)) == 80
+
+
+def test_default_path_is_in_the_users_data_directory(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / "backgammon" / "games.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / ".local" / "share" / "backgammon" / "games.sqlite3"
