@@ -1,6 +1,7 @@
 """Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
 
     python bench/online_load.py [--rooms 200] [--think-ms 0] [--seed 1] [--limit 300]
+                                [--deflate] [--default-gc] [--profile PATH]
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -11,14 +12,24 @@ the game ends.
 
 It prints the rooms completed, the messages per second both ways, and the latency from a
 player's send to the opponent's receipt of the relayed message (commit, secret, reveal, play):
-p50, p99 and max, in milliseconds. It checks that every game finished and that its record is
-identical and legal on both sides: each client's replica, built only from the events it
-received, equals the log the server sent in ``game_over``, and ``Game.replay`` accepts it.
+p50 to max, in milliseconds. It checks that every game finished and that its record is
+identical and legal on both sides: every event is compared as the two players received it, a
+replica of the game built from those events (its plays checked by the engine) equals the log
+the server sent both in ``game_over``, and ``Game.replay`` accepts that log.
 
-With ``--think-ms 0`` every room plays as fast as the server answers: a saturation test (a real
-game sends a message every few seconds). Every loop is bounded: a room gives up after
-``--max-turns`` turns, the clients after ``--limit`` seconds, and the script stops by itself.
-The exit status is 0 when every room completed with a good record and p99 met ``--target-ms``.
+With ``--think-ms 0`` every room plays as fast as the server answers: a saturation test, where
+latency is the queue of 200 rooms' messages. With ``--think-ms N`` a person takes N ms on
+average (0.5N to 1.5N) before each roll and each play, as at a real table (a real turn takes
+several seconds); the pages' dice answers (``secret``, ``reveal``) never wait.
+
+Both processes run with the garbage collector tuned as a server should be (:func:`tune_gc`;
+``--default-gc`` to compare). To tell the server's own cost from a busy machine, the last lines
+give each process's collector pauses and event-loop lag (how late a 10 ms sleep woke up: time
+the process wanted the CPU and did not get it, or spent in one long step).
+
+Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
+seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
+when every room completed with a good record and p99 met ``--target-ms``.
 """
 
 from __future__ import annotations
@@ -49,7 +60,7 @@ class RoomResult:
     turns: int = 0
     sent: int = 0
     received: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[tuple[float, float]] = field(default_factory=list)
 
 
 class _Seat:
@@ -91,7 +102,7 @@ class _RoomScript:
         start = time.perf_counter()
         await self.send(sender, payload)
         seen = await self.recv(other, payload["type"])
-        self.result.latencies.append(time.perf_counter() - start)
+        self.result.latencies.append((start, time.perf_counter() - start))
         echo = await self.recv(sender, payload["type"])
         seen.pop("legal_moves", None)
         echo.pop("legal_moves", None)
@@ -108,12 +119,19 @@ class _RoomScript:
         return first
 
     async def run(self, http: Any, port: int, compression: str | None) -> None:
+        import httpx
         from websockets.asyncio.client import connect
 
         from backgammon.core.dice import commitment
         from backgammon.core.game import Game
 
-        response = await http.post("/api/online/rooms", json={})
+        for attempt in range(3):  # a pooled connection the server closed meanwhile: retry
+            try:
+                response = await http.post("/api/online/rooms", json={})
+                break
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
         response.raise_for_status()
         room = response.json()
         uri = f"ws://{HOST}:{port}{room['ws_path']}"
@@ -204,6 +222,8 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
                    compression: str | None) -> dict[str, Any]:
     import httpx
 
+    watch = _Watch()
+    probe = asyncio.create_task(watch.run_lag_probe())
     rng = random.Random(seed)
     results = [RoomResult() for _ in range(rooms)]
     limits = httpx.Limits(max_connections=50)
@@ -223,6 +243,7 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
     elapsed = time.perf_counter() - start
+    probe.cancel()
     await http.aclose()
     for index, task in enumerate(tasks):
         if task in pending and not results[index].error:
@@ -231,11 +252,70 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
     return {
         "elapsed": elapsed,
         "cpu": usage.ru_utime + usage.ru_stime,
+        "watch": watch.summary(),
         "results": [r.__dict__ for r in results],
     }
 
 
+class _Watch:
+    """Where a process lost time: garbage collector pauses (seconds, per generation) and the
+    event loop's lag (how late a 10 ms sleep wakes up: time the process could not run)."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.gc_pauses: list[tuple[int, float]] = []
+        self.lags: list[float] = []
+        self._started = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.gc_pauses.append((info["generation"], time.perf_counter() - self._started))
+
+    async def run_lag_probe(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - start - 0.01)
+
+    def summary(self) -> dict[str, float]:
+        full = [pause for generation, pause in self.gc_pauses if generation == 2]
+        lags = sorted(self.lags) or [0.0]
+        return {
+            "gc_runs": len(self.gc_pauses), "gc_full": len(full),
+            "gc_total": sum(pause for _, pause in self.gc_pauses),
+            "gc_max": max((pause for _, pause in self.gc_pauses), default=0.0),
+            "gc_full_max": max(full, default=0.0),
+            "lag_p99": lags[int(len(lags) * 0.99)], "lag_max": lags[-1],
+            "lag_over_100ms": sum(1 for lag in lags if lag > 0.1),
+        }
+
+
+def tune_gc() -> None:
+    """The garbage collector settings of a long-running server (used here for the server and the
+    clients alike, unless ``--default-gc``).
+
+    A full collection walks every tracked object: with the web framework loaded and 200 games in
+    memory that is a pause of 100-500 ms on this machine, and with the default thresholds it came
+    every few seconds, which set the p99 by itself. ``gc.freeze()`` takes everything alive after
+    start-up (the imported framework: ~70,000 objects) out of every future collection, and a
+    gen-0 threshold of 50,000 allocations instead of 700 makes collections, and so full ones,
+    ~70 times rarer; each young collection stays short, since most objects die by reference
+    counting before it runs.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+
+
 def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
+    if not args.default_gc:
+        tune_gc()
     compression = "deflate" if args.deflate else None
     summary = asyncio.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
                                    args.limit, compression))
@@ -259,15 +339,19 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
     port = _free_port()
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False,
                             ws_per_message_deflate=args.deflate, backlog=4096,
-                            ws_max_size=1 << 16)
+                            ws_max_size=1 << 16, timeout_keep_alive=60)
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
+    if not args.default_gc:
+        tune_gc()
     for _ in range(200):
         if server.started:
             break
         await asyncio.sleep(0.05)
     else:
         raise RuntimeError("uvicorn did not start")
+    watch = _Watch()
+    probe = asyncio.create_task(watch.run_lag_probe())
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     process = context.Process(target=_client_process, args=(port, args, queue), daemon=True)
@@ -289,7 +373,9 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
             process.terminate()
         server.should_exit = True
         await asyncio.wait_for(serving, timeout=15)
+    probe.cancel()
     summary["server_cpu"] = time.process_time() - cpu_before
+    summary["server_watch"] = watch.summary()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
@@ -309,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
     parser.add_argument("--deflate", action="store_true",
                         help="negotiate permessage-deflate (uvicorn's default; off here)")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep Python's default garbage collector settings (see tune_gc)")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH")
     args = parser.parse_args(argv)
@@ -320,7 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     load = os.getloadavg()
     print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
-          f"deflate {'on' if args.deflate else 'off'}; {os.cpu_count()} CPUs, load average "
+          f"deflate {'on' if args.deflate else 'off'}, gc "
+          f"{'default' if args.default_gc else 'frozen + threshold 50000'}; "
+          f"{os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
     summary = asyncio.run(_serve_and_run(args))
     results = [RoomResult(**r) for r in summary["results"]]
@@ -328,7 +418,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = summary["elapsed"]
     sent = sum(r.sent for r in results)
     received = sum(r.received for r in results)
-    latencies = sorted(x * 1000 for r in results for x in r.latencies)
+    timed = [(at, lag * 1000) for r in results for at, lag in r.latencies]
+    latencies = sorted(lag for _, lag in timed)
     turns = sum(r.turns for r in results if r.ok)
     print(f"rooms completed: {completed}/{args.rooms} in {elapsed:.1f} s "
           f"({turns} turns; every record identical on both sides and legal: "
@@ -337,13 +428,24 @@ def main(argv: list[str] | None = None) -> int:
           f"server->client ({received / elapsed:,.0f}/s)")
     p99 = float("nan")
     if latencies:
-        p50 = statistics.median(latencies)
-        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-        print(f"send -> opponent's receipt: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max "
-              f"{latencies[-1]:.1f} ms over {len(latencies)} relayed messages "
+        def pct(q: float) -> float:
+            return latencies[min(len(latencies) - 1, int(len(latencies) * q))]
+
+        p99 = pct(0.99)
+        print(f"send -> opponent's receipt over {len(latencies)} relayed messages: p50 "
+              f"{statistics.median(latencies):.1f} ms, p90 {pct(0.9):.1f}, p99 {p99:.1f}, "
+              f"p99.9 {pct(0.999):.1f}, max {latencies[-1]:.1f} ms "
               f"(target p99 <= {args.target_ms:g} ms)")
+        slow_seconds = {int(at) for at, lag in timed if lag > 100}
+        print(f"  messages over 100 ms: {sum(1 for lag in latencies if lag > 100)}, sent in "
+              f"{len(slow_seconds)} distinct seconds of the run")
     print(f"CPU seconds: server {summary['server_cpu']:.1f}, clients {summary['cpu']:.1f}; "
           f"load average after {os.getloadavg()[0]:.2f}")
+    for name, watch in (("server", summary["server_watch"]), ("clients", summary["watch"])):
+        print(f"  {name}: gc {watch['gc_runs']:.0f} runs ({watch['gc_full']:.0f} full), "
+              f"{watch['gc_total']:.2f} s in all, longest {watch['gc_max'] * 1000:.0f} ms; "
+              f"event loop lag p99 {watch['lag_p99'] * 1000:.1f} ms, max "
+              f"{watch['lag_max'] * 1000:.0f} ms, {watch['lag_over_100ms']:.0f} over 100 ms")
     failures = [r.error for r in results if not r.ok]
     for error in sorted(set(failures))[:5]:
         print(f"  failed ({failures.count(error)}): {error}")

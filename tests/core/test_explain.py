@@ -7,7 +7,7 @@ import random
 import pytest
 
 from backgammon import Move, Position, legal_moves, legal_plays
-from backgammon.core.explain import explain_move, moves_along
+from backgammon.core.explain import explain_move, explain_pass, moves_along
 from boards import diagram
 
 
@@ -137,3 +137,47 @@ def test_explanations_do_not_change_the_position(dice: tuple[int, int]) -> None:
     start = Position.start()
     explain_move(start, dice, [], 13, 12)
     assert start == Position.start()
+
+
+# --------------------------------------------------------------------------------------------
+# Why a roll cannot be played at all
+
+
+def test_a_roll_that_can_be_played_has_no_pass_reason() -> None:
+    assert explain_pass(Position.start(), (6, 5)) is None
+
+
+def test_no_entry_from_the_bar_names_the_held_points() -> None:
+    closed = diagram(white="bar:1 13:14", black="1:2 2:2 3:2 4:2 5:2 6:2 24:3")
+    assert explain_pass(closed, (6, 5)) == (
+        "the 19-point and the 20-point are held by Black, so the checker on the bar cannot enter"
+    )
+    assert explain_pass(closed, (6, 6)) == (
+        "the 19-point is held by Black, so the checker on the bar cannot enter"
+    )
+    two = diagram(white="bar:2 13:13", black="1:2 2:2 3:2 4:2 5:2 6:2 24:3")
+    assert explain_pass(two, (2, 1)) == (
+        "the 23-point and the 24-point are held by Black, so the checkers on the bar cannot enter"
+    )
+
+
+def test_no_entry_for_black_names_whites_points_in_blacks_numbering() -> None:
+    closed = diagram(white="1:2 2:2 3:2 4:2 5:2 6:2 24:3", black="bar:1 13:14", turn="black")
+    assert explain_pass(closed, (4, 3)) == (
+        "the 21-point and the 22-point are held by White, so the checker on the bar cannot enter"
+    )
+
+
+def test_every_landing_point_held_and_no_bearing_off() -> None:
+    # 6-6: 24/18 lands on Black's 7-point (held); the 6-point checkers cannot bear off while
+    # two checkers are still outside.
+    position = diagram(white="24:2 6:13", black="7:2 6:2 2:11")
+    assert explain_pass(position, (6, 6)) == (
+        "every point a 6 would reach is held by Black, and bearing off needs all 15 checkers home"
+    )
+
+
+def test_every_landing_point_held() -> None:
+    # 2-1 with all of White on its 24-point: Black's 2- and 3-points are White's 23 and 22.
+    position = diagram(white="24:15", black="2:2 3:2 6:11")
+    assert explain_pass(position, (2, 1)) == "every point a 2 or a 1 would reach is held by Black"

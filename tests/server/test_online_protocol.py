@@ -22,7 +22,7 @@ from backgammon.core.dice import commitment, dice_from_secrets
 from backgammon.core.game import Game, GameSettings
 from backgammon.core.moves import Move
 from backgammon.server.online import OnlineHub, RoomManager, router
-from backgammon.server.online.protocol import MAX_MESSAGE_BYTES, parse_message
+from backgammon.server.online.protocol import MAX_MESSAGE_BYTES, OnlineError, parse_message
 from backgammon.server.online.rooms import (
     TRANSITIONS,
     OnlineSettings,
@@ -99,6 +99,8 @@ class Table:
         self.guest = guest
         self.settings = settings
         self.next_round = 1
+        self.code = ""
+        self.ws_path = ""
         for player in (host, guest):
             player.replica = Game(settings)
 
@@ -226,8 +228,7 @@ def table_factory(client: TestClient) -> Iterator[Any]:
         game_settings = GameSettings(cube=bool(settings.get("cube", False)),
                                      match_length=int(settings.get("match_length", 0)))
         table = Table(host, guest, game_settings)
-        table.code = room["code"]  # type: ignore[attr-defined]
-        table.ws_path = room["ws_path"]  # type: ignore[attr-defined]
+        table.code, table.ws_path = room["code"], room["ws_path"]
         return table
 
     yield make
@@ -487,9 +488,10 @@ def test_a_roll_request_out_of_turn_is_refused(table_factory: Any) -> None:
     mover = table.by_color(rolled["color"])
     other = table.guest if mover is table.host else table.host
     before = states(table)
-    other.send(type="commit", round=2, commitment=commitment(b"\x01" * 32))
-    assert other.error("not_now") == (
-        f"{other.color} cannot roll now: the game is in the move phase")
+    other.send(type="commit", round=2, commitment=commitment(b"\x01" * 32), ref="r1")
+    refused = other.expect("error")
+    assert refused == {"type": "error", "code": "not_now", "ref": "r1", "message":
+                       f"{other.color} cannot roll now: the game is in the move phase"}
     unchanged(table, before)
     table.play_random(mover)
     before = states(table)
@@ -841,7 +843,8 @@ def test_room_phase_changes_outside_the_table_raise() -> None:
     room.expire()
     with pytest.raises(RoomStateError, match="room code cannot go from expired to expired"):
         room.expire()
-    with pytest.raises(Exception, match="already has two players"):
+    with pytest.raises(OnlineError, match="room code is expired: the room was left empty too "
+                                          "long"):
         room.join("late")
 
 
@@ -908,3 +911,18 @@ def test_the_rooms_and_the_protocol_import_no_web_framework() -> None:
             words = line.split()
             if len(words) >= 2 and words[0] in ("import", "from"):
                 assert words[1].split(".")[0] not in ("fastapi", "starlette", "pydantic"), line
+
+
+def test_a_room_its_host_left_takes_no_guest(client: TestClient) -> None:
+    room = create(client, name="Ann")
+    with client.websocket_connect(room["ws_path"]) as ws:
+        host = Player(ws, random.Random(0))
+        host.send(type="hello", token=room["token"])
+        host.expect("welcome")
+        host.send(type="leave")
+        assert host.expect("closed")["reason"] == "Ann (white) left the room"
+    with client.websocket_connect(room["ws_path"]) as ws:
+        guest = Player(ws, random.Random(0))
+        guest.send(type="hello")
+        assert guest.error("room_full") == (
+            f"room {room['code']} is closed: Ann (white) left the room")

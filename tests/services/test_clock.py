@@ -137,3 +137,51 @@ def test_bad_transitions_and_snapshots_are_refused() -> None:
                 "turn": "red",
             }
         )
+
+
+def test_pause_and_stop_at_an_earlier_instant_and_the_deadline() -> None:
+    now = FakeNow()
+    clock = Clock(BULLET, now)
+    assert clock.deadline() is None
+    clock.start(WHITE)
+    assert clock.deadline() == 1060.0
+    now.advance(30)
+    clock.pause(at=1012.0)  # the last page was heard from at 1012
+    assert clock.remaining(WHITE) == 48.0
+    clock.resume()
+    assert clock.deadline() == 1030.0 + 48.0
+    now.advance(100)  # acted long after the time ran out
+    assert clock.turn_used(at=1078.0) == 60.0
+    assert clock.stop(increment=False, at=clock.deadline()) == 60.0
+    assert clock.remaining(WHITE) == 0.0
+
+
+def test_an_instant_outside_the_stretch_is_clamped() -> None:
+    now = FakeNow()
+    clock = Clock(BULLET, now)
+    clock.start(BLACK)
+    now.advance(5)
+    clock.pause(at=float("-inf"))  # nobody was watching at all: nothing is charged
+    assert clock.remaining(BLACK) == 60.0
+    clock.resume()
+    now.advance(5)
+    assert clock.stop(at=now.t + 100) == 5.0  # never beyond now
+    assert clock.remaining(BLACK) == 57.0
+
+
+def test_a_forced_pass_after_a_pause_gives_back_the_whole_turn() -> None:
+    now = FakeNow()
+    clock = Clock(BULLET, now)
+    clock.start(WHITE)
+    now.advance(4)
+    clock.pause()
+    now.advance(50)
+    clock.resume()
+    now.advance(3)
+    clock.cancel()
+    assert clock.remaining(WHITE) == 60.0
+    restored = Clock.from_dict({**Clock(BULLET, now).to_dict(), "turn": "black",
+                                "turn_used": 6.0, "remaining": {"white": 60, "black": 54}},
+                               now)
+    restored.cancel()
+    assert restored.remaining(BLACK) == 60.0

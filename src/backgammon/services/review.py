@@ -199,6 +199,12 @@ def _points_text(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
+def _verb(name: str, verb: str) -> str:
+    """``verb`` (third person: ``"doubles"``, ``"times"``, ``"wins"``) as it goes with
+    ``name``: a player called "You" (as in many .mat files) doubles in the second person."""
+    return verb[:-1] if name == "You" and verb.endswith("s") else verb
+
+
 def turn_text(turn: Turn, names: dict[Color, str]) -> str:
     """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``,
     ``"White 6-5: cannot move"`` (with the players' names for a record)."""
@@ -206,7 +212,9 @@ def turn_text(turn: Turn, names: dict[Color, str]) -> str:
     if turn.action == "move" and turn.dice is not None:
         return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
     text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    return f"{name} {text[:1].lower()}{text[1:]}"
+    verb, _, rest = text.partition(" ")
+    words = " ".join(w for w in (_verb(name, verb.lower()), rest) if w)
+    return f"{name} {words}"
 
 
 def pass_reason(turn: Turn) -> str | None:
@@ -296,7 +304,8 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         outcome = game.outcome
         if outcome is not None:
             after = match.score_before(number)
-            text = f"{by_color[outcome.winner]} wins {_points_text(outcome.points)}"
+            winner = by_color[outcome.winner]
+            text = f"{winner} {_verb(winner, 'wins')} {_points_text(outcome.points)}"
             index = len(history)
             history.append({"game": number, "kind": "result", "color": _name(outcome.winner),
                             "text": text})

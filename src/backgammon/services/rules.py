@@ -61,8 +61,9 @@ RULES: Final = (
 RULES_BY_ID: Final = {rule.id: rule for rule in RULES}
 
 # Which rule an explanation sentence of :func:`backgammon.core.explain.explain_move` or
-# :func:`~backgammon.core.explain.explain_pass` names, by a phrase it contains; the first match
-# wins. The phrases are the engine's own wording (tests/services/test_rules.py checks each).
+# :func:`~backgammon.core.explain.explain_pass` names, by a phrase it contains; the phrase that
+# comes first in the sentence wins (a sentence gives its main reason first). The phrases are
+# the engine's own wording (tests/services/test_rules.py checks each).
 _PHRASES: Final = (
     ("must enter first", "bar"),
     ("on the bar cannot enter", "bar"),
@@ -84,10 +85,9 @@ def rule_of(sentence: str | None) -> Rule | None:
     no checker on the 7-point", or None itself)."""
     if not sentence:
         return None
-    for phrase, rule_id in _PHRASES:
-        if phrase in sentence:
-            return RULES_BY_ID[rule_id]
-    return None
+    found = [(sentence.find(phrase), rule_id) for phrase, rule_id in _PHRASES
+             if phrase in sentence]
+    return RULES_BY_ID[min(found)[1]] if found else None
 
 
 __all__ = ["RULES", "RULES_BY_ID", "Rule", "rule_of"]

@@ -297,7 +297,10 @@ class GameTimer:
             0 <= lap_start < math.inf
         ):
             raise ClockError(f"malformed saved clock: lap_start {lap_start!r}")
-        clock = Clock.from_dict(data.get("clock"), now)
+        saved = data.get("clock")
+        if not isinstance(saved, dict):
+            raise ClockError(f"malformed saved clock: {saved!r} is not an object")
+        clock = Clock.from_dict(saved, now)
         on = clock.paused
         expected = None if game.is_over or game.phase is Phase.OPENING else game.turn
         if on is not expected:

@@ -234,13 +234,15 @@ _LEVELS: Final = ("single", "gammon", "backgammon")
 
 class OnlineError(BackgammonError, ValueError):
     """A message the server refuses: ``code`` is one of the error codes of the module
-    docstring, the message names the problem; ``fatal`` when the connection is closed after it.
+    docstring, the message names the problem; ``fatal`` when the connection is closed after it;
+    ``ref`` the refused message's ``ref``, when it could be read.
     """
 
     def __init__(self, code: str, message: str, *, fatal: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.fatal = fatal
+        self.ref: int | str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +430,7 @@ def parse_message(text: str) -> ClientMessage:
             if name in data and not (name in optional and data[name] is None):
                 fields[name] = check(kind, data[name])
     except OnlineError as exc:
-        exc.ref = ref  # type: ignore[attr-defined]
+        exc.ref = ref
         raise
     return ClientMessage(kind, fields, ref)
 
@@ -438,7 +440,7 @@ def error_payload(error: OnlineError, ref: int | str | None = None) -> dict[str,
     ``ref`` when the refused message had one."""
     payload: dict[str, Any] = {"type": "error", "code": error.code, "message": str(error)}
     if ref is None:
-        ref = getattr(error, "ref", None)
+        ref = error.ref
     if ref is not None:
         payload["ref"] = ref
     return payload

@@ -446,8 +446,11 @@ class Room:
             OnlineError: ``room_full`` (fatal) when the guest seat is taken or the room is
                 over.
         """
-        if self.phase is not RoomPhase.WAITING or Seat.GUEST in self._tokens:
+        if Seat.GUEST in self._tokens:
             raise OnlineError("room_full", f"room {self.code} already has two players",
+                              fatal=True)
+        if self.phase is not RoomPhase.WAITING:
+            raise OnlineError("room_full", f"room {self.code} is {self.phase}: {self.reason}",
                               fatal=True)
         self._transition(RoomPhase.PLAYING)
         token = self._new_token()

@@ -286,10 +286,12 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
+        ref: int | str | None = None
         try:
             if text is None:
                 raise OnlineError("malformed", "send JSON text frames, not binary ones")
             parsed = parse_message(text)
+            ref = parsed.ref
             if connection.room is None:
                 if parsed.type != "hello":
                     raise OnlineError("hello_first", f"say hello first (got {parsed.type!r})")
@@ -306,7 +308,7 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
             if parsed.type == "leave":
                 connection.close()
         except OnlineError as exc:
-            connection.send(error_payload(exc))
+            connection.send(error_payload(exc, ref))
             if exc.fatal:
                 connection.close(CLOSE_REFUSED)
 

@@ -16,7 +16,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** One JSON request; resolves to the answer's JSON, rejects with ApiError. */
+export async function request(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

@@ -75,8 +75,11 @@ export function placeCounts(board, color) {
 export class BoardView {
   /**
    * @param {HTMLElement} root the #board element
-   * @param {{onMove: (from: string, to: string) => void}} handlers called when the person
-   *   completes a move (click then destination, or drag and drop) that the server offered
+   * @param {{onMove: (from: string, to: string) => void,
+   *   onExplain?: (from: string, to: string|null) => void}} handlers: onMove when the person
+   *   completes a move (click then destination, or drag and drop) that the server offered;
+   *   onExplain when they try one it did not offer (to null: a checker that cannot move was
+   *   picked), for the server to say which rule forbids it
    */
   constructor(root, handlers) {
     this.root = root;
@@ -241,6 +244,8 @@ export class BoardView {
       }
     }
     this.refreshMarks();
+    // For the text form of the board and other listeners: the position now shown.
+    this.root.dispatchEvent(new CustomEvent("position", { detail: board }));
   }
 
   /**
@@ -470,6 +475,8 @@ export class BoardView {
       } else {
         drag.node.style.transform = "";
         this.refreshMarks();
+        // Dropped where the server did not offer: ask it why.
+        if (over && over !== this.selected) this.explain(this.selected, over);
       }
       return;
     }
@@ -497,8 +504,24 @@ export class BoardView {
     } else if (this.sources.has(where)) {
       this.select(where);
     } else {
-      this.select(null);
+      // Not offered: ask the server why. A click on one of the mover's checkers is an attempt
+      // to pick it up when nothing is in hand (or the checker in hand must enter from the
+      // bar); any other click is an attempt to put the checker in hand down there.
+      const own = Boolean(this.mover) && this.checkersAt(this.mover, where).length > 0;
+      if (this.selected && !(this.selected === "bar" && own)) {
+        this.explain(this.selected, where); // keep the checker in hand
+      } else if (own) {
+        this.explain(where, null);
+        if (this.selected !== "bar") this.select(null);
+      } else {
+        this.select(null);
+      }
     }
+  }
+
+  /** An attempt the server did not offer: hand it to onExplain (the server says why). */
+  explain(from, to) {
+    if (this.handlers.onExplain) this.handlers.onExplain(from, to);
   }
 
   cancelDrag() {

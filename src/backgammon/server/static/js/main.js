@@ -5,7 +5,9 @@
 // (each roll, each checker, each cube decision) one by one before showing the final state.
 
 import { ApiError, act, computerTurn, createGame, getGame } from "./api.js";
+import { Assist } from "./assist.js";
 import { BoardView } from "./board.js";
+import { ClockView } from "./clock.js";
 import {
   applyTheme,
   loadGameId,
@@ -36,7 +38,10 @@ function capital(text) {
 // Drawing the state
 
 function show(game) {
+  if (app.clock) app.clock.show(game);
+  const previous = app.game;
   app.game = game;
+  if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
   const board = app.board;
   if (board.viewer !== game.viewer) board.build(game.viewer);
   const passAndPlay = game.settings.mode === "pass_and_play";
@@ -56,6 +61,7 @@ function show(game) {
   showScore(game);
   showHistory(game);
   showResult(game);
+  if (app.assist) app.assist.onState(previous, game);
 }
 
 function showControls(game) {
@@ -126,7 +132,7 @@ function showError(message) {
 function setBusy(busy) {
   app.busy = busy;
   document.body.classList.toggle("busy", busy);
-  if (app.game) {
+  if (app.game && !(app.assist && app.assist.reviewing())) {
     showControls(app.game);
     const humanMoves = app.game.phase === "move" && !app.game.computer_to_act;
     app.board.setEnabled(humanMoves && !busy);
@@ -188,6 +194,7 @@ async function playComputer() {
       app.board.drawDice(step.dice, step.dice_left, step.color, null);
       app.board.drawCube(step.cube);
       $("status").textContent = step.text;
+      if (app.assist) app.assist.onStep(step);
       if (delay) await sleep(delay);
     }
     app.board.root.classList.remove("no-anim");
@@ -217,6 +224,7 @@ async function startGame(settings) {
     cube: settings.cube,
     kind: settings.kind,
     length: Number(settings.length) || 1,
+    time_control: settings.time_control,
   };
   await run(async () => {
     const game = await createGame(payload);
@@ -268,6 +276,7 @@ function openNewGame() {
   form.elements.kind.value = s.kind;
   $("length-input").value = String(s.length);
   form.elements.cube.checked = s.cube;
+  form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
   if (!dialog.open) dialog.showModal();
@@ -291,6 +300,7 @@ function readNewGameForm() {
     kind: form.elements.kind.value,
     length,
     cube: form.elements.cube.checked,
+    time_control: form.elements.time_control.value,
   };
 }
 
@@ -301,8 +311,21 @@ function openSettings() {
 }
 
 function wire() {
+  // The clocks: a newer state on the server (a side ran out of time) is read and shown.
+  app.clock = new ClockView($("clocks"), {
+    onStale: () => {
+      if (!app.busy && app.game) run(() => getGame(app.game.id));
+    },
+  });
   app.board = new BoardView($("board"), {
     onMove: (from, to) => perform("move", { from: placeValue(from), to: placeValue(to) }),
+    onExplain: (from, to) => app.assist && app.assist.explain(from, to),
+  });
+  app.assist = new Assist({
+    board: app.board,
+    getGame: () => app.game,
+    isBusy: () => app.busy,
+    showLive: () => (app.game ? show(app.game) : openNewGame()),
   });
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
     button.addEventListener("click", () => perform(button.dataset.action, {}));

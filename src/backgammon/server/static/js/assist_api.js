@@ -1,0 +1,57 @@
+// The server's review, hints, explanation and .mat endpoints (server/records_api.py).
+// The page never decides a rule: whether a move is allowed, and why not, comes from here.
+
+import { ApiError, request } from "./api.js";
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+/** Every position of the game to step through: {title, names, history, frames, ...}. */
+export function getReview(id) {
+  return request("GET", `${game(id)}/review`);
+}
+
+/** The legal moves for the dice left: {active, dice_left, moves, plays, plays_total, text}. */
+export function getHints(id) {
+  return request("GET", `${game(id)}/hints`);
+}
+
+/**
+ * Why a checker cannot go from `from` to `to` ("1".."24", "bar", "off"; `to` null: why it
+ * cannot be picked up). Resolves to {legal, text, reason, rule, source}.
+ */
+export function explainMove(id, from, to) {
+  const place = (where) => (/^\d+$/.test(String(where)) ? Number(where) : where);
+  const body = { from: place(from) };
+  if (to !== null && to !== undefined) body.to = place(to);
+  return request("POST", `${game(id)}/explain`, body);
+}
+
+/** The URL of the .mat download: the whole session, or game `number` only. */
+export function exportUrl(id, number = null) {
+  return `${game(id)}/export.mat${number ? `?game=${number}` : ""}`;
+}
+
+/** The .mat text of the session (or one game). */
+export async function exportText(id, number = null) {
+  let response;
+  try {
+    response = await fetch(exportUrl(id, number), { headers: { Accept: "text/plain" } });
+  } catch (err) {
+    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
+  }
+  if (!response.ok) {
+    let message = `The server answered ${response.status}.`;
+    try {
+      message = (await response.json()).error.message || message;
+    } catch (err) {
+      // keep the status line
+    }
+    throw new ApiError(message, response.status, "export");
+  }
+  return response.text();
+}
+
+/** Read and replay a .mat transcript on the server; resolves to its review. */
+export function importMat(text, name) {
+  return request("POST", "/api/records/import", { text, name });
+}

@@ -1,0 +1,110 @@
+// .mat transcripts: export the game or match (copy to the clipboard, or download) and open
+// a .mat file to review it on the board. The server writes and reads the files (our .mat
+// writer and reader); a file with a problem is refused with its line and the reason.
+
+import { exportText, exportUrl, importMat } from "./assist_api.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The largest file sent to the server, in bytes (it refuses larger ones too). */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+export class Records {
+  /**
+   * @param {object} hooks
+   * @param {() => object|null} hooks.getGame the live state
+   * @param {import("./review.js").Review} hooks.review
+   * @param {(text: string) => void} hooks.say announce a line
+   * @param {(text: string) => void} hooks.showError show an error in words (empty: hide it)
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    $("export-button").addEventListener("click", () => this.openExport());
+    $("export-scope").addEventListener("change", () => this.loadExport());
+    $("export-copy").addEventListener("click", () => this.copy());
+    $("import-button").addEventListener("click", () => $("import-file").click());
+    $("import-file").addEventListener("change", () => this.importChosen());
+  }
+
+  /** The game number chosen in the dialog, or null for the whole session. */
+  scope() {
+    const value = $("export-scope").value;
+    return value === "all" ? null : Number(value);
+  }
+
+  openExport() {
+    const game = this.hooks.getGame();
+    if (!game) return;
+    const select = $("export-scope");
+    const games = game.score.game_number;
+    select.replaceChildren();
+    const whole = document.createElement("option");
+    whole.value = "all";
+    whole.textContent = game.settings.kind === "match" ? "The whole match" : games > 1 ? "Every game" : "The game";
+    select.appendChild(whole);
+    if (games > 1) {
+      for (let n = 1; n <= games; n++) {
+        const option = document.createElement("option");
+        option.value = String(n);
+        option.textContent = `Game ${n}`;
+        select.appendChild(option);
+      }
+    }
+    $("export-scope-row").hidden = games <= 1;
+    $("export-dialog").showModal();
+    this.loadExport();
+  }
+
+  async loadExport() {
+    const game = this.hooks.getGame();
+    const status = $("export-status");
+    const text = $("export-text");
+    const number = this.scope();
+    $("export-download").href = exportUrl(game.id, number);
+    text.value = "";
+    status.textContent = "Writing the transcript…";
+    delete $("export-dialog").dataset.ready;
+    try {
+      text.value = await exportText(game.id, number);
+      status.textContent = "Copy it, or download it as a .mat file.";
+      $("export-dialog").dataset.ready = "true";
+    } catch (err) {
+      status.textContent = err.message;
+    }
+  }
+
+  async copy() {
+    const text = $("export-text").value;
+    const status = $("export-status");
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = "Copied to the clipboard.";
+    } catch (err) {
+      // No clipboard permission: select the text so Ctrl+C copies it.
+      $("export-text").select();
+      const copied = document.execCommand && document.execCommand("copy");
+      status.textContent = copied ? "Copied to the clipboard." : "Select the text and copy it (Ctrl+C).";
+    }
+    this.hooks.say(status.textContent);
+  }
+
+  async importChosen() {
+    const input = $("import-file");
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    this.hooks.showError("");
+    if (file.size > MAX_FILE_BYTES) {
+      this.hooks.showError(`${file.name} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB: it cannot be a .mat transcript.`);
+      return;
+    }
+    try {
+      const text = await file.text();
+      const data = await importMat(text, file.name);
+      this.hooks.review.enterRecord(data, file.name);
+    } catch (err) {
+      this.hooks.showError(err.message);
+      this.hooks.say(err.message);
+    }
+  }
+}

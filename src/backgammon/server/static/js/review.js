@@ -1,0 +1,187 @@
+// Review: step through every position of the game (or of a .mat file) on the board.
+//
+// The positions come from the server (GET /api/games/{id}/review, or the answer to a .mat
+// import): one frame per line of the move list, plus the start of each game, each with the
+// board, dice and cube as they were. While reviewing, the board only shows; the live game's
+// controls are hidden; leaving review shows the live position again.
+
+import { getReview } from "./assist_api.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Review {
+  /**
+   * @param {object} hooks
+   * @param {import("./board.js").BoardView} hooks.board
+   * @param {() => object|null} hooks.getGame the live state
+   * @param {() => boolean} hooks.isBusy true while a request or the computer's turn runs
+   * @param {() => void} hooks.showLive draw the live state again
+   * @param {(text: string) => void} hooks.say announce a line
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.active = false;
+    this.data = null; // the review: {title, names, history, frames, warnings}
+    this.source = null; // "live" | "record"
+    this.index = 0;
+    this.version = null; // the live state's version the data was made from
+    $("review-first").addEventListener("click", () => this.go(0));
+    $("review-prev").addEventListener("click", () => this.step(-1));
+    $("review-next").addEventListener("click", () => this.step(1));
+    $("review-last").addEventListener("click", () => this.go(Infinity));
+    $("review-exit").addEventListener("click", () => this.exit());
+    $("move-list").addEventListener("click", (event) => {
+      const item = event.target.closest("li");
+      if (!item) return;
+      const index = [...$("move-list").children].indexOf(item);
+      this.jumpToLine(index);
+    });
+  }
+
+  /** Review the live game; at the frame of move-list line `line` (default: the last). */
+  async enterLive(line = null) {
+    const game = this.hooks.getGame();
+    if (!game) return;
+    if (this.hooks.isBusy()) {
+      this.hooks.say("Wait for the turn being shown to finish, then review.");
+      return;
+    }
+    if (!this.data || this.source !== "live" || this.version !== game.version || this.gameId !== game.id) {
+      const data = await getReview(game.id);
+      this.data = data;
+      this.source = "live";
+      this.version = game.version;
+      this.gameId = game.id;
+    }
+    this.begin();
+    this.go(line === null ? Infinity : this.frameOfLine(line));
+  }
+
+  /** Review a record read from a .mat file (the answer of the import). */
+  enterRecord(data, fileName) {
+    this.data = data;
+    this.source = "record";
+    this.version = null;
+    this.fileName = fileName;
+    this.begin();
+    this.drawHistory();
+    this.go(0);
+  }
+
+  begin() {
+    this.active = true;
+    document.body.classList.add("reviewing");
+    document.body.dataset.reviewSource = this.source;
+    const board = this.hooks.board;
+    board.select(null);
+    board.setLegal(null, []);
+    board.setEnabled(false);
+    $("review-bar").hidden = false;
+    const title = this.source === "record" && this.fileName ? `${this.data.title} (${this.fileName})` : this.data.title;
+    $("review-title").textContent = title;
+    const warnings = this.data.warnings || [];
+    $("review-warnings").hidden = !warnings.length;
+    $("review-warnings").textContent = warnings.length ? `Read with ${warnings.length} note${warnings.length > 1 ? "s" : ""}: ${warnings.join("; ")}` : "";
+    $("review-button").setAttribute("aria-pressed", "true");
+    if (this.source === "record") {
+      for (const color of ["white", "black"]) {
+        $(`score-${color}`).querySelector(".name").textContent = this.data.names[color];
+      }
+    }
+    this.hooks.say(`Review: ${title}. Left and right arrows step through the turns; Escape goes back to the game.`);
+  }
+
+  /** Leave review: the live position comes back. */
+  exit() {
+    if (!this.active) return;
+    this.active = false;
+    document.body.classList.remove("reviewing");
+    delete document.body.dataset.reviewSource;
+    delete document.body.dataset.reviewIndex;
+    $("review-bar").hidden = true;
+    $("review-button").setAttribute("aria-pressed", "false");
+    for (const item of $("move-list").querySelectorAll(".current")) item.classList.remove("current");
+    this.hooks.board.setLastTurn(null);
+    this.hooks.showLive();
+    this.hooks.say("Back to the game.");
+  }
+
+  toggle() {
+    if (this.active) this.exit();
+    else this.enterLive();
+  }
+
+  step(delta) {
+    if (this.active) this.go(this.index + delta);
+  }
+
+  frameOfLine(line) {
+    const frames = this.data.frames;
+    const found = frames.findIndex((frame) => frame.history_index === line);
+    return found >= 0 ? found : frames.length - 1;
+  }
+
+  /** A click on line `line` of the move list. */
+  jumpToLine(line) {
+    if (!this.active) {
+      this.enterLive(line).catch((err) => this.hooks.say(`Review failed: ${err.message}`));
+      return;
+    }
+    this.go(this.frameOfLine(line));
+  }
+
+  drawHistory() {
+    const list = $("move-list");
+    list.replaceChildren();
+    for (const entry of this.data.history) {
+      const item = document.createElement("li");
+      item.className = `history-entry ${entry.color || ""}`;
+      item.dataset.kind = entry.kind;
+      item.textContent = entry.text;
+      list.appendChild(item);
+    }
+  }
+
+  /** Show frame `index` (clamped to the first and last). */
+  go(index) {
+    if (!this.active || !this.data) return;
+    const frames = this.data.frames;
+    this.index = Math.max(0, Math.min(frames.length - 1, index));
+    const frame = frames[this.index];
+    const board = this.hooks.board;
+    const live = this.hooks.getGame();
+    const viewer = this.source === "live" && live ? live.viewer : "white";
+    if (board.viewer !== viewer) board.build(viewer);
+    board.setLabels(viewer);
+    board.setLegal(null, []);
+    board.setEnabled(false);
+    board.drawPosition(frame.board);
+    const dice = frame.dice;
+    const all = dice ? (dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [...dice]) : [];
+    board.drawDice(dice, all, frame.color, null);
+    board.drawCube(frame.cube);
+    board.setLastTurn(frame.moves.length ? { color: frame.color, moves: frame.moves } : null);
+    for (const color of ["white", "black"]) {
+      $(`pips-${color}`).textContent = String(frame.pips[color]);
+      $(`score-${color}-points`).textContent = String(frame.score[color]);
+    }
+    const list = $("move-list");
+    for (const item of list.querySelectorAll(".current")) {
+      item.classList.remove("current");
+      item.removeAttribute("aria-current");
+    }
+    const item = frame.history_index === null ? null : list.children[frame.history_index];
+    if (item) {
+      item.classList.add("current");
+      item.setAttribute("aria-current", "step");
+      item.scrollIntoView({ block: "nearest" });
+    } else if (this.index === 0) {
+      list.scrollTop = 0;
+    }
+    const label = `${this.index + 1} of ${frames.length}: ${frame.text}`;
+    $("review-label").textContent = label;
+    $("status").textContent = `Reviewing. ${frame.text}`;
+    document.body.dataset.reviewIndex = String(this.index);
+    this.hooks.say(frame.text);
+  }
+}
