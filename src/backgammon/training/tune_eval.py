@@ -10,6 +10,11 @@ step up and a step down, the step halved when neither helps), to raise the likel
 likelihood is that of a softmax over the plays' cubeless equities with a fitted temperature,
 which is smoother than the share of agreements, also reported. It prints the weights found;
 copying them into ``evaluation.py`` is a deliberate, reviewed step.
+
+Result so far (see :mod:`backgammon.ai.evaluation`): the tuned weights raise the 1-ply
+search's agreement but not the 2-ply search's, which plays from the same evaluation one roll
+deeper; tuning a static evaluation to one search depth folds that depth's blind spots into it.
+They are not used. A future tuner should score the 2-ply choice, or fit to game outcomes.
 """
 
 from __future__ import annotations
