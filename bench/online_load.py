@@ -1,7 +1,7 @@
 """Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
 
     python bench/online_load.py [--rooms 200] [--think-ms 0] [--seed 1] [--limit 300]
-                                [--deflate] [--default-gc] [--profile PATH]
+                                [--deflate] [--tune-gc] [--profile PATH]
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -22,10 +22,10 @@ latency is the queue of 200 rooms' messages. With ``--think-ms N`` a person take
 average (0.5N to 1.5N) before each roll and each play, as at a real table (a real turn takes
 several seconds); the pages' dice answers (``secret``, ``reveal``) never wait.
 
-Both processes run with the garbage collector tuned as a server should be (:func:`tune_gc`;
-``--default-gc`` to compare). To tell the server's own cost from a busy machine, the last lines
-give each process's collector pauses and event-loop lag (how late a 10 ms sleep woke up: time
-the process wanted the CPU and did not get it, or spent in one long step).
+Both processes keep Python's default garbage collector settings, as ``backgammon serve`` does;
+``--tune-gc`` applies :func:`tune_gc` to both. To tell the server's own cost from a busy machine,
+the last lines give each process's collector pauses and event-loop lag (how late a 10 ms sleep
+woke up: time the process wanted the CPU and did not get it, or spent in one long step).
 
 Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
 seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
@@ -295,26 +295,27 @@ class _Watch:
 
 
 def tune_gc() -> None:
-    """The garbage collector settings of a long-running server (used here for the server and the
-    clients alike, unless ``--default-gc``).
+    """Garbage collector settings for a long-running server (``--tune-gc``: the server and the
+    clients alike).
 
-    A full collection walks every tracked object: with the web framework loaded and 200 games in
-    memory that is a pause of 100-500 ms on this machine, and with the default thresholds it came
-    every few seconds, which set the p99 by itself. ``gc.freeze()`` takes everything alive after
-    start-up (the imported framework: ~70,000 objects) out of every future collection, and a
-    gen-0 threshold of 50,000 allocations instead of 700 makes collections, and so full ones,
-    ~70 times rarer; each young collection stays short, since most objects die by reference
-    counting before it runs.
+    Measured here with Python's defaults: a full collection walks every tracked object (the
+    imported framework, ~70,000 objects, and 200 games) and took 100-400 ms on this machine,
+    about once every 12 seconds; young collections took ~1 ms. ``gc.freeze()`` takes everything
+    alive after start-up out of every future collection, and a third threshold of 100 instead of
+    10 makes full collections up to ten times rarer (25 -> 3 in a 200-room run), leaving the
+    young ones as they were. Raising the first threshold instead made each young collection
+    nearly as slow as a full one: worse. Whether this helps the p99 could not be settled on a
+    machine shared with other busy jobs, so it is not the default.
     """
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(700, 10, 100)
 
 
 def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
-    if not args.default_gc:
+    if args.tune_gc:
         tune_gc()
     compression = "deflate" if args.deflate else None
     summary = asyncio.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
@@ -342,7 +343,7 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
                             ws_max_size=1 << 16, timeout_keep_alive=60)
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
-    if not args.default_gc:
+    if args.tune_gc:
         tune_gc()
     for _ in range(200):
         if server.started:
@@ -395,8 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
     parser.add_argument("--deflate", action="store_true",
                         help="negotiate permessage-deflate (uvicorn's default; off here)")
-    parser.add_argument("--default-gc", action="store_true",
-                        help="keep Python's default garbage collector settings (see tune_gc)")
+    parser.add_argument("--tune-gc", action="store_true",
+                        help="freeze the start-up heap and make full collections rarer in both "
+                             "processes (see tune_gc)")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH")
     args = parser.parse_args(argv)
@@ -409,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
           f"deflate {'on' if args.deflate else 'off'}, gc "
-          f"{'default' if args.default_gc else 'frozen + threshold 50000'}; "
+          f"{'start-up frozen, full collections 10x rarer' if args.tune_gc else 'default'}; "
           f"{os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
     summary = asyncio.run(_serve_and_run(args))

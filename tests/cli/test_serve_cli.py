@@ -31,10 +31,37 @@ def test_serve_builds_the_app_on_the_database_given(
     assert f"saving games in {db}" in capsys.readouterr().err
 
 
+def test_serve_passes_a_certificate_to_uvicorn_for_https(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_run(self: uvicorn.Server, sockets: Any = None) -> None:
+        seen["certfile"], seen["keyfile"] = self.config.ssl_certfile, self.config.ssl_keyfile
+
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert.write_text("certificate")
+    key.write_text("key")
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8443", "--no-browser", "--db",
+                 str(tmp_path / "games.sqlite3"), "--certfile", str(cert),
+                 "--keyfile", str(key)]) == 0
+    assert seen == {"certfile": str(cert), "keyfile": str(key)}
+    err = capsys.readouterr().err
+    assert "listening on every address; on your network the game is at https://" in err
+    assert ":8443/ (Play online gives the invite link)" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["serve", "--port", "70000", "--no-browser"], "--port must be 0..65535, got 70000"),
+        (["serve", "--no-browser", "--certfile", "cert.pem"],
+         "--certfile and --keyfile go together: give both for HTTPS"),
+        (["serve", "--no-browser", "--keyfile", "key.pem"],
+         "--certfile and --keyfile go together: give both for HTTPS"),
+        (["serve", "--no-browser", "--certfile", "/nonexistent/cert.pem", "--keyfile",
+          "/nonexistent/key.pem"], "--certfile: no such file /nonexistent/cert.pem"),
     ],
 )
 def test_serve_refuses_bad_options(argv: list[str], message: str,
@@ -59,3 +86,4 @@ def test_browser_url() -> None:
     assert _browser_url("0.0.0.0", 80) == "http://localhost:80/"
     assert _browser_url("192.0.2.7", 8000) == "http://192.0.2.7:8000/"
     assert _browser_url("::1", 8000) == "http://[::1]:8000/"
+    assert _browser_url("192.0.2.7", 8443, "https") == "https://192.0.2.7:8443/"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sqlite3
 import sys
 import threading
@@ -34,19 +35,54 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--db", metavar="PATH", type=Path, default=None,
                         help="the SQLite file of saved games (default: games.sqlite3 in the "
                         "user's data directory)")
+    parser.add_argument("--certfile", metavar="PEM", type=Path, default=None,
+                        help="serve HTTPS with this certificate (PEM; needs --keyfile). Plain "
+                        "HTTP works too: the page's dice hashing needs no secure context")
+    parser.add_argument("--keyfile", metavar="PEM", type=Path, default=None,
+                        help="the private key of --certfile (PEM)")
     parser.set_defaults(run=run)
 
 
-def _browser_url(host: str, port: int) -> str:
+def _browser_url(host: str, port: int, scheme: str = "http") -> str:
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
-    return f"http://{shown}:{port}/"
+    return f"{scheme}://{shown}:{port}/"
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its local network (the one its default route uses), or None
+    when it has none. Connecting a UDP socket sends nothing; it only picks the interface."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, never reached
+            address: str = sock.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith(("0.", "127.")) else address
+
+
+def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
+    """The certificate and key files for HTTPS, checked; None for plain HTTP.
+
+    Raises:
+        UsageError: only one of them given, or a file that does not exist.
+    """
+    if args.certfile is None and args.keyfile is None:
+        return None
+    if args.certfile is None or args.keyfile is None:
+        raise UsageError("--certfile and --keyfile go together: give both for HTTPS")
+    for option, path in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+        if not path.is_file():
+            raise UsageError(f"{option}: no such file {path}")
+    return str(args.certfile), str(args.keyfile)
 
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
+    tls = _tls_files(args)
+    scheme = "http" if tls is None else "https"
     import uvicorn
 
     from backgammon.server import ServerSettings, create_app
@@ -58,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, sqlite3.Error, StoredGameError) as exc:
         raise UsageError(f"cannot open the games database {settings.db_path}: {exc}") from None
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
-                            server_header=False)
+                            server_header=False,
+                            ssl_certfile=None if tls is None else tls[0],
+                            ssl_keyfile=None if tls is None else tls[1])
     server = uvicorn.Server(config)
 
     if not args.no_browser:
@@ -71,10 +109,15 @@ def run(args: argparse.Namespace) -> int:
                 for listener in server.servers:
                     for sock in listener.sockets:
                         port = sock.getsockname()[1]
-                webbrowser.open(_browser_url(args.host, port))
+                webbrowser.open(_browser_url(args.host, port, scheme))
 
         threading.Thread(target=open_when_ready, daemon=True).start()
 
     print(f"backgammon: saving games in {settings.db_path}", file=sys.stderr)
+    if args.host in ("0.0.0.0", "::", "") and args.port:
+        address = _lan_address() or "<this machine's address>"
+        print(f"backgammon: listening on every address; on your network the game is at "
+              f"{scheme}://{address}:{args.port}/ (Play online gives the invite link)",
+              file=sys.stderr)
     server.run()
     return 0

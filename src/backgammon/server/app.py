@@ -2,7 +2,8 @@
 
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
 (:mod:`backgammon.server.api`; review, hints, explanations and ``.mat`` files in
-:mod:`backgammon.server.records_api`); the rules page at ``/rules``; ``/health``; the OpenAPI
+:mod:`backgammon.server.records_api`; online rooms and their WebSocket under ``/api/online/``,
+:mod:`backgammon.server.online`); the rules page at ``/rules``; ``/health``; the OpenAPI
 docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
 page's own origin; request bodies over the limit are refused with 413.
@@ -31,6 +32,9 @@ from backgammon.core.errors import (
 )
 from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backgammon.server.online.rooms import RoomManager
+from backgammon.server.online.routes import OnlineHub
+from backgammon.server.online.routes import router as online_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
@@ -142,6 +146,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(router)
     app.include_router(records_router)
+    # Online play: the rooms share the game clocks' time source (tests inject a fake one).
+    app.state.online = OnlineHub(RoomManager(now=settings.now))
+    app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -8,6 +8,7 @@ import { ApiError, act, computerTurn, createGame, getGame } from "./api.js";
 import { Assist } from "./assist.js";
 import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
+import { OnlineGame } from "./online.js";
 import {
   applyTheme,
   loadGameId,
@@ -38,6 +39,7 @@ function capital(text) {
 // Drawing the state
 
 function show(game) {
+  if (app.online) app.online.stop(); // a local game on the board ends online play here
   if (app.clock) app.clock.show(game);
   const previous = app.game;
   app.game = game;
@@ -206,6 +208,7 @@ async function playComputer() {
 }
 
 function perform(action, body) {
+  if (app.online && app.online.active) return app.online.perform(action, body);
   const id = app.game && app.game.id;
   if (!id) return;
   if (action === "move") app.board.select(null);
@@ -235,6 +238,7 @@ async function startGame(settings) {
 }
 
 async function resume() {
+  if (app.online.resumeFromLocation()) return; // an online room (#online= or #join=)
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("game");
   const id = fromHash || loadGameId();
   if (!id) {
@@ -326,6 +330,11 @@ function wire() {
     getGame: () => app.game,
     isBusy: () => app.busy,
     showLive: () => (app.game ? show(app.game) : openNewGame()),
+  });
+  app.online = new OnlineGame({
+    board: app.board,
+    hasLocalGame: () => Boolean(app.game),
+    openNewGame,
   });
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
     button.addEventListener("click", () => perform(button.dataset.action, {}));

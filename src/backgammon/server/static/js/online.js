@@ -1,0 +1,1263 @@
+// Online play: two browsers, one server that referees, dice that neither side can steer.
+//
+// The protocol is documented in backgammon/server/online/protocol.py. In short: the host
+// creates a room over HTTP (POST /api/online/rooms) and shares the invite link (the server's
+// `invite_path`, "/#join=CODE"); each page opens the WebSocket /api/online/rooms/CODE/ws and
+// says hello (with its seat token when it has one). Every event the server sends changes the
+// room; after each one this page asks for the full `state` and draws it with the same board,
+// controls, scoreboard and result box as local play.
+//
+// The page decides no rule. What may move comes from the server's `legal_moves` (single moves,
+// [from, to, die] in the mover's numbering); the buttons shown follow the state's phase.
+//
+// Fair dice, the page's half (fairdice.js):
+// - the opening roll: this page commits to a fresh secret, then reveals it once both sides
+//   have committed (by itself, no click);
+// - its own roll (the Roll button): it commits, the opponent's page answers with a secret in
+//   the clear, then this page reveals (by itself);
+// - the opponent's roll: it answers the commitment with a fresh secret (by itself).
+// A secret is written to localStorage before its commitment is sent, so a page that reloads
+// mid-round can still reveal it. Every roll is checked here: the revealed secrets against
+// their commitments, this page's own secret as it sent it, and the dice derived from the two
+// secrets against the dice the server announced. A failed check is shown as an alarm.
+//
+// The WebSocket reconnects by itself after a dropped connection, with the seat token kept in
+// localStorage (and which seat this tab plays in sessionStorage, so a host can open the invite
+// link in a second tab of the same browser to try it).
+
+import { ApiError, request } from "./api.js";
+import { formatClock } from "./clock.js";
+import { commitment, diceFromSecrets, fromHex, newSecret, toHex, verifyCommitment } from "./fairdice.js";
+
+const $ = (id) => document.getElementById(id);
+const COLORS = ["white", "black"];
+/** The server closes with this code after a refusal that ends the connection. */
+const CLOSE_REFUSED = 4403;
+/** Waits before each reconnection attempt, in ms (the last one repeats). */
+const RECONNECT_MS = [300, 1000, 2000, 4000, 8000];
+/** Error codes after which this browser's seat in the room is gone. */
+const SEAT_GONE = new Set(["room_not_found", "bad_token", "room_full"]);
+/** Errors an automatic dice message may meet after a reconnection: the state says what is next. */
+const QUIET = new Set(["replayed", "bad_round"]);
+const KEY = "backgammon.online";
+const NAME_KEY = "backgammon.online.name";
+const CODE_RE = /^[A-Za-z0-9_-]{8,64}$/;
+const LEVEL_WORDS = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" };
+const MAX_DICE_LOG = 60;
+/** The buttons online play shows and hides (local play's, and Accept/Decline). */
+const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
+  "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button"];
+
+function other(color) {
+  return color === "white" ? "black" : "white";
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function storage(kind) {
+  try {
+    return window[kind];
+  } catch (err) {
+    return null; // storage disabled: nothing survives a reload
+  }
+}
+
+function readJSON(kind, key) {
+  const store = storage(kind);
+  try {
+    return JSON.parse((store && store.getItem(key)) || "null");
+  } catch (err) {
+    return null;
+  }
+}
+
+function writeJSON(kind, key, value) {
+  const store = storage(kind);
+  if (!store) return;
+  if (value === null || value === undefined) store.removeItem(key);
+  else store.setItem(key, JSON.stringify(value));
+}
+
+/** This browser's seat in room `code`: {token, invite, secrets: {round: hex}}, or null. */
+function loadSeat(code, seat) {
+  return readJSON("localStorage", `${KEY}.${code}.${seat}`);
+}
+
+function saveSeat(code, seat, value) {
+  writeJSON("localStorage", `${KEY}.${code}.${seat}`, value);
+}
+
+/**
+ * The room named by the address: "#join=CODE" (an invite link) or "#online=CODE" (a page
+ * already in the room), or null.
+ */
+export function roomFromLocation(loc = window.location) {
+  const params = new URLSearchParams(loc.hash.slice(1));
+  for (const mode of ["online", "join"]) {
+    const code = params.get(mode);
+    if (code && CODE_RE.test(code)) return { code, mode };
+  }
+  return null;
+}
+
+/** The invite code in what a person pasted: the code itself or a link that holds it. */
+export function codeFromText(text) {
+  const value = String(text || "").trim();
+  if (CODE_RE.test(value)) return value;
+  const found = /[#&?](?:join|online)=([A-Za-z0-9_-]{8,64})/.exec(value);
+  return found ? found[1] : null;
+}
+
+/** A move [from, to, die] in the mover's numbering, as players write it: "bar/22", "6/off". */
+function moveText([from, to]) {
+  return `${from === 25 ? "bar" : from}/${to === 0 ? "off" : to}`;
+}
+
+/** A place on the page ("bar", "off", "1".."24" from White's side) in `color`'s numbering. */
+function ownPoint(place, color, source) {
+  if (source && place === "bar") return 25;
+  if (!source && place === "off") return 0;
+  const point = Number(place);
+  return color === "white" ? point : 25 - point;
+}
+
+/** A point of `color`'s numbering as a place on the page. */
+function pagePlace(point, color, source) {
+  if (source && point === 25) return "bar";
+  if (!source && point === 0) return "off";
+  return color === "white" ? point : 25 - point;
+}
+
+/** The server's legal moves as the board takes them: [{from, destinations: [{to, hit}]}]. */
+export function boardLegal(moves, color) {
+  const byFrom = new Map();
+  for (const [from, to, die] of moves) {
+    const key = String(pagePlace(from, color, true));
+    if (!byFrom.has(key)) byFrom.set(key, []);
+    const list = byFrom.get(key);
+    const place = String(pagePlace(to, color, false));
+    if (!list.some((d) => d.to === place)) {
+      list.push({ to: place, hit: false, moves: [{ text: moveText([from, to]), die }] });
+    }
+  }
+  return [...byFrom].map(([from, destinations]) => ({ from, destinations }));
+}
+
+/** What a game event of the log says, for the move list. */
+function eventText(event, names) {
+  const who = names[event.color] || capital(event.color || "");
+  switch (event.type) {
+    case "opening_roll":
+      return `Opening roll: ${names.white} ${event.white}, ${names.black} ${event.black}`;
+    case "roll":
+      return `${who} rolls ${event.dice[0]}-${event.dice[1]}`;
+    case "play":
+      return event.moves.length ? `${who}: ${event.moves.map(moveText).join(" ")}` : `${who} cannot move`;
+    case "pass":
+      return `${who} cannot move`;
+    case "double":
+      return `${who} doubles to ${event.cube}`;
+    case "take":
+      return `${who} takes`;
+    case "drop":
+      return `${who} drops`;
+    case "beaver":
+      return `${who} beavers to ${event.cube}`;
+    case "resign":
+      return `${who} offers to resign ${LEVEL_WORDS[event.kind] || event.kind}`;
+    case "accept":
+      return `${who} accepts the resignation`;
+    case "decline":
+      return `${who} declines the resignation`;
+    case "timeout":
+      return `${who} runs out of time`;
+    default:
+      return event.type;
+  }
+}
+
+/** The clocks of a timed online game: the server's readings, counted down between events. */
+class OnlineClock {
+  constructor(root) {
+    this.root = root;
+    this.clock = null;
+    this.receivedAt = 0;
+    this.frame = 0;
+    this.rows = {};
+    for (const color of COLORS) {
+      const row = document.createElement("div");
+      row.className = "clock";
+      row.dataset.color = color;
+      const chip = document.createElement("span");
+      chip.className = `chip ${color}`;
+      chip.setAttribute("aria-hidden", "true");
+      const name = document.createElement("span");
+      name.className = "clock-name";
+      const time = document.createElement("span");
+      time.className = "clock-time";
+      time.id = `online-clock-${color}`;
+      time.setAttribute("role", "timer");
+      row.append(chip, name, time);
+      root.appendChild(row);
+      this.rows[color] = { row, name, time };
+    }
+    this.caption = document.createElement("p");
+    this.caption.className = "clock-caption";
+    root.appendChild(this.caption);
+  }
+
+  /**
+   * @param {{white: number, black: number, running: string|null}|null} clock seconds left,
+   *   as the server read them when it sent them
+   * @param {{name: string, reserve: number, increment: number}|null} control
+   * @param {{white: string, black: string}} names
+   */
+  show(clock, control, names) {
+    this.root.hidden = !clock || !control;
+    for (const color of COLORS) this.rows[color].name.textContent = names[color];
+    if (control) {
+      this.caption.textContent = `${capital(control.name)}: ${control.reserve / 60} min + ` +
+        `${control.increment} s a turn (the server keeps the time)`;
+    }
+    this.update(clock);
+  }
+
+  /** A fresher reading (each event of a timed game carries one; drawing the same state
+   * again passes the same reading, which must not restart the count from now). */
+  update(clock) {
+    if (!clock || clock === this.clock) return;
+    this.clock = clock;
+    this.receivedAt = performance.now();
+    cancelAnimationFrame(this.frame);
+    this.tick();
+  }
+
+  /** Seconds left to `color` as displayed now. */
+  remaining(color) {
+    const clock = this.clock;
+    if (!clock) return 0;
+    let left = clock[color];
+    if (clock.running === color) left -= (performance.now() - this.receivedAt) / 1000;
+    return Math.max(0, left);
+  }
+
+  tick() {
+    const clock = this.clock;
+    if (!clock) return;
+    for (const color of COLORS) {
+      const { row, time } = this.rows[color];
+      const left = this.remaining(color);
+      time.textContent = formatClock(left);
+      row.classList.toggle("running", clock.running === color);
+      row.classList.toggle("warning", left < 10);
+    }
+    if (clock.running) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  stop() {
+    cancelAnimationFrame(this.frame);
+    this.clock = null;
+    this.root.hidden = true;
+  }
+}
+
+export class OnlineGame {
+  /**
+   * @param {object} hooks
+   * @param {import("./board.js").BoardView} hooks.board the page's board
+   * @param {() => boolean} hooks.hasLocalGame true when the page shows a local game (going
+   *   online then reloads the page, so nothing of the local game keeps running)
+   * @param {() => void} hooks.openNewGame open the local New game dialog
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.board = hooks.board;
+    this.active = false;
+    this.code = null;
+    this.seat = null;
+    this.token = null;
+    this.ws = null;
+    this.welcomed = false;
+    this.state = null;
+    this.lastSeq = 0;
+    this.stateInFlight = false;
+    this.stateWanted = false;
+    this.busy = false; // a person's action waits for its answer
+    this.dutyPending = false; // a dice message sent by itself waits for its answer
+    this.sent = new Set(); // dice messages sent on this connection: "commit:7"
+    this.rounds = new Map(); // round -> {commitments, secrets, mine}: what this page saw
+    this.attempt = 0;
+    this.reconnectTimer = 0;
+    this.finished = false; // no more reconnecting (left, refused, stopped)
+    this.lastTie = null;
+    this.lastResult = null;
+    this.ref = 0;
+    this.clock = new OnlineClock($("online-clocks"));
+    this.wire();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Entering and leaving a room
+
+  /** When the address names a room, go there; true when it did (the page shows no local game). */
+  resumeFromLocation() {
+    const found = roomFromLocation();
+    if (!found) return false;
+    this.enter(found.code, found.mode);
+    return true;
+  }
+
+  /**
+   * Play in room `code`: reconnect with this browser's seat there, or (an invite) ask the
+   * person to join it as the guest.
+   */
+  enter(code, mode) {
+    if (this.hooks.hasLocalGame()) {
+      // Start from a clean page: the local game's requests and clocks stop with it.
+      history.replaceState(null, "", `#${mode}=${code}`);
+      location.reload();
+      return;
+    }
+    if (this.active && this.code === code) return;
+    this.stop();
+    const tab = readJSON("sessionStorage", `${KEY}.tab.${code}`);
+    let seat = tab && loadSeat(code, tab) ? tab : null;
+    if (!seat && mode === "online") seat = ["host", "guest"].find((s) => loadSeat(code, s)) || null;
+    if (!seat && mode === "join" && loadSeat(code, "guest")) seat = "guest";
+    history.replaceState(null, "", `#${seat ? "online" : "join"}=${code}`);
+    if (seat) {
+      this.begin(code, seat, loadSeat(code, seat).token);
+    } else if (mode === "join" && this.confirmedJoin(code)) {
+      this.begin(code, "guest", null);
+    } else {
+      $("status").textContent = "Join the game you were invited to.";
+      this.openDialog("join", code);
+    }
+  }
+
+  /** Show the online panel and connect. `token` null: join as the guest. */
+  begin(code, seat, token) {
+    this.active = true;
+    this.finished = false;
+    this.code = code;
+    this.seat = seat;
+    this.token = token;
+    this.state = null;
+    this.lastSeq = 0;
+    this.rounds = new Map();
+    this.lastTie = null;
+    this.lastResult = null;
+    document.body.classList.add("online");
+    document.body.dataset.online = "connecting";
+    $("online-panel").hidden = false;
+    $("online-dice-list").replaceChildren();
+    $("online-dice-check").hidden = true;
+    this.showNote("");
+    this.showError("");
+    this.showInvite();
+    $("status").textContent = "Connecting…";
+    this.connect();
+  }
+
+  /** Leave online play on this page (the seat is kept: the invite link or a reload comes back). */
+  stop() {
+    if (!this.active) return;
+    this.active = false;
+    this.finished = true;
+    clearTimeout(this.reconnectTimer);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000);
+    this.clock.stop();
+    this.board.setEnabled(false);
+    $("online-panel").hidden = true;
+    for (const id of CONTROLS) $(id).hidden = true; // local play shows its own
+    if ($("result").dataset.online === "1") $("result").hidden = true;
+    document.body.classList.remove("online");
+    delete document.body.dataset.online;
+    delete document.body.dataset.onlineIdle;
+  }
+
+  /** Leave the room for good: the opponent is told, the room closes. */
+  leave() {
+    if (!this.active) return;
+    if (this.ws && this.welcomed) this.send({ type: "leave" });
+    this.forgetSeat();
+    this.stop();
+    history.replaceState(null, "", location.pathname);
+    $("status").textContent = "You left the online game.";
+    this.hooks.openNewGame();
+  }
+
+  forgetSeat() {
+    if (!this.code || !this.seat) return;
+    saveSeat(this.code, this.seat, null);
+    writeJSON("sessionStorage", `${KEY}.tab.${this.code}`, null);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The connection
+
+  connect() {
+    clearTimeout(this.reconnectTimer);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/api/online/rooms/${encodeURIComponent(this.code)}/ws`);
+    this.ws = ws;
+    this.welcomed = false;
+    this.sent.clear();
+    this.stateInFlight = false;
+    this.stateWanted = false;
+    this.dutyPending = false;
+    this.busy = false;
+    this.markIdle();
+    ws.addEventListener("open", () => {
+      if (this.ws !== ws) return;
+      const hello = { type: "hello" };
+      if (this.token) hello.token = this.token;
+      const name = storage("localStorage") && storage("localStorage").getItem(NAME_KEY);
+      if (name) hello.name = name;
+      ws.send(JSON.stringify(hello));
+    });
+    ws.addEventListener("message", (event) => {
+      if (this.ws !== ws) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      this.receive(message);
+      this.markIdle();
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.markIdle();
+      if (this.finished || !this.active || event.code === CLOSE_REFUSED) {
+        this.draw();
+        return;
+      }
+      const wait = RECONNECT_MS[Math.min(this.attempt, RECONNECT_MS.length - 1)];
+      this.attempt += 1;
+      document.body.dataset.online = "reconnecting";
+      $("online-connection").textContent = "Connection lost: reconnecting…";
+      this.draw();
+      this.reconnectTimer = setTimeout(() => this.connect(), wait);
+    });
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  requestState() {
+    if (this.stateInFlight) {
+      this.stateWanted = true;
+      return;
+    }
+    this.stateWanted = false;
+    this.stateInFlight = this.send({ type: "state" });
+  }
+
+  /** For tests and the curious: data-online-idle="1" when nothing is in flight. */
+  markIdle() {
+    const idle = Boolean(this.active && this.ws && this.welcomed && this.state && !this.busy &&
+      !this.dutyPending && !this.stateInFlight && !this.stateWanted);
+    document.body.dataset.onlineIdle = idle ? "1" : "0";
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "welcome":
+        this.welcome(message);
+        return;
+      case "state":
+        this.stateInFlight = false;
+        this.applyState(message.state);
+        if (this.stateWanted) this.requestState();
+        return;
+      case "error":
+        this.refused(message);
+        return;
+      case "clock_sync":
+        this.requestState(); // the state carries the server's clock
+        return;
+      case "opponent":
+        $("online-opponent").textContent = message.message;
+        $("online-opponent").dataset.status = message.status;
+        this.requestState();
+        return;
+      default:
+        this.event(message);
+    }
+  }
+
+  welcome(message) {
+    this.welcomed = true;
+    this.attempt = 0;
+    this.seat = message.seat;
+    this.token = message.token;
+    const saved = loadSeat(this.code, this.seat) || {};
+    saveSeat(this.code, this.seat, { ...saved, token: message.token, secrets: saved.secrets || {} });
+    writeJSON("sessionStorage", `${KEY}.tab.${this.code}`, this.seat);
+    history.replaceState(null, "", `#online=${this.code}`);
+    $("online-connection").textContent = "Connected.";
+    document.body.dataset.online = "connected";
+    this.applyState(message.state);
+  }
+
+  refused(message) {
+    const code = message.code;
+    this.busy = false;
+    this.dutyPending = false;
+    if (SEAT_GONE.has(code)) {
+      this.forgetSeat();
+      this.finished = true;
+      document.body.dataset.online = "refused";
+      $("online-connection").textContent = "Not connected.";
+      this.draw();
+      $("status").textContent = {
+        room_not_found: "This online game no longer exists (a room left empty expires).",
+        room_full: "That game already has two players.",
+        bad_token: "This browser's seat in that game is not valid any more.",
+      }[code];
+      this.showError(message.message);
+      return;
+    }
+    if (code === "replaced") {
+      this.finished = true;
+      document.body.dataset.online = "replaced";
+      $("online-connection").textContent = "Not connected.";
+      this.draw();
+      $("status").textContent = "This game was opened in another window or tab; this one stepped aside.";
+      return;
+    }
+    if (code === "reveal_mismatch") this.alarm(message.message);
+    else if (!QUIET.has(code) || message.ref !== undefined) this.showError(message.message);
+    this.requestState();
+  }
+
+  /** One event of the room (numbered by `seq`): note it, check the dice, read the state. */
+  event(message) {
+    if (typeof message.seq === "number") this.lastSeq = Math.max(this.lastSeq, message.seq);
+    this.busy = false;
+    this.dutyPending = false;
+    if (message.clock) this.clock.update(message.clock);
+    const names = this.names();
+    const who = names[message.color] || "";
+    switch (message.type) {
+      case "commit":
+        this.record(message.round).commitments[message.color] ??= message.commitment;
+        break;
+      case "secret":
+        this.record(message.round).secrets[message.color] = message.secret;
+        break;
+      case "reveal":
+        this.checkReveal(message);
+        break;
+      case "rolled":
+        this.checkRoll(message);
+        if (message.passed) this.showNote(`${who} rolled ${message.dice.join("-")} and cannot move: the turn passes.`);
+        else if (message.tie) this.showNote(`Opening roll: both threw ${message.dice[0]}; throw again.`);
+        else if (!message.opening) this.showNote(""); // (an opening keeps the note before it)
+        break;
+      case "double":
+        this.showNote(`${who} doubles to ${message.cube}.`);
+        break;
+      case "take":
+      case "drop":
+        this.showNote(`${who} ${message.type}s.`);
+        break;
+      case "resign":
+        this.showNote(`${who} offers to resign ${LEVEL_WORDS[message.level]}.`);
+        break;
+      case "decline":
+        this.showNote(`${who} declines the resignation: play on.`);
+        break;
+      case "timeout":
+        this.showNote(`${who} ran out of time.`);
+        break;
+      case "game_over":
+        this.lastResult = message;
+        this.showNote(message.match_over ? "" : `${message.text} The next game begins.`);
+        break;
+      case "rematch":
+        this.showNote(message.color === this.color() ? "You asked for a rematch; waiting for your opponent."
+          : `${who} asks for a rematch.`);
+        break;
+      case "new_match":
+        this.lastResult = null;
+        this.lastTie = null;
+        delete $("online-opponent").dataset.status; // redrawn with the new colours
+        this.showNote(`Rematch: you play ${message.you} this time.`);
+        break;
+      case "aborted":
+        this.alarm(message.reason);
+        break;
+      case "closed":
+        this.showNote(""); // the opponent line and the result box say who left
+        break;
+      default:
+        break;
+    }
+    this.requestState();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Fair dice
+
+  record(round) {
+    if (!this.rounds.has(round)) this.rounds.set(round, { commitments: {}, secrets: {}, mine: null });
+    return this.rounds.get(round);
+  }
+
+  storedSecrets() {
+    const saved = loadSeat(this.code, this.seat);
+    return (saved && saved.secrets) || {};
+  }
+
+  storeSecret(round, hex) {
+    const saved = loadSeat(this.code, this.seat) || { token: this.token };
+    const secrets = { ...(saved.secrets || {}) };
+    if (hex) secrets[round] = hex;
+    else delete secrets[round];
+    saveSeat(this.code, this.seat, { ...saved, secrets });
+  }
+
+  /** Commit to a roll of round `round` (the opening's, or this side's turn); true if sent. */
+  commit(round) {
+    const key = `commit:${round}`;
+    if (this.sent.has(key)) return false;
+    // The same round always gets the same secret: a commitment sent twice stays one.
+    let hex = this.storedSecrets()[round];
+    if (!hex) {
+      hex = toHex(newSecret());
+      this.storeSecret(round, hex); // kept before it is committed to
+    }
+    this.record(round).mine = hex;
+    if (!this.send({ type: "commit", round, commitment: commitment(fromHex(hex)) })) return false;
+    this.sent.add(key);
+    this.dutyPending = true;
+    return true;
+  }
+
+  /** Answer the opponent's commitment with a fresh secret in the clear. */
+  answer(round) {
+    const key = `secret:${round}`;
+    if (this.sent.has(key)) return;
+    const hex = toHex(newSecret());
+    this.record(round).mine = hex;
+    if (this.send({ type: "secret", round, secret: hex })) {
+      this.sent.add(key);
+      this.dutyPending = true;
+    }
+  }
+
+  /** Reveal this page's committed secret for `round`. */
+  reveal(round, committed) {
+    const key = `reveal:${round}`;
+    if (this.sent.has(key)) return;
+    const hex = this.storedSecrets()[round];
+    if (!hex || !verifyCommitment(fromHex(hex), committed)) {
+      this.sent.add(key);
+      this.alarm(`This page no longer has the secret it committed to for round ${round}, so it ` +
+        "cannot reveal it: the roll cannot be finished from here.");
+      return;
+    }
+    this.record(round).mine = hex;
+    if (this.send({ type: "reveal", round, secret: hex })) {
+      this.sent.add(key);
+      this.dutyPending = true;
+    }
+  }
+
+  /** The dice messages the state asks of this page, sent by themselves. */
+  duties() {
+    const state = this.state;
+    if (!state || state.phase !== "playing" || !this.welcomed || state.seq < this.lastSeq) return;
+    const game = state.game;
+    const me = state.you.color;
+    const open = state.round.open;
+    if (open) {
+      const mine = open.commitments[me];
+      if (open.kind === "opening") {
+        if (!mine) this.commit(open.number);
+        else if (open.commitments[other(me)] && !open.secrets[me]) this.reveal(open.number, mine);
+      } else if (open.roller === me) {
+        if (open.secrets[other(me)] && !open.secrets[me]) this.reveal(open.number, mine);
+      } else if (!open.secrets[me]) {
+        this.answer(open.number);
+      }
+    } else if (game.phase === "opening") {
+      this.commit(state.round.next);
+    }
+  }
+
+  checkReveal(message) {
+    const seen = this.record(message.round);
+    const committed = seen.commitments[message.color];
+    seen.secrets[message.color] = message.secret;
+    if (message.color !== this.color() && committed &&
+        !verifyCommitment(fromHex(message.secret), committed)) {
+      this.alarm(`${this.names()[message.color]}'s revealed secret for round ${message.round} does ` +
+        "not match the commitment it sent: these dice cannot be trusted.");
+    }
+  }
+
+  /** Check a roll: both secrets as committed or sent, and the dice they give. */
+  checkRoll(message) {
+    const round = message.round;
+    const seen = this.record(round);
+    const me = this.color();
+    const names = this.names();
+    const secrets = message.secrets;
+    const problems = [];
+    const committers = message.opening ? COLORS : [message.color];
+    for (const color of committers) {
+      const committed = seen.commitments[color];
+      if (!committed) problems.push(`no commitment from ${names[color]} was seen`);
+      else if (!verifyCommitment(fromHex(secrets[color]), committed)) {
+        problems.push(`${names[color]}'s secret does not match its commitment`);
+      }
+    }
+    if (seen.mine && secrets[me] !== seen.mine) problems.push("this page's own secret came back changed");
+    const first = message.opening ? secrets.white : secrets[message.color];
+    const second = message.opening ? secrets.black : secrets[other(message.color)];
+    let derived = null;
+    try {
+      derived = diceFromSecrets(fromHex(first), fromHex(second), round);
+    } catch (err) {
+      problems.push(`the secrets cannot be read (${err.message})`);
+    }
+    if (derived && (derived[0] !== message.dice[0] || derived[1] !== message.dice[1])) {
+      problems.push(`the server announced ${message.dice.join("-")} but the secrets give ${derived.join("-")}`);
+    }
+    this.lastTie = message.tie ? message.dice : null;
+    if (seen.mine && seen.mine === this.storedSecrets()[round]) this.storeSecret(round, null);
+    const ok = problems.length === 0;
+    const roller = message.opening ? "Opening roll" : names[message.color];
+    const text = ok
+      ? `Round ${round}: ${roller} ${message.dice.join("-")}; both secrets check out and give these dice.`
+      : `Round ${round}: the dice do not check out: ${problems.join("; ")}.`;
+    const check = $("online-dice-check");
+    check.hidden = false;
+    check.textContent = ok ? `Dice checked: ${message.dice.join("-")} (round ${round})`
+      : `Dice check failed (round ${round})`;
+    check.dataset.check = ok ? "ok" : "failed";
+    check.dataset.round = String(round);
+    check.classList.toggle("error", !ok);
+    const item = document.createElement("li");
+    item.textContent = text;
+    item.dataset.round = String(round);
+    item.dataset.check = ok ? "ok" : "failed";
+    item.dataset.dice = message.dice.join(",");
+    item.dataset.opening = String(Boolean(message.opening));
+    item.dataset.roller = message.color || "";
+    item.dataset.white = secrets.white;
+    item.dataset.black = secrets.black;
+    const list = $("online-dice-list");
+    list.appendChild(item);
+    while (list.children.length > MAX_DICE_LOG) list.firstElementChild.remove();
+    if (!ok) this.alarm(text);
+  }
+
+  alarm(text) {
+    const box = $("online-alarm");
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The person's actions (main.js hands them over while online play is on)
+
+  /** `action` as main.js names it: roll, move ({from, to}), undo, done, double, take, drop,
+   * resign ({level}), rematch; and accept, decline from the online panel. */
+  perform(action, body = {}) {
+    const state = this.state;
+    if (!this.active || !state || !this.welcomed || this.busy) return;
+    const game = state.game;
+    const me = state.you.color;
+    const clock = state.clock ? { clock: Number(this.clock.remaining(me).toFixed(3)) } : {};
+    let message = null;
+    switch (action) {
+      case "roll":
+        if (state.round.open || game.phase !== "roll" || game.turn !== me) return;
+        this.busy = this.commit(state.round.next);
+        this.draw();
+        return;
+      case "move": {
+        const src = ownPoint(body.from, me, true);
+        const dst = ownPoint(body.to, me, false);
+        const options = game.legal_moves.filter((m) => m[0] === src && m[1] === dst);
+        if (!options.length) return;
+        options.sort((a, b) => a[2] - b[2]); // the smaller die, as local play chooses
+        this.board.select(null);
+        message = { type: "move", move: options[0] };
+        break;
+      }
+      case "undo":
+        message = { type: "undo" };
+        break;
+      case "done":
+        message = { type: "end_turn", ...clock };
+        break;
+      case "double":
+      case "take":
+      case "drop":
+      case "accept":
+      case "decline":
+        message = { type: action, ...clock };
+        break;
+      case "resign":
+        message = { type: "resign", level: body.level, ...clock };
+        break;
+      case "rematch":
+        message = { type: "rematch" };
+        break;
+      default:
+        return;
+    }
+    this.ref += 1;
+    if (this.send({ ...message, ref: this.ref })) {
+      this.busy = true;
+      this.showError("");
+      this.draw();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Drawing
+
+  color() {
+    return this.state ? this.state.you.color : null;
+  }
+
+  names() {
+    const state = this.state;
+    const names = { white: "White", black: "Black" };
+    if (!state) return names;
+    names[state.you.color] = `${state.you.name} (you)`;
+    if (state.opponent) names[state.opponent.color] = state.opponent.name;
+    return names;
+  }
+
+  applyState(state) {
+    this.state = state;
+    const open = state.round.open;
+    if (open) {
+      const seen = this.record(open.number);
+      for (const [color, value] of Object.entries(open.commitments)) seen.commitments[color] ??= value;
+      for (const [color, value] of Object.entries(open.secrets)) seen.secrets[color] ??= value;
+    }
+    this.duties();
+    this.draw();
+  }
+
+  draw() {
+    const state = this.state;
+    if (!this.active || !state) {
+      this.markIdle();
+      return;
+    }
+    const game = state.game;
+    const me = state.you.color;
+    const connected = Boolean(this.ws && this.welcomed);
+    const playing = state.phase === "playing" && connected;
+    const open = state.round.open;
+    const board = this.board;
+    if (board.viewer !== me) board.build(me);
+    board.setLabels(me);
+    board.drawPosition(game.board);
+    if (game.dice) board.drawDice(game.dice, game.dice_left, game.on_roll, null);
+    else if (game.phase === "opening" && this.lastTie) {
+      board.drawDice(null, [], null, { white: this.lastTie[0], black: this.lastTie[1] });
+    } else board.drawDice(null, [], null, null);
+    board.drawCube({
+      ...game.cube,
+      offered_by: game.phase === "double_offered" ? game.on_roll : null,
+    });
+    const myMove = playing && !open && game.phase === "move" && game.turn === me;
+    board.setLegal(myMove ? me : null, myMove ? boardLegal(game.legal_moves, me) : []);
+    board.setEnabled(myMove && !this.busy);
+    const body = document.body;
+    body.dataset.phase = game.phase;
+    body.dataset.turn = game.turn || "";
+    body.dataset.onlinePhase = state.phase;
+    body.dataset.onlineSeq = String(state.seq);
+    body.dataset.onlineYou = me;
+    body.dataset.onlineSeat = state.you.seat;
+    $("status").textContent = this.describe(state, connected);
+    this.drawControls(state, playing);
+    this.drawScore(state);
+    this.drawHistory(state);
+    this.drawResult(state);
+    this.drawPanel(state);
+    this.clock.show(state.clock, state.settings.time_control, this.names());
+    this.markIdle();
+  }
+
+  describe(state, connected) {
+    const game = state.game;
+    const me = state.you.color;
+    const opponent = state.opponent ? state.opponent.name : "your opponent";
+    const open = state.round.open;
+    if (!connected && !this.finished) return "Connecting…";
+    switch (state.phase) {
+      case "waiting":
+        return "Waiting for your friend to join: send them the invite link.";
+      case "aborted":
+        return `The game was stopped: ${state.reason}`;
+      case "closed":
+        return `The room is closed: ${state.reason}.`;
+      case "finished":
+        return "The match is over. Rematch?";
+      default:
+        break;
+    }
+    if (open && open.kind === "roll") {
+      return open.roller === me ? "Rolling: fair dice with your opponent's secret…" : `${opponent} is rolling…`;
+    }
+    const dice = game.dice ? game.dice.join("-") : "";
+    switch (game.phase) {
+      case "opening":
+        return "Opening roll: each side throws one die; the higher one moves first.";
+      case "roll":
+        if (game.turn !== me) return `${opponent} to roll.`;
+        return game.cube.can_double ? "Your turn: roll, or double." : "Your turn: roll the dice.";
+      case "move":
+        if (game.turn !== me) return `${opponent} is moving (${dice}).`;
+        if (game.legal_moves.length) return `You rolled ${dice}: move your checkers.`;
+        return game.played.length ? "Your play is complete: Done, or undo." : `You rolled ${dice} and cannot move.`;
+      case "double_offered":
+        return game.turn === me ? `${opponent} doubles to ${game.cube.value * 2}: take or drop?`
+          : `Waiting for ${opponent} to take or drop.`;
+      case "resignation_offered": {
+        const offer = game.resignation;
+        const level = offer ? LEVEL_WORDS[offer.level] : "";
+        return offer && offer.color !== me ? `${opponent} offers to resign ${level}: accept or decline?`
+          : `Waiting for ${opponent} to answer your offer to resign ${level}.`;
+      }
+      default:
+        return "";
+    }
+  }
+
+  drawControls(state, playing) {
+    const game = state.game;
+    const me = state.you.color;
+    const myTurn = game.turn === me;
+    const open = Boolean(state.round.open);
+    const roll = playing && !open && game.phase === "roll" && myTurn;
+    const offer = game.resignation;
+    const visible = { // (the ids of CONTROLS)
+      "roll-button": roll,
+      "double-button": roll && game.cube.can_double,
+      "take-button": playing && game.phase === "double_offered" && myTurn,
+      "drop-button": playing && game.phase === "double_offered" && myTurn,
+      "undo-button": playing && !open && game.phase === "move" && myTurn && game.played.length > 0,
+      "done-button": playing && !open && game.phase === "move" && myTurn && game.legal_moves.length === 0,
+      "next-game-button": false,
+      "resign-button": playing && !open && (game.phase === "roll" || game.phase === "move"),
+      "online-accept-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
+      "online-decline-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
+    };
+    for (const [id, show] of Object.entries(visible)) {
+      const button = $(id);
+      button.hidden = !show;
+      button.disabled = this.busy;
+    }
+  }
+
+  drawScore(state) {
+    const game = state.game;
+    const names = this.names();
+    for (const color of COLORS) {
+      const row = $(`score-${color}`);
+      row.querySelector(".name").textContent = names[color];
+      row.classList.toggle("on-roll", state.phase === "playing" && game.turn === color && !game.outcome);
+      $(`pips-${color}`).textContent = String(game.pips[color]);
+      $(`score-${color}-points`).textContent = String(state.score[color]);
+    }
+    const length = state.settings.match_length;
+    const parts = [length ? `Match to ${length} point${length === 1 ? "" : "s"}, game ${state.game_number}`
+      : "Single game"];
+    parts.push(state.settings.cube ? "cube on" : "no cube");
+    $("score-caption").textContent = `Online: ${parts.join(", ")}`;
+  }
+
+  drawHistory(state) {
+    const games = state.match.games || [];
+    const log = games.length ? games[games.length - 1] : { events: [] };
+    const names = this.names();
+    const list = $("move-list");
+    list.replaceChildren();
+    for (const event of log.events) {
+      const item = document.createElement("li");
+      item.className = `history-entry ${event.color || ""}`;
+      item.dataset.kind = event.type;
+      item.textContent = eventText(event, names);
+      list.appendChild(item);
+    }
+    const played = state.game.played;
+    if (played.length && state.game.on_roll) {
+      const item = document.createElement("li");
+      item.className = `history-entry ${state.game.on_roll} pending`;
+      item.dataset.kind = "moves";
+      item.textContent = `${names[state.game.on_roll]}: ${played.map(moveText).join(" ")} …`;
+      list.appendChild(item);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  drawResult(state) {
+    const game = state.game;
+    const me = state.you.color;
+    const names = this.names();
+    let title = "";
+    let text = "";
+    if (state.phase === "aborted") {
+      title = "Game stopped";
+      text = state.reason || "";
+    } else if (state.phase === "closed") {
+      title = "Room closed";
+      text = `${state.reason || "a player left"}.`;
+    } else if (game.outcome && (state.phase === "finished" || state.phase === "playing")) {
+      const outcome = game.outcome;
+      title = outcome.winner === me ? "You win" : `${names[outcome.winner]} wins`;
+      const last = this.lastResult;
+      text = last && last.game === state.game_number ? last.text
+        : `${names[outcome.winner]} wins ${outcome.points} point${outcome.points === 1 ? "" : "s"}.`;
+    }
+    $("result").hidden = !title;
+    $("result").dataset.online = title ? "1" : "";
+    if (!title) return;
+    $("result-title").textContent = title;
+    $("result-text").textContent = text;
+    const asked = state.rematch.includes(state.you.seat);
+    $("rematch-button").hidden = !(state.phase === "finished" && this.welcomed && !asked);
+    $("rematch-button").disabled = this.busy;
+  }
+
+  drawPanel(state) {
+    const opponent = state.opponent;
+    const line = $("online-opponent");
+    if (!opponent) {
+      line.textContent = "Nobody has joined yet.";
+      line.dataset.status = "waiting";
+    } else if (!line.dataset.status || line.dataset.status === "waiting") {
+      line.textContent = `Playing ${opponent.name} (${opponent.color}).`;
+      line.dataset.status = opponent.connected ? "joined" : "disconnected";
+    }
+    $("online-you").textContent = `You play ${state.you.color}.`;
+    $("online-invite").hidden = state.phase !== "waiting";
+  }
+
+  showInvite() {
+    const saved = loadSeat(this.code, this.seat) || {};
+    const path = saved.invite || `/#join=${this.code}`;
+    const link = `${location.origin}${path}`;
+    $("online-code").textContent = this.code;
+    $("online-link").value = link;
+    const local = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+    $("online-link-hint").hidden = !local;
+    $("online-copy-status").textContent = "";
+  }
+
+  showNote(text) {
+    const note = $("online-note");
+    note.textContent = text || "";
+    note.hidden = !text;
+  }
+
+  showError(text) {
+    const box = $("error");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  async copyLink() {
+    const input = $("online-link");
+    const status = $("online-copy-status");
+    try {
+      if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(input.value);
+      status.textContent = "Link copied.";
+    } catch (err) {
+      // Plain HTTP on a LAN address has no clipboard API: select the link for Ctrl+C.
+      input.focus();
+      input.select();
+      let copied = false;
+      try {
+        copied = document.execCommand("copy");
+      } catch (ignored) {
+        copied = false;
+      }
+      status.textContent = copied ? "Link copied." : "The link is selected: copy it with Ctrl+C.";
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // The Play online dialog
+
+  openDialog(mode, code = "") {
+    const dialog = $("online-dialog");
+    const form = $("online-form");
+    form.elements["online-mode"].value = mode;
+    $("online-code-input").value = code;
+    $("online-name").value = (storage("localStorage") && storage("localStorage").getItem(NAME_KEY)) || "";
+    $("online-dialog-error").hidden = true;
+    $("online-room-info").textContent = "";
+    this.syncDialog();
+    if (!dialog.open) dialog.showModal();
+    if (mode === "join" && code) this.describeRoom(code);
+  }
+
+  syncDialog() {
+    const form = $("online-form");
+    const mode = form.elements["online-mode"].value;
+    for (const row of form.querySelectorAll(".online-create-only")) row.hidden = mode !== "create";
+    for (const row of form.querySelectorAll(".online-join-only")) row.hidden = mode !== "join";
+    $("online-length-row").hidden = mode !== "create" || $("online-kind").value !== "match";
+    $("online-submit").textContent = mode === "create" ? "Create game" : "Join game";
+  }
+
+  dialogError(text) {
+    const box = $("online-dialog-error");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  /** What the invite leads to: the host's name and settings, or why it cannot be joined. */
+  async describeRoom(code) {
+    const info = $("online-room-info");
+    try {
+      const room = await request("GET", `/api/online/rooms/${encodeURIComponent(code)}`);
+      const s = room.settings;
+      const length = s.match_length ? `a match to ${s.match_length}` : "a single game";
+      const clock = s.time_control ? `${s.time_control.name} clock` : "no clock";
+      info.textContent = `${room.host} invites you to ${length}, ${s.cube ? "with" : "without"} the cube, ${clock}.`;
+      if (!room.open) this.dialogError("That game already has two players.");
+      return room;
+    } catch (err) {
+      this.dialogError(err instanceof ApiError && err.status === 404
+        ? "There is no such game: check the code (a game left empty expires)." : err.message);
+      return null;
+    }
+  }
+
+  async submitDialog() {
+    const form = $("online-form");
+    const mode = form.elements["online-mode"].value;
+    const name = $("online-name").value.trim();
+    const store = storage("localStorage");
+    if (store) {
+      if (name) store.setItem(NAME_KEY, name);
+      else store.removeItem(NAME_KEY);
+    }
+    this.dialogError("");
+    $("online-submit").disabled = true;
+    try {
+      if (mode === "create") await this.create(name);
+      else await this.join($("online-code-input").value);
+    } finally {
+      $("online-submit").disabled = false;
+    }
+  }
+
+  async create(name) {
+    const kind = $("online-kind").value;
+    const length = Math.max(1, Math.min(25, Number($("online-length").value) || 3));
+    const body = {
+      cube: $("online-cube").checked,
+      time_control: $("online-clock").value,
+      match_length: kind === "match" ? length : 0,
+    };
+    if (name) body.name = name;
+    let room;
+    try {
+      room = await request("POST", "/api/online/rooms", body);
+    } catch (err) {
+      this.dialogError(err.message);
+      return;
+    }
+    saveSeat(room.code, "host", { token: room.token, invite: room.invite_path, secrets: {} });
+    writeJSON("sessionStorage", `${KEY}.tab.${room.code}`, "host");
+    $("online-dialog").close();
+    if (this.hooks.hasLocalGame()) {
+      this.enter(room.code, "online"); // reloads into the room
+      return;
+    }
+    this.stop();
+    history.replaceState(null, "", `#online=${room.code}`);
+    this.begin(room.code, "host", room.token);
+  }
+
+  async join(text) {
+    const code = codeFromText(text);
+    if (!code) {
+      this.dialogError("Paste the invite code or the whole link your friend sent.");
+      return;
+    }
+    const tab = readJSON("sessionStorage", `${KEY}.tab.${code}`);
+    const seat = tab && loadSeat(code, tab) ? tab : loadSeat(code, "guest") ? "guest" : null;
+    if (!seat) {
+      const room = await this.describeRoom(code);
+      if (!room || !room.open) return;
+    }
+    $("online-dialog").close();
+    if (this.hooks.hasLocalGame()) {
+      // Reload into the room: `enter` finds no seat and would ask again, so join straight away.
+      writeJSON("sessionStorage", `${KEY}.confirmed`, code);
+      this.enter(code, "join");
+      return;
+    }
+    if (seat) this.begin(code, seat, loadSeat(code, seat).token);
+    else this.begin(code, "guest", null);
+    history.replaceState(null, "", `#join=${code}`);
+  }
+
+  wire() {
+    $("online-button").addEventListener("click", () => this.openDialog("create"));
+    $("new-game-online").addEventListener("click", () => {
+      $("new-game-dialog").close();
+      this.openDialog("create");
+    });
+    const form = $("online-form");
+    form.addEventListener("change", () => this.syncDialog());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitDialog();
+    });
+    $("online-cancel").addEventListener("click", () => $("online-dialog").close());
+    $("online-code-input").addEventListener("change", (event) => {
+      const code = codeFromText(event.target.value);
+      this.dialogError("");
+      $("online-room-info").textContent = "";
+      if (code) this.describeRoom(code);
+    });
+    $("online-copy").addEventListener("click", () => this.copyLink());
+    $("online-leave").addEventListener("click", () => this.leave());
+    $("online-accept-button").addEventListener("click", () => this.perform("accept"));
+    $("online-decline-button").addEventListener("click", () => this.perform("decline"));
+    window.addEventListener("hashchange", () => {
+      const found = roomFromLocation();
+      if (found && !(this.active && this.code === found.code)) this.enter(found.code, found.mode);
+    });
+    window.addEventListener("online", () => {
+      if (this.active && !this.ws && !this.finished) this.connect();
+    });
+  }
+
+  /** After a reload that a join asked for: join without asking again. */
+  confirmedJoin(code) {
+    const confirmed = readJSON("sessionStorage", `${KEY}.confirmed`);
+    if (confirmed !== code) return false;
+    writeJSON("sessionStorage", `${KEY}.confirmed`, null);
+    return true;
+  }
+}
