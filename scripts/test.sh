@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine, then runs it all:
 # the package with its [dev] extras in .venv, Debian's chromium for the browser tests and
-# gnubg as an outside reference (both when apt-get is available and we are root), ruff, pytest.
+# gnubg as an outside reference (both when apt-get is available and we are root), then ruff,
+# mypy on the engine, and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,4 +28,5 @@ fi
 .venv/bin/python -m pip install --quiet -e ".[dev]"
 
 .venv/bin/ruff check .
+.venv/bin/mypy   # strict, on backgammon.core (see [tool.mypy] in pyproject.toml)
 .venv/bin/python -m pytest "$@"
