@@ -381,7 +381,10 @@ def test_a_whole_turn_with_the_keyboard_alone(open_page: Any) -> None:
     game.screenshot("keyboard-focus-ring")
 
     made = []
-    while state["legal"]:
+    undone = False
+    for _ in range(12):  # at most four moves, one undo: a bound, not a retry
+        if not state["legal"]:
+            break
         entry = state["legal"][0]
         target = str(entry["destinations"][-1]["to"])
         go_to(game, str(entry["from"]))
@@ -396,12 +399,14 @@ def test_a_whole_turn_with_the_keyboard_alone(open_page: Any) -> None:
         assert announced(game)[-len(new) - (0 if after["legal"] else 1):][:len(new)] == [
             f"{mover.capitalize()} moves {m['text']}" for m in new]
         state = after
-        if len(made) == 1 and state["legal"]:
-            page.keyboard.press("u")  # undo, then make it again
+        if len(made) == 1 and state["legal"] and not undone:
+            undone = True
+            page.keyboard.press("u")  # undo once, then make it again
             game.wait_idle()
             assert announced(game)[-1] == f"Taken back: {made[0]['text']}"
             made.clear()
             state = game.state()
+    assert not state["legal"], "the turn did not end within the move bound"
     page.keyboard.press("d")
     game.wait_idle()
     done = game.state()
