@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 
 class UsageError(Exception):
     """Bad command-line input; printed as one line, exit status 2."""
@@ -9,3 +11,16 @@ class UsageError(Exception):
 
 class RecordError(Exception):
     """A bad file or record named on the command line; printed as is, exit status 1."""
+
+
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """POSITION_ID, DICE, ``--turn`` and ``--json``: what ``moves`` and ``hint`` both take."""
+    parser.add_argument("position_id", metavar="POSITION_ID", help="GNU Backgammon Position ID")
+    parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
+    parser.add_argument(
+        "--turn",
+        default="white",
+        choices=["white", "black"],
+        help="the side on roll (the Position ID is read from its view; default white)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")

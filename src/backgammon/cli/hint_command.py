@@ -12,7 +12,7 @@ import json
 
 from backgammon.ai.choose import rank_plays
 from backgammon.ai.levels import LEVELS
-from backgammon.cli.common import UsageError
+from backgammon.cli.common import UsageError, add_position_arguments
 from backgammon.cli.moves_command import parse_dice_arg
 from backgammon.core.errors import BackgammonError
 from backgammon.core.position import Position
@@ -26,18 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Rank every legal play of a roll by the computer's evaluation: cubeless "
         "money equity after the play, in points, from the mover's view.",
     )
-    parser.add_argument("position_id", metavar="POSITION_ID", help="GNU Backgammon Position ID")
-    parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
+    add_position_arguments(parser)
     parser.add_argument(
         "--level", default="hard", choices=list(LEVELS), help="search depth (default hard)"
     )
-    parser.add_argument(
-        "--turn",
-        default="white",
-        choices=["white", "black"],
-        help="the side on roll (the Position ID is read from its view; default white)",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(run=run)
 
 

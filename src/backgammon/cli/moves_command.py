@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from backgammon.cli.common import UsageError
+from backgammon.cli.common import UsageError, add_position_arguments
 from backgammon.core.errors import BackgammonError
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
@@ -31,15 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="List every legal play, one a line, in standard notation with the "
         "GNU Backgammon Position ID of its result (opponent on roll).",
     )
-    parser.add_argument("position_id", metavar="POSITION_ID", help="GNU Backgammon Position ID")
-    parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
-    parser.add_argument(
-        "--turn",
-        default="white",
-        choices=["white", "black"],
-        help="the side on roll (the Position ID is read from its view; default white)",
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    add_position_arguments(parser)
     parser.set_defaults(run=run)
 
 
