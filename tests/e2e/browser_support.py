@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,20 @@ def chromium_path() -> str:
         return "/usr/bin/chromium"
     pytest.skip("Debian's chromium is not installed: run `apt-get install -y chromium` "
                 "(scripts/test.sh does it) or set BACKGAMMON_CHROMIUM")
+
+
+def launched_chromium(extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
+    """Debian's chromium under Playwright, headless, with CHROMIUM_ARGS (and ``extra_args``);
+    a generator for a module-scoped ``browser`` fixture to ``yield from``. Skips the test when
+    Playwright or chromium is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+    executable = chromium_path()
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=[*CHROMIUM_ARGS, *extra_args]
+        )
+        yield launched
+        launched.close()
 
 
 def free_port() -> int:

@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, CHROMIUM_ARGS, ServerProcess, chromium_path
+from browser_support import (
+    ARTIFACTS,
+    ServerProcess,
+    launched_chromium,
+)
 from test_web_game import BASE_SETTINGS, GamePage
 
 from backgammon.core.game import Phase
@@ -39,11 +43,7 @@ ATTEMPT_SEEDS = {"open-point": 1, "bar": 1, "dice": 1, "bear-off": 1, "bear-off-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")

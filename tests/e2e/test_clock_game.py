@@ -15,7 +15,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, CHROMIUM_ARGS, ServerProcess, chromium_path
+from browser_support import (
+    ARTIFACTS,
+    ServerProcess,
+    launched_chromium,
+)
 
 from backgammon.services.timing import TEST_CONTROLS_ENV
 
@@ -26,11 +30,7 @@ Page = sync_api.Page
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")

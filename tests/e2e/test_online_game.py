@@ -20,7 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, CHROMIUM_ARGS, ServerProcess, chromium_path
+from browser_support import (
+    ARTIFACTS,
+    ServerProcess,
+    launched_chromium,
+)
 
 from backgammon.core.dice import commitment, dice_from_secrets
 
@@ -39,12 +43,7 @@ LAN_NAME = "backgammon-lan.test"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
-        launched = playwright.chromium.launch(executable_path=executable, args=args)
-        yield launched
-        launched.close()
+    yield from launched_chromium((f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1",))
 
 
 @pytest.fixture(scope="module")

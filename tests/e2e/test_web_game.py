@@ -14,7 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, CHROMIUM_ARGS, ServerProcess, chromium_path
+from browser_support import (
+    ARTIFACTS,
+    ServerProcess,
+    launched_chromium,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser
@@ -26,11 +30,7 @@ BASE_SETTINGS = {"speed": "instant", "theme": "light"}
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    yield from launched_chromium()
 
 
 @pytest.fixture(scope="module")
