@@ -1,7 +1,8 @@
 """Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
 
-    python bench/online_load.py [--rooms 200] [--think-ms 0] [--seed 1] [--limit 300]
-                                [--deflate] [--tune-gc] [--profile PATH]
+    python bench/online_load.py [--rooms 200] [--think-ms 200] [--seed 1] [--limit 300]
+                                [--deflate] [--default-gc] [--loop auto|asyncio]
+                                [--profile PATH]
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -15,17 +16,23 @@ player's send to the opponent's receipt of the relayed message (commit, secret, 
 p50 to max, in milliseconds. It checks that every game finished and that its record is
 identical and legal on both sides: every event is compared as the two players received it, a
 replica of the game built from those events (its plays checked by the engine) equals the log
-the server sent both in ``game_over``, and ``Game.replay`` accepts that log.
+the server sent both in ``game_over``, and, once every room has finished (so that it delays
+no timed message), ``Game.replay`` accepts that log and reaches the result both were sent.
 
-With ``--think-ms 0`` every room plays as fast as the server answers: a saturation test, where
-latency is the queue of 200 rooms' messages. With ``--think-ms N`` a person takes N ms on
-average (0.5N to 1.5N) before each roll and each play, as at a real table (a real turn takes
-several seconds); the pages' dice answers (``secret``, ``reveal``) never wait.
+Pacing: with ``--think-ms N`` (default 200) a player takes N ms on average (0.5N to 1.5N)
+before each roll and each play; the pages' dice answers (``secret``, ``reveal``) never wait.
+That is still ten times faster than people play (a real turn takes several seconds), so 200
+rooms here send more than 200 real games would. ``--think-ms 0`` is a saturation test: every
+room sends its next message the moment it has the last answer, so about one message per room
+is always in flight and the latency is simply rooms / throughput (Little's law): it measures
+throughput, not responsiveness.
 
-Both processes keep Python's default garbage collector settings, as ``backgammon serve`` does;
-``--tune-gc`` applies :func:`tune_gc` to both. To tell the server's own cost from a busy machine,
-the last lines give each process's collector pauses and event-loop lag (how late a 10 ms sleep
-woke up: time the process wanted the CPU and did not get it, or spent in one long step).
+Both processes run as ``backgammon serve`` does: uvloop when it is installed (``--loop
+asyncio`` for the standard loop) and the garbage collector tuned by
+:func:`backgammon.server.runtime.tune_gc` (``--default-gc`` for Python's defaults). To tell the
+server's own cost from a busy machine, the last lines give each process's collector pauses and
+event-loop lag (how late a 10 ms sleep woke up: time the process wanted the CPU and did not get
+it, or spent in one long step).
 
 Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
 seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
@@ -61,6 +68,26 @@ class RoomResult:
     sent: int = 0
     received: int = 0
     latencies: list[tuple[float, float]] = field(default_factory=list)
+    log: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+
+
+def _verify(result: RoomResult) -> None:
+    """After the timed run: the room's record replays to the result both sides were sent."""
+    from backgammon.core.game import Game
+
+    if result.error or result.log is None:
+        return
+    try:
+        replayed = Game.replay(result.log)
+    except Exception as exc:
+        result.error = f"the record does not replay: {type(exc).__name__}: {exc}"[:300]
+        return
+    if replayed.outcome is None or replayed.outcome.to_dict() != result.outcome:
+        result.error = "the record does not replay to the same result"
+        return
+    result.ok = True
+    result.log = None
 
 
 class _Seat:
@@ -188,7 +215,8 @@ class _RoomScript:
                     rolled = await self.both(mover, other, "rolled")
                     game.roll(dice=rolled["dice"])
                     continue
-                play = mover.rng.choice(list(game.legal_plays()))
+                plays = game.legal_plays()
+                play = plays[mover.rng.randrange(len(plays))]
                 event = await self.relay(mover, other, {
                     "type": "play",
                     "moves": [[m.from_point, m.to_point, m.die] for m in play.moves]},
@@ -198,10 +226,10 @@ class _RoomScript:
             log = over["log"]
             if log != game.to_log():
                 raise RuntimeError("the server's record differs from the one the sides built")
-            replayed = Game.replay(log)
-            if replayed.outcome is None or replayed.outcome.to_dict() != over["outcome"]:
-                raise RuntimeError("the record does not replay to the same result")
-            self.result.ok = True
+            # Replaying the whole record is checked once every room has finished (_verify),
+            # so that its CPU time does not delay the other rooms' messages being timed.
+            self.result.log = log
+            self.result.outcome = over["outcome"]
 
 
 MAX_TURNS = 3000
@@ -249,10 +277,13 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
         if task in pending and not results[index].error:
             results[index].error = f"not finished within {limit:g} s"
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    summary = watch.summary()
+    for result in results:
+        _verify(result)
     return {
         "elapsed": elapsed,
         "cpu": usage.ru_utime + usage.ru_stime,
-        "watch": watch.summary(),
+        "watch": summary,
         "results": [r.__dict__ for r in results],
     }
 
@@ -294,33 +325,32 @@ class _Watch:
         }
 
 
-def tune_gc() -> None:
-    """Garbage collector settings for a long-running server (``--tune-gc``: the server and the
-    clients alike).
-
-    Measured here with Python's defaults: a full collection walks every tracked object (the
-    imported framework, ~70,000 objects, and 200 games) and took 100-400 ms on this machine,
-    about once every 12 seconds; young collections took ~1 ms. ``gc.freeze()`` takes everything
-    alive after start-up out of every future collection, and a third threshold of 100 instead of
-    10 makes full collections up to ten times rarer (25 -> 3 in a 200-room run), leaving the
-    young ones as they were. Raising the first threshold instead made each young collection
-    nearly as slow as a full one: worse. Whether this helps the p99 could not be settled on a
-    machine shared with other busy jobs, so it is not the default.
-    """
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(700, 10, 100)
-
-
 def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
-    if args.tune_gc:
+    from backgammon.server.runtime import tune_gc
+
+    if not args.default_gc:
         tune_gc()
     compression = "deflate" if args.deflate else None
-    summary = asyncio.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
-                                   args.limit, compression))
+    with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
+        summary = runner.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
+                                      args.limit, compression))
     out.put(summary)
+
+
+def _loop_factory(name: str) -> Any:
+    """The event loop both processes run: ``auto`` is uvloop when it is installed, as
+    ``backgammon serve`` (uvicorn's ``loop="auto"``) chooses; ``asyncio`` the standard one."""
+    if name == "auto":
+        try:
+            import uvloop
+        except ImportError:
+            return None
+        return uvloop.new_event_loop
+    return None
+
+
+def _loop_name(name: str) -> str:
+    return "uvloop" if _loop_factory(name) is not None else "asyncio"
 
 
 def _free_port() -> int:
@@ -334,6 +364,7 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
     from fastapi import FastAPI
 
     from backgammon.server.online import router
+    from backgammon.server.runtime import tune_gc
 
     app = FastAPI()
     app.include_router(router)
@@ -343,7 +374,7 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
                             ws_max_size=1 << 16, timeout_keep_alive=60)
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
-    if args.tune_gc:
+    if not args.default_gc:
         tune_gc()
     for _ in range(200):
         if server.started:
@@ -387,18 +418,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", type=int, default=200, help="concurrent rooms (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the secrets and plays")
-    parser.add_argument("--think-ms", type=float, default=0.0,
-                        help="a person's mean thinking time before a roll or a play, drawn "
-                             "from 0.5x-1.5x; the pages' dice answers never wait (default 0: "
-                             "flat out)")
+    parser.add_argument("--think-ms", type=float, default=200.0,
+                        help="a player's mean thinking time before a roll or a play, drawn "
+                             "from 0.5x-1.5x; the pages' dice answers never wait (default "
+                             "200; 0: flat out, a saturation test)")
     parser.add_argument("--limit", type=float, default=300.0,
                         help="seconds before the clients give up (default 300)")
     parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
     parser.add_argument("--deflate", action="store_true",
                         help="negotiate permessage-deflate (uvicorn's default; off here)")
-    parser.add_argument("--tune-gc", action="store_true",
-                        help="freeze the start-up heap and make full collections rarer in both "
-                             "processes (see tune_gc)")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="keep Python's default collector settings in both processes "
+                             "instead of backgammon serve's tune_gc")
+    parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto",
+                        help="the event loop of the server and the clients: auto (uvloop when "
+                             "installed, as backgammon serve does; default) or asyncio")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH")
     args = parser.parse_args(argv)
@@ -410,11 +444,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     load = os.getloadavg()
     print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
-          f"deflate {'on' if args.deflate else 'off'}, gc "
-          f"{'start-up frozen, full collections 10x rarer' if args.tune_gc else 'default'}; "
+          f"deflate {'on' if args.deflate else 'off'}, loop {_loop_name(args.loop)}, gc "
+          f"{'default' if args.default_gc else 'tuned as backgammon serve does'}; "
           f"{os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
-    summary = asyncio.run(_serve_and_run(args))
+    with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
+        summary = runner.run(_serve_and_run(args))
     results = [RoomResult(**r) for r in summary["results"]]
     completed = sum(r.ok for r in results)
     elapsed = summary["elapsed"]

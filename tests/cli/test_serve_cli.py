@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,16 @@ import uvicorn
 
 from backgammon.cli import main
 from backgammon.cli.serve_command import _browser_url
+from backgammon.server.runtime import GC_THRESHOLDS
+
+
+@pytest.fixture(autouse=True)
+def _restore_gc() -> Iterator[None]:
+    """``serve`` tunes this process's garbage collector: put it back for the other tests."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 def test_serve_builds_the_app_on_the_database_given(
@@ -20,6 +32,7 @@ def test_serve_builds_the_app_on_the_database_given(
     def fake_run(self: uvicorn.Server, sockets: Any = None) -> None:
         seen["host"], seen["port"] = self.config.host, self.config.port
         seen["app"] = self.config.app
+        seen["gc"] = gc.get_threshold(), gc.get_freeze_count()
 
     monkeypatch.setattr(uvicorn.Server, "run", fake_run)
     db = tmp_path / "mine.sqlite3"
@@ -27,6 +40,10 @@ def test_serve_builds_the_app_on_the_database_given(
                  "--db", str(db)]) == 0
     assert (seen["host"], seen["port"]) == ("0.0.0.0", 8123)
     assert seen["app"].state.store.path == str(db)
+    # tune_gc ran before serving: the start-up heap frozen, full collections 10x rarer.
+    thresholds, frozen = seen["gc"]
+    assert thresholds == GC_THRESHOLDS == (700, 10, 100)
+    assert frozen > 10_000  # the imported framework and the app
     assert db.exists()
     assert f"saving games in {db}" in capsys.readouterr().err
 

@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from backgammon.server import ServerSettings, create_app
+    from backgammon.server.runtime import tune_gc
     from backgammon.services.store import StoredGameError
 
     settings = ServerSettings() if args.db is None else ServerSettings(db_path=args.db)
@@ -98,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
                             ssl_certfile=None if tls is None else tls[0],
                             ssl_keyfile=None if tls is None else tls[1])
     server = uvicorn.Server(config)
+    tune_gc()  # full collections out of the way of live games (see its docstring)
 
     if not args.no_browser:
         def open_when_ready() -> None:

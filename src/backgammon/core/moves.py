@@ -506,6 +506,9 @@ class LegalPlays(Sequence[Play]):
         return bool(self._entries)
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, int) and self._plays is None:
+            key, raw = self._entries[index]  # one play, without building the others
+            return _make_play(self.position, key, raw)
         return self._all()[index]
 
     def __iter__(self) -> Iterator[Play]:
@@ -533,7 +536,12 @@ class LegalPlays(Sequence[Play]):
     def by_result(self, result: Position) -> Play | None:
         """The play that reaches ``result``, or None."""
         index = self._position_index(result)
-        return None if index is None else self._all()[index]
+        if index is None:
+            return None
+        if self._plays is not None:
+            return self._plays[index]
+        key, raw = self._entries[index]
+        return _make_play(self.position, key, raw)
 
     @property
     def results(self) -> frozenset[Position]:
@@ -638,7 +646,7 @@ def legal_moves(
             f"played dice {tuple(used)} and dice left {tuple(dice_left)} are not one roll"
         )
     b = _own(position)
-    longest, _ = _search(b, full)
+    longest = next((n for n in range(len(full), 0, -1) if _can_play(b, full, n)), 0)
     # WBF 3.5: when only one die of two different ones can be played, the larger if it can.
     larger_only = longest == 1 and len(full) == 2 and full[0] != full[1]
     remaining = list(full)
@@ -659,8 +667,8 @@ def _continuations(
     """Moves from ``b`` after which ``needed - 1`` more of the dice ``left`` can be played.
 
     Keyed by (from, to, die), valued by hit; ``larger_only`` keeps only the larger die's moves
-    when it has any. The depth after each move comes from :func:`_search`, the search behind
-    :func:`legal_plays`.
+    when it has any. Whether a move leaves enough to play comes from :func:`_can_play`, on
+    the single moves of :func:`_search`, the search behind :func:`legal_plays`.
     """
     found: dict[tuple[int, int, int], bool] = {}
     if needed <= 0:
@@ -671,13 +679,34 @@ def _continuations(
         rest.remove(die)
         for src, dst in _single_moves(b, die, outside):
             hit = _apply(b, src, dst)
-            depth = 1 + (_search(b, rest)[0] if rest else 0)
+            reaches = _can_play(b, rest, needed - 1)
             _undo(b, src, dst, hit)
-            if depth == needed:
+            if reaches:
                 found[(src, dst, die)] = hit
         if larger_only and found:
             break
     return found
+
+
+def _can_play(b: list[int], dice: list[int], count: int) -> bool:
+    """Whether ``count`` more moves can be made from ``b`` with some of ``dice``.
+
+    A depth-first search that stops at the first sequence long enough: the same moves as
+    :func:`_search` (:func:`_single_moves`), without collecting every result.
+    """
+    if count <= 0:
+        return True
+    outside = _outside(b)
+    for die in set(dice):
+        rest = list(dice)
+        rest.remove(die)
+        for src, dst in _single_moves(b, die, outside):
+            hit = _apply(b, src, dst)
+            reaches = _can_play(b, rest, count - 1)
+            _undo(b, src, dst, hit)
+            if reaches:
+                return True
+    return False
 
 
 def apply_play(position: Position, moves: Iterable[Move]) -> Position:

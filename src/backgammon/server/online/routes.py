@@ -66,12 +66,16 @@ class _Connection:
         self.writer = asyncio.create_task(self._write())
 
     def send(self, payload: dict[str, Any]) -> None:
+        self.send_text(json.dumps(payload, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue one JSON text frame (dropped once the connection is closing)."""
         if self.closing:
             return
         if self.queue.qsize() >= MAX_QUEUE:
             self.close(1008)
             return
-        self.queue.put_nowait(json.dumps(payload, separators=(",", ":")))
+        self.queue.put_nowait(text)
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close the WebSocket with ``code``."""
@@ -108,11 +112,16 @@ class OnlineHub:
 
     def dispatch(self, room: Room, messages: list[Outgoing]) -> None:
         """Queue each message for its seat's live connection (a seat not connected misses it
-        and gets the full state when it comes back)."""
+        and gets the full state when it comes back). A payload sent to both seats is encoded
+        once."""
+        encoded: dict[int, str] = {}
         for seat, payload in messages:
             connection = self._live.get((room.code, seat))
             if connection is not None:
-                connection.send(payload)
+                text = encoded.get(id(payload))
+                if text is None:
+                    text = encoded[id(payload)] = json.dumps(payload, separators=(",", ":"))
+                connection.send_text(text)
 
     def attach(self, room: Room, seat: Seat, connection: _Connection) -> None:
         """Make ``connection`` the seat's live one; an older one is told and closed."""
