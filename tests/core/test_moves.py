@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from pathlib import Path
@@ -22,7 +23,7 @@ from backgammon import (
     legal_moves,
     legal_plays,
 )
-from backgammon.core.moves import apply_play
+from backgammon.core.moves import apply_play, legal_paths
 from boards import diagram
 from conftest import read_jsonl
 
@@ -338,6 +339,37 @@ def test_legal_moves_build_exactly_the_legal_plays(shared_dir: Path) -> None:
         assert _plays_by_moves(position, tuple(row["dice"])) == expected
         compared += 1
     assert compared == 2736
+
+
+def test_legal_paths_at_the_start_with_6_5() -> None:
+    paths = {"/".join([str(p[0]).split("/")[0], *(str(m).split("/")[1] for m in p)])
+             for p in legal_paths(Position.start(), (6, 5))}
+    # one checker by one die, or on by the other die; Black's 6-point (our 19) and 24-point
+    # (our 1) are blocked, so the back checker runs 24/18/13 only, and 6/1 is no move
+    assert paths == {"24/18", "24/18/13", "13/7", "13/7/2", "13/8", "13/8/2", "8/2", "8/3"}
+
+
+def test_legal_paths_step_by_step_are_legal_next_moves(shared_dir: Path) -> None:
+    rows = _oracle(shared_dir, "legal_plays.jsonl") + _oracle(shared_dir, "endgame_plays.jsonl")
+    checked = 0
+    for row in rows[::4]:
+        position = Position.from_points(row["board"], row["turn"])
+        dice = row["dice"]
+        full = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+        paths = legal_paths(position, full)
+        singles = [p[0] for p in paths if len(p) == 1]
+        assert singles == legal_moves(position, full)
+        assert len(set(paths)) == len(paths)
+        for path in paths:
+            assert all(m.from_point == b.to_point for b, m in itertools.pairwise(path))
+            if len(row["plays"]) > 30:
+                continue  # the step-by-step check is slow for the big doubles
+            left = list(full)
+            for index, move in enumerate(path):
+                assert move in legal_moves(position, left, path[:index])
+                left.remove(move.die)
+            checked += 1
+    assert checked == 4074
 
 
 # --------------------------------------------------------------------------------------------

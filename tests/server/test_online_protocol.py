@@ -115,6 +115,7 @@ class Table:
         found = [player.expect(kind) for player in self.players]
         for message in found:
             message.pop("legal_moves", None)
+            message.pop("legal", None)
         assert found[0] == found[1]
         return found
 
@@ -158,7 +159,7 @@ class Table:
         self.both("reveal")
         rolled = roller.expect("rolled")
         seen = other.expect("rolled")
-        assert {k: v for k, v in rolled.items() if k != "legal_moves"} == seen
+        assert {k: v for k, v in rolled.items() if k not in ("legal_moves", "legal")} == seen
         assert tuple(rolled["dice"]) == dice_from_secrets(mine, theirs, number)
         self.apply_roll(rolled)
         return rolled
@@ -353,7 +354,7 @@ def test_a_full_game_through_commit_reveal_dice(table_factory: Any) -> None:
             rolled = table.roll(mover)
             if not rolled["passed"]:
                 break
-            assert "legal_moves" not in rolled  # the turn passed: the roller has none
+            assert "legal_moves" not in rolled and "legal" not in rolled  # the turn passed
             mover = table.to_move()
         assert turns < 400
     over = table.both("game_over")[0]
@@ -384,6 +385,7 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     mine, theirs = mover.expect("move"), other.expect("move")
     assert mine["move"] == theirs["move"] == [first.from_point, first.to_point, first.die]
     assert "legal_moves" in mine and "legal_moves" not in theirs
+    assert "legal" in mine and "legal" not in theirs
     mover.send(type="end_turn")
     assert "the play is not complete" in mover.error("not_allowed")
     mover.send(type="undo")
@@ -395,6 +397,77 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     mover.send(type="end_turn")
     event = table.both("play")[0]
     assert event["moves"] == [[m.from_point, m.to_point, m.die] for m in play.moves]
+
+
+def test_the_mover_gets_the_boards_destinations_as_local_play(table_factory: Any) -> None:
+    from backgammon.services.destinations import legal_json
+
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    other = table.guest if mover is table.host else table.host
+    assert mover.replica is not None
+    # the same list local play draws: one entry per checker that can move, with every place
+    # it reaches (several dice on: more than one move), hits marked
+    legal = mover.state()["game"]["legal"]
+    assert legal == legal_json(mover.replica)
+    assert any(len(d["moves"]) == 2 for entry in legal for d in entry["destinations"])
+    assert other.state()["game"]["legal"] == []
+    # a two-dice destination is played as its single moves, one message each
+    entry = next(e for e in legal if any(len(d["moves"]) == 2 for d in e["destinations"]))
+    destination = next(d for d in entry["destinations"] if len(d["moves"]) == 2)
+    color = mover.color
+    for step in destination["moves"]:
+        move = Move(*(_own(step["from"], color), _own(step["to"], color), step["die"]))
+        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
+        mine = mover.expect("move")
+        other.expect("move")
+    # after the last die, the mover is told that nothing is left to move
+    assert mine["legal"] == [] and mine["legal_moves"] == []
+    board = mover.state()["game"]["board"]["points"]
+    target = destination["to"]
+    assert (board[target] > 0) if color == "white" else (board[target] < 0)
+
+
+def _own(place: Any, color: str) -> int:
+    """A page place (White's numbering, "bar", "off") in ``color``'s numbering."""
+    if place == "bar":
+        return 25
+    if place == "off":
+        return 0
+    return int(place) if color == "white" else 25 - int(place)
+
+
+def test_review_and_export_answer_the_asker_only(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    other = table.guest if mover is table.host else table.host
+    table.play_random(mover)
+    other.send(type="review", ref=7)
+    answer = other.expect("review")
+    assert answer["ref"] == 7
+    review = answer["review"]
+    assert review["names"] == {"white": "Ann", "black": "Bob"}
+    assert review["title"] == "Ann vs Bob · online, single game"
+    # the start, then one frame per line of the move list: the opening roll's play
+    assert [f["kind"] for f in review["frames"]] == ["start", "play"]
+    assert review["frames"][1]["dice"] == sorted(rolled["dice"], reverse=True)
+    mover.send(type="export")
+    exported = mover.expect("export")
+    assert exported["game"] is None
+    assert exported["filename"].startswith("backgammon-online-")
+    assert exported["filename"].endswith(".mat")
+    text = exported["text"]
+    assert " 1) " in text and "Ann" in text and "Bob" in text
+    assert text.endswith("\n")
+    mover.send(type="export", game=2, ref="x")
+    error = mover.expect("error")
+    assert (error["code"], error["ref"]) == ("no_such_game", "x")
+    assert "ask for game 1 to 1" in error["message"]
+    # nothing reached the other side, and the game goes on
+    other.send(type="state")
+    assert other.expect("state")["state"]["game"]["phase"] == "roll"
 
 
 # ------------------------------------------------------------------------------------------

@@ -634,6 +634,58 @@ def legal_moves(
         InvalidDiceError: malformed dice, or ``dice_left`` and ``played`` that are not one roll.
         IllegalMoveError: ``played`` is not the start of a legal play.
     """
+    b, remaining, needed, larger_only = _turn_so_far(position, dice_left, played)
+    options = _continuations(b, remaining, needed, larger_only)
+    return [Move(src, dst, die, hit) for (src, dst, die), hit in options.items()]
+
+
+def legal_paths(
+    position: Position,
+    dice_left: Sequence[int],
+    played: Sequence[Move] = (),
+) -> list[tuple[Move, ...]]:
+    """Every way one checker can go on from where it stands, with one or more of the dice left.
+
+    This is what a board offers when a checker is dragged to where it ends: each path is a
+    legal next move (as :func:`legal_moves` lists it) followed by further legal next moves of
+    the same checker, so no path leaves a die unplayed that the rules say must be played.
+
+    Args:
+        position, dice_left, played: as for :func:`legal_moves`.
+
+    Returns:
+        The paths, each a tuple of one or more moves (mover's numbering), the moves of a path
+        in the order they are made; the one-move paths are exactly :func:`legal_moves`. Two
+        paths may end on the same point (e.g. 13/10/5 and 13/8/5, or one that hits on the way).
+
+    Raises:
+        InvalidDiceError, IllegalMoveError: as for :func:`legal_moves`.
+    """
+    b, remaining, needed, larger_only = _turn_so_far(position, dice_left, played)
+    paths: list[tuple[Move, ...]] = []
+
+    def extend(path: tuple[Move, ...], left: list[int], needed: int, larger_only: bool,
+               source: int | None) -> None:
+        for (src, dst, die), hit in _continuations(b, left, needed, larger_only, source).items():
+            longer = (*path, Move(src, dst, die, hit))
+            paths.append(longer)
+            if dst != OFF and len(left) > 1:
+                rest = list(left)
+                rest.remove(die)
+                _apply(b, src, dst)
+                extend(longer, rest, needed - 1, False, dst)
+                _undo(b, src, dst, hit)
+
+    extend((), remaining, needed, larger_only, None)
+    return paths
+
+
+def _turn_so_far(
+    position: Position, dice_left: Sequence[int], played: Sequence[Move]
+) -> tuple[list[int], list[int], int, bool]:
+    """The board after ``played`` (mover's numbering), the dice left, how many more moves the
+    play needs, and whether only the larger die may be played; ``played`` checked move by
+    move (see :func:`legal_moves`)."""
     _check_playable(position)
     left = list(check_dice(dice_left, maximum=4))
     used = [m.die for m in played]
@@ -657,18 +709,19 @@ def legal_moves(
             raise IllegalMoveError(f"{move} is not a legal move{before}")
         _apply(b, move.from_point, move.to_point)
         remaining.remove(move.die)
-    options = _continuations(b, remaining, longest - len(played), larger_only)
-    return [Move(src, dst, die, hit) for (src, dst, die), hit in options.items()]
+    return b, remaining, longest - len(played), larger_only
 
 
 def _continuations(
-    b: list[int], left: list[int], needed: int, larger_only: bool
+    b: list[int], left: list[int], needed: int, larger_only: bool,
+    source: int | None = None,
 ) -> dict[tuple[int, int, int], bool]:
     """Moves from ``b`` after which ``needed - 1`` more of the dice ``left`` can be played.
 
     Keyed by (from, to, die), valued by hit; ``larger_only`` keeps only the larger die's moves
-    when it has any. Whether a move leaves enough to play comes from :func:`_can_play`, on
-    the single moves of :func:`_search`, the search behind :func:`legal_plays`.
+    when it has any; ``source`` keeps only the moves from that point. Whether a move leaves
+    enough to play comes from :func:`_can_play`, on the single moves of :func:`_search`, the
+    search behind :func:`legal_plays`.
     """
     found: dict[tuple[int, int, int], bool] = {}
     if needed <= 0:
@@ -678,6 +731,8 @@ def _continuations(
         rest = list(left)
         rest.remove(die)
         for src, dst in _single_moves(b, die, outside):
+            if source is not None and src != source:
+                continue
             hit = _apply(b, src, dst)
             reaches = _can_play(b, rest, needed - 1)
             _undo(b, src, dst, hit)
@@ -744,5 +799,6 @@ __all__ = [
     "apply_play",
     "check_dice",
     "legal_moves",
+    "legal_paths",
     "legal_plays",
 ]

@@ -37,6 +37,7 @@ from backgammon.core.notation import format_play
 from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.records import MatRecord, read_and_replay, record_from_match
+from backgammon.services.destinations import move_json
 from backgammon.services.rules import rule_of
 from backgammon.services.state import (
     BoardJSON,
@@ -164,15 +165,6 @@ def _pips(position: Position) -> dict[str, int]:
     return {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)}
 
 
-def _place(point: int, mover: Color, *, source: bool) -> Place:
-    """A point of the mover's numbering (bar 25, off 0) as a place of the page."""
-    if source and point == BAR:
-        return "bar"
-    if not source and point == OFF:
-        return "off"
-    return point if mover is WHITE else 25 - point
-
-
 def _own_point(place: Place, mover: Color) -> int | None:
     """A place of the page in the mover's numbering (bar 25, off 0); None for no such place."""
     if place == "bar":
@@ -182,12 +174,6 @@ def _own_point(place: Place, mover: Color) -> int | None:
     if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 24:
         return None
     return place if mover is WHITE else 25 - place
-
-
-def _move_json(move: Move, mover: Color) -> MoveJSON:
-    return {"from": _place(move.from_point, mover, source=True),
-            "to": _place(move.to_point, mover, source=False),
-            "die": move.die, "hit": move.hit, "text": str(move)}
 
 
 def _roll_text(dice: Sequence[int]) -> str:
@@ -295,7 +281,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "history_index": index, "board": _board(turn.position),
                 "pips": _pips(turn.position),
                 "dice": list(turn.dice) if turn.dice is not None else None,
-                "moves": [_move_json(m, turn.color) for m in turn.moves],
+                "moves": [move_json(m, turn.color) for m in turn.moves],
                 "cube": {"enabled": enabled, "value": turn.cube_value,
                          "owner": _name(turn.cube_owner) if turn.cube_owner else None,
                          "offered_by": _name(turn.color) if offered else None},
@@ -420,7 +406,7 @@ def hints_for(game: Game, *, allowed: bool = True) -> HintsJSON:
     text = (f"Dice left: {dice_words}. {count} move{'s' if count != 1 else ''} can be made now; "
             f"{len(plays)} way{'s' if len(plays) != 1 else ''} to play the rest of the turn.")
     return {"active": True, "dice_left": dice_left,
-            "moves": [_move_json(m, mover) for m in moves],
+            "moves": [move_json(m, mover) for m in moves],
             "plays": plays[:MAX_HINT_PLAYS], "plays_total": len(plays), "text": text}
 
 

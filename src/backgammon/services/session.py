@@ -43,11 +43,12 @@ from backgammon.core.errors import (
 from backgammon.core.explain import explain_move
 from backgammon.core.game import DiceLike, Game, Phase, Turn
 from backgammon.core.match import Match
-from backgammon.core.moves import Move, legal_moves
+from backgammon.core.moves import Move
 from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
+from backgammon.services.destinations import legal_json, move_json, paths_by_destination
 from backgammon.services.review import pass_reason
 from backgammon.services.state import (
     BoardJSON,
@@ -59,8 +60,6 @@ from backgammon.services.state import (
     GameState,
     HistoryJSON,
     LastTurnJSON,
-    LegalJSON,
-    MoveJSON,
     Place,
     PlayerJSON,
     ResultJSON,
@@ -414,7 +413,7 @@ class GameService:
             mover = _on_roll(game)
             src = _own_point(from_place, mover, source=True)
             dst = _own_point(to_place, mover, source=False)
-            paths = _paths_by_destination(game)
+            paths = paths_by_destination(game)
             path = paths.get((src, dst))
             if path is None:
                 raise IllegalMoveError(_refusal(game, src, dst, paths))
@@ -863,8 +862,8 @@ class GameService:
             "dice": list(game.dice) if game.phase is Phase.MOVE and game.dice else None,
             "dice_left": list(game.dice_left),
             "opening": _opening(game),
-            "played": [_move_json(m, _on_roll(game)) for m in game.played],
-            "legal": _legal_json(game) if game.phase is Phase.MOVE and mine else [],
+            "played": [move_json(m, _on_roll(game)) for m in game.played],
+            "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
             "can": can,
             "cube": _cube(game),
             "score": self._score(session),
@@ -1083,15 +1082,6 @@ def _opening(game: Game) -> dict[str, int] | None:
     return None
 
 
-def _place(point: int, mover: Color, *, source: bool) -> Place:
-    """A point of the mover's numbering (bar 25, off 0) as a place of the page."""
-    if source and point == BAR:
-        return "bar"
-    if not source and point == OFF:
-        return "off"
-    return point if mover is WHITE else 25 - point
-
-
 def _own_point(place: Place, mover: Color, *, source: bool) -> int:
     """A place of the page as a point of the mover's numbering.
 
@@ -1107,70 +1097,6 @@ def _own_point(place: Place, mover: Color, *, source: bool) -> int:
         allowed = "1..24 or 'bar'" if source else "1..24 or 'off'"
         raise IllegalMoveError(f"there is no point {place!r} to {role} (expected {allowed})")
     return place if mover is WHITE else 25 - place
-
-
-def _move_json(move: Move, mover: Color) -> MoveJSON:
-    return {"from": _place(move.from_point, mover, source=True),
-            "to": _place(move.to_point, mover, source=False),
-            "die": move.die, "hit": move.hit, "text": str(move)}
-
-
-def _paths_by_destination(game: Game) -> dict[tuple[int, int], list[Move]]:
-    """Where each checker can go now, by (from, to) in the mover's numbering, with the moves
-    that take it there.
-
-    A destination several dice away is reached by moving the same checker on through open
-    points; every step is one of the engine's legal moves, so no path leaves a die that the
-    rules say must be played unplayed. When two paths reach the same point, the one that hits
-    nothing on the way is chosen (a hit in passing is the person's choice, made one die at a
-    time), then the one with fewer dice, then smaller dice.
-    """
-    start = game.turn_start
-    played = list(game.played)
-    left = list(game.dice_left)
-    best: dict[tuple[int, int], list[Move]] = {}
-
-    def consider(path: list[Move]) -> None:
-        key = (path[0].from_point, path[-1].to_point)
-        rank = (sum(m.hit for m in path[:-1]), len(path), [m.die for m in path])
-        current = best.get(key)
-        if current is None or rank < (sum(m.hit for m in current[:-1]), len(current),
-                                       [m.die for m in current]):
-            best[key] = path
-
-    stack = [[move] for move in game.legal_moves()]
-    while stack:
-        path = stack.pop()
-        consider(path)
-        last = path[-1]
-        if last.to_point == OFF:
-            continue
-        remaining = list(left)
-        for move in path:
-            remaining.remove(move.die)
-        if not remaining:
-            continue
-        for following in legal_moves(start, remaining, played + path):
-            if following.from_point == last.to_point:
-                stack.append([*path, following])
-    return best
-
-
-def _legal_json(game: Game) -> list[LegalJSON]:
-    mover = _on_roll(game)
-    by_source: dict[int, list[tuple[int, list[Move]]]] = {}
-    for (src, dst), path in _paths_by_destination(game).items():
-        by_source.setdefault(src, []).append((dst, path))
-    result: list[LegalJSON] = []
-    for src in sorted(by_source, reverse=True):
-        destinations = [
-            {"to": _place(dst, mover, source=False), "hit": path[-1].hit,
-             "moves": [_move_json(m, mover) for m in path]}
-            for dst, path in sorted(by_source[src], key=lambda item: -item[0])
-        ]
-        result.append(cast(LegalJSON, {"from": _place(src, mover, source=True),
-                                       "destinations": destinations}))
-    return result
 
 
 def _refusal(game: Game, src: int, dst: int, paths: dict[tuple[int, int], list[Move]]) -> str:
@@ -1253,7 +1179,7 @@ def _last_turn(game: Game) -> LastTurnJSON | None:
     for turn in reversed(game.history):
         if turn.action == "move":
             return {"color": _name(turn.color),
-                    "moves": [_move_json(m, turn.color) for m in turn.moves]}
+                    "moves": [move_json(m, turn.color) for m in turn.moves]}
     return None
 
 

@@ -60,6 +60,9 @@ type            fields                                         who, when
 ``rematch``     (none)                                         either side once the match is over;
                                                                the rematch starts when both asked
 ``state``       (none)                                         any time: the full state
+``review``      (none)                                         any time: every position of the
+                                                               match so far, to step through
+``export``      ``game``? (1-based; none: the whole match)     any time: the ``.mat`` transcript
 ``leave``       (none)                                         any time: leave the room for good
 ==============  =============================================  =====================================
 
@@ -106,7 +109,11 @@ Server -> client
 Events that change the room go to both players in the same order, each with ``seq`` (the room's
 event counter, from 1); in a timed game each carries ``clock`` (``{"white": s, "black": s,
 "running": colour | null}``). To the side that must move, ``rolled``, ``move`` and ``undo``
-also carry ``legal_moves``: the single moves it can make next (``[from, to, die]``).
+also carry ``legal_moves``, the single moves it can make next (``[from, to, die]``), and
+``legal``, the same moves as the board shows them in local play
+(:func:`backgammon.services.destinations.legal_json`: each checker that can move, every place
+it can reach with one or more dice, whether it hits there, and the single moves that take it
+there, to send one ``move`` each).
 
 =================  ==============================================================================
 type               fields
@@ -147,6 +154,10 @@ type               fields
 ``aborted``        ``reason`` (e.g. a reveal that did not match its commitment)
 ``closed``         ``reason`` (a player left)
 ``clock_sync``     ``reported``, ``server``, ``drift`` (seconds): to the sender only
+``review``         ``review``: the match's positions (as local play's review,
+                   :func:`backgammon.services.review.review_match`), ``ref``?: to the sender only
+``export``         ``game``, ``text`` (the ``.mat`` transcript, our writer), ``filename``,
+                   ``ref``?: to the sender only
 ``error``          ``code``, ``message``, ``ref``? (to the sender only)
 =================  ==============================================================================
 
@@ -155,7 +166,8 @@ The full state (``welcome.state``, ``state.state``): ``code``, ``phase`` (the ro
 ``opponent`` (``seat``, ``color``, ``name``, ``connected``), ``match`` (the whole record:
 :meth:`backgammon.core.match.Match.to_log`, every game's event log), ``score``, ``game_number``,
 ``game`` (``phase``, ``on_roll``, ``turn``, ``board`` (26 signed slots and ``off``), ``dice``,
-``dice_left``, ``played``, ``legal_moves``, ``cube``, ``resignation``, ``outcome``, ``pips``),
+``dice_left``, ``played``, ``legal_moves``, ``legal``, ``cube``, ``resignation``, ``outcome``,
+``pips``),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
 ``secrets`` or null), ``clock``, ``rematch`` (the seats that asked) and ``seq``.
 
@@ -187,6 +199,7 @@ code                   meaning
 ``illegal_move``       the engine refuses the move or play (its message says why)
 ``not_allowed``        the engine refuses the action (e.g. the opponent owns the cube)
 ``reveal_mismatch``    the reveal does not match its commitment: the game ends (``aborted``)
+``no_such_game``       ``export`` of a game number the match has not reached
 =====================  ==========================================================================
 """
 
@@ -332,6 +345,13 @@ def _level(kind: str, value: object) -> str:
     return str(value)
 
 
+def _game_number(kind: str, value: object) -> int:
+    number = _int_field(kind, "game", value)
+    if not 1 <= number <= 10_000:
+        raise _fail(kind, f"game must be a game number from 1, got {number}")
+    return number
+
+
 def _token(kind: str, value: object) -> str:
     if not isinstance(value, str) or not _TOKEN.fullmatch(value):
         raise _fail(kind, "token must be a seat token (1-64 URL-safe characters)")
@@ -367,6 +387,8 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "decline": ({}, {"clock": _clock}),
     "rematch": ({}, {}),
     "state": ({}, {}),
+    "review": ({}, {}),
+    "export": ({}, {"game": _game_number}),
     "leave": ({}, {}),
 }
 

@@ -53,6 +53,8 @@ from backgammon.server.online.protocol import (
     OnlineError,
 )
 from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
+from backgammon.services.destinations import legal_json
+from backgammon.services.review import NoSuchGameError, match_mat, review_match
 
 __all__ = [
     "DEFAULT_EXPIRY",
@@ -385,6 +387,7 @@ class Room:
             "dice_left": list(game.dice_left),
             "played": [_move_list(m) for m in game.played],
             "legal_moves": self._legal_for(viewer),
+            "legal": self._destinations_for(viewer),
             "cube": {"enabled": game.settings.cube and not game.settings.crawford,
                      "value": game.cube_value,
                      "owner": None if game.cube_owner is None else str(game.cube_owner),
@@ -399,6 +402,15 @@ class Room:
         if game.phase is not Phase.MOVE or game.on_roll is not color:
             return []
         return [_move_list(m) for m in game.legal_moves()]
+
+    def _destinations_for(self, color: Color) -> list[Any]:
+        """The board's view of ``color``'s legal moves: each checker that can move and every
+        place it can reach, with the moves there (as local play gives them); [] when it is not
+        ``color``'s move."""
+        game = self.game
+        if game.phase is not Phase.MOVE or game.on_roll is not color:
+            return []
+        return list(legal_json(game))
 
     def _clock_view(self) -> dict[str, Any] | None:
         clock = self.clock
@@ -589,7 +601,8 @@ class Room:
         for seat in (Seat.HOST, Seat.GUEST):
             item = payload
             if payload["type"] in ("rolled", "move", "undo") and self.colors[seat] is mover:
-                item = {**payload, "legal_moves": self._legal_for(self.colors[seat])}
+                item = {**payload, "legal_moves": self._legal_for(self.colors[seat]),
+                        "legal": self._destinations_for(self.colors[seat])}
             out.append((seat, item))
         return out
 
@@ -959,6 +972,35 @@ class Room:
         out = self._broadcast({"type": "new_match", "colors": colors})
         return [(s, {**payload, "you": colors[str(s)]}) for s, payload in out]
 
+    def _record_names(self) -> tuple[str, str]:
+        """The players' names, (White's, Black's), for the review and the transcript."""
+        return (self.names.get(self.seat_of(WHITE), "White"),
+                self.names.get(self.seat_of(BLACK), "Black"))
+
+    def _reply(self, seat: Seat, message: ClientMessage, payload: dict[str, Any]
+               ) -> list[Outgoing]:
+        if message.ref is not None:
+            payload["ref"] = message.ref
+        return [(seat, payload)]
+
+    def _on_review(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        white, black = self._record_names()
+        length = self.settings.match_length
+        kind = f"match to {length}" if length else "single game"
+        review = review_match(self.match, (white, black),
+                              title=f"{white} vs {black} · online, {kind}")
+        return self._reply(seat, message, {"type": "review", "review": review})
+
+    def _on_export(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        number = message.get("game")
+        try:
+            text = match_mat(self.match, self._record_names(), number)
+        except NoSuchGameError as exc:
+            raise OnlineError("no_such_game", str(exc)) from None
+        name = f"backgammon-online-{self.code[:8]}{f'-game{number}' if number else ''}.mat"
+        return self._reply(seat, message, {"type": "export", "game": number, "text": text,
+                                           "filename": name})
+
     def _on_state(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         return [(seat, {"type": "state", "state": self.state_for(seat)})]
 
@@ -981,7 +1023,7 @@ _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
                  "take", "drop", "beaver", "resign", "accept", "decline", "rematch", "state",
-                 "leave")
+                 "review", "export", "leave")
 }
 
 
