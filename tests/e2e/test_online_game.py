@@ -447,6 +447,77 @@ def roller_name(online: OnlinePage, viewer: OnlinePage | None = None) -> str:
     return f"{name} (you)" if viewer is online else name
 
 
+def test_a_two_dice_move_then_review_and_export_of_the_online_game(
+        open_page: Callable[..., OnlinePage]) -> None:
+    from backgammon.records import read_mat, replay_mat
+
+    host, guest = start_room(open_page, cube=False)
+    mover = host if host.data("turn") == host.color else guest
+    watcher = guest if mover is host else host
+    # The board offers a checker's farther places too, several dice on (as in local play):
+    # the ring's title names the moves that take it there.
+    chosen = None
+    for source in mover.movable():
+        mover.page.click(f'#board .checker.top.movable[data-point="{source}"]')
+        rings = mover.page.locator(f'#board .landing-ring[data-from="{source}"]')
+        titles = [str(rings.nth(i).get_attribute("title")) for i in range(rings.count())]
+        two = [i for i, title in enumerate(titles) if len(title.split()) == 2]
+        if two:
+            chosen = (source, str(rings.nth(two[0]).get_attribute("data-point")), titles[two[0]])
+            rings.nth(two[0]).click()
+            break
+        mover.page.click(f'#board .checker.top[data-point="{source}"]')  # put it back
+    assert chosen is not None, "the opening roll offers no place two dice away"
+    source, target, moves = chosen
+    settle(host, guest)
+    # Both moves were made (one message each): the opening roll's two dice are used up.
+    assert mover.visible("#done-button") and not mover.movable()
+    assert mover.history()[-1].endswith(f"{moves} …")
+    assert watcher.board() == mover.board()
+    mover.page.click("#done-button")
+    settle(host, guest)
+    play_turns((host, guest), 2)
+
+    # Review, on the watcher's page: every position of the online match, from the start.
+    lines = len(watcher.history())
+    watcher.page.click("#review-button")
+    watcher.page.wait_for_selector("body.reviewing")
+    label = watcher.text("#review-label")
+    frames = int(label.split(" of ")[1].split(":")[0])
+    assert label.startswith(f"{frames} of {frames}: ")
+    assert frames == 4  # the start, then one frame per turn: the opening one and two more
+    history = watcher.history()
+    assert history[0].startswith(("Alice", "Bob")) and "…" not in " ".join(history)
+    watcher.page.click("#review-first")
+    assert watcher.text("#review-label") == f"1 of {frames}: The starting position"
+    start = watcher.board()
+    assert len(start) == 30
+    watcher.page.click("#review-next")
+    first_name = "Alice" if mover is host else "Bob"
+    assert watcher.text("#review-label").startswith(f"2 of {frames}: {first_name} ")
+    after = watcher.board()
+    # the opening play: the chosen checker left its place for the one two dice away
+    assert (after.count((mover.color, source)), after.count((mover.color, target))) == (
+        start.count((mover.color, source)) - 1, start.count((mover.color, target)) + 1)
+    watcher.screenshot("online-review")
+    watcher.page.click("#review-exit")
+    settle(host, guest)
+    assert watcher.board() == mover.board()
+    assert len(watcher.history()) == lines
+
+    # Export: the .mat transcript of the match so far, copied or downloaded as a file.
+    mover.page.click("#export-button")
+    mover.page.wait_for_selector("#export-dialog[data-ready]")
+    text = mover.page.input_value("#export-text")
+    assert "Alice" in text and "Bob" in text and " 1) " in text
+    href = str(mover.page.get_attribute("#export-download", "href"))
+    assert href.startswith("blob:")
+    assert str(mover.page.get_attribute("#export-download", "download")).endswith(".mat")
+    replayed = replay_mat(read_mat(text))
+    assert len(replayed.match.games) == 1 and not replayed.match.current.is_over
+    mover.page.click("#export-close")
+
+
 def test_a_dropped_connection_a_reload_mid_turn_and_mid_roll_then_play_on(
         open_page: Callable[..., OnlinePage]) -> None:
     held: list[str] = []

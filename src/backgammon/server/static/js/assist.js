@@ -23,6 +23,9 @@ export class Assist {
    * @param {() => object|null} hooks.getGame the live state
    * @param {() => boolean} hooks.isBusy true while a request or the computer's turn runs
    * @param {() => void} hooks.showLive draw the live state again (or ask for a new game)
+   * @param {() => object|null} [hooks.liveSource] the review of online play (Review.liveSource)
+   * @param {() => object|null} [hooks.exportSource] the transcript of online play
+   *   (Records.source)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -42,6 +45,7 @@ export class Assist {
     });
     this.records = new Records({
       getGame: hooks.getGame,
+      exportSource: hooks.exportSource,
       review: this.review,
       say,
       showError: (text) => {

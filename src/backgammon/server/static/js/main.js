@@ -329,11 +329,18 @@ function wire() {
     board: app.board,
     getGame: () => app.game,
     isBusy: () => app.busy,
-    showLive: () => (app.game ? show(app.game) : openNewGame()),
+    showLive: () => {
+      if (app.online && app.online.active) app.online.draw();
+      else if (app.game) show(app.game);
+      else openNewGame();
+    },
+    liveSource: () => (app.online && app.online.active ? app.online.reviewSource() : null),
+    exportSource: () => (app.online && app.online.active ? app.online.exportSource() : null),
   });
   app.online = new OnlineGame({
     board: app.board,
     hasLocalGame: () => Boolean(app.game),
+    isReviewing: () => app.assist.reviewing(),
     openNewGame,
   });
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {

@@ -5,10 +5,12 @@
 // `invite_path`, "/#join=CODE"); each page opens the WebSocket /api/online/rooms/CODE/ws and
 // says hello (with its seat token when it has one). Every event the server sends changes the
 // room; after each one this page asks for the full `state` and draws it with the same board,
-// controls, scoreboard and result box as local play.
+// controls, scoreboard, result box, review and .mat export as local play.
 //
-// The page decides no rule. What may move comes from the server's `legal_moves` (single moves,
-// [from, to, die] in the mover's numbering); the buttons shown follow the state's phase.
+// The page decides no rule. What may move comes from the server's `legal` (the board's list, as
+// local play gets it: each checker that can move, every place it can reach with one or more
+// dice, and the single moves that take it there, sent one `move` message each); the buttons
+// shown follow the state's phase.
 //
 // Fair dice, the page's half (fairdice.js):
 // - the opening roll: this page commits to a fresh secret, then reveals it once both sides
@@ -121,28 +123,6 @@ function ownPoint(place, color, source) {
   if (!source && place === "off") return 0;
   const point = Number(place);
   return color === "white" ? point : 25 - point;
-}
-
-/** A point of `color`'s numbering as a place on the page. */
-function pagePlace(point, color, source) {
-  if (source && point === 25) return "bar";
-  if (!source && point === 0) return "off";
-  return color === "white" ? point : 25 - point;
-}
-
-/** The server's legal moves as the board takes them: [{from, destinations: [{to, hit}]}]. */
-export function boardLegal(moves, color) {
-  const byFrom = new Map();
-  for (const [from, to, die] of moves) {
-    const key = String(pagePlace(from, color, true));
-    if (!byFrom.has(key)) byFrom.set(key, []);
-    const list = byFrom.get(key);
-    const place = String(pagePlace(to, color, false));
-    if (!list.some((d) => d.to === place)) {
-      list.push({ to: place, hit: false, moves: [{ text: moveText([from, to]), die }] });
-    }
-  }
-  return [...byFrom].map(([from, destinations]) => ({ from, destinations }));
 }
 
 /** What a game event of the log says, for the move list. */
@@ -270,6 +250,8 @@ export class OnlineGame {
    * @param {() => boolean} hooks.hasLocalGame true when the page shows a local game (going
    *   online then reloads the page, so nothing of the local game keeps running)
    * @param {() => void} hooks.openNewGame open the local New game dialog
+   * @param {() => boolean} [hooks.isReviewing] true while the board shows a review (the live
+   *   position waits until it ends)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -294,6 +276,8 @@ export class OnlineGame {
     this.lastTie = null;
     this.lastResult = null;
     this.ref = 0;
+    this.asked = new Map(); // ref -> {resolve, reject}: questions answered to this page only
+    this.pendingMoves = 0; // moves of one destination sent and not yet echoed
     this.clock = new OnlineClock($("online-clocks"));
     this.wire();
   }
@@ -366,6 +350,8 @@ export class OnlineGame {
     if (!this.active) return;
     this.active = false;
     this.finished = true;
+    this.pendingMoves = 0;
+    this.dropQuestions("You left the online game.");
     clearTimeout(this.reconnectTimer);
     const ws = this.ws;
     this.ws = null;
@@ -435,6 +421,8 @@ export class OnlineGame {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
+      this.pendingMoves = 0;
+      this.dropQuestions("The connection to the online game dropped: try again.");
       this.markIdle();
       if (this.finished || !this.active || event.code === CLOSE_REFUSED) {
         this.draw();
@@ -453,6 +441,52 @@ export class OnlineGame {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
     return true;
+  }
+
+  /** Ask the room something it answers to this page only (`review`, `export`): a promise of
+   * the answer, rejected with the server's words when it refuses. */
+  ask(type, fields = {}) {
+    this.ref += 1;
+    const ref = this.ref;
+    return new Promise((resolve, reject) => {
+      if (!this.welcomed || !this.send({ type, ...fields, ref })) {
+        reject(new Error("Not connected to the online game."));
+        return;
+      }
+      this.asked.set(ref, { resolve, reject });
+    });
+  }
+
+  dropQuestions(text) {
+    for (const { reject } of this.asked.values()) reject(new Error(text));
+    this.asked.clear();
+  }
+
+  /** The review of the online match, for review.js (its liveSource hook). */
+  reviewSource() {
+    const state = this.state;
+    if (!this.active || !state) return null;
+    return {
+      key: `online:${this.code}:${state.seq}:${state.game.played.length}`,
+      viewer: state.you.color,
+      sameHistory: false, // this page lists the current game's events; the review, the match's
+      load: async () => (await this.ask("review")).review,
+    };
+  }
+
+  /** The .mat transcript of the online match, for records.js (its exportSource hook). */
+  exportSource() {
+    const state = this.state;
+    if (!this.active || !state) return null;
+    return {
+      games: state.game_number,
+      match: state.settings.match_length > 0,
+      url: () => null,
+      load: async (number) => {
+        const answer = await this.ask("export", number ? { game: number } : {});
+        return { text: answer.text, filename: answer.filename };
+      },
+    };
   }
 
   requestState() {
@@ -482,7 +516,19 @@ export class OnlineGame {
         if (this.stateWanted) this.requestState();
         return;
       case "error":
+        if (this.asked.has(message.ref)) {
+          this.asked.get(message.ref).reject(new Error(message.message));
+          this.asked.delete(message.ref);
+          return;
+        }
         this.refused(message);
+        return;
+      case "review":
+      case "export":
+        if (this.asked.has(message.ref)) {
+          this.asked.get(message.ref).resolve(message);
+          this.asked.delete(message.ref);
+        }
         return;
       case "clock_sync":
         this.requestState(); // the state carries the server's clock
@@ -514,6 +560,7 @@ export class OnlineGame {
   refused(message) {
     const code = message.code;
     this.busy = false;
+    this.pendingMoves = 0;
     this.dutyPending = false;
     if (SEAT_GONE.has(code)) {
       this.forgetSeat();
@@ -545,7 +592,8 @@ export class OnlineGame {
   /** One event of the room (numbered by `seq`): note it, check the dice, read the state. */
   event(message) {
     if (typeof message.seq === "number") this.lastSeq = Math.max(this.lastSeq, message.seq);
-    this.busy = false;
+    if (message.type === "move" && this.pendingMoves > 0) this.pendingMoves -= 1;
+    this.busy = this.pendingMoves > 0; // a destination several dice away: all its moves echoed
     this.dutyPending = false;
     if (message.clock) this.clock.update(message.clock);
     const names = this.names();
@@ -791,14 +839,26 @@ export class OnlineGame {
         this.draw();
         return;
       case "move": {
-        const src = ownPoint(body.from, me, true);
-        const dst = ownPoint(body.to, me, false);
-        const options = game.legal_moves.filter((m) => m[0] === src && m[1] === dst);
-        if (!options.length) return;
-        options.sort((a, b) => a[2] - b[2]); // the smaller die, as local play chooses
+        // The server's path to that place (one move, or several dice through open points),
+        // sent as one message a move; the page waits for all of them before the next action.
+        const entry = game.legal.find((e) => String(e.from) === String(body.from));
+        const destination = entry && entry.destinations.find((d) => String(d.to) === String(body.to));
+        if (!destination) return;
         this.board.select(null);
-        message = { type: "move", move: options[0] };
-        break;
+        const moves = destination.moves.map((m) => [ownPoint(m.from, me, true), ownPoint(m.to, me, false), m.die]);
+        let sent = 0;
+        for (const move of moves) {
+          this.ref += 1;
+          if (!this.send({ type: "move", move, ref: this.ref })) break;
+          sent += 1;
+        }
+        if (sent) {
+          this.pendingMoves = sent;
+          this.busy = true;
+          this.showError("");
+          this.draw();
+        }
+        return;
       }
       case "undo":
         message = { type: "undo" };
@@ -870,6 +930,17 @@ export class OnlineGame {
     const playing = state.phase === "playing" && connected;
     const open = state.round.open;
     const board = this.board;
+    const history = state.match.games || [];
+    $("review-button").disabled = !history.some((log) => log.events.length);
+    $("export-button").disabled = false;
+    if (this.hooks.isReviewing && this.hooks.isReviewing()) {
+      // The board shows the review; the live position comes back when it ends.
+      this.drawControls(state, playing);
+      this.drawPanel(state);
+      this.clock.show(state.clock, state.settings.time_control, this.names());
+      this.markIdle();
+      return;
+    }
     if (board.viewer !== me) board.build(me);
     board.setLabels(me);
     board.drawPosition(game.board);
@@ -882,7 +953,7 @@ export class OnlineGame {
       offered_by: game.phase === "double_offered" ? game.on_roll : null,
     });
     const myMove = playing && !open && game.phase === "move" && game.turn === me;
-    board.setLegal(myMove ? me : null, myMove ? boardLegal(game.legal_moves, me) : []);
+    board.setLegal(myMove ? me : null, myMove ? game.legal : []);
     board.setEnabled(myMove && !this.busy);
     const body = document.body;
     body.dataset.phase = game.phase;

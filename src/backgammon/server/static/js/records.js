@@ -16,9 +16,13 @@ export class Records {
    * @param {import("./review.js").Review} hooks.review
    * @param {(text: string) => void} hooks.say announce a line
    * @param {(text: string) => void} hooks.showError show an error in words (empty: hide it)
+   * @param {() => object|null} [hooks.exportSource] where the transcript comes from instead of
+   *   the local game (online play): see source()
    */
   constructor(hooks) {
     this.hooks = hooks;
+    this.current = null; // the source the dialog is open for
+    this.blobUrl = null; // the download link's object URL, when the text came without one
     $("export-button").addEventListener("click", () => this.openExport());
     $("export-scope").addEventListener("change", () => this.loadExport());
     $("export-copy").addEventListener("click", () => this.copy());
@@ -32,15 +36,34 @@ export class Records {
     return value === "all" ? null : Number(value);
   }
 
-  openExport() {
+  /**
+   * Where the transcript comes from: {games (how many), match (a match, not single games),
+   * url (number) => the download URL or null, load (number) => Promise<{text, filename}>};
+   * the hook's (online play) or the local game's; null when there is no game.
+   */
+  source() {
+    const own = this.hooks.exportSource && this.hooks.exportSource();
+    if (own) return own;
     const game = this.hooks.getGame();
-    if (!game) return;
+    if (!game) return null;
+    return {
+      games: game.score.game_number,
+      match: game.settings.kind === "match",
+      url: (number) => exportUrl(game.id, number),
+      load: async (number) => ({ text: await exportText(game.id, number), filename: null }),
+    };
+  }
+
+  openExport() {
+    const source = this.source();
+    if (!source) return;
+    this.current = source;
     const select = $("export-scope");
-    const games = game.score.game_number;
+    const games = source.games;
     select.replaceChildren();
     const whole = document.createElement("option");
     whole.value = "all";
-    whole.textContent = game.settings.kind === "match" ? "The whole match" : games > 1 ? "Every game" : "The game";
+    whole.textContent = source.match ? "The whole match" : games > 1 ? "Every game" : "The game";
     select.appendChild(whole);
     if (games > 1) {
       for (let n = 1; n <= games; n++) {
@@ -56,16 +79,29 @@ export class Records {
   }
 
   async loadExport() {
-    const game = this.hooks.getGame();
+    const source = this.current;
+    if (!source) return;
     const status = $("export-status");
     const text = $("export-text");
     const number = this.scope();
-    $("export-download").href = exportUrl(game.id, number);
+    const download = $("export-download");
+    if (this.blobUrl) URL.revokeObjectURL(this.blobUrl);
+    this.blobUrl = null;
+    const url = source.url(number);
+    download.href = url || "#";
+    download.setAttribute("download", "");
     text.value = "";
     status.textContent = "Writing the transcript…";
     delete $("export-dialog").dataset.ready;
     try {
-      text.value = await exportText(game.id, number);
+      const answer = await source.load(number);
+      text.value = answer.text;
+      if (!url) {
+        // No URL to download from (online play): the text itself, as a file.
+        this.blobUrl = URL.createObjectURL(new Blob([answer.text], { type: "text/plain" }));
+        download.href = this.blobUrl;
+        download.setAttribute("download", answer.filename || "backgammon.mat");
+      }
       status.textContent = "Copy it, or download it as a .mat file.";
       $("export-dialog").dataset.ready = "true";
     } catch (err) {

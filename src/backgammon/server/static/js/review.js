@@ -1,9 +1,9 @@
 // Review: step through every position of the game (or of a .mat file) on the board.
 //
-// The positions come from the server (GET /api/games/{id}/review, or the answer to a .mat
-// import): one frame per line of the move list, plus the start of each game, each with the
-// board, dice and cube as they were. While reviewing, the board only shows; the live game's
-// controls are hidden; leaving review shows the live position again.
+// The positions come from the server (GET /api/games/{id}/review, the online room's `review`
+// answer, or the answer to a .mat import): one frame per line of the move list, plus the start
+// of each game, each with the board, dice and cube as they were. While reviewing, the board only
+// shows; the live game's controls are hidden; leaving review shows the live position again.
 
 import { getReview } from "./assist_api.js";
 
@@ -17,6 +17,8 @@ export class Review {
    * @param {() => boolean} hooks.isBusy true while a request or the computer's turn runs
    * @param {() => void} hooks.showLive draw the live state again
    * @param {(text: string) => void} hooks.say announce a line
+   * @param {() => object|null} [hooks.liveSource] where the live review comes from instead of
+   *   the local game (online play): see liveSource()
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -24,7 +26,9 @@ export class Review {
     this.data = null; // the review: {title, names, history, frames, warnings}
     this.source = null; // "live" | "record"
     this.index = 0;
-    this.version = null; // the live state's version the data was made from
+    this.liveKey = null; // which live state the data was made from
+    this.viewer = "white"; // the side the board is drawn from
+    this.sameHistory = true; // the page's move list is the review's history, line for line
     $("review-first").addEventListener("click", () => this.go(0));
     $("review-prev").addEventListener("click", () => this.step(-1));
     $("review-next").addEventListener("click", () => this.step(1));
@@ -38,30 +42,48 @@ export class Review {
     });
   }
 
+  /**
+   * Where the live game's review comes from: {key (which state it shows), viewer, sameHistory
+   * (the page's move list has the review's lines), load () => Promise<review>}; the hook's
+   * (online play) or the local game's; null when there is no game.
+   */
+  liveSource() {
+    const own = this.hooks.liveSource && this.hooks.liveSource();
+    if (own) return own;
+    const game = this.hooks.getGame();
+    if (!game) return null;
+    return { key: `${game.id}:${game.version}`, viewer: game.viewer, sameHistory: true,
+      load: () => getReview(game.id) };
+  }
+
   /** Review the live game; at the frame of move-list line `line` (default: the last). */
   async enterLive(line = null) {
-    const game = this.hooks.getGame();
-    if (!game) return;
+    const source = this.liveSource();
+    if (!source) return;
     if (this.hooks.isBusy()) {
       this.hooks.say("Wait for the turn being shown to finish, then review.");
       return;
     }
-    if (!this.data || this.source !== "live" || this.version !== game.version || this.gameId !== game.id) {
-      const data = await getReview(game.id);
+    if (!this.data || this.source !== "live" || this.liveKey !== source.key) {
+      const data = await source.load();
       this.data = data;
       this.source = "live";
-      this.version = game.version;
-      this.gameId = game.id;
+      this.liveKey = source.key;
     }
+    this.viewer = source.viewer;
+    this.sameHistory = source.sameHistory;
     this.begin();
-    this.go(line === null ? Infinity : this.frameOfLine(line));
+    if (!this.sameHistory) this.drawHistory();
+    this.go(line === null || !this.sameHistory ? Infinity : this.frameOfLine(line));
   }
 
   /** Review a record read from a .mat file (the answer of the import). */
   enterRecord(data, fileName) {
     this.data = data;
     this.source = "record";
-    this.version = null;
+    this.liveKey = null;
+    this.viewer = "white";
+    this.sameHistory = false;
     this.fileName = fileName;
     this.begin();
     this.drawHistory();
@@ -149,8 +171,7 @@ export class Review {
     this.index = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[this.index];
     const board = this.hooks.board;
-    const live = this.hooks.getGame();
-    const viewer = this.source === "live" && live ? live.viewer : "white";
+    const viewer = this.viewer || "white";
     if (board.viewer !== viewer) board.build(viewer);
     board.setLabels(viewer);
     board.setLegal(null, []);
