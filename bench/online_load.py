@@ -131,16 +131,18 @@ class _RoomScript:
         seen = await self.recv(other, payload["type"])
         self.result.latencies.append((start, time.perf_counter() - start))
         echo = await self.recv(sender, payload["type"])
-        seen.pop("legal_moves", None)
-        echo.pop("legal_moves", None)
+        for message in (seen, echo):  # the mover's copy also lists what it can move
+            message.pop("legal_moves", None)
+            message.pop("legal", None)
         if seen != echo:
             raise RuntimeError(f"the two sides got different events: {seen} / {echo}")
         return seen
 
     async def both(self, a: _Seat, b: _Seat, kind: str) -> dict[str, Any]:
         first, second = await self.recv(a, kind), await self.recv(b, kind)
-        first.pop("legal_moves", None)
-        second.pop("legal_moves", None)
+        for message in (first, second):
+            message.pop("legal_moves", None)
+            message.pop("legal", None)
         if first != second:
             raise RuntimeError(f"the two sides got different {kind} events")
         return first
