@@ -1,8 +1,8 @@
 """Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
 
-    python bench/online_load.py [--rooms 200] [--think-ms 200] [--seed 1] [--limit 300]
-                                [--deflate] [--default-gc] [--loop auto|asyncio]
-                                [--profile PATH]
+    python bench/online_load.py [--rooms 200] [--think-ms 200] [--pages] [--seed 1]
+                                [--limit 300] [--deflate] [--default-gc]
+                                [--loop auto|asyncio] [--profile PATH]
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -26,6 +26,10 @@ rooms here send more than 200 real games would. ``--think-ms 0`` is a saturation
 room sends its next message the moment it has the last answer, so about one message per room
 is always in flight and the latency is simply rooms / throughput (Little's law): it measures
 throughput, not responsiveness.
+
+``--pages`` makes each client behave as the page does on top of that: after every event it
+asks for the full state (at most one request in flight, as ``online.js`` does), which more
+than doubles the messages and makes the server build two full states per event.
 
 Both processes run as ``backgammon serve`` does: uvloop when it is installed (``--loop
 asyncio`` for the standard loop) and the garbage collector tuned by
@@ -96,25 +100,47 @@ class _Seat:
         self.rng = rng
         self.color = ""
         self.log: dict[str, Any] | None = None
+        self.state_in_flight = False
+        self.state_wanted = False
 
 
 class _RoomScript:
     """Both players of one room, played by one coroutine, message by message."""
 
-    def __init__(self, result: RoomResult, rng: random.Random, think: float) -> None:
+    def __init__(self, result: RoomResult, rng: random.Random, think: float,
+                 pages: bool = False) -> None:
         self.result = result
         self.rng = rng
         self.think = think
+        self.pages = pages
         self.round = 1
 
     async def recv(self, seat: _Seat, kind: str) -> dict[str, Any]:
-        async with asyncio.timeout(30):
-            text = await seat.ws.recv()
-        self.result.received += 1
-        message = json.loads(text)
-        if message.get("type") != kind:
-            raise RuntimeError(f"expected {kind}, got {str(message)[:300]}")
-        return dict(message)
+        while True:
+            async with asyncio.timeout(30):
+                text = await seat.ws.recv()
+            self.result.received += 1
+            message = json.loads(text)
+            if self.pages and message.get("type") == "state":
+                seat.state_in_flight = False
+                if seat.state_wanted:
+                    seat.state_wanted = False
+                    await self.ask_state(seat)
+                continue
+            if message.get("type") != kind:
+                raise RuntimeError(f"expected {kind}, got {str(message)[:300]}")
+            if self.pages and kind != "welcome":
+                await self.ask_state(seat)
+            return dict(message)
+
+    async def ask_state(self, seat: _Seat) -> None:
+        """What the page does after every event: ask for the full state, one request in
+        flight at a time (online.js requestState)."""
+        if seat.state_in_flight:
+            seat.state_wanted = True
+            return
+        seat.state_in_flight = True
+        await self.send(seat, {"type": "state"})
 
     async def send(self, seat: _Seat, payload: dict[str, Any]) -> None:
         await seat.ws.send(json.dumps(payload))
@@ -249,7 +275,7 @@ def _apply(replica: Any, moves: list[list[int]]) -> None:
 
 
 async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
-                   compression: str | None) -> dict[str, Any]:
+                   compression: str | None, pages: bool) -> dict[str, Any]:
     import httpx
 
     watch = _Watch()
@@ -260,7 +286,7 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
     http = httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=30, limits=limits)
 
     async def one(index: int) -> None:
-        script = _RoomScript(results[index], random.Random(rng.random()), think)
+        script = _RoomScript(results[index], random.Random(rng.random()), think, pages)
         try:
             await script.run(http, port, compression)
         except Exception as exc:  # a room's failure is reported, not raised
@@ -335,7 +361,7 @@ def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
     compression = "deflate" if args.deflate else None
     with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
         summary = runner.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
-                                      args.limit, compression))
+                                      args.limit, compression, args.pages))
     out.put(summary)
 
 
@@ -427,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=300.0,
                         help="seconds before the clients give up (default 300)")
     parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
+    parser.add_argument("--pages", action="store_true",
+                        help="the clients also do what the page does after every event: ask "
+                             "for the full state (one request in flight at a time)")
     parser.add_argument("--deflate", action="store_true",
                         help="negotiate permessage-deflate (uvicorn's default; off here)")
     parser.add_argument("--default-gc", action="store_true",
@@ -446,6 +475,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     load = os.getloadavg()
     print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
+          f"{'clients ask for the state after every event as pages do, ' if args.pages else ''}"
           f"deflate {'on' if args.deflate else 'off'}, loop {_loop_name(args.loop)}, gc "
           f"{'default' if args.default_gc else 'tuned as backgammon serve does'}; "
           f"{os.cpu_count()} CPUs, load average "

@@ -591,6 +591,22 @@ def test_replay_steps_yield_each_event() -> None:
     assert steps[-1][2] is Phase.OVER
 
 
+def test_event_count_follows_the_log_without_copying_it() -> None:
+    game = Game(GameSettings(seed=3))
+    assert game.event_count == 0
+    game.roll()
+    counts = [game.event_count]
+    while not game.is_over and len(counts) < 40:
+        if game.phase is Phase.ROLL:
+            game.roll()
+        else:
+            plays = game.legal_plays()
+            game.play(plays[0])
+        counts.append(game.event_count)
+        assert game.event_count == len(game.events)
+    assert counts == list(range(counts[0], counts[0] + len(counts)))
+
+
 def test_bad_dice_from_outside() -> None:
     game = Game()
     refused(game, InvalidDiceError, game.roll, dice=(0, 3))

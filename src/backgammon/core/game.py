@@ -529,6 +529,13 @@ class Game:
         return tuple(dict(event) for event in self._events)
 
     @property
+    def event_count(self) -> int:
+        """How many events the log holds (``len(events)`` without copying them): it grows by
+        one with every action, so it tells two states of the game apart, except the single
+        moves of a turn (see :attr:`played`)."""
+        return len(self._events)
+
+    @property
     def history(self) -> tuple[Turn, ...]:
         """One :class:`Turn` per roll-and-play and per cube or resignation action, in order."""
         return tuple(self._history)

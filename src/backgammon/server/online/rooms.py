@@ -320,6 +320,10 @@ class Room:
         self.clock: Clock | None = self._new_clock()
         self.rematch_offers: set[Seat] = set()
         self.seq = 0
+        # (game, (event count, moves played), the board's legal list) of the last one made
+        self._destinations: tuple[Game, tuple[int, tuple[Move, ...]], list[Any]] | None = None
+        # (match, seq, review) of the last review made
+        self._review: tuple[Match, int, Any] | None = None
 
     # ----------------------------------------------------------------------------------------
     # State
@@ -410,7 +414,13 @@ class Room:
         game = self.game
         if game.phase is not Phase.MOVE or game.on_roll is not color:
             return []
-        return list(legal_json(game))
+        # Kept for the state of the game it was made for: the mover's page asks for the full
+        # state after every event, and this is the costly part of it.
+        key = (game.event_count, game.played)
+        cached = self._destinations
+        if cached is None or cached[0] is not game or cached[1] != key:
+            cached = self._destinations = (game, key, legal_json(game))
+        return cached[2]
 
     def _clock_view(self) -> dict[str, Any] | None:
         clock = self.clock
@@ -984,12 +994,16 @@ class Room:
         return [(seat, payload)]
 
     def _on_review(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
-        white, black = self._record_names()
-        length = self.settings.match_length
-        kind = f"match to {length}" if length else "single game"
-        review = review_match(self.match, (white, black),
-                              title=f"{white} vs {black} · online, {kind}")
-        return self._reply(seat, message, {"type": "review", "review": review})
+        cached = self._review
+        if cached is None or cached[0] is not self.match or cached[1] != self.seq:
+            white, black = self._record_names()
+            length = self.settings.match_length
+            kind = f"match to {length}" if length else "single game"
+            review = review_match(self.match, (white, black),
+                                  title=f"{white} vs {black} · online, {kind}")
+            # Kept until the next event: both pages asking, or one asking again, cost nothing.
+            cached = self._review = (self.match, self.seq, review)
+        return self._reply(seat, message, {"type": "review", "review": cached[2]})
 
     def _on_export(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         number = message.get("game")

@@ -88,7 +88,8 @@ export class Records {
     if (this.blobUrl) URL.revokeObjectURL(this.blobUrl);
     this.blobUrl = null;
     const url = source.url(number);
-    download.href = url || "#";
+    if (url) download.href = url;
+    else download.removeAttribute("href"); // not a link until the text has come
     download.setAttribute("download", "");
     text.value = "";
     status.textContent = "Writing the transcript…";
