@@ -658,6 +658,31 @@ def test_a_page_says_so_when_a_reveal_or_the_dice_do_not_check_out(
     guest.screenshot("online-dice-alarm")
 
 
+def test_the_host_comes_back_by_its_invite_link_and_the_old_tab_says_so(
+        open_page: Callable[..., OnlinePage]) -> None:
+    host, guest = start_room(open_page, cube=False)
+    link = host.page.input_value("#online-link")
+    code = host.text("#online-code")
+    # The host, in another tab of the same browser, opens the only link it has: the guest
+    # has joined, so the tab goes back to the host's seat instead of offering to join.
+    again = OnlinePage(host.page.context.new_page(), host.server, host.base)
+    again.page.goto(link)
+    again.page.wait_for_function("() => document.body.dataset.onlineSeat === 'host'")
+    again.wait_idle()
+    assert again.page.evaluate("location.hash") == f"#online={code}"
+    assert not again.visible("#online-dialog")
+    assert again.board() == guest.board()
+    # The first tab stepped aside, and says so (not the game's status line).
+    host.page.wait_for_function("() => document.body.dataset.online === 'replaced'")
+    expected = ("This game was opened in another window or tab; this one stepped aside. "
+                "Reload this page to play here again.")
+    assert host.text("#status") == expected
+    time.sleep(0.3)  # the socket's close comes after the refusal: the words stay
+    assert host.text("#status") == expected
+    assert host.text("#online-connection") == "Not connected."
+    assert again.errors == []
+
+
 def test_over_plain_http_on_the_lan_join_by_code_timed_match_and_the_opponent_leaving(
         open_page: Callable[..., OnlinePage]) -> None:
     """Both pages reach the server by a LAN name over plain HTTP: no secure context, no

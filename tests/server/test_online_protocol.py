@@ -438,6 +438,22 @@ def _own(place: Any, color: str) -> int:
     return int(place) if color == "white" else 25 - int(place)
 
 
+def test_the_state_names_each_play_as_the_move_list_shows_it(table_factory: Any) -> None:
+    table = table_factory(seed=11)
+    mover = table.by_color(table.opening()["color"])
+    event = table.play_random(mover)
+    state = table.host.state()
+    assert state["crawford"] is False
+    assert mover.replica is not None
+    turn = mover.replica.history[-1]
+    log = state["match"]["games"][-1]["events"]
+    # [index of the play's event in the log, the play in standard notation]
+    assert state["game"]["play_texts"] == [[turn.event_index, turn.text]]
+    assert log[turn.event_index]["type"] == "play"
+    assert log[turn.event_index]["moves"] == event["moves"]
+    assert turn.text and "/" in turn.text
+
+
 def test_review_and_export_answer_the_asker_only(table_factory: Any) -> None:
     table = table_factory(seed=3)
     rolled = table.opening()
@@ -619,6 +635,10 @@ def test_an_illegal_play_is_refused_and_changes_nothing(table_factory: Any) -> N
     mover.send(type="play", moves=[first])
     assert mover.error("illegal_move") == (
         f"{legal} does not use as many dice as can be played with {roll}")
+    # No move at all while a checker can move.
+    mover.send(type="play", moves=[])
+    assert mover.error("illegal_move") == (
+        f"an empty play is not legal with {roll}: a checker can move")
     # One checker at a time, the engine's words.
     mover.send(type="move", move=[13, 13 - missing, missing])
     assert mover.error("illegal_move").startswith(
@@ -706,6 +726,20 @@ def test_reconnect_with_the_seat_token_restores_the_state(client: TestClient,
             assert back.error("replaced").startswith("this seat was opened in another window")
             with pytest.raises(WebSocketDisconnect):
                 back.recv()
+
+
+@pytest.mark.parametrize("on_turn", [True, False])
+def test_a_dropped_player_is_said_to_lose_time_only_while_its_clock_runs(
+        table_factory: Any, on_turn: bool) -> None:
+    table = table_factory(seed=8, time_control="blitz")
+    mover = table.by_color(table.opening()["color"])
+    dropping = mover if on_turn else (table.guest if mover is table.host else table.host)
+    staying = table.guest if dropping is table.host else table.host
+    dropping.ws.__exit__(None, None, None)
+    message = staying.expect("opponent")["message"]
+    name = "Ann" if dropping is table.host else "Bob"
+    expected = f"{name}'s connection dropped; they can come back to their seat."
+    assert message == expected + (" Their clock keeps running." if on_turn else "")
 
 
 def test_leaving_tells_the_opponent(table_factory: Any) -> None:

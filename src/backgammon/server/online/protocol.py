@@ -166,8 +166,9 @@ The full state (``welcome.state``, ``state.state``): ``code``, ``phase`` (the ro
 ``opponent`` (``seat``, ``color``, ``name``, ``connected``), ``match`` (the whole record:
 :meth:`backgammon.core.match.Match.to_log`, every game's event log), ``score``, ``game_number``,
 ``game`` (``phase``, ``on_roll``, ``turn``, ``board`` (26 signed slots and ``off``), ``dice``,
-``dice_left``, ``played``, ``legal_moves``, ``legal``, ``cube``, ``resignation``, ``outcome``,
-``pips``),
+``dice_left``, ``played``, ``play_texts`` (``[event index, the play in standard notation]``
+for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation``,
+``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
 ``secrets`` or null), ``clock``, ``rematch`` (the seats that asked) and ``seq``.
 

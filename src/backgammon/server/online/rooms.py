@@ -271,7 +271,10 @@ def _checked_play(game: Game, triples: tuple[tuple[int, int, int], ...]) -> Play
                                           f"impossible") from None
     found = legal.by_result(result)
     if found is None:
-        text = format_play(moves) or "no move"
+        if not moves:
+            raise OnlineError("illegal_move", f"an empty play is not legal with {roll}: a "
+                                              f"checker can move")
+        text = format_play(moves)
         if legal and all(len(moves) < len(p) for p in legal):
             raise OnlineError("illegal_move", f"{text} does not use as many dice as can be "
                                               f"played with {roll}")
@@ -368,6 +371,7 @@ class Room:
             "match": self.match.to_log(),
             "score": {"white": self.match.score[0], "black": self.match.score[1]},
             "game_number": len(self.match.games),
+            "crawford": self.match.crawford,
             "game": self._game_view(game, color),
             "round": {"next": self.next_round,
                       "open": None if self.round is None else self.round.to_dict()},
@@ -390,6 +394,10 @@ class Room:
             "dice": None if game.dice is None else list(game.dice),
             "dice_left": list(game.dice_left),
             "played": [_move_list(m) for m in game.played],
+            # each play of this game in standard notation, hits marked, by the index of its
+            # event in the log: what the move list shows
+            "play_texts": [[turn.event_index, turn.text] for turn in game.history
+                           if turn.action == "move"],
             "legal_moves": self._legal_for(viewer),
             "legal": self._destinations_for(viewer),
             "cube": {"enabled": game.settings.cube and not game.settings.crawford,
@@ -536,7 +544,9 @@ class Room:
                 seat.other not in self._tokens):
             return []
         name = self.names[seat]
-        running = "" if self.clock is None or self.phase is not RoomPhase.PLAYING else (
+        clock = self.clock
+        running = "" if (clock is None or self.phase is not RoomPhase.PLAYING
+                         or clock.running is not self.colors[seat]) else (
             " Their clock keeps running.")
         return [(seat.other, {
             "type": "opponent", "status": "disconnected", "name": name,

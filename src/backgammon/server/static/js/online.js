@@ -126,15 +126,17 @@ function ownPoint(place, color, source) {
 }
 
 /** What a game event of the log says, for the move list. */
-function eventText(event, names) {
+function eventText(event, names, notation = null) {
   const who = names[event.color] || capital(event.color || "");
   switch (event.type) {
     case "opening_roll":
       return `Opening roll: ${names.white} ${event.white}, ${names.black} ${event.black}`;
     case "roll":
-      return `${who} rolls ${event.dice[0]}-${event.dice[1]}`;
+      return `${who} rolls ${Math.max(...event.dice)}-${Math.min(...event.dice)}`;
     case "play":
-      return event.moves.length ? `${who}: ${event.moves.map(moveText).join(" ")}` : `${who} cannot move`;
+      // The server's notation of the play (hits marked, as the review and .mat write it).
+      if (!event.moves.length) return `${who} cannot move`;
+      return `${who}: ${notation || event.moves.map(moveText).join(" ")}`;
     case "pass":
       return `${who} cannot move`;
     case "double":
@@ -310,6 +312,26 @@ export class OnlineGame {
     let seat = tab && loadSeat(code, tab) ? tab : null;
     if (!seat && mode === "online") seat = ["host", "guest"].find((s) => loadSeat(code, s)) || null;
     if (!seat && mode === "join" && loadSeat(code, "guest")) seat = "guest";
+    if (!seat && mode === "join" && loadSeat(code, "host") && !this.confirmedJoin(code, false)) {
+      // The host opening its own invite link: back to the host seat once the guest has come.
+      // (While the guest seat is free, another tab of this browser may take it, to try.)
+      request("GET", `/api/online/rooms/${encodeURIComponent(code)}`)
+        .then((room) => room.open)
+        .catch(() => true)
+        .then((open) => {
+          if (open) this.askToJoin(code, mode);
+          else {
+            history.replaceState(null, "", `#online=${code}`);
+            this.begin(code, "host", loadSeat(code, "host").token);
+          }
+        });
+      return;
+    }
+    this.askToJoin(code, mode, seat);
+  }
+
+  /** Reconnect with `seat` when this browser has one, else ask to join as the guest. */
+  askToJoin(code, mode, seat = null) {
     history.replaceState(null, "", `#${seat ? "online" : "join"}=${code}`);
     if (seat) {
       this.begin(code, seat, loadSeat(code, seat).token);
@@ -325,6 +347,7 @@ export class OnlineGame {
   begin(code, seat, token) {
     this.active = true;
     this.finished = false;
+    this.endNote = null; // why this page stopped playing (a refusal), kept in the status line
     this.code = code;
     this.seat = seat;
     this.token = token;
@@ -565,23 +588,26 @@ export class OnlineGame {
     if (SEAT_GONE.has(code)) {
       this.forgetSeat();
       this.finished = true;
-      document.body.dataset.online = "refused";
-      $("online-connection").textContent = "Not connected.";
-      this.draw();
-      $("status").textContent = {
+      this.endNote = {
         room_not_found: "This online game no longer exists (a room left empty expires).",
         room_full: "That game already has two players.",
         bad_token: "This browser's seat in that game is not valid any more.",
       }[code];
+      document.body.dataset.online = "refused";
+      $("online-connection").textContent = "Not connected.";
+      this.draw();
+      $("status").textContent = this.endNote;
       this.showError(message.message);
       return;
     }
     if (code === "replaced") {
       this.finished = true;
+      this.endNote = "This game was opened in another window or tab; this one stepped aside. " +
+        "Reload this page to play here again.";
       document.body.dataset.online = "replaced";
       $("online-connection").textContent = "Not connected.";
       this.draw();
-      $("status").textContent = "This game was opened in another window or tab; this one stepped aside.";
+      $("status").textContent = this.endNote;
       return;
     }
     if (code === "reveal_mismatch") this.alarm(message.message);
@@ -977,6 +1003,7 @@ export class OnlineGame {
     const me = state.you.color;
     const opponent = state.opponent ? state.opponent.name : "your opponent";
     const open = state.round.open;
+    if (this.endNote) return this.endNote;
     if (!connected && !this.finished) return "Connecting…";
     switch (state.phase) {
       case "waiting":
@@ -986,7 +1013,9 @@ export class OnlineGame {
       case "closed":
         return `The room is closed: ${state.reason}.`;
       case "finished":
-        return "The match is over. Rematch?";
+        return state.rematch.includes(state.you.seat)
+          ? "The match is over. You asked for a rematch: waiting for your opponent."
+          : "The match is over. Rematch?";
       default:
         break;
     }
@@ -1057,7 +1086,8 @@ export class OnlineGame {
     const length = state.settings.match_length;
     const parts = [length ? `Match to ${length} point${length === 1 ? "" : "s"}, game ${state.game_number}`
       : "Single game"];
-    parts.push(state.settings.cube ? "cube on" : "no cube");
+    if (state.crawford) parts.push("Crawford game: no cube");
+    else parts.push(state.settings.cube ? "cube on" : "no cube");
     $("score-caption").textContent = `Online: ${parts.join(", ")}`;
   }
 
@@ -1067,11 +1097,12 @@ export class OnlineGame {
     const names = this.names();
     const list = $("move-list");
     list.replaceChildren();
-    for (const event of log.events) {
+    const notation = new Map(state.game.play_texts || []);
+    for (const [index, event] of log.events.entries()) {
       const item = document.createElement("li");
       item.className = `history-entry ${event.color || ""}`;
       item.dataset.kind = event.type;
-      item.textContent = eventText(event, names);
+      item.textContent = eventText(event, names, notation.get(index));
       list.appendChild(item);
     }
     const played = state.game.played;
@@ -1212,9 +1243,10 @@ export class OnlineGame {
       const length = s.match_length ? `a match to ${s.match_length}` : "a single game";
       const clock = s.time_control ? `${s.time_control.name} clock` : "no clock";
       info.textContent = `${room.host} invites you to ${length}, ${s.cube ? "with" : "without"} the cube, ${clock}.`;
-      if (!room.open) this.dialogError("That game already has two players.");
+      this.dialogError(room.open ? "" : "That game already has two players.");
       return room;
     } catch (err) {
+      info.textContent = "";
       this.dialogError(err instanceof ApiError && err.status === 404
         ? "There is no such game: check the code (a game left empty expires)." : err.message);
       return null;
@@ -1275,10 +1307,15 @@ export class OnlineGame {
       return;
     }
     const tab = readJSON("sessionStorage", `${KEY}.tab.${code}`);
-    const seat = tab && loadSeat(code, tab) ? tab : loadSeat(code, "guest") ? "guest" : null;
+    let seat = tab && loadSeat(code, tab) ? tab : loadSeat(code, "guest") ? "guest" : null;
     if (!seat) {
       const room = await this.describeRoom(code);
-      if (!room || !room.open) return;
+      if (!room) return;
+      if (!room.open) {
+        if (!loadSeat(code, "host")) return;
+        seat = "host"; // this browser's own game: back to the host seat
+        this.dialogError("");
+      }
     }
     $("online-dialog").close();
     if (this.hooks.hasLocalGame()) {
@@ -1306,9 +1343,9 @@ export class OnlineGame {
     });
     $("online-cancel").addEventListener("click", () => $("online-dialog").close());
     $("online-code-input").addEventListener("change", (event) => {
+      // The old words stay until the new answer comes: hiding them at once would move the
+      // Join button away from a click already on its way.
       const code = codeFromText(event.target.value);
-      this.dialogError("");
-      $("online-room-info").textContent = "";
       if (code) this.describeRoom(code);
     });
     $("online-copy").addEventListener("click", () => this.copyLink());
@@ -1324,11 +1361,12 @@ export class OnlineGame {
     });
   }
 
-  /** After a reload that a join asked for: join without asking again. */
-  confirmedJoin(code) {
+  /** After a reload that a join asked for: join without asking again (`consume` false: only
+   * look). */
+  confirmedJoin(code, consume = true) {
     const confirmed = readJSON("sessionStorage", `${KEY}.confirmed`);
     if (confirmed !== code) return false;
-    writeJSON("sessionStorage", `${KEY}.confirmed`, null);
+    if (consume) writeJSON("sessionStorage", `${KEY}.confirmed`, null);
     return true;
   }
 }
