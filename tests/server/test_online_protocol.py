@@ -386,6 +386,9 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     assert mine["move"] == theirs["move"] == [first.from_point, first.to_point, first.die]
     assert "legal_moves" in mine and "legal_moves" not in theirs
     assert "legal" in mine and "legal" not in theirs
+    # the state's record holds the turn in progress too
+    assert mover.state()["match"]["games"][-1]["moves"] == [
+        [first.from_point, first.to_point, first.die]]
     mover.send(type="end_turn")
     assert "the play is not complete" in mover.error("not_allowed")
     mover.send(type="undo")
@@ -941,6 +944,70 @@ def test_parse_message_checks_and_converts_fields() -> None:
     message = parse_message('{"type": "play", "moves": [[25, 22, 3]], "clock": 12}')
     assert message["moves"] == ((25, 22, 3),) and message["clock"] == 12.0
     assert parse_message('{"type": "end_turn", "clock": null}').fields == {}
+
+
+def test_the_state_answer_is_encoded_once_per_event_and_reads_back_the_same() -> None:
+    from backgammon.server.online.rooms import Seat
+
+    room = Room("code", OnlineSettings(), "token", now=FakeNow())
+    room.join("Bob")
+    answers = {}
+    for seat in (Seat.HOST, Seat.GUEST):
+        [(to, payload)] = room.handle(seat, parse_message('{"type": "state"}'))
+        assert to is seat
+        assert json.loads(payload.text) == {"type": "state", "state": room.state_for(seat)}
+        answers[seat] = payload
+    cached = room._match_text
+    assert cached is not None and cached[3] in answers[Seat.GUEST].text
+    # a dice message leaves the match's log as it was: the same text serves
+    room.handle(Seat.HOST, parse_message(json.dumps(
+        {"type": "commit", "round": 1, "commitment": commitment(b"\x02" * 32)})))
+    [(_, payload)] = room.handle(Seat.GUEST, parse_message('{"type": "state"}'))
+    assert room._match_text is cached
+    read = json.loads(payload.text)
+    assert read == {"type": "state", "state": room.state_for(Seat.GUEST)}
+    assert read["state"]["round"]["open"]["commitments"] == {"white": commitment(b"\x02" * 32)}
+    # a game event (here the opening roll) makes a new one
+    room.handle(Seat.GUEST, parse_message(json.dumps(
+        {"type": "commit", "round": 1, "commitment": commitment(b"\x03" * 32)})))
+    for seat, secret in ((Seat.HOST, b"\x02"), (Seat.GUEST, b"\x03")):
+        room.handle(seat, parse_message(json.dumps(
+            {"type": "reveal", "round": 1, "secret": (secret * 32).hex()})))
+    [(_, payload)] = room.handle(Seat.HOST, parse_message('{"type": "state"}'))
+    assert room._match_text is not cached
+    assert json.loads(payload.text) == {"type": "state", "state": room.state_for(Seat.HOST)}
+    assert len(json.loads(payload.text)["state"]["match"]["games"][0]["events"]) == 1
+
+
+def test_the_log_encoder_writes_what_json_writes_game_after_game() -> None:
+    from backgammon.core.match import Match
+    from backgammon.server.online.rooms import _LogEncoder
+
+    encoder = _LogEncoder()
+    match = Match(3, cube=False, names=("Ann", "Bob"), seed=4)
+    rng = random.Random(4)
+    checked = 0
+    while True:
+        game = match.current
+        while not game.is_over:
+            if game.phase.value in ("opening", "roll"):
+                game.roll()
+            else:
+                moves = game.legal_moves()
+                if moves and rng.random() < 0.5:
+                    game.move(moves[0])  # a turn in progress: the log has its "moves"
+                else:
+                    while game.legal_moves():
+                        game.move(game.legal_moves()[0])
+                    game.end_turn()
+            log, text = encoder.encode(match)
+            assert log == match.to_log()
+            assert text == json.dumps(log, separators=(",", ":"))
+            checked += 1
+        if match.is_over:
+            break
+        match.new_game()
+    assert len(match.games) >= 2 and checked > 100
 
 
 def test_room_phase_changes_outside_the_table_raise() -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import hmac
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -61,6 +62,7 @@ __all__ = [
     "MAX_MATCH_LENGTH",
     "TRANSITIONS",
     "DiceRound",
+    "EncodedPayload",
     "OnlineSettings",
     "Outgoing",
     "Room",
@@ -137,6 +139,14 @@ class Seat(enum.StrEnum):
 
 #: A message to send: to which seat, and the JSON-ready payload.
 Outgoing = tuple[Seat, dict[str, Any]]
+
+
+class EncodedPayload(dict[str, Any]):
+    """A payload whose JSON text is made already (:attr:`text`), for the sender to use instead
+    of encoding it again: the ``state`` answer, whose bulk (the match's log) is encoded once
+    for both seats until the next event."""
+
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +230,38 @@ class DiceRound:
             "commitments": {str(c): v for c, v in self.commitments.items()},
             "secrets": {str(c): v.hex() for c, v in self.secrets.items()},
         }
+
+
+_MARK: Final = "\x00here\x00"  # no name or log holds it: names are printable
+_MARK_JSON: Final = json.dumps(_MARK)
+_COMPACT: Final = (",", ":")
+
+
+class _LogEncoder:
+    """The JSON text of a match's log (:meth:`Match.to_log`), each event encoded only once: a
+    log only grows by events at the end, and a page asks for it after every event, so encoding
+    it whole each time would cost the square of a game's length."""
+
+    def __init__(self) -> None:
+        self._match: Match | None = None
+        self._events: list[list[str]] = []  # each game's events, as JSON text
+
+    def encode(self, match: Match) -> tuple[dict[str, Any], str]:
+        """The log and its text (compact separators; the same as ``json.loads`` reads)."""
+        if match is not self._match:
+            self._match, self._events = match, []
+        log = match.to_log()
+        games = []
+        for index, game in enumerate(log["games"]):
+            if index == len(self._events):
+                self._events.append([])
+            done = self._events[index]
+            done.extend(json.dumps(event, separators=_COMPACT)
+                        for event in game["events"][len(done):])
+            text = json.dumps({**game, "events": _MARK}, separators=_COMPACT)
+            games.append(text.replace(_MARK_JSON, f"[{','.join(done)}]", 1))
+        text = json.dumps({**log, "games": _MARK}, separators=_COMPACT)
+        return log, text.replace(_MARK_JSON, f"[{','.join(games)}]", 1)
 
 
 class _NoDice:
@@ -327,6 +369,11 @@ class Room:
         self._destinations: tuple[Game, tuple[int, tuple[Move, ...]], list[Any]] | None = None
         # (match, seq, review) of the last review made
         self._review: tuple[Match, int, Any] | None = None
+        # (match, (games, events of the game, moves of the turn), the match's log, as JSON
+        # text), last made; each event encoded once
+        self._match_text: tuple[Match, tuple[int, int, tuple[Move, ...]], dict[str, Any],
+                                str] | None = None
+        self._log_encoder = _LogEncoder()
 
     # ----------------------------------------------------------------------------------------
     # State
@@ -351,8 +398,9 @@ class Room:
             return False
         return self.settings.match_length == 0 or self.match.is_over
 
-    def state_for(self, seat: Seat) -> dict[str, Any]:
-        """The full state as ``seat`` sees it (the protocol's ``state``)."""
+    def state_for(self, seat: Seat, *, match_log: bool = True) -> dict[str, Any]:
+        """The full state as ``seat`` sees it (the protocol's ``state``; without its
+        ``match`` when ``match_log`` is False)."""
         game = self.game
         color = self.colors[seat]
         other = seat.other
@@ -360,7 +408,7 @@ class Room:
         if other in self._tokens:
             opponent = {"seat": str(other), "color": str(self.colors[other]),
                         "name": self.names[other], "connected": self.connected(other)}
-        return {
+        state = {
             "code": self.code,
             "phase": str(self.phase),
             "reason": self.reason,
@@ -368,7 +416,7 @@ class Room:
             "you": {"seat": str(seat), "color": str(color), "name": self.names[seat],
                     "connected": self.connected(seat)},
             "opponent": opponent,
-            "match": self.match.to_log(),
+            "match": self.match.to_log() if match_log else None,
             "score": {"white": self.match.score[0], "black": self.match.score[1]},
             "game_number": len(self.match.games),
             "crawford": self.match.crawford,
@@ -379,6 +427,9 @@ class Room:
             "rematch": sorted(str(s) for s in self.rematch_offers),
             "seq": self.seq,
         }
+        if not match_log:
+            del state["match"]
+        return state
 
     def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
         position = game.position
@@ -1026,7 +1077,19 @@ class Room:
                                            "filename": name})
 
     def _on_state(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
-        return [(seat, {"type": "state", "state": self.state_for(seat)})]
+        # Each page asks for the state after every event. The match's log, most of its bytes
+        # and the same for both seats, changes only with a game's event (not with the dice
+        # rounds' messages or single moves): its JSON text is made once for each version.
+        version = (len(self.match.games), self.game.event_count, self.game.played)
+        cached = self._match_text
+        if cached is None or cached[0] is not self.match or cached[1] != version:
+            log, text = self._log_encoder.encode(self.match)
+            cached = self._match_text = (self.match, version, log, text)
+        rest = self.state_for(seat, match_log=False)
+        head = json.dumps({"type": "state", "state": rest}, separators=(",", ":"))
+        payload = EncodedPayload(type="state", state={**rest, "match": cached[2]})
+        payload.text = f'{head[:-2]},"match":{cached[3]}}}}}'
+        return [(seat, payload)]
 
     def _on_leave(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         if self.phase is RoomPhase.CLOSED:

@@ -118,7 +118,7 @@ class OnlineHub:
         for seat, payload in messages:
             connection = self._live.get((room.code, seat))
             if connection is not None:
-                text = encoded.get(id(payload))
+                text = getattr(payload, "text", None) or encoded.get(id(payload))
                 if text is None:
                     text = encoded[id(payload)] = json.dumps(payload, separators=(",", ":"))
                 connection.send_text(text)
