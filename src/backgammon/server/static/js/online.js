@@ -1319,6 +1319,11 @@ export class OnlineGame {
     }
     $("online-dialog").close();
     if (this.hooks.hasLocalGame()) {
+      if (seat) {
+        writeJSON("sessionStorage", `${KEY}.tab.${code}`, seat);
+        this.enter(code, "online"); // reloads into this browser's seat there
+        return;
+      }
       // Reload into the room: `enter` finds no seat and would ask again, so join straight away.
       writeJSON("sessionStorage", `${KEY}.confirmed`, code);
       this.enter(code, "join");
