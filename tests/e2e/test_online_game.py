@@ -454,6 +454,17 @@ def test_a_two_dice_move_then_review_and_export_of_the_online_game(
     host, guest = start_room(open_page, cube=False)
     mover = host if host.data("turn") == host.color else guest
     watcher = guest if mover is host else host
+    # A checker put somewhere it cannot go is explained, as in local play: moving backwards
+    # from the mover's 13-point (page point 13 for White, 12 for Black).
+    source, back = ("13", "14") if mover.color == "white" else ("12", "11")
+    mover.page.click(f'#board .checker.top[data-point="{source}"]')
+    box = mover.page.locator(f'#board .point[data-point="{back}"]').bounding_box()
+    assert box is not None
+    mover.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.4)
+    mover.page.wait_for_selector("#explanation:not([hidden])")
+    assert mover.text("#explanation-text").startswith("13/14: ")
+    assert mover.page.get_attribute("#explanation-rule", "href").startswith("/rules#")
+    mover.page.click(f'#board .checker.top[data-point="{source}"]')  # put it back
     # The board offers a checker's farther places too, several dice on (as in local play):
     # the ring's title names the moves that take it there.
     chosen = None
@@ -476,6 +487,7 @@ def test_a_two_dice_move_then_review_and_export_of_the_online_game(
     assert watcher.board() == mover.board()
     mover.page.click("#done-button")
     settle(host, guest)
+    assert not mover.visible("#explanation")  # it was about a position gone by
     play_turns((host, guest), 2)
 
     # Review, on the watcher's page: every position of the online match, from the start.

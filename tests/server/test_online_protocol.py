@@ -457,6 +457,37 @@ def test_the_state_names_each_play_as_the_move_list_shows_it(table_factory: Any)
     assert turn.text and "/" in turn.text
 
 
+def test_explain_says_why_a_checker_cannot_go_there_to_the_asker_only(
+        table_factory: Any) -> None:
+    from backgammon.services.review import explain_attempt
+
+    table = table_factory(seed=3)
+    mover = table.by_color(table.opening()["color"])
+    other = table.guest if mover is table.host else table.host
+    assert mover.replica is not None
+    before = states(table)
+    # A checker moved backwards: refused with the engine's words and the rule's source, the
+    # same answer local play gives.
+    source, target = (13, 14) if mover.color == "white" else (12, 11)
+    mover.send(type="explain", **{"from": source, "to": target}, ref=4)
+    answer = mover.expect("explain")
+    assert answer["ref"] == 4
+    explained = answer["explain"]
+    assert explained == explain_attempt(mover.replica, source, target)
+    assert explained["legal"] is False and explained["text"].startswith("13/14: ")
+    assert explained["rule"] is not None
+    # The opponent asking about the mover's turn is told whose turn it is.
+    other.send(type="explain", **{"from": 24 if other.color == "white" else 1})
+    assert other.expect("explain")["explain"] == {
+        "legal": False, "text": f"it is {mover.color}'s turn",
+        "reason": f"it is {mover.color}'s turn", "rule": None, "source": None}
+    # A place that is no place is refused as malformed.
+    mover.send(type="explain", **{"from": 30})
+    assert mover.error("malformed").endswith(
+        "a place is 1..24 (White's numbering), 'bar' or 'off', got 30")
+    unchanged(table, before)
+
+
 def test_review_and_export_answer_the_asker_only(table_factory: Any) -> None:
     table = table_factory(seed=3)
     rolled = table.opening()

@@ -63,6 +63,9 @@ type            fields                                         who, when
 ``review``      (none)                                         any time: every position of the
                                                                match so far, to step through
 ``export``      ``game``? (1-based; none: the whole match)     any time: the ``.mat`` transcript
+``explain``     ``from``, ``to``? (places: 1..24 in White's    the side on roll: why a checker
+                numbering, ``"bar"``, ``"off"``; no ``to``:    cannot go there (or be picked up)
+                picking the checker up)
 ``leave``       (none)                                         any time: leave the room for good
 ==============  =============================================  =====================================
 
@@ -158,6 +161,9 @@ type               fields
                    :func:`backgammon.services.review.review_match`), ``ref``?: to the sender only
 ``export``         ``game``, ``text`` (the ``.mat`` transcript, our writer), ``filename``,
                    ``ref``?: to the sender only
+``explain``        ``explain``: ``legal``, ``text``, ``reason``, ``rule``, ``source`` (as local
+                   play's, :func:`backgammon.services.review.explain_attempt`), ``ref``?: to
+                   the sender only
 ``error``          ``code``, ``message``, ``ref``? (to the sender only)
 =================  ==============================================================================
 
@@ -353,6 +359,14 @@ def _game_number(kind: str, value: object) -> int:
     return number
 
 
+def _place(kind: str, value: object) -> int | str:
+    if isinstance(value, str) and value in ("bar", "off"):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 24:
+        return value
+    raise _fail(kind, f"a place is 1..24 (White's numbering), 'bar' or 'off', got {value!r}")
+
+
 def _token(kind: str, value: object) -> str:
     if not isinstance(value, str) or not _TOKEN.fullmatch(value):
         raise _fail(kind, "token must be a seat token (1-64 URL-safe characters)")
@@ -390,6 +404,7 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "state": ({}, {}),
     "review": ({}, {}),
     "export": ({}, {"game": _game_number}),
+    "explain": ({"from": _place}, {"to": _place}),
     "leave": ({}, {}),
 }
 

@@ -55,7 +55,12 @@ from backgammon.server.online.protocol import (
 )
 from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
 from backgammon.services.destinations import legal_json
-from backgammon.services.review import NoSuchGameError, match_mat, review_match
+from backgammon.services.review import (
+    NoSuchGameError,
+    explain_attempt,
+    match_mat,
+    review_match,
+)
 
 __all__ = [
     "DEFAULT_EXPIRY",
@@ -1066,6 +1071,17 @@ class Room:
             cached = self._review = (self.match, self.seq, review)
         return self._reply(seat, message, {"type": "review", "review": cached[2]})
 
+    def _on_explain(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        game = self.game
+        color = self.colors[seat]
+        if game.phase is Phase.MOVE and game.on_roll is not color and not game.is_over:
+            reason = f"it is {game.on_roll}'s turn"
+            answer: Any = {"legal": False, "text": reason, "reason": reason, "rule": None,
+                           "source": None}
+        else:
+            answer = explain_attempt(game, message["from"], message.get("to"))
+        return self._reply(seat, message, {"type": "explain", "explain": answer})
+
     def _on_export(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         number = message.get("game")
         try:
@@ -1110,7 +1126,7 @@ _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
                  "take", "drop", "beaver", "resign", "accept", "decline", "rematch", "state",
-                 "review", "export", "leave")
+                 "review", "export", "explain", "leave")
 }
 
 

@@ -26,6 +26,8 @@ export class Assist {
    * @param {() => object|null} [hooks.liveSource] the review of online play (Review.liveSource)
    * @param {() => object|null} [hooks.exportSource] the transcript of online play
    *   (Records.source)
+   * @param {() => object|null} [hooks.explainSource] the explanations of online play
+   *   (explainSource)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -80,19 +82,30 @@ export class Assist {
     this.say(step.text);
   }
 
+  /**
+   * Where explanations come from: {key (which state of the game), ask (from, to) =>
+   * Promise<answer>}; the hook's (online play) or the local game's; null when there is none.
+   */
+  explainSource() {
+    const own = this.hooks.explainSource && this.hooks.explainSource();
+    if (own) return own;
+    const game = this.hooks.getGame();
+    if (!game) return null;
+    return { key: `${game.id}:${game.version}`, ask: (from, to) => explainMove(game.id, from, to) };
+  }
+
   /** A move (or pick-up: `to` null) the server did not offer: ask it why, show the answer. */
   async explain(from, to) {
-    const game = this.hooks.getGame();
-    if (!game || this.review.active) return;
-    const version = game.version;
+    const source = this.explainSource();
+    if (!source || this.review.active) return;
     let answer;
     try {
-      answer = await explainMove(game.id, from, to);
+      answer = await source.ask(from, to);
     } catch (err) {
       answer = { legal: false, text: err.message, rule: null, source: null };
     }
-    const now = this.hooks.getGame();
-    if (!now || now.id !== game.id || now.version !== version || answer.legal) return;
+    const now = this.explainSource();
+    if (!now || now.key !== source.key || answer.legal) return;
     this.showExplanation(answer);
     this.say(answer.text);
   }

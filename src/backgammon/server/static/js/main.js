@@ -336,6 +336,7 @@ function wire() {
     },
     liveSource: () => (app.online && app.online.active ? app.online.reviewSource() : null),
     exportSource: () => (app.online && app.online.active ? app.online.exportSource() : null),
+    explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
   });
   app.online = new OnlineGame({
     board: app.board,

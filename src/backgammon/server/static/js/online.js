@@ -497,6 +497,21 @@ export class OnlineGame {
     };
   }
 
+  /** Why a checker cannot go somewhere, for assist.js (its explainSource hook). */
+  explainSource() {
+    const state = this.state;
+    if (!this.active || !state) return null;
+    const place = (where) => (/^\d+$/.test(String(where)) ? Number(where) : where);
+    return {
+      key: `online:${this.code}:${state.seq}`,
+      ask: async (from, to) => {
+        const fields = { from: place(from) };
+        if (to !== null && to !== undefined) fields.to = place(to);
+        return (await this.ask("explain", fields)).explain;
+      },
+    };
+  }
+
   /** The .mat transcript of the online match, for records.js (its exportSource hook). */
   exportSource() {
     const state = this.state;
@@ -548,6 +563,7 @@ export class OnlineGame {
         return;
       case "review":
       case "export":
+      case "explain":
         if (this.asked.has(message.ref)) {
           this.asked.get(message.ref).resolve(message);
           this.asked.delete(message.ref);
@@ -958,6 +974,8 @@ export class OnlineGame {
     const board = this.board;
     const history = state.match.games || [];
     $("review-button").disabled = !history.some((log) => log.events.length);
+    if (state.seq !== this.drawnSeq) $("explanation").hidden = true; // it was about the last state
+    this.drawnSeq = state.seq;
     $("export-button").disabled = false;
     if (this.hooks.isReviewing && this.hooks.isReviewing()) {
       // The board shows the review; the live position comes back when it ends.
