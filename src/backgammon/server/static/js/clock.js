@@ -45,6 +45,28 @@ function amount(seconds) {
   return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
+/**
+ * One side's clock row (chip, name, time) appended to `root`; the time element gets id `id`.
+ * Returns {row, name, time}. Local play's clocks and online play's share it.
+ */
+export function clockRow(root, color, id) {
+  const row = document.createElement("div");
+  row.className = "clock";
+  row.dataset.color = color;
+  const chip = document.createElement("span");
+  chip.className = `chip ${color}`;
+  chip.setAttribute("aria-hidden", "true");
+  const name = document.createElement("span");
+  name.className = "clock-name";
+  const time = document.createElement("span");
+  time.className = "clock-time";
+  time.id = id;
+  time.setAttribute("role", "timer");
+  row.append(chip, name, time);
+  root.appendChild(row);
+  return { row, name, time };
+}
+
 export class ClockView {
   /**
    * @param {HTMLElement} root the element the clocks are drawn in (hidden for untimed games)
@@ -75,21 +97,7 @@ export class ClockView {
   build() {
     this.root.replaceChildren();
     for (const color of COLORS) {
-      const row = document.createElement("div");
-      row.className = "clock";
-      row.dataset.color = color;
-      const chip = document.createElement("span");
-      chip.className = `chip ${color}`;
-      chip.setAttribute("aria-hidden", "true");
-      const name = document.createElement("span");
-      name.className = "clock-name";
-      const time = document.createElement("span");
-      time.className = "clock-time";
-      time.id = `clock-${color}`;
-      time.setAttribute("role", "timer");
-      row.append(chip, name, time);
-      this.root.appendChild(row);
-      this.rows[color] = { row, name, time };
+      this.rows[color] = clockRow(this.root, color, `clock-${color}`);
     }
     this.caption = document.createElement("p");
     this.caption.className = "clock-caption";

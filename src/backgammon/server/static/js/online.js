@@ -28,7 +28,7 @@
 // link in a second tab of the same browser to try it).
 
 import { ApiError, request } from "./api.js";
-import { formatClock } from "./clock.js";
+import { clockRow, formatClock } from "./clock.js";
 import { commitment, diceFromSecrets, fromHex, newSecret, toHex, verifyCommitment } from "./fairdice.js";
 
 const $ = (id) => document.getElementById(id);
@@ -168,23 +168,7 @@ class OnlineClock {
     this.receivedAt = 0;
     this.frame = 0;
     this.rows = {};
-    for (const color of COLORS) {
-      const row = document.createElement("div");
-      row.className = "clock";
-      row.dataset.color = color;
-      const chip = document.createElement("span");
-      chip.className = `chip ${color}`;
-      chip.setAttribute("aria-hidden", "true");
-      const name = document.createElement("span");
-      name.className = "clock-name";
-      const time = document.createElement("span");
-      time.className = "clock-time";
-      time.id = `online-clock-${color}`;
-      time.setAttribute("role", "timer");
-      row.append(chip, name, time);
-      root.appendChild(row);
-      this.rows[color] = { row, name, time };
-    }
+    for (const color of COLORS) this.rows[color] = clockRow(root, color, `online-clock-${color}`);
     this.caption = document.createElement("p");
     this.caption.className = "clock-caption";
     root.appendChild(this.caption);
