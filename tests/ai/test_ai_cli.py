@@ -14,7 +14,7 @@ START_ID = "4HPwATDgc/ABMA"
 def test_hint_ranks_the_plays(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", START_ID, "31"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"white to play 31 in {START_ID} (hard)"
+    assert lines[0] == f"white to play 31 in {START_ID} (expert)"
     assert lines[1].split()[:2] == ["1.", "8/5"]
     assert len(lines) == 1 + 16  # every legal play of 3-1 at the start
 
@@ -22,12 +22,17 @@ def test_hint_ranks_the_plays(capsys: pytest.CaptureFixture[str]) -> None:
 def test_hint_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", START_ID, "6-5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["dice"] == [6, 5] and data["level"] == "hard"
+    assert data["dice"] == [6, 5] and data["level"] == "expert"
     assert data["plays"][0]["play"] == "24/13"
     assert data["plays"][0]["behind"] == 0.0
     assert data["plays"][0]["ply"] == 2
+    win, win_gammon, win_bg, lose_gammon, lose_bg = data["plays"][0]["probabilities"]
+    assert 0.45 < win < 0.6 and win_bg <= win_gammon <= win and lose_bg <= lose_gammon
     assert main(["hint", START_ID, "6-5", "--level", "easy", "--json"]) == 0
-    assert {row["ply"] for row in json.loads(capsys.readouterr().out)["plays"]} == {1}
+    assert {row["ply"] for row in json.loads(capsys.readouterr().out)["plays"]} == {0}
+    assert main(["hint", START_ID, "6-5", "--level", "classic", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["plays"]
+    assert rows[0]["ply"] == 2 and rows[0]["probabilities"] is None
 
 
 def test_hint_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,8 @@ import pytest
 from backgammon import BLACK, WHITE, Position, legal_plays
 from backgammon.ai import choose_play, rank_plays
 from backgammon.ai.choose import pick
-from backgammon.ai.levels import EASY, HARD, MEDIUM, Level, get_level
+from backgammon.ai.levels import CLASSIC, EASY, EXPERT, HARD, LEVELS, MEDIUM, Level, get_level
+from backgammon.ai.netsearch import NetEvaluator, rank
 from backgammon.ai.search import Evaluator, preroll_equity, score_plays
 from boards import diagram
 
@@ -93,15 +94,36 @@ def test_window_choices_stay_close_to_the_best() -> None:
     legal = legal_plays(Position.start(), (4, 2))
     scored = {s.play_index: s.equity for s in score_plays(legal.own_boards(), evaluator)}
     best = max(scored.values())
-    for level in (EASY, MEDIUM):
-        rng = random.Random(3)
-        for _ in range(20):
-            play = pick(legal, level, rng, evaluator)
-            index = legal.own_boards().index(play.result.own_points(WHITE))
-            assert scored[index] >= best - 0.5
-    assert pick(legal, HARD, random.Random(0), evaluator) == legal[
+    windowed = Level("windowed", evaluation="classic", depth=1, window=14.0)
+    rng = random.Random(3)
+    chosen = set()
+    for _ in range(20):
+        play = pick(legal, windowed, rng, evaluator)
+        index = legal.own_boards().index(play.result.own_points(WHITE))
+        assert scored[index] >= best - 0.5
+        chosen.add(index)
+    assert len(chosen) > 1
+    assert pick(legal, CLASSIC, random.Random(0), evaluator) == legal[
         max(scored, key=scored.__getitem__)
     ]
+
+
+def test_noise_makes_easy_err_more_than_medium() -> None:
+    evaluator = NetEvaluator()
+    legal = legal_plays(Position.start(), (4, 2))
+    values = {r.index: r.value for r in rank(legal.own_boards(), evaluator, 0)}
+    best = max(values.values())
+    losses = {}
+    for level in (EASY, MEDIUM):
+        rng = random.Random(3)
+        total = 0.0
+        for _ in range(60):
+            play = pick(legal, level, rng, evaluator)
+            total += best - values[legal.own_boards().index(play.result.own_points(WHITE))]
+        losses[level.name] = total / 60
+    assert losses["easy"] > losses["medium"] >= 0.0
+    assert pick(legal, HARD, random.Random(0), evaluator) == pick(
+        legal, HARD, random.Random(1), evaluator)
 
 
 def test_two_ply_rescores_a_shortlist() -> None:
@@ -132,9 +154,13 @@ def test_preroll_equity_of_the_start_is_near_zero() -> None:
 def test_levels_by_name() -> None:
     assert get_level("Hard") is HARD
     assert get_level(MEDIUM) is MEDIUM
-    assert (EASY.depth, EASY.window) == (1, 14.0)
-    assert (MEDIUM.depth, MEDIUM.window) == (1, 3.0)
-    assert (HARD.depth, HARD.window) == (2, 0.0)
+    assert get_level(" EXPERT ") is EXPERT
+    assert (EASY.plies, EASY.noise) == (0, 0.25)
+    assert (MEDIUM.plies, MEDIUM.noise) == (0, 0.06)
+    assert (HARD.plies, HARD.noise) == (1, 0.0)
+    assert (EXPERT.plies, EXPERT.noise) == (2, 0.0)
+    assert get_level("classic") is CLASSIC and (CLASSIC.depth, CLASSIC.window) == (2, 0.0)
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
     assert isinstance(HARD, Level)
-    with pytest.raises(ValueError, match="unknown level 'expert'"):
-        get_level("expert")
+    with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
+        get_level("grandmaster")

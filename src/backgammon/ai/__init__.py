@@ -3,7 +3,10 @@
 Imports the engine (:mod:`backgammon.core`) and numpy; the engine never imports this package.
 
     from backgammon.ai import choose_play, ComputerPlayer
-    play = choose_play(position, (3, 1), level="hard", seed=7)
+    play = choose_play(position, (3, 1), level="expert", seed=7)
+
+The strong levels play on neural nets trained by our own self-play (:mod:`backgammon.ai.nets`,
+:mod:`backgammon.ai.netsearch`, :mod:`backgammon.training.td`).
 """
 
 from backgammon.ai.choose import RankedPlay, choose_play, rank_plays
@@ -16,24 +19,34 @@ from backgammon.ai.cube import (
     double_decision,
     take_decision,
 )
-from backgammon.ai.levels import EASY, HARD, LEVELS, MEDIUM, Level, get_level
+from backgammon.ai.levels import CLASSIC, EASY, EXPERT, HARD, LEVELS, MEDIUM, Level, get_level
 from backgammon.ai.met import MatchEquityTable, match_equity_table
+from backgammon.ai.nets import WeightsError
+from backgammon.ai.netsearch import NetEvaluator, preroll, shared_net_evaluator
 from backgammon.ai.player import ComputerPlayer, Player, cube_state
 from backgammon.ai.resign import resignation
-from backgammon.ai.search import Evaluator, preroll_probabilities, shared_evaluator
+from backgammon.ai.search import Evaluator, shared_evaluator
 from backgammon.ai.winprob import Probabilities, equity
 from backgammon.core.position import Position
 
 
-def evaluate(position: Position, depth: int = 0) -> Probabilities:
-    """The chances of the side to move in ``position``, before it rolls: 5 probabilities
-    (win, win gammon, win backgammon, lose gammon, lose backgammon), gammons including
-    backgammons. ``depth`` 0 is the static evaluation, 1 looks over the 21 rolls."""
-    return Probabilities(*preroll_probabilities(position, shared_evaluator(), depth))
+def evaluate(position: Position, plies: int = 0) -> Probabilities:
+    """The chances of the side to move in ``position``, before it rolls, from the nets: 5
+    probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon), gammons
+    including backgammons. ``plies`` 0 is the nets on the position, n >= 1 the mean over the
+    21 rolls of the best play at n - 1 plies.
+
+    Raises:
+        WeightsError: the nets' weights file is missing or corrupt.
+    """
+    p = preroll(position, shared_net_evaluator(), plies)
+    return Probabilities(float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
 
 
 __all__ = [
+    "CLASSIC",
     "EASY",
+    "EXPERT",
     "HARD",
     "LEVELS",
     "MEDIUM",
@@ -45,9 +58,11 @@ __all__ = [
     "Evaluator",
     "Level",
     "MatchEquityTable",
+    "NetEvaluator",
     "Player",
     "Probabilities",
     "RankedPlay",
+    "WeightsError",
     "choose_play",
     "cube_equities",
     "cube_state",
@@ -59,5 +74,6 @@ __all__ = [
     "rank_plays",
     "resignation",
     "shared_evaluator",
+    "shared_net_evaluator",
     "take_decision",
 ]

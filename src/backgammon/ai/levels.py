@@ -1,16 +1,25 @@
-"""The computer's levels: a search depth and a randomness window in pips.
+"""The computer's levels: which evaluation, how deep a search, and how much noise.
 
-A level chooses among the plays whose score is within its window of the best score, uniformly
-at random with the player's injected ``random.Random`` (so a given seed gives the same plays).
-The window is given in pips of evaluation and turned into equity at the position's pip total
-(:func:`backgammon.ai.winprob.equity_per_pip`): Easy plays anything within 14 pips of the best,
-a beginner's errors; Medium within 3 pips, small slips; Hard searches 2-ply and plays the best.
+The four levels the game offers play on the neural evaluation (:mod:`backgammon.ai.netsearch`,
+plies as GNU Backgammon counts them):
+
+* **Easy**: 0-ply, with Gaussian noise of sigma 0.25 points added to each play's equity (a
+  beginner's errors; the noise is drawn from the player's injected ``random.Random``).
+* **Medium**: 0-ply, noise sigma 0.06 (small slips; about an intermediate player).
+* **Hard**: 1-ply on the best 0-ply candidates, no noise.
+* **Expert**: 2-ply on the best 1-ply candidates, no noise; the default for hints and analysis.
+
+One more level, **classic**, is the hand-made evaluation of :mod:`backgammon.ai.evaluation`
+with its 2-ply search (the project's strongest player before the nets); the benches and the
+training use it as a fixed opponent. It is not offered in the game.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
+
+from backgammon.ai.netsearch import MoveFilter
 
 
 @dataclass(frozen=True)
@@ -18,42 +27,60 @@ class Level:
     """A playing strength.
 
     Attributes:
-        name: ``"easy"``, ``"medium"`` or ``"hard"``.
-        depth: 1 (every play scored 1-ply) or 2 (a shortlist rescored 2-ply).
-        window: plays scored within this many pips of the best may be chosen (0: the best).
-        shortlist: 2-ply: at most this many of the best 1-ply plays are searched ...
+        name: the level's name.
+        evaluation: ``"net"`` (the neural nets) or ``"classic"`` (the hand-made evaluation).
+        plies: net: the deepest ply of the search (0, 1 or 2, GNU Backgammon's count).
+        filters: net: ``filters[k]`` keeps the plays scored at ply k that go on to ply k + 1.
+        noise: net: sigma, in points of equity, of the Gaussian noise added to each play's
+            score before the best is chosen (0: none).
+        cube_plies: net: plies of lookahead for cube decisions (0: the nets on the position).
+        depth: classic: 1 (every play scored 1-ply) or 2 (a shortlist rescored 2-ply).
+        window: classic: plays scored within this many pips of the best may be chosen.
+        shortlist: classic 2-ply: at most this many of the best 1-ply plays are searched ...
         margin: ... those within this much cubeless equity (points) of the best 1-ply score.
-        cube_depth: plies of lookahead for cube decisions (0: static, 1: over the 21 rolls).
+        cube_depth: classic: plies of lookahead for cube decisions.
     """
 
     name: str
-    depth: int
-    window: float
+    evaluation: str = "net"
+    plies: int = 0
+    filters: tuple[MoveFilter, ...] = field(default=())
+    noise: float = 0.0
+    cube_plies: int = 0
+    depth: int = 1
+    window: float = 0.0
     shortlist: int = 4
     margin: float = 0.12
     cube_depth: int = 1
 
 
-EASY: Final = Level("easy", depth=1, window=14.0, cube_depth=0)
-MEDIUM: Final = Level("medium", depth=1, window=3.0, cube_depth=0)
-HARD: Final = Level("hard", depth=2, window=0.0, shortlist=4, margin=0.12, cube_depth=1)
+EASY: Final = Level("easy", plies=0, noise=0.25, cube_plies=0)
+MEDIUM: Final = Level("medium", plies=0, noise=0.06, cube_plies=0)
+HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12),), cube_plies=1)
+EXPERT: Final = Level(
+    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(3, 0.05)), cube_plies=1
+)
+#: The hand-made evaluation at its strongest (the project's Hard before the nets).
+CLASSIC: Final = Level("classic", evaluation="classic", depth=2, window=0.0, shortlist=4,
+                       margin=0.12, cube_depth=1)
 
-#: The levels by name.
-LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, MEDIUM, HARD)}
+#: The levels the game offers, weakest first.
+LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, MEDIUM, HARD, EXPERT)}
+_ALL: Final[dict[str, Level]] = {**LEVELS, CLASSIC.name: CLASSIC}
 
 
 def get_level(level: Level | str) -> Level:
-    """A :class:`Level`, or the one named (any case).
+    """A :class:`Level`, or the one named (any case): easy, medium, hard, expert or classic.
 
     Raises:
         ValueError: an unknown name, listing the known ones.
     """
     if isinstance(level, Level):
         return level
-    found = LEVELS.get(str(level).strip().lower())
+    found = _ALL.get(str(level).strip().lower())
     if found is None:
-        raise ValueError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+        raise ValueError(f"unknown level {level!r}: expected one of {', '.join(_ALL)}")
     return found
 
 
-__all__ = ["EASY", "HARD", "LEVELS", "MEDIUM", "Level", "get_level"]
+__all__ = ["CLASSIC", "EASY", "EXPERT", "HARD", "LEVELS", "MEDIUM", "Level", "get_level"]

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from backgammon.ai.choose import pick
+from backgammon.ai.choose import AnyEvaluator, default_evaluator, pick
 from backgammon.ai.cube import (
     CubeAction,
     CubeDecision,
@@ -27,13 +27,10 @@ from backgammon.ai.cube import (
     take_decision,
 )
 from backgammon.ai.levels import Level, get_level
+from backgammon.ai.netsearch import NetEvaluator, preroll
 from backgammon.ai.resign import accept_resignation, resignation
-from backgammon.ai.search import (
-    Evaluator,
-    preroll_equity,
-    preroll_probabilities,
-    shared_evaluator,
-)
+from backgammon.ai.search import preroll_equity, preroll_probabilities
+from backgammon.ai.winprob import equity
 from backgammon.core.moves import Play, legal_plays
 from backgammon.core.position import Position, ResultKind
 from backgammon.core.types import Color
@@ -73,24 +70,28 @@ class ComputerPlayer:
     """The computer at a level.
 
     Args:
-        level: ``"easy"``, ``"medium"``, ``"hard"`` or a :class:`~backgammon.ai.levels.Level`.
+        level: ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, ``"classic"`` or a
+            :class:`~backgammon.ai.levels.Level`.
         rng: the generator for the level's randomness (injected; a seeded one makes every
             decision reproducible). None: a fresh ``random.Random()``.
-        evaluator: the cached evaluation to use; default the process-wide one.
+        evaluator: the cached evaluation to use (a :class:`NetEvaluator` for the net levels,
+            an :class:`~backgammon.ai.search.Evaluator` for classic); default the
+            process-wide one.
 
     Raises:
         ValueError: an unknown level name.
+        WeightsError: the nets' weights file is missing or corrupt.
     """
 
     def __init__(
         self,
-        level: Level | str = "hard",
+        level: Level | str = "expert",
         rng: random.Random | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: AnyEvaluator | None = None,
     ) -> None:
         self.level = get_level(level)
         self.rng = rng if rng is not None else random.Random()
-        self.evaluator = evaluator if evaluator is not None else shared_evaluator()
+        self.evaluator = evaluator if evaluator is not None else default_evaluator(self.level)
 
     def __repr__(self) -> str:
         return f"ComputerPlayer({self.level.name!r})"
@@ -104,7 +105,11 @@ class ComputerPlayer:
 
     def probabilities(self, position: Position) -> tuple[float, float, float, float, float]:
         """The 5 probabilities for the side to move before it rolls, at this level's cube
-        lookahead (see :func:`backgammon.ai.search.preroll_probabilities`)."""
+        lookahead (:func:`backgammon.ai.netsearch.preroll` for the net levels,
+        :func:`backgammon.ai.search.preroll_probabilities` for classic)."""
+        if isinstance(self.evaluator, NetEvaluator):
+            p = preroll(position, self.evaluator, self.level.cube_plies, self.level.filters)
+            return (float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
         return preroll_probabilities(position, self.evaluator, self.level.cube_depth)
 
     def double_decision(self, position: Position, cube: CubeState) -> CubeDecision:
@@ -125,15 +130,18 @@ class ComputerPlayer:
     def accepts_resignation(self, position: Position, color: Color, offered: ResultKind) -> bool:
         """Whether ``color`` accepts the opponent's offer to resign ``offered`` in
         ``position`` (the side to move as the game has it)."""
-        equity = preroll_equity(position, self.evaluator, 1)
-        mine = equity if position.turn is color else -equity
+        if isinstance(self.evaluator, NetEvaluator):
+            value = equity(self.probabilities(position))
+        else:
+            value = preroll_equity(position, self.evaluator, 1)
+        mine = value if position.turn is color else -value
         return accept_resignation(offered, mine)
 
     # -- the Player protocol on a Game --------------------------------------------------------
 
     def choose_play(self, game: Game) -> Play:
         """The play for the dice thrown in ``game`` (``MOVE`` phase)."""
-        return pick(game.legal_plays(), self.level, self.rng, self.evaluator)
+        return pick(game.legal_plays(), self.level, self.rng, self.evaluator, cube_state(game))
 
     def cube_action(self, game: Game) -> CubeAction:
         """``DOUBLE``/``NO_DOUBLE`` before rolling (``NO_DOUBLE`` when doubling is not allowed

@@ -1,8 +1,10 @@
-"""``backgammon hint POSITION_ID DICE [--level hard]``: the plays of a roll, ranked by the computer.
+"""``backgammon hint POSITION_ID DICE [--level expert]``: a roll's plays, ranked by the computer.
 
 Prints every legal play, best first, with its cubeless money equity after the play (points, the
-mover's view), how far each is behind the best, and the search depth that scored it; at Hard the
-shortlisted plays are searched 2-ply and listed first. ``--json`` prints the same for machines.
+mover's view), how far each is behind the best, its chances (win, win gammon, win backgammon;
+lose gammon, lose backgammon, in percent) and the ply that scored it (GNU Backgammon's count:
+0-ply is the nets on the position after the play). The plays searched deepest come first.
+``--json`` prints the same for machines.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import argparse
 import json
 
 from backgammon.ai.choose import rank_plays
-from backgammon.ai.levels import LEVELS
+from backgammon.ai.levels import CLASSIC, LEVELS
 from backgammon.cli.common import UsageError, add_position_arguments
 from backgammon.cli.moves_command import parse_dice_arg
 from backgammon.core.errors import BackgammonError
@@ -28,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_position_arguments(parser)
     parser.add_argument(
-        "--level", default="hard", choices=list(LEVELS), help="search depth (default hard)"
+        "--level", default="expert", choices=[*LEVELS, CLASSIC.name],
+        help="the computer's level (default expert)"
     )
     parser.set_defaults(run=run)
 
@@ -44,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         rows = [
             {"rank": i + 1, "play": str(r.play), "equity": round(r.equity, 4),
-             "behind": round(best - r.equity, 4), "ply": r.ply}
+             "behind": round(best - r.equity, 4), "ply": r.ply,
+             "probabilities": None if r.probs is None else [round(p, 4) for p in r.probs]}
             for i, r in enumerate(ranked)
         ]
         print(json.dumps({"position_id": position.id(), "turn": str(position.turn),
@@ -58,5 +62,12 @@ def run(args: argparse.Namespace) -> int:
     width = max(map(len, texts))
     for rank, (text, r) in enumerate(zip(texts, ranked, strict=True), start=1):
         behind = f"{r.equity - best:+.3f}" if rank > 1 else ""
-        print(f"{rank:>3}. {text:<{width}}  {r.equity:+.3f}  {behind:>7}  {r.ply}-ply")
+        chances = "" if r.probs is None else "  " + _percent(r.probs)
+        print(f"{rank:>3}. {text:<{width}}  {r.equity:+.3f}  {behind:>7}  {r.ply}-ply{chances}")
     return 0
+
+
+def _percent(p: tuple[float, float, float, float, float]) -> str:
+    """``win 52.1% (g 14.0 bg 0.6)  lose g 12.3 bg 0.5``."""
+    return (f"win {100 * p[0]:5.1f}% (g {100 * p[1]:4.1f} bg {100 * p[2]:3.1f})"
+            f"  lose g {100 * p[3]:4.1f} bg {100 * p[4]:3.1f}")

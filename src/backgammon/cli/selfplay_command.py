@@ -14,7 +14,7 @@ import time
 from rich.console import Console
 from rich.progress import Progress
 
-from backgammon.ai.levels import LEVELS
+from backgammon.ai.levels import CLASSIC, LEVELS
 from backgammon.ai.player import ComputerPlayer
 from backgammon.ai.search import Evaluator
 from backgammon.ai.selfplay import SeriesResult, play_game
@@ -30,8 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Play seeded games between two computer levels and print the result.",
     )
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
-    parser.add_argument("--white", default="hard", choices=list(LEVELS), help="White's level")
-    parser.add_argument("--black", default="medium", choices=list(LEVELS), help="Black's level")
+    parser.add_argument("--white", default="hard", choices=[*LEVELS, CLASSIC.name],
+                        help="White's level")
+    parser.add_argument("--black", default="medium", choices=[*LEVELS, CLASSIC.name],
+                        help="Black's level")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the players")
     parser.add_argument("--cube", action="store_true", help="play with the doubling cube")
     parser.set_defaults(run=run)

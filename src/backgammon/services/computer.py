@@ -15,7 +15,7 @@ from backgammon.core.game import Game
 from backgammon.core.moves import Play
 
 #: The levels the page offers.
-LEVELS: Final = ("easy", "medium", "hard")
+LEVELS: Final = ("easy", "medium", "hard", "expert")
 
 
 class ComputerPlayer(Protocol):
@@ -63,8 +63,8 @@ class RandomPlayer:
 
 
 def computer_player(level: str, rng: random.Random) -> ComputerPlayer:
-    """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``): the AI package's
-    :class:`~backgammon.ai.ComputerPlayer`, drawing its randomness from ``rng``.
+    """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``): the AI
+    package's :class:`~backgammon.ai.ComputerPlayer`, drawing its randomness from ``rng``.
 
     Raises:
         ValueError: an unknown level, quoted.

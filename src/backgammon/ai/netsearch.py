@@ -1,0 +1,335 @@
+"""Expectimax over the dice on the neural evaluation: 0-, 1- and 2-ply, with move filters.
+
+Plies follow GNU Backgammon's convention:
+
+* **0-ply** scores a play by the nets on the position after it (the opponent to roll):
+  :meth:`NetEvaluator.probs0`, one batched net call for every play of a roll.
+* **1-ply** scores it by the mean, over the opponent's 21 rolls (weights 1/36 and 2/36), of
+  the position after the opponent's best reply, the reply chosen at 0-ply
+  (:meth:`NetEvaluator.probs1`).
+* **2-ply** is the same mean with each roll's replies screened at 0-ply and the best few
+  (:data:`REPLY_FILTER`) compared at 1-ply (:meth:`NetEvaluator.probs2`).
+
+At the root, :func:`rank` screens a roll's plays with move filters as GNU Backgammon does:
+every play at 0-ply, then at each deeper ply only the best few within a margin of the best
+(:class:`MoveFilter`). Scores are utilities of the 5 probabilities (:class:`Utility`): cubeless
+money equity by default, or match-winning chances at a match score (:func:`match_utility`), so
+that in match play gammons are valued by the score. Results are cached by board (the
+position and the side to roll; the nets are fixed), the equivalent of caching by Position ID.
+
+Boards are 26-tuples in the mover's own numbering (:mod:`backgammon.ai.features`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.ai.features import ROLL_DICE, ROLL_WEIGHT, Board, flip
+from backgammon.ai.nets import NetSet, default_nets, single_threaded_blas
+from backgammon.ai.neural import after_play_probabilities
+from backgammon.core.moves import legal_plays
+from backgammon.core.position import Position
+from backgammon.core.types import WHITE
+
+Floats = npt.NDArray[np.float64]
+_WEIGHTS: Final = np.asarray(ROLL_WEIGHT, dtype=np.float64)
+
+
+class Utility(NamedTuple):
+    """The value of 5 probabilities to the side they belong to: ``const + weights . p``.
+
+    Every result of a game is linear in the probabilities (win single = P(win) - P(wg), ...),
+    so money equity and match-winning chances both have this form.
+    """
+
+    const: float
+    weights: tuple[float, float, float, float, float]
+
+    def of(self, p: npt.NDArray[np.floating]) -> Floats:
+        """Values of ``(N, 5)`` probabilities, shape ``(N,)``."""
+        value: Floats = self.const + p.astype(np.float64) @ np.asarray(self.weights)
+        return value
+
+    def opposite(self) -> Utility:
+        """The other side's utility when this one is zero-sum with it: ``-self`` of the
+        probabilities turned round (money equity is its own opposite)."""
+        c, w = self.const, self.weights
+        return Utility(-c - w[0], (w[0], -w[3], -w[4], -w[1], -w[2]))
+
+
+#: Cubeless money equity in points: 2 P(win) - 1 + P(wg) - P(lg) + P(wbg) - P(lbg).
+MONEY: Final = Utility(-1.0, (2.0, 1.0, 1.0, -1.0, -1.0))
+
+
+def outcome_utility(win: Sequence[float], lose: Sequence[float]) -> Utility:
+    """The utility whose values for a single game, gammon and backgammon won are ``win[0..2]``
+    and lost ``lose[0..2]``: ``L1 + p0 (W1 - L1) + p1 (W2 - W1) + p2 (W3 - W2) +
+    p3 (L2 - L1) + p4 (L3 - L2)``."""
+    w1, w2, w3 = win
+    l1, l2, l3 = lose
+    return Utility(l1, (w1 - l1, w2 - w1, w3 - w2, l2 - l1, l3 - l2))
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Which plays go on to the next ply: at most ``keep`` of the best, those within
+    ``margin`` (utility, e.g. points of money equity) of the best."""
+
+    keep: int
+    margin: float
+
+
+#: 2-ply: the opponent's replies of each roll screened at 0-ply, at most this many compared
+#: at 1-ply.
+REPLY_FILTER: Final = MoveFilter(2, 0.10)
+#: Entries kept in each cache before it is emptied.
+DEFAULT_CACHE_SIZE: Final = 500_000
+
+
+class NetEvaluator:
+    """The nets with caches keyed by board, and the plies of search on them.
+
+    Args:
+        nets: the nets; default the shipped ones (:func:`backgammon.ai.nets.default_nets`).
+        cache_size: the most entries kept in each cache.
+
+    Raises:
+        WeightsError: the shipped weights file is missing or corrupt.
+    """
+
+    def __init__(self, nets: NetSet | None = None, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+        single_threaded_blas()
+        self.nets = nets if nets is not None else default_nets()
+        self.cache_size = cache_size
+        self._p0: dict[Board, npt.NDArray[np.float32]] = {}
+        self._p1: dict[tuple[Utility, Board], Floats] = {}
+        self._p2: dict[tuple[Utility, Board], Floats] = {}
+
+    def clear(self) -> None:
+        """Empty every cache."""
+        self._p0.clear()
+        self._p1.clear()
+        self._p2.clear()
+
+    def probs0(self, boards: Sequence[Board]) -> npt.NDArray[np.float32]:
+        """0-ply: ``(N, 5)`` probabilities of each board, mover's view, opponent to roll."""
+        cache = self._p0
+        missing = [b for b in dict.fromkeys(boards) if b not in cache]
+        if missing:
+            if len(cache) + len(missing) > self.cache_size:
+                cache.clear()
+            for board, p in zip(missing, after_play_probabilities(missing, self.nets),
+                                strict=True):
+                cache[board] = p
+        return np.asarray([cache[b] for b in boards], dtype=np.float32).reshape(-1, 5)
+
+    def _replies(self, board: Board) -> list[list[Board]]:
+        """For each of the 21 rolls, the opponent's plays from ``board`` (in its numbering;
+        the board itself, as the opponent sees it, when the roll cannot be played)."""
+        opponent = flip(board)
+        position = Position.from_points(opponent, WHITE)
+        return [legal_plays(position, roll).own_boards() or [opponent] for roll in ROLL_DICE]
+
+    def probs1(self, board: Board, utility: Utility = MONEY) -> Floats:
+        """1-ply: the 5 probabilities of ``board`` (mover's view, opponent to roll) as the
+        mean over the opponent's rolls of its best reply at 0-ply (best by ``utility``)."""
+        key = (utility, board)
+        found = self._p1.get(key)
+        if found is not None:
+            return found
+        if not any(c > 0 for c in board):  # the mover has borne off: the game is over
+            value: Floats = self.probs0([board])[0].astype(np.float64)
+        else:
+            replies = self._replies(board)
+            flat = [b for group in replies for b in group]
+            p = self.probs0(flat)  # the opponent's view
+            scores = utility.opposite().of(p)
+            acc = np.zeros(5, dtype=np.float64)
+            start = 0
+            for weight, group in zip(_WEIGHTS, replies, strict=True):
+                end = start + len(group)
+                best = start + int(np.argmax(scores[start:end]))
+                acc += weight * p[best]
+                start = end
+            value = _invert1(acc)
+        if len(self._p1) >= self.cache_size:
+            self._p1.clear()
+        self._p1[key] = value
+        return value
+
+    def probs2(self, board: Board, utility: Utility = MONEY) -> Floats:
+        """2-ply: like :meth:`probs1`, each roll's replies screened at 0-ply and the best
+        (:data:`REPLY_FILTER`) compared at 1-ply, the best reply's 1-ply probabilities."""
+        key = (utility, board)
+        found = self._p2.get(key)
+        if found is not None:
+            return found
+        if not any(c > 0 for c in board):
+            value: Floats = self.probs0([board])[0].astype(np.float64)
+        else:
+            replies = self._replies(board)
+            flat = [b for group in replies for b in group]
+            p = self.probs0(flat)  # the opponent's view
+            theirs = utility.opposite()
+            scores = theirs.of(p)
+            acc = np.zeros(5, dtype=np.float64)
+            start = 0
+            for weight, group in zip(_WEIGHTS, replies, strict=True):
+                end = start + len(group)
+                chosen = _filter(scores[start:end], REPLY_FILTER)
+                best_value = -np.inf
+                best_p: Floats | None = None
+                for i in chosen:
+                    q = self.probs1(group[i], theirs)
+                    v = float(theirs.of(q[None, :])[0])
+                    if v > best_value:
+                        best_value, best_p = v, q
+                assert best_p is not None
+                acc += weight * best_p
+                start = end
+            value = _invert1(acc)
+        if len(self._p2) >= self.cache_size:
+            self._p2.clear()
+        self._p2[key] = value
+        return value
+
+    def probs(self, board: Board, plies: int, utility: Utility = MONEY) -> Floats:
+        """The probabilities of one board at ``plies`` (0, 1 or 2)."""
+        if plies <= 0:
+            return self.probs0([board])[0].astype(np.float64)
+        if plies == 1:
+            return self.probs1(board, utility)
+        return self.probs2(board, utility)
+
+
+def _invert1(p: Floats) -> Floats:
+    return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]], dtype=np.float64)
+
+
+def _filter(scores: Floats, move_filter: MoveFilter) -> list[int]:
+    """Indices of the best ``keep`` scores within ``margin`` of the best, best first."""
+    order = np.argsort(-scores, kind="stable")
+    best = scores[order[0]]
+    return [int(i) for i in order[: move_filter.keep] if scores[i] >= best - move_filter.margin]
+
+
+class Ranked(NamedTuple):
+    """One play's score at the root.
+
+    Attributes:
+        index: the play's index in its :class:`~backgammon.core.moves.LegalPlays`.
+        value: its utility (money equity in points unless another utility was asked for).
+        probs: its 5 probabilities, mover's view.
+        ply: the depth that produced ``value``.
+    """
+
+    index: int
+    value: float
+    probs: tuple[float, float, float, float, float]
+    ply: int
+
+
+def rank(
+    boards: Sequence[Board],
+    evaluator: NetEvaluator,
+    plies: int,
+    filters: Sequence[MoveFilter] = (),
+    utility: Utility = MONEY,
+) -> list[Ranked]:
+    """Score a roll's plays (their result boards, mover's numbering), best first.
+
+    Args:
+        boards: ``LegalPlays.own_boards()``.
+        evaluator: the nets and caches.
+        plies: the deepest ply (0, 1 or 2).
+        filters: ``filters[k]`` chooses which plays scored at ply k go on to ply k + 1; a
+            missing filter keeps every play.
+        utility: what a play is worth (default money equity).
+
+    Returns:
+        Every play: those that reached the deepest ply first, best first, then the others by
+        their deepest score; ties keep the order of ``boards``.
+    """
+    if not boards:
+        return []
+    p0 = evaluator.probs0(boards).astype(np.float64)
+    scored = [Ranked(i, float(v), _tuple(p0[i]), 0) for i, v in enumerate(utility.of(p0))]
+    scored.sort(key=lambda r: -r.value)
+    for ply in range(1, plies + 1):
+        if len(scored) < 2:
+            break
+        move_filter = filters[ply - 1] if ply - 1 < len(filters) else MoveFilter(len(boards), 9.0)
+        values = np.asarray([r.value for r in scored if r.ply == ply - 1])
+        top = [r for r in scored if r.ply == ply - 1]
+        chosen = [top[i] for i in _filter(values, move_filter)]
+        if len(chosen) < 2 and ply > 1:
+            break
+        deeper = []
+        for r in chosen:
+            p = evaluator.probs(boards[r.index], ply, utility)
+            deeper.append(Ranked(r.index, float(utility.of(p[None, :])[0]), _tuple(p), ply))
+        deeper.sort(key=lambda r: -r.value)
+        done = {r.index for r in chosen}
+        scored = deeper + [r for r in scored if r.index not in done]
+    return scored
+
+
+def _tuple(p: Floats) -> tuple[float, float, float, float, float]:
+    return (float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
+
+
+def preroll(
+    position: Position,
+    evaluator: NetEvaluator,
+    plies: int,
+    filters: Sequence[MoveFilter] = (),
+    utility: Utility = MONEY,
+) -> Floats:
+    """The 5 probabilities of ``position`` for its side to move, before it rolls.
+
+    plies 0: the nets on the position itself; n >= 1: the mean over the 21 rolls of the best
+    play's (n - 1)-ply probabilities, the plays screened by ``filters`` as in :func:`rank`.
+    """
+    board = position.own_points(position.turn)
+    if plies <= 0:
+        return _invert1(evaluator.probs0([flip(board)])[0].astype(np.float64))
+    acc = np.zeros(5, dtype=np.float64)
+    for roll, weight in zip(ROLL_DICE, ROLL_WEIGHT, strict=True):
+        boards = legal_plays(position, roll).own_boards()
+        if not boards:  # the roll cannot be played: the board stands, the opponent to roll
+            acc += weight * evaluator.probs0([board])[0].astype(np.float64)
+            continue
+        best = rank(boards, evaluator, plies - 1, filters, utility)[0]
+        acc += weight * np.asarray(best.probs)
+    return acc
+
+
+_SHARED: NetEvaluator | None = None
+
+
+def shared_net_evaluator() -> NetEvaluator:
+    """The process-wide :class:`NetEvaluator` on the shipped nets."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = NetEvaluator()
+    return _SHARED
+
+
+__all__ = [
+    "DEFAULT_CACHE_SIZE",
+    "MONEY",
+    "REPLY_FILTER",
+    "MoveFilter",
+    "NetEvaluator",
+    "Ranked",
+    "Utility",
+    "outcome_utility",
+    "preroll",
+    "rank",
+    "shared_net_evaluator",
+]

@@ -1,0 +1,375 @@
+"""Train the nets by TD(λ) self-play from scratch: ``backgammon train`` or
+``python -m backgammon.training.td``.
+
+Method (Tesauro, "Temporal difference learning and TD-Gammon", CACM 38(3), 1995; Sutton and
+Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
+
+* The nets play both sides greedily at 0-ply: each roll's plays are scored in one batched call
+  (:func:`backgammon.ai.neural.after_play_probabilities`) and the best cubeless money equity is
+  played. Dice come from a ``random.Random`` seeded from ``--seed`` and the game's number, so a
+  run is reproducible game by game.
+* Every position before a roll where the nets decide (contact or race) is a training state.
+  After the game, each state gets its λ-return: ``G_t = (1 - λ) W_t + λ G'_{t+1}``, where
+  ``W_t`` is the value of the play chosen at t (the nets' own estimate, or the exact value when
+  the play ends the game or reaches a bear-off both sides have home) and ``G'`` is the next
+  state's return seen from this side. The game stops as soon as both sides are home: from there
+  the one-sided bear-off table is exact.
+* One gradient step per game on the squared error of the five outputs, for the contact net on
+  the contact states and the race net on the race states (offline λ-return: the targets use
+  the weights the game was played with).
+* ``--workers N`` plays on N processes, each on its own copy of the nets for ``--sync`` games;
+  the copies are then averaged (parameter averaging) and sent out again.
+* Every ``--checkpoint-every`` games the nets go to ``--out`` (atomically), with the games
+  played and the settings in the file's notes; ``--resume`` carries on from that file.
+* Every ``--eval-every`` games the nets (0-ply) play ``--eval-games`` cubeless money games
+  against a fixed opponent, the hand-made evaluation at level Hard (2-ply), sides and dice
+  alternating; points per game go to ``--log`` (CSV).
+
+The training history of the shipped weights is in ``backgammon/ai/weights/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from backgammon.ai.encoding import encode, on_roll_view
+from backgammon.ai.nets import (
+    Net,
+    NetSet,
+    consistent,
+    load_weights,
+    save_weights,
+    single_threaded_blas,
+)
+from backgammon.ai.neural import (
+    BEAROFF,
+    CONTACT,
+    FINISHED,
+    RACE,
+    _bearoff,
+    _finished,
+    after_play_probabilities,
+    classify,
+    equities,
+    impossible_results,
+    invert,
+)
+from backgammon.core.moves import legal_plays
+from backgammon.core.position import Position
+from backgammon.core.types import WHITE
+
+START = Position.start().own_points(WHITE)
+
+
+@dataclass
+class Settings:
+    """One training run's settings (kept in the weights file's notes)."""
+
+    seed: int = 1
+    lam: float = 0.7
+    rate: float = 0.1
+    contact_hidden: int = 128
+    race_hidden: int = 64
+
+
+def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
+    """Two dice, higher first; the opening roll is never a double (WBF rules 2.3)."""
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        if not (opening and a == b):
+            return (a, b) if a >= b else (b, a)
+
+
+def _score_candidates(
+    boards: Sequence[tuple[int, ...]], nets: NetSet
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, np.ndarray]]:
+    """Probabilities (mover's view), classes and equities of a roll's after-play boards, plus
+    each net-scored board's encoding (its row in the next side on roll's view), by index."""
+    b = np.asarray(boards, dtype=np.int8)
+    kind = classify(b)
+    probs = np.empty((len(b), 5), dtype=np.float32)
+    encoded: dict[int, np.ndarray] = {}
+    done = kind == FINISHED
+    if done.any():
+        probs[done] = _finished(b[done])
+    for i in np.nonzero(kind == BEAROFF)[0]:
+        probs[i] = _bearoff(boards[i])
+    for net_kind, net in ((RACE, nets.race), (CONTACT, nets.contact)):
+        rows = np.nonzero(kind == net_kind)[0]
+        if len(rows):
+            x = encode(on_roll_view(b[rows]))
+            probs[rows] = impossible_results(b[rows], invert(consistent(net(x))), net_kind)
+            for j, i in enumerate(rows):
+                encoded[int(i)] = x[j]
+    return probs, kind, equities(probs), encoded
+
+
+def play_training_game(
+    nets: NetSet, rng: random.Random, lam: float
+) -> tuple[list[np.ndarray], list[int], np.ndarray]:
+    """One greedy self-play game. Returns the training states' encodings, their classes
+    (:data:`RACE` / :data:`CONTACT`) and their λ-returns ``(T, 5)`` (side on roll's view)."""
+    states: list[np.ndarray] = [encode(np.asarray([START], dtype=np.int8))[0]]
+    kinds: list[int] = [CONTACT]
+    values: list[np.ndarray] = []
+    board = START
+    opening = True
+    while True:
+        dice = roll(rng, opening)
+        opening = False
+        position = Position.from_points(board, WHITE)
+        boards = legal_plays(position, dice).own_boards()
+        if not boards:
+            boards = [board]  # the roll cannot be played: the board stands, the other rolls
+        probs, kind, eq, encoded = _score_candidates(boards, nets)
+        best = int(np.argmax(eq))
+        values.append(probs[best])
+        if kind[best] in (FINISHED, BEAROFF):
+            break
+        states.append(encoded[best])
+        kinds.append(int(kind[best]))
+        board = tuple(-c for c in reversed(boards[best]))
+    # λ-returns, backwards; values[t] is the mover-at-t's value of its play
+    returns = np.empty((len(values), 5), dtype=np.float32)
+    g = values[-1]
+    returns[-1] = g
+    for t in range(len(values) - 2, -1, -1):
+        nxt = invert(g[None, :])[0]
+        g = (1.0 - lam) * values[t] + lam * nxt
+        returns[t] = g
+    return states, kinds, returns
+
+
+def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -> tuple[int, int]:
+    """Play and learn from games ``first_game`` .. ``first_game + count - 1`` (their dice
+    seeded from ``settings.seed`` and the game number). Returns (states learnt, plies)."""
+    learnt = 0
+    for n in range(first_game, first_game + count):
+        rng = random.Random(settings.seed * 1_000_003 + n)
+        states, kinds, returns = play_training_game(nets, rng, settings.lam)
+        x = np.asarray(states, dtype=np.float32)
+        k = np.asarray(kinds)
+        for net_kind, net in ((CONTACT, nets.contact), (RACE, nets.race)):
+            rows = k == net_kind
+            if rows.any():
+                net.train_step(x[rows], returns[rows], settings.rate)
+        learnt += len(states)
+    return learnt, learnt
+
+
+def new_nets(settings: Settings) -> NetSet:
+    """Fresh random nets from ``settings.seed``."""
+    rng = np.random.default_rng(settings.seed)
+    return NetSet(
+        Net.random(settings.contact_hidden, rng),
+        Net.random(settings.race_hidden, rng),
+        {"games": 0, "settings": asdict(settings), "history": []},
+    )
+
+
+def average(sets: Sequence[NetSet]) -> NetSet:
+    """The mean of each weight over ``sets`` (notes of the first)."""
+
+    def mean(nets: Sequence[Net]) -> Net:
+        return Net(*(np.mean([getattr(n, a) for n in nets], axis=0).astype(np.float32)
+                     for a in ("w1", "b1", "w2", "b2")))
+
+    return NetSet(mean([s.contact for s in sets]), mean([s.race for s in sets]),
+                  sets[0].meta)
+
+
+def _worker(args: tuple[NetSet, Settings, int, int]) -> tuple[NetSet, int]:
+    nets, settings, first, count = args
+    learnt, _ = train_games(nets, settings, first, count)
+    return nets, learnt
+
+
+# -- evaluation against a fixed opponent -------------------------------------------------------
+
+Chooser = Callable[[Position, tuple[int, int]], int]
+
+
+def net_chooser(nets: NetSet) -> Chooser:
+    """0-ply play by ``nets``: the index of the best play among ``own_boards()``."""
+
+    def choose(position: Position, dice: tuple[int, int]) -> int:
+        boards = legal_plays(position, dice).own_boards()
+        return int(np.argmax(equities(after_play_probabilities(boards, nets))))
+
+    return choose
+
+
+def hard_chooser() -> Chooser:
+    """The hand-made evaluation with its 2-ply search (level ``classic``, the project's Hard
+    before the nets)."""
+    from backgammon.ai.choose import _score
+    from backgammon.ai.levels import CLASSIC
+    from backgammon.ai.search import shared_evaluator
+
+    evaluator = shared_evaluator()
+
+    def choose(position: Position, dice: tuple[int, int]) -> int:
+        legal = legal_plays(position, dice)
+        return _score(legal, CLASSIC, evaluator)[0].play_index
+
+    return choose
+
+
+def play_cubeless(first: Chooser, second: Chooser, rng: random.Random) -> int:
+    """One cubeless money game, ``first`` opening; points won by ``first`` (negative: lost)."""
+    board = START
+    players = (first, second)
+    side = 0
+    opening = True
+    while True:
+        dice = roll(rng, opening)
+        opening = False
+        position = Position.from_points(board, WHITE)
+        boards = legal_plays(position, dice).own_boards()
+        if boards:
+            chosen = boards[players[side](position, dice)] if len(boards) > 1 else boards[0]
+            if not any(c > 0 for c in chosen):
+                won = _finished(np.asarray([chosen], dtype=np.int8))[0]
+                points = 1 + int(won[1]) + int(won[2])
+                return points if side == 0 else -points
+            board = tuple(-c for c in reversed(chosen))
+        else:
+            board = tuple(-c for c in reversed(board))
+        side = 1 - side
+
+
+def evaluate_against(nets: NetSet, games: int, seed: int, opponent: Chooser | None = None
+                     ) -> tuple[float, float]:
+    """Points per game of ``nets`` (0-ply) against ``opponent`` (default Hard) over ``games``
+    seeded games, the first move alternating; returns (mean, 95% half-width)."""
+    mine = net_chooser(nets)
+    other = opponent or hard_chooser()
+    scores = []
+    for g in range(games):
+        rng = random.Random(seed * 7919 + g)
+        if g % 2 == 0:
+            scores.append(play_cubeless(mine, other, rng))
+        else:
+            scores.append(-play_cubeless(other, mine, rng))
+    mean = sum(scores) / len(scores)
+    var = sum((s - mean) ** 2 for s in scores) / max(len(scores) - 1, 1)
+    return mean, 1.96 * math.sqrt(var / len(scores))
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="backgammon train", description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", type=int, default=100_000, help="games to play in this run")
+    p.add_argument("--out", type=Path, default=Path("train-out/nets.npz"),
+                   help="checkpoint file (weights and notes)")
+    p.add_argument("--resume", action="store_true", help="carry on from --out")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--lam", type=float, default=0.7, help="λ of TD(λ)")
+    p.add_argument("--rate", type=float, default=0.1, help="step size")
+    p.add_argument("--contact-hidden", type=int, default=128)
+    p.add_argument("--race-hidden", type=int, default=64)
+    p.add_argument("--workers", type=int, default=1, help="processes (one per core)")
+    p.add_argument("--sync", type=int, default=200, help="games between weight averaging")
+    p.add_argument("--checkpoint-every", type=int, default=5000)
+    p.add_argument("--eval-every", type=int, default=20_000)
+    p.add_argument("--eval-games", type=int, default=200)
+    p.add_argument("--log", type=Path, default=None, help="CSV of the evaluations "
+                   "(default: beside --out)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run training (see the module docstring); returns the exit status."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    args = _parser().parse_args(argv)
+    single_threaded_blas()
+    out: Path = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    log_path: Path = args.log or out.with_suffix(".csv")
+    if args.resume:
+        nets = load_weights(out)
+        settings = Settings(**nets.meta["settings"])
+        settings.rate = args.rate
+        settings.lam = args.lam
+        nets.meta["settings"] = asdict(settings)
+    else:
+        settings = Settings(args.seed, args.lam, args.rate, args.contact_hidden,
+                            args.race_hidden)
+        nets = new_nets(settings)
+    start_games = int(nets.meta.get("games", 0))
+    target = start_games + args.games
+    done = start_games
+    pool = mp.get_context("fork").Pool(args.workers) if args.workers > 1 else None
+    next_checkpoint = (done // args.checkpoint_every + 1) * args.checkpoint_every
+    next_eval = (done // args.eval_every + 1) * args.eval_every
+    began = time.monotonic()
+    with Progress(
+        TextColumn("training"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:.1f} games/s"), TimeElapsedColumn(),
+        TimeRemainingColumn(), disable=args.quiet, transient=False,
+    ) as progress:
+        task = progress.add_task("train", total=args.games, rate=0.0)
+        while done < target:
+            chunk = min(args.sync * max(args.workers, 1), target - done)
+            if pool is None:
+                train_games(nets, settings, done, chunk)
+            else:
+                per = -(-chunk // args.workers)
+                jobs = [(nets, settings, done + i * per, min(per, chunk - i * per))
+                        for i in range(args.workers) if chunk - i * per > 0]
+                results = pool.map(_worker, jobs)
+                nets = average([r[0] for r in results])
+            done += chunk
+            nets.meta["games"] = done
+            elapsed = time.monotonic() - began
+            progress.update(task, completed=done - start_games,
+                            rate=(done - start_games) / max(elapsed, 1e-9))
+            if done >= next_checkpoint or done >= target:
+                save_weights(nets, out)
+                next_checkpoint += args.checkpoint_every
+            if done >= next_eval:
+                next_eval += args.eval_every
+                mean, half = evaluate_against(nets, args.eval_games, seed=done)
+                new = not log_path.exists()
+                with open(log_path, "a", newline="") as handle:
+                    writer = csv.writer(handle)
+                    if new:
+                        writer.writerow(["games", "points_per_game_vs_hard", "ci95",
+                                         "games_per_s", "unix_time"])
+                    writer.writerow([done, f"{mean:.4f}", f"{half:.4f}",
+                                     f"{(done - start_games) / max(elapsed, 1e-9):.2f}",
+                                     int(time.time())])
+                nets.meta.setdefault("history", []).append(
+                    {"games": done, "vs_hard": round(mean, 4), "ci95": round(half, 4)})
+                save_weights(nets, out)
+                progress.console.print(
+                    f"{done} games: {mean:+.3f} points/game against Hard (±{half:.3f})")
+    if pool is not None:
+        pool.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""The neural evaluation: its encoding, its nets and weights file, and training."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon import WHITE, Position, legal_plays
+from backgammon.ai import evaluate
+from backgammon.ai.encoding import FEATURE_NAMES, N_INPUTS, RAW_UNITS, encode
+from backgammon.ai.nets import (
+    FORMAT_VERSION,
+    Net,
+    NetSet,
+    WeightsError,
+    consistent,
+    default_nets,
+    load_weights,
+    save_weights,
+)
+from backgammon.ai.neural import (
+    BEAROFF,
+    CONTACT,
+    FINISHED,
+    RACE,
+    after_play_probabilities,
+    classify,
+)
+from backgammon.training import td
+from boards import diagram
+
+F = {name: RAW_UNITS + i for i, name in enumerate(FEATURE_NAMES)}  # the side on roll's
+OPP = RAW_UNITS + len(FEATURE_NAMES) + RAW_UNITS  # where the opponent's features start
+
+
+def features(position: Position) -> dict[str, float]:
+    """The side on roll's hand-crafted features, by name, unscaled to counts where simple."""
+    row = encode(np.asarray([position.own_points(position.turn)]))[0]
+    return {name: float(row[F[name]]) for name in FEATURE_NAMES}
+
+
+def test_the_start_encodes_to_known_units() -> None:
+    row = encode(np.asarray([Position.start().own_points(WHITE)]))[0]
+    assert row.shape == (N_INPUTS,) == (227,)
+    # White's 6-point holds 5: units >=1, >=2, >=3, (5-3)/2
+    six = (6 - 1) * 4
+    assert list(row[six:six + 4]) == [1.0, 1.0, 1.0, 1.0]
+    # the 24-point holds 2; the 1-point none; the bar none; nothing borne off
+    assert list(row[23 * 4:23 * 4 + 4]) == [1.0, 1.0, 0.0, 0.0]
+    assert list(row[0:4]) == [0.0, 0.0, 0.0, 0.0]
+    assert list(row[24 * 4:25 * 4]) == [0.0] * 4 and row[100] == 0.0
+    f = features(Position.start())
+    assert f["pips"] == pytest.approx(1.67)
+    assert f["shots"] == 0.0 and f["blots"] == 0.0
+    assert f["home_points"] == pytest.approx(1 / 6)
+    assert f["prime_length"] == pytest.approx(1 / 6) and f["prime_place"] == 0.0
+    assert f["anchors"] == pytest.approx(0.5)  # the 24-point
+    # from the 24-point the midpoint (12), the 17- and 19-points block: no roll jumps them all
+    assert f["escapes"] == 0.0
+    assert f["timing"] == pytest.approx((2 * 18 + 5 * 7 + 3 * 2) / 100)
+    assert f["back_checkers"] == pytest.approx(2 / 5)
+    assert f["wastage"] == 0.0
+    assert row[-1] == 1.0  # contact
+    # both sides are the same at the start
+    assert np.array_equal(row[:OPP - RAW_UNITS], row[OPP - RAW_UNITS:-1])
+
+
+def test_shots_at_a_blot_count_the_rolls_that_hit() -> None:
+    # White's blot on its 5-point, one Black checker on White's 1-point (4 pips away):
+    # 11 rolls with a 4, 3-1 twice, 2-2 and 1-1: 15 shots, 11 of them direct.
+    position = diagram(white="5:1 6:14", black="24:1 1:14", turn="white")
+    f = features(position)
+    assert f["shots"] * 36 == pytest.approx(15)
+    assert f["direct_shots"] * 36 == pytest.approx(11)
+    assert f["blots"] == pytest.approx(1 / 5)
+    blocked = diagram(white="5:1 4:2 2:2 6:10", black="24:1 1:14", turn="white")
+    # 3-1 needs the 2- or 4-point open on the way (both held), 2-2 the 3-point (open),
+    # 1-1 the 2-, 3- and 4-points (held): 11 + 1 = 12
+    assert features(blocked)["shots"] * 36 == pytest.approx(12)
+
+
+def test_a_prime_and_the_escapes_behind_it() -> None:
+    # Black holds its 7..11-points (White's 18..14) and White has one checker on its 24-point
+    position = diagram(white="24:1 6:14", black="7:2 8:2 9:2 10:2 11:2 2:5", turn="white")
+    f = features(position)
+    opp = encode(np.asarray([position.own_points(WHITE)]))[0]
+    assert opp[OPP + FEATURE_NAMES.index("prime_length")] == pytest.approx(5 / 6)
+    assert opp[OPP + FEATURE_NAMES.index("prime_place")] == pytest.approx(11 / 24)
+    # escaping from 24 past 14 needs 11 pips or more landing on 13 or lower with open steps:
+    # only 6-5 played 5 first (via 19; 18 is held); 6-6 (18), 5-5 (14), 4-4 (16) are blocked
+    assert f["escapes"] * 36 == pytest.approx(2)
+
+
+def test_classes_of_boards() -> None:
+    start = Position.start().own_points(WHITE)
+    race = diagram(white="6:5 5:10", black="13:15").own_points(WHITE)
+    bearoff = diagram(white="6:5 5:10", black="6:15").own_points(WHITE)
+    boards = np.asarray([start, race, bearoff], dtype=np.int8)
+    assert list(classify(boards)) == [CONTACT, RACE, BEAROFF]
+    done = np.zeros((1, 26), dtype=np.int8)
+    done[0, 1] = -15  # the mover has borne off all, the opponent still on the board
+    assert list(classify(done)) == [FINISHED]
+
+
+def test_a_finished_board_is_scored_by_the_rules() -> None:
+    # the mover has borne off everything; the opponent has none off and a checker in the
+    # mover's home board: a backgammon
+    board = [0] * 26
+    board[3] = -1
+    board[20] = -14
+    p = after_play_probabilities([tuple(board)], default_nets())[0]
+    assert list(p) == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def test_mirror_symmetry_of_the_outputs() -> None:
+    rng = random.Random(5)
+    position = Position.start()
+    for _ in range(40):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice)
+        if plays:
+            position = plays[rng.randrange(len(plays))].result
+        position = position.with_turn(position.turn.opponent)
+        mirrored = position.mirror()
+        assert mirrored.turn is not position.turn
+        a, b = evaluate(position), evaluate(mirrored)
+        assert a == pytest.approx(b, abs=1e-6)
+
+
+def test_probabilities_are_consistent() -> None:
+    raw = np.random.default_rng(1).random((500, 5)).astype(np.float32)
+    p = consistent(raw.copy())
+    assert (p[:, 2] <= p[:, 1]).all() and (p[:, 1] <= p[:, 0]).all()
+    assert (p[:, 4] <= p[:, 3]).all() and (p[:, 3] <= 1.0 - p[:, 0] + 1e-7).all()
+    rng = random.Random(9)
+    boards = []
+    position = Position.start()
+    for _ in range(200):
+        plays = legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)))
+        if plays:
+            boards.extend(plays.own_boards())
+            position = plays[rng.randrange(len(plays))].result
+        position = position.with_turn(position.turn.opponent)
+        if not any(c > 0 for c in position.points) or not any(c < 0 for c in position.points):
+            position = Position.start()
+    q = after_play_probabilities(boards, default_nets())
+    assert (q >= 0).all() and (q <= 1).all()
+    assert (q[:, 2] <= q[:, 1] + 1e-7).all() and (q[:, 1] <= q[:, 0] + 1e-7).all()
+    assert (q[:, 4] <= q[:, 3] + 1e-7).all() and (q[:, 3] <= 1.0 - q[:, 0] + 1e-6).all()
+
+
+def _small_nets(seed: int = 3) -> NetSet:
+    rng = np.random.default_rng(seed)
+    return NetSet(Net.random(8, rng), Net.random(4, rng), {"games": 12})
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    nets = _small_nets()
+    path = tmp_path / "nets.npz"
+    save_weights(nets, path)
+    again = load_weights(path)
+    assert again.meta["games"] == 12 and again.meta["format"] == FORMAT_VERSION
+    assert np.array_equal(again.contact.w1, nets.contact.w1)
+    assert np.array_equal(again.race.b2, nets.race.b2)
+
+
+def test_a_corrupt_weights_file_is_refused(tmp_path: Path) -> None:
+    nets = _small_nets()
+    path = tmp_path / "nets.npz"
+    nets.contact.w1[0, 0] += 1.0
+    save_weights(nets, path)
+    # alter one weight but keep the file's checksum: refused
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["contact/W1"] = arrays["contact/W1"].copy()
+    arrays["contact/W1"][0, 0] += 0.5
+    np.savez(path, **arrays)
+    with pytest.raises(WeightsError, match=r"nets\.npz fails its checksum"):
+        load_weights(path)
+    # a truncated file
+    good = tmp_path / "good.npz"
+    save_weights(nets, good)
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(WeightsError, match=r"cut\.npz is unreadable"):
+        load_weights(cut)
+    with pytest.raises(WeightsError, match=r"missing\.npz is missing"):
+        load_weights(tmp_path / "missing.npz")
+    # another format version
+    arrays = {k: v for k, v in np.load(good).items()}
+    arrays["meta"] = np.array('{"format": 99}')
+    np.savez(tmp_path / "future.npz", **arrays)
+    with pytest.raises(WeightsError, match=r"future\.npz is format 99"):
+        load_weights(tmp_path / "future.npz")
+
+
+def test_the_shipped_weights_load_and_say_how_they_were_trained() -> None:
+    nets = default_nets()
+    assert nets.meta["games"] > 0
+    assert nets.contact.w1.shape[0] == N_INPUTS
+    assert set(nets.meta["settings"]) >= {"seed", "lam", "rate"}
+
+
+def test_a_short_seeded_training_run_beats_a_random_player() -> None:
+    settings = td.Settings(seed=11, lam=0.7, rate=0.2, contact_hidden=32, race_hidden=8)
+    nets = td.new_nets(settings)
+    td.train_games(nets, settings, 0, 400)
+
+    rng = random.Random(2)
+
+    def random_chooser(position: Position, dice: tuple[int, int]) -> int:
+        return rng.randrange(len(legal_plays(position, dice)))
+
+    mean, half = td.evaluate_against(nets, 60, seed=4, opponent=random_chooser)
+    assert mean - half > 0.3, (mean, half)
+    # the same seed trains the same nets
+    again = td.new_nets(settings)
+    td.train_games(again, settings, 0, 5)
+    other = td.new_nets(settings)
+    td.train_games(other, settings, 0, 5)
+    assert np.array_equal(again.contact.w1, other.contact.w1)
