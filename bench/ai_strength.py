@@ -1,39 +1,160 @@
-"""The computer's levels against each other: win rate with its 95% interval, points per game.
+"""The computer's strength: between its levels, against GNU Backgammon, and judged by it.
 
-Plays N seeded games for each pair of levels, the sides alternating (the first level is White
-in even games, Black in odd ones), once with the cube off and once with it on (money play, no
-Jacoby, no beavers). Game i of a series uses the dice of ``random.Random(seed * 1000003 + i)``,
-so every figure can be reproduced. Targets over 400 games: Hard beats Medium >= 58%, Hard beats
-Easy >= 80%, Medium beats Easy >= 65%.
+**Levels against each other** (the default): N seeded games for each pair of levels, the sides
+alternating (the first level is White in even games, Black in odd ones), once with the cube off
+and once with it on (money play, no Jacoby, no beavers). Game i of a series uses the dice of
+``random.Random(seed * 1000003 + i)``, so every figure can be reproduced. Targets over 400
+games: Hard beats Medium >= 58%, Hard beats Easy >= 80%, Medium beats Easy >= 65%.
+``--vs LEVEL`` plays ``--level`` against one other level the same way.
 
-Also, with ``--agreement``, how often each level plays what GNU Backgammon played in its
-self-play matches (``shared/mat/gnubg_selfplay_*.mat``, rolls with a choice).
+**Judged by GNU Backgammon** (``--judge gnubg``, needs the ``gnubg`` package): the error rate
+of ``--level`` on positions from games it never trained on, GNU Backgammon's self-play matches
+(``shared/mat/gnubg_selfplay_*.mat``): N rolls with at least two legal plays, evenly spaced
+through them. For each, the level's play; gnubg evaluates every legal play at
+``--judge-plies`` (2 by default, with its pruning nets as in its own 2-ply analysis;
+``--judge-full`` without), cubeless money, the mover's view; the loss is gnubg's best equity
+minus its equity of the level's play. Prints the mean loss in mEMG per move (thousandths of a
+point of cubeless money equity) with a 95% interval, the share of plays that are gnubg's best,
+and, as a reference, the same for the plays recorded in the matches (gnubg's own, some with
+noise, chosen for the match score). gnubg's evaluations are kept in ``bench/.cache/`` between
+runs (``--no-cache`` not to), so a second run, or another level, costs only the level's time.
+
+**Against GNU Backgammon** (``--vs gnubg``): N cubeless money games of ``--level`` against
+gnubg at 0-ply with Gaussian noise (``--noise``, points of equity; 0.04 is about its
+"intermediate" level) added to each play's equity, the noise drawn from a seeded
+``random.Random``; dice and sides as above. Prints points per game for ``--level`` with a 95%
+interval, wins, gammons and backgammons. ``--out FILE`` keeps one JSON line per game; run again
+with the same file and settings to resume (the games already there are not played again).
+
+Both gnubg modes show a progress bar on a terminal, a line every tenth of the run otherwise
+(for runs in the background), and print what they have so far when interrupted (Ctrl-C).
 
 Usage: python bench/ai_strength.py [--games N] [--pairs hard:medium,hard:easy,medium:easy]
                                    [--cube off,on] [--seed S] [--agreement]
+       python bench/ai_strength.py --judge gnubg [--level L[,L2]] [--positions N]
+                                   [--judge-plies 0|1|2] [--judge-full] [--no-cache] [--worst K]
+       python bench/ai_strength.py --vs gnubg [--level L] [--games N] [--noise SIGMA]
+                                   [--out FILE.jsonl]
+       python bench/ai_strength.py --vs LEVEL [--level L] [--games N] [--cube off,on]
+
+``--level`` defaults to the strongest level there is ("expert" when it exists, else "hard").
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import random
+import statistics
+import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import Progress, TaskID
 
+from backgammon.ai import choose_play, get_level
 from backgammon.ai.player import ComputerPlayer
 from backgammon.ai.search import Evaluator
-from backgammon.ai.selfplay import play_series
+from backgammon.ai.selfplay import play_game, play_series
+from backgammon.core.game import GameSettings
 from backgammon.core.moves import legal_plays
-from backgammon.training.positions import real_moves
+from backgammon.core.position import Position
+from backgammon.core.types import BLACK, WHITE
+from backgammon.training.positions import RealMove, real_moves, sample_positions
+
+if TYPE_CHECKING:
+    from gnubg_judge import Judge
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
 
 
 def default_shared() -> Path:
     env = os.environ.get("BACKGAMMON_SHARED")
     return Path(env) if env else Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def default_level() -> str:
+    """The strongest level there is: "expert" when it exists, else "hard"."""
+    for name in ("expert", "hard"):
+        try:
+            get_level(name)
+        except ValueError:
+            continue
+        return name
+    raise SystemExit("no level named expert or hard")
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95% interval (normal approximation): ``(mean, low, high)``."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = statistics.fmean(values)
+    if n == 1:
+        return (mean, math.nan, math.nan)
+    half = Z95 * statistics.stdev(values) / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def import_judge() -> Any:
+    """The ``gnubg_judge`` module beside this script, or exit saying gnubg is missing."""
+    try:
+        import gnubg_judge
+    except ImportError as exc:
+        raise SystemExit(
+            f"GNU Backgammon's Python package is needed here ({exc}): pip install gnubg "
+            "(it is in the [dev] extras)"
+        ) from None
+    return gnubg_judge
+
+
+@contextmanager
+def progress_bar(description: str, total: int) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr; yields ``advance(status)``. When stderr is not a terminal
+    (a run in the background) a line is printed every tenth of ``total`` instead."""
+    console = Console(stderr=True)
+    if console.is_terminal:
+        with Progress(console=console, transient=True) as progress:
+            task: TaskID = progress.add_task(description, total=total)
+
+            def advance(status: str) -> None:
+                progress.update(task, advance=1, description=f"{description} {status}")
+
+            yield advance
+        return
+    done = 0
+    step = max(1, total // 10)
+    start = time.perf_counter()
+
+    def advance_plain(status: str) -> None:
+        nonlocal done
+        done += 1
+        if done % step == 0 or done == total:
+            print(f"[{done}/{total} {time.perf_counter() - start:.0f} s] {description} {status}",
+                  file=sys.stderr, flush=True)
+
+    yield advance_plain
+
+
+# -- levels against each other, agreement -----------------------------------------------------
 
 
 def agreement(levels: list[str], shared: Path) -> None:
@@ -47,6 +168,204 @@ def agreement(levels: list[str], shared: Path) -> None:
               f"{same / len(cases):.1%} of rolls ({time.perf_counter() - start:.0f} s)")
 
 
+def level_series(pairs: list[tuple[str, str]], games: int, seed: int, cubes: list[str]) -> None:
+    for first, second in pairs:
+        for cube in cubes:
+            on = cube == "on"
+            start = time.perf_counter()
+            with Progress(console=Console(stderr=True), transient=True) as progress:
+                task = progress.add_task(f"{first} v {second}, cube {cube}", total=games)
+                def advance(index: int, game: object, task: TaskID = task) -> None:
+                    progress.advance(task)
+
+                result = play_series(first, second, games, seed, cube=on, on_game=advance)
+            lo, hi = result.interval()
+            print(f"{first} v {second}, cube {cube:<3}: {result.wins}/{result.games} won = "
+                  f"{result.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
+                  f"{result.points_per_game:+.3f} points/game, "
+                  f"{result.gammons} gammons, {time.perf_counter() - start:.0f} s")
+
+
+# -- judged by GNU Backgammon ------------------------------------------------------------------
+
+
+@dataclass
+class Judged:
+    """One judged roll: the loss of the play made against gnubg's best, in points."""
+
+    case: RealMove
+    play: str
+    best: str
+    loss: float
+
+
+def judge_plays(
+    judge: Judge,
+    cases: list[RealMove],
+    chooser: Callable[[int, RealMove], Position],
+    label: str,
+) -> tuple[list[Judged], float, float]:
+    """Judge the play whose result is ``chooser(i, case)`` (the position after it, the mover
+    still to move) for each case. Returns the judged rolls (fewer when interrupted), the
+    seconds spent choosing and the seconds gnubg spent."""
+    found: list[Judged] = []
+    choose_s = judge_s = 0.0
+    clock = time.perf_counter
+    losses: list[float] = []
+    try:
+        with progress_bar(label, len(cases)) as advance:
+            for i, case in enumerate(cases):
+                t0 = clock()
+                chosen = chooser(i, case)
+                t1 = clock()
+                ranked = judge.rank(case.position, case.dice)
+                judge_s += clock() - t1
+                choose_s += t1 - t0
+                mine = next(j for j in ranked if j.play.result == chosen)
+                loss = ranked[0].equity - mine.equity
+                found.append(Judged(case, str(mine.play), str(ranked[0].play), loss))
+                losses.append(loss)
+                advance(f"{1000 * statistics.fmean(losses):.1f} mEMG")
+    except KeyboardInterrupt:
+        print(f"interrupted after {len(found)} of {len(cases)} positions", file=sys.stderr)
+    return found, choose_s, judge_s
+
+
+def report_judged(name: str, judged: list[Judged]) -> None:
+    losses = [1000 * j.loss for j in judged]
+    mean, lo, hi = mean_interval(losses)
+    exact = sum(j.loss <= 0 for j in judged)
+    elo, ehi = wilson(exact, len(judged))
+    n = len(judged)
+    print(f"{name:<9} {mean:6.1f} mEMG per move (95% {lo:.1f}-{hi:.1f}) over {n} positions; "
+          f"gnubg's best play {exact}/{n} = {exact / max(n, 1):.1%} (95% {elo:.1%}-{ehi:.1%}); "
+          f"losing >= 80 mEMG: {sum(x >= 80 for x in losses)}, "
+          f">= 160: {sum(x >= 160 for x in losses)}")
+
+
+def judge_levels(args: argparse.Namespace) -> None:
+    module = import_judge()
+    cases = sample_positions(real_moves(args.shared / "mat"), args.positions)
+    judge = (module.Judge(args.judge_plies, not args.judge_full) if args.no_cache
+             else module.Judge.with_disk_cache(args.judge_plies, not args.judge_full))
+    cached = len(judge.cache)
+    print(f"judge: {judge.describe()}; {len(cases)} rolls with a choice from "
+          f"{args.shared / 'mat'}/gnubg_selfplay_*.mat"
+          + (f"; cache {judge.cache_path} ({cached} positions)" if judge.cache_path else ""))
+    levels = args.level.split(",") if args.level else [default_level()]
+    for name in levels:
+        get_level(name)  # an unknown name fails here, before any work
+    for name in levels:
+        def ours(i: int, case: RealMove, name: str = name) -> Position:
+            seed = args.seed * 1_000_003 + i
+            return choose_play(case.position, case.dice, level=name, seed=seed).result
+
+        before = judge.evaluations
+        judged, choose_s, judge_s = judge_plays(judge, cases, ours, name)
+        report_judged(name, judged)
+        n = max(len(judged), 1)
+        new = judge.evaluations - before
+        print(f"{'':<9} time per position: {name} {choose_s / n:.3f} s, gnubg "
+              f"{judge_s / n:.3f} s ({new} positions evaluated, the rest from the cache)")
+        if args.worst and judged:
+            print(f"{'':<9} worst:")
+            for j in sorted(judged, key=lambda j: -j.loss)[: args.worst]:
+                c = j.case
+                print(f"{'':<11}{1000 * j.loss:6.1f}  {c.position.id()} {c.position.turn} "
+                      f"{c.dice[0]}{c.dice[1]}: played {j.play}, gnubg {j.best}  ({c.source})")
+        if len(judged) < len(cases):
+            return
+    recorded = [c for c in cases if c.result is not None]
+    def played(i: int, case: RealMove) -> Position:
+        assert case.result is not None
+        return case.result
+
+    judged, _, _ = judge_plays(judge, recorded, played, "recorded")
+    report_judged("recorded", judged)
+    print(f"{'':<9} (the plays in the matches: gnubg's own, some with noise, chosen for the "
+          "match score)")
+
+
+# -- against GNU Backgammon --------------------------------------------------------------------
+
+
+@dataclass
+class GameRecord:
+    """One game against gnubg, from our level's side. ``points`` is signed (+ won)."""
+
+    game: int
+    level: str
+    noise: float
+    seed: int
+    color: str
+    points: int
+    result_kind: int
+    kind: str
+    turns: int
+
+
+def vs_gnubg(args: argparse.Namespace) -> None:
+    module = import_judge()
+    level = args.level or default_level()
+    get_level(level)
+    key = {"level": level, "noise": args.noise, "seed": args.seed}
+    records: dict[int, GameRecord] = {}
+    out: Path | None = args.out
+    if out is not None and out.exists():
+        for line in out.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = GameRecord(**json.loads(line))
+                if {"level": record.level, "noise": record.noise, "seed": record.seed} == key:
+                    records[record.game] = record
+        print(f"resuming from {out}: {len(records)} games already played with these settings",
+              file=sys.stderr)
+    todo = [i for i in range(args.games) if i not in records]
+    start = time.perf_counter()
+    try:
+        with progress_bar(f"{level} v gnubg σ={args.noise}", len(todo)) as advance:
+            for i in todo:
+                base = args.seed * 1_000_003 + i
+                ours = WHITE if i % 2 == 0 else BLACK
+                players = {
+                    ours: ComputerPlayer(level, random.Random(base * 2 + 1)),
+                    ours.opponent: module.GnubgPlayer(args.noise, random.Random(base * 2 + 2)),
+                }
+                result = play_game(players, GameSettings(cube=False), random.Random(base))
+                o = result.outcome
+                record = GameRecord(i, level, args.noise, args.seed, str(ours),
+                                    o.points if o.winner is ours else -o.points,
+                                    int(o.result_kind), o.kind, result.turns)
+                records[i] = record
+                if out is not None:
+                    with out.open("a", encoding="utf-8") as handle:
+                        handle.write(json.dumps(asdict(record)) + "\n")
+                ppg = statistics.fmean(r.points for r in records.values())
+                advance(f"{ppg:+.3f} ppg")
+    except KeyboardInterrupt:
+        print(f"interrupted: {len(records)} of {args.games} games played", file=sys.stderr)
+    report_vs(level, args.noise, [records[i] for i in sorted(records) if i < args.games],
+              time.perf_counter() - start)
+
+
+def report_vs(level: str, noise: float, records: list[GameRecord], seconds: float) -> None:
+    n = len(records)
+    if n == 0:
+        print("no games played")
+        return
+    points = [float(r.points) for r in records]
+    mean, lo, hi = mean_interval(points)
+    wins = sum(r.points > 0 for r in records)
+    wlo, whi = wilson(wins, n)
+    def count(kind: int, won: bool) -> int:
+        return sum(r.result_kind == kind and (r.points > 0) == won for r in records)
+
+    print(f"{level} v gnubg 0-ply (noise σ={noise}), cubeless money, {n} games: "
+          f"{mean:+.3f} points/game (95% {lo:+.3f} to {hi:+.3f}); "
+          f"won {wins}/{n} = {wins / n:.1%} (95% {wlo:.1%}-{whi:.1%}); "
+          f"gammons won {count(2, True)}, lost {count(2, False)}; "
+          f"backgammons won {count(3, True)}, lost {count(3, False)}; {seconds:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=400)
@@ -56,27 +375,37 @@ def main() -> None:
     parser.add_argument("--agreement", action="store_true",
                         help="only measure agreement with GNU Backgammon's plays")
     parser.add_argument("--shared", type=Path, default=default_shared())
+    parser.add_argument("--level", help="the level measured (--judge: a comma list); "
+                        "default the strongest there is")
+    parser.add_argument("--judge", choices=["gnubg"],
+                        help="the error rate of --level judged by GNU Backgammon")
+    parser.add_argument("--positions", type=int, default=500, help="--judge: rolls judged")
+    parser.add_argument("--judge-plies", type=int, choices=[0, 1, 2], default=2)
+    parser.add_argument("--judge-full", action="store_true",
+                        help="judge without gnubg's pruning nets (slower)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="keep gnubg's evaluations in memory only")
+    parser.add_argument("--worst", type=int, default=5,
+                        help="--judge: list this many of the costliest plays")
+    parser.add_argument("--vs", metavar="OPPONENT",
+                        help="gnubg, or a level: play --level against it")
+    parser.add_argument("--noise", type=float, default=0.04,
+                        help="--vs gnubg: noise σ in points of equity added to each play")
+    parser.add_argument("--out", type=Path,
+                        help="--vs gnubg: JSON lines, one per game; resumes from it")
     args = parser.parse_args()
     if args.agreement:
         agreement(["easy", "medium", "hard"], args.shared)
-        return
-    for pair in args.pairs.split(","):
-        first, second = pair.split(":")
-        for cube in args.cube.split(","):
-            on = cube == "on"
-            start = time.perf_counter()
-            with Progress(console=Console(stderr=True), transient=True) as progress:
-                task = progress.add_task(f"{first} v {second}, cube {cube}", total=args.games)
-                def advance(index: int, game: object, task: TaskID = task) -> None:
-                    progress.advance(task)
-
-                result = play_series(first, second, args.games, args.seed, cube=on,
-                                     on_game=advance)
-            lo, hi = result.interval()
-            print(f"{first} v {second}, cube {cube:<3}: {result.wins}/{result.games} won = "
-                  f"{result.win_rate:.1%} (95% {lo:.1%}-{hi:.1%}), "
-                  f"{result.points_per_game:+.3f} points/game, "
-                  f"{result.gammons} gammons, {time.perf_counter() - start:.0f} s")
+    elif args.judge:
+        judge_levels(args)
+    elif args.vs == "gnubg":
+        vs_gnubg(args)
+    elif args.vs:
+        level_series([(args.level or default_level(), args.vs)], args.games, args.seed,
+                     args.cube.split(","))
+    else:
+        pairs = [(pair.split(":")[0], pair.split(":")[1]) for pair in args.pairs.split(",")]
+        level_series(pairs, args.games, args.seed, args.cube.split(","))
 
 
 if __name__ == "__main__":

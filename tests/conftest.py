@@ -7,9 +7,12 @@ Other test modules may ``from conftest import shared_path, read_jsonl``.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,6 +27,9 @@ settings.register_profile(
     phases=tuple(phase for phase in Phase if phase is not Phase.explain),
 )
 settings.load_profile("backgammon")
+
+#: The benchmark scripts' directory (not a package: its modules import each other by name).
+BENCH_DIR = Path(__file__).resolve().parents[1] / "bench"
 
 #: Environment variable naming the shared directory (the one holding ``oracle/`` and ``mat/``).
 SHARED_ENV = "BACKGAMMON_SHARED"
@@ -51,6 +57,22 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"reference data not found: {path} is missing")
     return path
+
+
+def bench_module(name: str) -> ModuleType:
+    """Import ``bench/<name>.py`` (e.g. ``bench_module("gnubg_judge")``), once per session."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH_DIR / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -1,0 +1,58 @@
+"""``bench/ai_strength.py`` still runs in each of its modes, on a few positions and games (a
+smoke test of the script and its resume file; the figures it prints are not judged here)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import shared_path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "ai_strength.py"
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+def test_judged_by_gnubg_prints_a_loss_per_move_for_each_level_and_the_recorded_plays() -> None:
+    pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+    mat = shared_path("mat")
+    out = run("--judge", "gnubg", "--positions", "4", "--judge-plies", "0", "--no-cache",
+              "--level", "easy,medium", "--worst", "1", "--shared", str(mat.parent))
+    assert "judge: gnubg " in out and "0-ply, cubeless money; 4 rolls with a choice" in out
+    for name in ("easy", "medium", "recorded"):
+        found = re.search(rf"^{name}\s+(-?[\d.]+) mEMG per move .* over 4 positions; "
+                          r"gnubg's best play (\d)/4", out, re.MULTILINE)
+        assert found is not None, out
+        assert float(found[1]) >= 0.0
+    assert out.count("worst:") == 2
+
+
+def test_against_gnubg_writes_a_line_per_game_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+    results = tmp_path / "vs.jsonl"
+    common = ("--vs", "gnubg", "--level", "easy", "--noise", "0.04", "--out", str(results))
+    out = run(*common, "--games", "2")
+    assert "easy v gnubg 0-ply (noise σ=0.04), cubeless money, 2 games:" in out
+    first = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [(r["game"], r["color"]) for r in first] == [(0, "white"), (1, "black")]
+    assert all(r["points"] in (-3, -2, -1, 1, 2, 3) for r in first)
+    out = run(*common, "--games", "3")
+    assert "2 games already played with these settings" in out
+    assert ", 3 games:" in out
+    again = [json.loads(line) for line in results.read_text().splitlines()]
+    assert again[:2] == first and [r["game"] for r in again] == [0, 1, 2]
+
+
+def test_a_level_against_another_level() -> None:
+    out = run("--vs", "easy", "--level", "medium", "--games", "2", "--cube", "off")
+    assert re.search(r"^medium v easy, cube off: \d/2 won", out, re.MULTILINE), out
