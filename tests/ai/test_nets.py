@@ -222,3 +222,25 @@ def test_a_short_seeded_training_run_beats_a_random_player() -> None:
     other = td.new_nets(settings)
     td.train_games(other, settings, 0, 5)
     assert np.array_equal(again.contact.w1, other.contact.w1)
+
+
+def test_a_small_cache_gives_the_same_ranking() -> None:
+    from backgammon.ai.netsearch import NetEvaluator, rank
+
+    position = diagram(white="24:2 13:4 8:3 6:4 5:2", black="24:2 13:5 8:3 6:4 4:1", turn="white")
+    boards = legal_plays(position, (6, 2)).own_boards()
+    big = rank(boards, NetEvaluator(), 2, ())
+    small = rank(boards, NetEvaluator(cache_size=40), 2, ())
+    assert [r.index for r in big] == [r.index for r in small]
+    assert [r.value for r in big] == pytest.approx([r.value for r in small])
+
+
+def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
+    from backgammon.ai.netsearch import NetEvaluator
+
+    evaluator = NetEvaluator()
+    # White has just moved; Black (two checkers on its 6- and 5-points) is to roll
+    board = diagram(white="6:2 3:1 1:2", black="6:1 5:1", turn="white").own_points(WHITE)
+    exact = evaluator.probs0([board])[0]
+    assert evaluator.probs1(board)[0] == pytest.approx(exact[0], abs=0.01)
+    assert evaluator.probs2(board)[0] == pytest.approx(exact[0], abs=0.01)

@@ -7,8 +7,9 @@ Plies follow GNU Backgammon's convention:
 * **1-ply** scores it by the mean, over the opponent's 21 rolls (weights 1/36 and 2/36), of
   the position after the opponent's best reply, the reply chosen at 0-ply
   (:meth:`NetEvaluator.probs1`).
-* **2-ply** is the same mean with each roll's replies screened at 0-ply and the best few
-  (:data:`REPLY_FILTER`) compared at 1-ply (:meth:`NetEvaluator.probs2`).
+* **2-ply** is the same mean with the position after each roll's best reply (chosen at 0-ply,
+  :data:`REPLY_FILTER`) scored at 1-ply (:meth:`NetEvaluator.probs2`): as GNU Backgammon's
+  n-ply evaluation picks each roll's move at 0-ply and looks at its result n - 1 plies deep.
 
 At the root, :func:`rank` screens a roll's plays with move filters as GNU Backgammon does:
 every play at 0-ply, then at each deeper ply only the best few within a margin of the best
@@ -85,8 +86,8 @@ class MoveFilter:
 
 
 #: 2-ply: the opponent's replies of each roll screened at 0-ply, at most this many compared
-#: at 1-ply.
-REPLY_FILTER: Final = MoveFilter(2, 0.10)
+#: at 1-ply (1: the 0-ply choice alone, GNU Backgammon's way; 2 costs twice as much).
+REPLY_FILTER: Final = MoveFilter(1, 0.0)
 #: Entries kept in each cache before it is emptied.
 DEFAULT_CACHE_SIZE: Final = 500_000
 
@@ -123,6 +124,7 @@ class NetEvaluator:
         if missing:
             if len(cache) + len(missing) > self.cache_size:
                 cache.clear()
+                missing = list(dict.fromkeys(boards))
             for board, p in zip(missing, after_play_probabilities(missing, self.nets),
                                 strict=True):
                 cache[board] = p
@@ -137,30 +139,42 @@ class NetEvaluator:
 
     def probs1(self, board: Board, utility: Utility = MONEY) -> Floats:
         """1-ply: the 5 probabilities of ``board`` (mover's view, opponent to roll) as the
-        mean over the opponent's rolls of its best reply at 0-ply (best by ``utility``)."""
-        key = (utility, board)
-        found = self._p1.get(key)
-        if found is not None:
-            return found
-        if not any(c > 0 for c in board):  # the mover has borne off: the game is over
-            value: Floats = self.probs0([board])[0].astype(np.float64)
-        else:
-            replies = self._replies(board)
-            flat = [b for group in replies for b in group]
+        mean over the opponent's rolls of its best reply at 0-ply (best by its utility, the
+        opposite of ``utility``)."""
+        return self.probs1_many([board], utility)[0]
+
+    def probs1_many(self, boards: Sequence[Board], utility: Utility = MONEY) -> Floats:
+        """:meth:`probs1` of each board, ``(N, 5)``; every reply of every board is scored in
+        one batched net call (far cheaper than one call per board)."""
+        out = np.empty((len(boards), 5), dtype=np.float64)
+        todo: list[int] = []
+        for i, board in enumerate(boards):
+            found = self._p1.get((utility, board))
+            if found is not None:
+                out[i] = found
+            elif not any(c > 0 for c in board):  # the mover has borne off: the game is over
+                out[i] = self.probs0([board])[0]
+            else:
+                todo.append(i)
+        if todo:
+            groups = [group for i in todo for group in self._replies(boards[i])]
+            flat = [b for group in groups for b in group]
             p = self.probs0(flat)  # the opponent's view
             scores = utility.opposite().of(p)
-            acc = np.zeros(5, dtype=np.float64)
-            start = 0
-            for weight, group in zip(_WEIGHTS, replies, strict=True):
-                end = start + len(group)
-                best = start + int(np.argmax(scores[start:end]))
-                acc += weight * p[best]
-                start = end
-            value = _invert1(acc)
-        if len(self._p1) >= self.cache_size:
-            self._p1.clear()
-        self._p1[key] = value
-        return value
+            lengths = np.fromiter((len(g) for g in groups), dtype=np.int64, count=len(groups))
+            starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+            segment = np.repeat(np.arange(len(groups)), lengths)
+            # the best reply of each roll: sort by (segment, -score), take each segment's first
+            best = np.lexsort((-scores, segment))[starts]
+            chosen = p[best].astype(np.float64).reshape(len(todo), len(ROLL_DICE), 5)
+            means = np.einsum("r,nrk->nk", _WEIGHTS, chosen)
+            if len(self._p1) + len(todo) > self.cache_size:
+                self._p1.clear()
+            for j, i in enumerate(todo):
+                value = _invert1(means[j])
+                out[i] = value
+                self._p1[(utility, boards[i])] = value
+        return out
 
     def probs2(self, board: Board, utility: Utility = MONEY) -> Floats:
         """2-ply: like :meth:`probs1`, each roll's replies screened at 0-ply and the best
@@ -177,20 +191,19 @@ class NetEvaluator:
             p = self.probs0(flat)  # the opponent's view
             theirs = utility.opposite()
             scores = theirs.of(p)
+            picked: list[list[Board]] = []
+            start = 0
+            for group in replies:
+                end = start + len(group)
+                picked.append([group[i] for i in _filter(scores[start:end], REPLY_FILTER)])
+                start = end
+            q = self.probs1_many([b for chosen in picked for b in chosen], theirs)
+            values = theirs.of(q)
             acc = np.zeros(5, dtype=np.float64)
             start = 0
-            for weight, group in zip(_WEIGHTS, replies, strict=True):
-                end = start + len(group)
-                chosen = _filter(scores[start:end], REPLY_FILTER)
-                best_value = -np.inf
-                best_p: Floats | None = None
-                for i in chosen:
-                    q = self.probs1(group[i], theirs)
-                    v = float(theirs.of(q[None, :])[0])
-                    if v > best_value:
-                        best_value, best_p = v, q
-                assert best_p is not None
-                acc += weight * best_p
+            for weight, chosen in zip(_WEIGHTS, picked, strict=True):
+                end = start + len(chosen)
+                acc += weight * q[start + int(np.argmax(values[start:end]))]
                 start = end
             value = _invert1(acc)
         if len(self._p2) >= self.cache_size:
@@ -269,10 +282,13 @@ def rank(
         chosen = [top[i] for i in _filter(values, move_filter)]
         if len(chosen) < 2 and ply > 1:
             break
-        deeper = []
-        for r in chosen:
-            p = evaluator.probs(boards[r.index], ply, utility)
-            deeper.append(Ranked(r.index, float(utility.of(p[None, :])[0]), _tuple(p), ply))
+        if ply == 1:
+            found = evaluator.probs1_many([boards[r.index] for r in chosen], utility)
+        else:
+            found = np.asarray([evaluator.probs(boards[r.index], ply, utility) for r in chosen])
+        values = utility.of(found)
+        deeper = [Ranked(r.index, float(v), _tuple(p), ply)
+                  for r, v, p in zip(chosen, values, found, strict=True)]
         deeper.sort(key=lambda r: -r.value)
         done = {r.index for r in chosen}
         scored = deeper + [r for r in scored if r.index not in done]
