@@ -16,6 +16,7 @@ from backgammon.cli import (
     replay_command,
     selfplay_command,
     serve_command,
+    train_command,
 )
 from backgammon.cli.common import RecordError, UsageError
 
@@ -31,11 +32,15 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_command.register(sub)
     replay_command.register(sub)
     serve_command.register(sub)
+    train_command.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["train"]:  # its options are the training module's own, --help included
+        return train_command.train(words[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

@@ -22,7 +22,7 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
 * Every ``--checkpoint-every`` games the nets go to ``--out`` (atomically), with the games
   played and the settings in the file's notes; ``--resume`` carries on from that file.
 * Every ``--eval-every`` games the nets (0-ply) play ``--eval-games`` cubeless money games
-  against a fixed opponent, the hand-made evaluation at level Hard (2-ply), sides and dice
+  against a fixed opponent, the hand-made evaluation with its 2-ply search (level ``classic``), sides and dice
   alternating; points per game go to ``--log`` (CSV).
 
 The training history of the shipped weights is in ``backgammon/ai/weights/README.md``.
@@ -251,7 +251,7 @@ def play_cubeless(first: Chooser, second: Chooser, rng: random.Random) -> int:
 
 def evaluate_against(nets: NetSet, games: int, seed: int, opponent: Chooser | None = None
                      ) -> tuple[float, float]:
-    """Points per game of ``nets`` (0-ply) against ``opponent`` (default Hard) over ``games``
+    """Points per game of ``nets`` (0-ply) against ``opponent`` (default classic) over ``games``
     seeded games, the first move alternating; returns (mean, 95% half-width)."""
     mine = net_chooser(nets)
     other = opponent or hard_chooser()
@@ -356,16 +356,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with open(log_path, "a", newline="") as handle:
                     writer = csv.writer(handle)
                     if new:
-                        writer.writerow(["games", "points_per_game_vs_hard", "ci95",
+                        writer.writerow(["games", "points_per_game_vs_classic", "ci95",
                                          "games_per_s", "unix_time"])
                     writer.writerow([done, f"{mean:.4f}", f"{half:.4f}",
                                      f"{(done - start_games) / max(elapsed, 1e-9):.2f}",
                                      int(time.time())])
                 nets.meta.setdefault("history", []).append(
-                    {"games": done, "vs_hard": round(mean, 4), "ci95": round(half, 4)})
+                    {"games": done, "vs_classic": round(mean, 4), "ci95": round(half, 4)})
                 save_weights(nets, out)
                 progress.console.print(
-                    f"{done} games: {mean:+.3f} points/game against Hard (±{half:.3f})")
+                    f"{done} games: {mean:+.3f} points/game against classic (±{half:.3f})")
     if pool is not None:
         pool.close()
     return 0

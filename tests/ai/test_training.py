@@ -1,0 +1,51 @@
+"""The training command: two worker processes, checkpoints, resuming, the evaluation log."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon.ai.nets import load_weights
+from backgammon.cli import main
+from backgammon.training import td
+
+
+def test_train_checkpoints_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "nets.npz"
+    common = ["--out", str(out), "--contact-hidden", "8", "--race-hidden", "4", "--quiet",
+              "--checkpoint-every", "10", "--eval-every", "20", "--eval-games", "2"]
+    assert main(["train", "--games", "20", "--workers", "2", "--sync", "5", *common]) == 0
+    first = load_weights(out)
+    assert first.meta["games"] == 20
+    assert first.meta["settings"]["contact_hidden"] == 8
+    assert first.contact.w1.shape == (227, 8)
+    assert main(["train", "--games", "10", "--resume", *common]) == 0
+    again = load_weights(out)
+    assert again.meta["games"] == 30
+    assert not np.array_equal(first.contact.w1, again.contact.w1)
+    with open(out.with_suffix(".csv")) as handle:
+        rows = list(csv.DictReader(handle))
+    assert [int(r["games"]) for r in rows] == [20]
+    assert abs(float(rows[0]["points_per_game_vs_classic"])) <= 3.0
+    assert [h["games"] for h in again.meta["history"]] == [20]
+    assert "points/game against classic" in capsys.readouterr().out
+
+
+def test_parameter_averaging() -> None:
+    settings = td.Settings(contact_hidden=4, race_hidden=2)
+    a, b = td.new_nets(settings), td.new_nets(td.Settings(seed=2, contact_hidden=4, race_hidden=2))
+    mean = td.average([a, b])
+    assert np.allclose(mean.contact.w1, (a.contact.w1 + b.contact.w1) / 2)
+    assert np.allclose(mean.race.b2, (a.race.b2 + b.race.b2) / 2)
+
+
+def test_the_opening_roll_is_never_a_double() -> None:
+    import random
+
+    rng = random.Random(0)
+    rolls = [td.roll(rng, opening=True) for _ in range(300)]
+    assert all(a > b for a, b in rolls)
+    assert any(a == b for a, b in (td.roll(rng, opening=False) for _ in range(300)))
