@@ -22,8 +22,8 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
 * Every ``--checkpoint-every`` games the nets go to ``--out`` (atomically), with the games
   played and the settings in the file's notes; ``--resume`` carries on from that file.
 * Every ``--eval-every`` games the nets (0-ply) play ``--eval-games`` cubeless money games
-  against a fixed opponent, the hand-made evaluation with its 2-ply search (level ``classic``), sides and dice
-  alternating; points per game go to ``--log`` (CSV).
+  against a fixed opponent, the hand-made evaluation with its 2-ply search (level
+  ``classic``), sides and dice alternating; points per game go to ``--log`` (CSV).
 
 The training history of the shipped weights is in ``backgammon/ai/weights/README.md``.
 """
