@@ -205,9 +205,9 @@ def test_the_shipped_weights_load_and_say_how_they_were_trained() -> None:
 
 
 def test_a_short_seeded_training_run_beats_a_random_player() -> None:
-    settings = td.Settings(seed=11, lam=0.7, rate=0.2, contact_hidden=32, race_hidden=8)
+    settings = td.Settings(seed=11, lam=0.9, rate=0.3, contact_hidden=16, race_hidden=8)
     nets = td.new_nets(settings)
-    td.train_games(nets, settings, 0, 400)
+    td.train_games(nets, settings, 0, 200)
 
     rng = random.Random(2)
 
@@ -215,7 +215,7 @@ def test_a_short_seeded_training_run_beats_a_random_player() -> None:
         return rng.randrange(len(legal_plays(position, dice)))
 
     mean, half = td.evaluate_against(nets, 60, seed=4, opponent=random_chooser)
-    assert mean - half > 0.3, (mean, half)
+    assert mean - half > 1.0, (mean, half)
     # the same seed trains the same nets
     again = td.new_nets(settings)
     td.train_games(again, settings, 0, 5)
