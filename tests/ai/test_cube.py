@@ -153,3 +153,45 @@ def test_real_positions_through_the_player() -> None:
 
     assert player.double_decision(Position.start(), MONEY).action is CubeAction.NO_DOUBLE
     assert player.take_decision(Position.start(), MONEY) in (CubeAction.TAKE, CubeAction.BEAVER)
+
+
+# -- textbook positions, decided on the nets (Expert) ------------------------------------------
+
+
+def test_a_closed_board_with_two_on_the_bar_is_too_good_to_double() -> None:
+    # White has closed its board with two Black checkers on the bar and Black's others far
+    # from home: gammons are likely, so White plays on for them rather than cash a point.
+    position = diagram(white="1:2 2:2 3:2 4:2 5:2 6:2 8:3",
+                       black="bar:2 12:3 11:3 10:3 9:2 8:2", turn="white")
+    decision = ComputerPlayer("expert").double_decision(position, MONEY)
+    assert decision.action is CubeAction.TOO_GOOD
+    assert decision.response is CubeAction.DROP
+
+
+def test_a_mid_race_lead_of_eight_percent_doubles_and_is_taken() -> None:
+    # a 94-102 race, White on roll: 8.5% ahead, about 73% to win: double, take
+    position = diagram(white="6:3 5:3 4:2 3:2 8:2 10:2 11:1",
+                       black="6:3 5:2 4:2 3:1 8:3 9:2 10:1 11:1", turn="white")
+    assert (position.pip_count(WHITE), position.pip_count(BLACK)) == (94, 102)
+    player = ComputerPlayer("expert")
+    decision = player.double_decision(position, MONEY)
+    assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.TAKE)
+    assert player.take_decision(position, MONEY) is CubeAction.TAKE
+
+
+def test_a_small_race_lead_is_no_double() -> None:
+    # 95-99, White on roll: about 66%, no double yet
+    position = diagram(white="6:3 5:3 4:2 3:2 8:2 10:2 12:1",
+                       black="6:3 5:2 4:2 3:2 8:2 9:2 11:1 12:1", turn="white")
+    decision = ComputerPlayer("expert").double_decision(position, MONEY)
+    assert decision.action is CubeAction.NO_DOUBLE
+
+
+def test_a_twenty_percent_race_lead_doubles_and_is_dropped() -> None:
+    # 94-113, White on roll: far past the take point
+    position = diagram(white="6:3 5:3 4:2 3:2 8:2 10:2 11:1",
+                       black="6:3 5:2 4:2 8:2 9:2 10:2 11:1 12:1", turn="white")
+    player = ComputerPlayer("expert")
+    decision = player.double_decision(position, MONEY)
+    assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.DROP)
+    assert player.take_decision(position, MONEY) is CubeAction.DROP

@@ -9,6 +9,9 @@ plies as GNU Backgammon counts them):
 * **Hard**: 1-ply on the best 0-ply candidates, no noise.
 * **Expert**: 2-ply on the best 1-ply candidates, no noise; the default for hints and analysis.
 
+Hard and Expert take their cube decisions on a 2-ply lookahead (the mean over their own 21
+rolls of the best play's 1-ply probabilities), Easy and Medium on the nets alone.
+
 One more level, **classic**, is the hand-made evaluation of :mod:`backgammon.ai.evaluation`
 with its 2-ply search (the project's strongest player before the nets); the benches and the
 training use it as a fixed opponent. It is not offered in the game.
@@ -33,7 +36,10 @@ class Level:
         filters: net: ``filters[k]`` keeps the plays scored at ply k that go on to ply k + 1.
         noise: net: sigma, in points of equity, of the Gaussian noise added to each play's
             score before the best is chosen (0: none).
-        cube_plies: net: plies of lookahead for cube decisions (0: the nets on the position).
+        cube_plies: net: plies of lookahead for cube decisions (0: the nets on the position;
+            n: the mean over the 21 rolls of the best play at n - 1 plies). Even plies: the
+            nets' odd-ply estimates lean towards the side that has just moved.
+        cube_filters: net: the move filters of that lookahead.
         depth: classic: 1 (every play scored 1-ply) or 2 (a shortlist rescored 2-ply).
         window: classic: plays scored within this many pips of the best may be chosen.
         shortlist: classic 2-ply: at most this many of the best 1-ply plays are searched ...
@@ -47,6 +53,7 @@ class Level:
     filters: tuple[MoveFilter, ...] = field(default=())
     noise: float = 0.0
     cube_plies: int = 0
+    cube_filters: tuple[MoveFilter, ...] = field(default=())
     depth: int = 1
     window: float = 0.0
     shortlist: int = 4
@@ -56,9 +63,11 @@ class Level:
 
 EASY: Final = Level("easy", plies=0, noise=0.25, cube_plies=0)
 MEDIUM: Final = Level("medium", plies=0, noise=0.06, cube_plies=0)
-HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12),), cube_plies=1)
+HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12),), cube_plies=2,
+                    cube_filters=(MoveFilter(1, 0.0),))
 EXPERT: Final = Level(
-    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(3, 0.05)), cube_plies=1
+    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(3, 0.05)), cube_plies=2,
+    cube_filters=(MoveFilter(2, 0.08),),
 )
 #: The hand-made evaluation at its strongest (the project's Hard before the nets).
 CLASSIC: Final = Level("classic", evaluation="classic", depth=2, window=0.0, shortlist=4,

@@ -108,7 +108,8 @@ class ComputerPlayer:
         lookahead (:func:`backgammon.ai.netsearch.preroll` for the net levels,
         :func:`backgammon.ai.search.preroll_probabilities` for classic)."""
         if isinstance(self.evaluator, NetEvaluator):
-            p = preroll(position, self.evaluator, self.level.cube_plies, self.level.filters)
+            p = preroll(position, self.evaluator, self.level.cube_plies,
+                        self.level.cube_filters)
             return (float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
         return preroll_probabilities(position, self.evaluator, self.level.cube_depth)
 
