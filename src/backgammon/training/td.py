@@ -56,6 +56,7 @@ from backgammon.ai.nets import (
     save_weights,
     single_threaded_blas,
 )
+from backgammon.ai.netsearch import NetEvaluator, preroll
 from backgammon.ai.neural import (
     BEAROFF,
     CONTACT,
@@ -69,7 +70,6 @@ from backgammon.ai.neural import (
     impossible_results,
     invert,
 )
-from backgammon.ai.netsearch import NetEvaluator, preroll
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
