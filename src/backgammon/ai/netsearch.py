@@ -119,16 +119,18 @@ class NetEvaluator:
 
     def probs0(self, boards: Sequence[Board]) -> npt.NDArray[np.float32]:
         """0-ply: ``(N, 5)`` probabilities of each board, mover's view, opponent to roll."""
+        # the answer is built from a local dict, so another thread emptying the cache
+        # (players on several threads share one evaluator) cannot lose an entry
         cache = self._p0
-        missing = [b for b in dict.fromkeys(boards) if b not in cache]
+        found = {b: cache.get(b) for b in boards}
+        missing = [b for b, p in found.items() if p is None]
         if missing:
             if len(cache) + len(missing) > self.cache_size:
                 cache.clear()
-                missing = list(dict.fromkeys(boards))
             for board, p in zip(missing, after_play_probabilities(missing, self.nets),
                                 strict=True):
-                cache[board] = p
-        return np.asarray([cache[b] for b in boards], dtype=np.float32).reshape(-1, 5)
+                cache[board] = found[board] = p
+        return np.asarray([found[b] for b in boards], dtype=np.float32).reshape(-1, 5)
 
     def _replies(self, board: Board) -> list[list[Board]]:
         """For each of the 21 rolls, the opponent's plays from ``board`` (in its numbering;
