@@ -651,11 +651,14 @@ class Game:
         return encode_match_id(self.match_state(score))
 
     def position_id(self) -> str:
-        """The GNU Backgammon Position ID of :attr:`position`, the side to act on roll."""
-        turn = self.turn
+        """The GNU Backgammon Position ID of :attr:`position` with the player on roll second
+        in the key, as GNU Backgammon 1.07 writes it: while a double or a resignation is
+        pending that is still the doubler (or resigner), not the side that must answer (the
+        Match ID says who that is). Before the opening roll, White."""
+        on_roll = self._state.on_roll
         position = self._position
-        if turn is not None and turn is not position.turn:
-            position = position.with_turn(turn)
+        if on_roll is not None and on_roll is not position.turn:
+            position = position.with_turn(on_roll)
         return position.id()
 
     def __repr__(self) -> str:
