@@ -65,10 +65,12 @@ def replayed(name: str) -> MatReplay:
 
 def signature(match: Match) -> list[Any]:
     """What makes two matches the same: each game's turns (who, what, dice, position after)
-    and its outcome. Resignation offers are left out: a .mat file writes only the result."""
+    and its outcome. Resignation offers are left out: a .mat file writes only the result; so
+    is the order of the dice (the writer puts the higher die first)."""
     return [
         (
-            [(t.color, t.action, t.dice, t.position) for t in game.history
+            [(t.color, t.action, None if t.dice is None else tuple(sorted(t.dice)), t.position)
+             for t in game.history
              if t.action not in ("resign", "accept", "decline", "timeout")],
             None if game.outcome is None else (game.outcome.winner, game.outcome.points),
         )

@@ -1,6 +1,8 @@
-"""Records of games and matches: the ``.mat`` transcript (and the JSON game log).
+"""Records of games and matches: ``.mat`` transcripts and GNU Backgammon SGF files.
 
-Imports the engine (``backgammon.core``), never the reverse. See :mod:`backgammon.records.mat`.
+Imports the engine (``backgammon.core``), never the reverse. See :mod:`backgammon.records.mat`
+and :mod:`backgammon.records.sgf`; both read into the model of
+:mod:`backgammon.records.transcript`.
 """
 
 from backgammon.records.mat import (
@@ -20,6 +22,11 @@ from backgammon.records.mat import (
     replay_mat,
     write_mat,
 )
+from backgammon.records.transcript import (
+    TranscriptError,
+    TranscriptParseError,
+    TranscriptReplayError,
+)
 
 __all__ = [
     "GameResult",
@@ -31,6 +38,9 @@ __all__ = [
     "MatReplay",
     "MatReplayError",
     "MatWriteError",
+    "TranscriptError",
+    "TranscriptParseError",
+    "TranscriptReplayError",
     "format_mat",
     "read_and_replay",
     "read_mat",
