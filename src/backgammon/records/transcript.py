@@ -94,8 +94,9 @@ class MatAction:
             ``"win"``.
         dice: the roll as written (``"roll"`` only).
         play: the moves as written, space-separated (``"roll"`` only; ``""`` for no play).
-        value: the cube value offered (``"double"``, ``"beaver"``), the points won
-            (``"win"``), or the points resigned when written (``"resign"``).
+        value: the cube value offered (``"double"``, ``"beaver"``; None when the file does
+            not say, as in SGF), the points won (``"win"``), or the points resigned when
+            written (``"resign"``).
         match: ``"win"`` only: written with ``and the match``.
         mark: ``"roll"`` only: ``"cannot move"`` when the cell says so, ``"???"`` when the play
             is not written (XG's mark for a player who resigned after rolling); else None.
@@ -483,7 +484,7 @@ class _GameReplayer:
                     f"cube (a win at {game.cube_value} already wins the match): kept as written"
                 )
             offered = game.cube_value * 2
-            if action.value != offered:
+            if action.value is not None and action.value != offered:
                 raise self.fail(action, f"'Doubles => {action.value}' with the cube at "
                                         f"{game.cube_value}: expected 'Doubles => {offered}'")
             game.double()
@@ -500,7 +501,7 @@ class _GameReplayer:
             game.drop()
         elif action.kind == "beaver":
             expected = game.cube_value * 4
-            if action.value != expected:
+            if action.value is not None and action.value != expected:
                 raise self.fail(action, f"'Beavers => {action.value}' with the cube at "
                                         f"{game.cube_value}: expected 'Beavers => {expected}'")
             try:
@@ -546,6 +547,12 @@ class _GameReplayer:
             opening = (high, low) if color is WHITE else (low, high)
             game.roll(dice=opening)
             return self.play(action, nxt, color, who, dice_text)
+        if (game.phase is Phase.DOUBLE_OFFERED and game.turn is color and game.history
+                and game.history[-1].action == "beaver"):
+            # GNU Backgammon's .mat export leaves out the take of a beaver: the doubler rolls.
+            self.warnings.append(f"line {action.line}: {who} rolls after the beaver with no "
+                                 "'Takes': read as taking it")
+            game.take()
         if game.phase is not Phase.ROLL or game.on_roll is not color:
             raise self.fail(action, f"{who} rolls {dice_text}, but the game expects "
                                     f"{self.expected()}")
