@@ -130,7 +130,8 @@ def test_the_first_problem_is_reported() -> None:
 
 def test_a_result_that_disagrees_with_the_board() -> None:
     text = ROOT + "RE[B+1]\n;B[31qtst]\n;W[double]\n;B[drop])"
-    with pytest.raises(SgfReplayError, match=re.escape("the file says the second player (Bob) wins 1")):
+    message = "the file says the second player (Bob) wins 1"
+    with pytest.raises(SgfReplayError, match=re.escape(message)):
         read_and_replay_sgf(text)
 
 
