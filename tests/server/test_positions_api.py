@@ -48,7 +48,7 @@ def test_read_an_xgid(clients: Clients) -> None:
     assert (setup["match_length"], setup["score"]) == (5, {"white": 2, "black": 1})
     assert info["ids"] == {"position_id": "4HPwATDgc/ABMA", "match_id": "EYGqACAACAAE",
                            "xgid": XGID}
-    assert info["summary"] == "White to play 5-2; cube 2 black's; 5-point match at 2-1"
+    assert info["summary"] == "White to play 5-2; cube 2 owned by Black; 5-point match at 2-1"
     assert info["text"].splitlines()[0].startswith(" +13-14-15-16-17-18")
 
 

@@ -290,8 +290,9 @@ def _summary(xgid: Xgid) -> str:
         doing = f"{who} to play {xgid.dice[0]}-{xgid.dice[1]}"
     else:
         doing = f"{who} to roll"
-    owner = "centred" if xgid.cube_owner is None else f"{xgid.cube_owner}'s"
-    cube = f"cube {xgid.cube_value} {owner}" if xgid.cube_owner else f"cube {xgid.cube_value}"
+    cube = f"cube {xgid.cube_value}"
+    if xgid.cube_owner is not None:
+        cube += f" owned by {str(xgid.cube_owner).capitalize()}"
     if xgid.match_length:
         score = (f"{xgid.match_length}-point match at {xgid.score[0]}-{xgid.score[1]}"
                  + (", Crawford game" if xgid.crawford else ""))
