@@ -480,3 +480,14 @@ def test_gnubg_imports_what_we_write(source: str, tmp_path: Path) -> None:
         write_mat(match, handle)
     output = run_gnubg([f"import mat {path}", "show score"], tmp_path)
     assert final_score(output) == match.score
+
+
+def test_a_money_session_with_the_jacoby_rule_keeps_it() -> None:
+    match = Match(0, jacoby=True, names=("Ann", "Bob"), dice=FixedDice([(3, 1)]))
+    match.current.roll()
+    match.current.play("8/5 6/5")
+    match.current.resign(BLACK, "single")
+    match.current.accept_resignation()
+    text = format_mat(match)
+    assert text.startswith('; [Jacoby "On"]\n\n 0 point match\n')
+    assert replay_mat(read_mat(text)).match.jacoby

@@ -136,6 +136,10 @@ def test_a_game_from_an_xgid_plays_on(clients: Clients) -> None:
     # A reload gives the same game (the setup is in the saved log).
     again = clients.new().get(f"/api/games/{state['id']}").json()
     assert again["board"] == done["board"] and again["ids"] == done["ids"]
+    # Its review starts at the set-up position, with its cube.
+    frames = client.get(f"/api/games/{state['id']}/review").json()["frames"]
+    assert frames[0]["board"]["points"] == list(START_POINTS)
+    assert (frames[0]["cube"]["value"], frames[0]["cube"]["owner"]) == (2, "black")
 
 
 def test_a_setup_that_cannot_be_played_with_the_options(clients: Clients) -> None:

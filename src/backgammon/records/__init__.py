@@ -22,6 +22,15 @@ from backgammon.records.mat import (
     replay_mat,
     write_mat,
 )
+from backgammon.records.sgf import (
+    SgfError,
+    SgfParseError,
+    SgfReplayError,
+    format_sgf,
+    read_and_replay_sgf,
+    read_sgf_or_mat,
+    write_sgf,
+)
 from backgammon.records.transcript import (
     TranscriptError,
     TranscriptParseError,
@@ -38,13 +47,20 @@ __all__ = [
     "MatReplay",
     "MatReplayError",
     "MatWriteError",
+    "SgfError",
+    "SgfParseError",
+    "SgfReplayError",
     "TranscriptError",
     "TranscriptParseError",
     "TranscriptReplayError",
     "format_mat",
+    "format_sgf",
     "read_and_replay",
+    "read_and_replay_sgf",
     "read_mat",
+    "read_sgf_or_mat",
     "record_from_match",
     "replay_mat",
     "write_mat",
+    "write_sgf",
 ]

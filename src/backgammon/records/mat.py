@@ -582,7 +582,8 @@ def record_from_match(match: Match) -> MatRecord:
     higher die first (as GNU Backgammon writes it).
 
     Resignations (and timeouts) become the winner's ``Wins`` line, as GNU Backgammon writes
-    them; a declined resignation is not written (the format has no place for it).
+    them; a declined resignation is not written (the format has no place for it). A money
+    session with the Jacoby rule gets XG's ``; [Jacoby "On"]`` header line.
 
     Raises:
         MatWriteError: a game that did not start from the standard position.
@@ -625,7 +626,9 @@ def record_from_match(match: Match) -> MatRecord:
             result = MatAction(0, winner, "win", value=game.outcome.points, match=last)
         games.append(MatGame(number, 0, match.names, match.score_before(number - 1),
                              tuple(actions), result))
-    return MatRecord(match.length, match.names, tuple(games))
+    # The Jacoby rule has no place in the format but XG's header tag, which we read back.
+    comments = ('; [Jacoby "On"]',) if match.jacoby else ()
+    return MatRecord(match.length, match.names, tuple(games), comments)
 
 
 def format_mat(source: Match | MatRecord | MatReplay) -> str:
@@ -636,8 +639,8 @@ def format_mat(source: Match | MatRecord | MatReplay) -> str:
     """
     if isinstance(source, MatReplay):
         record = record_from_match(source.match)
-        record = MatRecord(source.record.match_length, record.names, record.games,
-                           source.record.comments)
+        comments = source.record.comments or record.comments
+        record = MatRecord(source.record.match_length, record.names, record.games, comments)
     elif isinstance(source, Match):
         record = record_from_match(source)
     elif isinstance(source, MatRecord):
