@@ -179,3 +179,64 @@ def test_resign_levels_score() -> None:
     assert outcome is not None
     assert (outcome.winner, outcome.points, outcome.result_kind) == (
         BLACK, 3, ResultKind.BACKGAMMON)
+
+
+# --------------------------------------------------------------------------------------------
+# A match picked up at a position set up by hand
+
+
+def test_a_match_picked_up_at_a_set_up_position() -> None:
+    from backgammon.core.match import MatchSetup
+    from backgammon.core.position import Position
+
+    start = Position.start(BLACK)
+    setup = MatchSetup(start, score=(2, 3), cube_value=2, cube_owner=WHITE)
+    match = Match(5, setup=setup, dice=FixedDice([(6, 5), (3, 1)]))
+    game = match.current
+    assert game.position == start and game.on_roll is BLACK and game.phase.value == "roll"
+    assert (game.cube_value, game.cube_owner) == (2, WHITE)
+    assert match.score == (2, 3) and game.settings.score == (2, 3)
+    assert not game.can_double(BLACK)  # White owns the cube
+    game.resign(WHITE, "gammon")
+    game.accept_resignation()
+    assert match.score == (2, 7) and match.is_over and match.winner is BLACK
+    again = Match.replay(match.to_log())
+    assert again.score == (2, 7) and again.setup == setup
+    assert again.current.settings == game.settings
+
+
+def test_after_a_set_up_game_the_match_goes_on_from_the_start() -> None:
+    from backgammon.core.match import MatchSetup
+    from backgammon.core.position import Position
+
+    setup = MatchSetup(Position.start(WHITE), score=(4, 1), crawford=True)
+    match = Match(5, setup=setup)
+    assert match.crawford and not match.current.can_double(WHITE)
+    match.current.resign(WHITE, "single")
+    match.current.accept_resignation()
+    match.new_game()
+    assert match.score == (4, 2) and match.post_crawford and not match.crawford
+    assert match.current.settings.start is None and match.current.phase.value == "opening"
+    # 4-1 without the Crawford flag: the Crawford game was before; no Crawford game follows.
+    later = Match(5, setup=MatchSetup(Position.start(WHITE), score=(4, 1)))
+    assert not later.crawford and later.post_crawford
+    later.current.resign(WHITE, "single")
+    later.current.accept_resignation()
+    later.new_game()
+    assert not later.crawford
+
+
+def test_a_setup_that_the_rules_refuse() -> None:
+    from backgammon.core.game import GameSettings
+    from backgammon.core.match import MatchSetup
+    from backgammon.core.position import Position
+
+    with pytest.raises(InvalidSettingsError, match="has already won a 5-point match"):
+        Match(5, setup=MatchSetup(Position.start(), score=(5, 0)))
+    with pytest.raises(InvalidSettingsError, match="cannot be turned in the Crawford game"):
+        Match(5, setup=MatchSetup(Position.start(), score=(4, 0), crawford=True, cube_value=2,
+                                  cube_owner=WHITE))
+    with pytest.raises(InvalidSettingsError, match="power of two"):
+        GameSettings(cube=True, start=Position.start(), start_cube_value=3)
+    with pytest.raises(InvalidSettingsError, match="needs a start position"):
+        GameSettings(cube=True, start_cube_value=2)

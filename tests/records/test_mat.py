@@ -9,8 +9,6 @@ import io
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +36,7 @@ from backgammon.records.mat import (
     write_mat,
 )
 from conftest import shared_path
+from gnubg_support import final_score, needs_gnubg, run_gnubg
 
 WINNER = {"first": 0, "second": 1, None: None}
 
@@ -66,10 +65,12 @@ def replayed(name: str) -> MatReplay:
 
 def signature(match: Match) -> list[Any]:
     """What makes two matches the same: each game's turns (who, what, dice, position after)
-    and its outcome. Resignation offers are left out: a .mat file writes only the result."""
+    and its outcome. Resignation offers are left out: a .mat file writes only the result; so
+    is the order of the dice (the writer puts the higher die first)."""
     return [
         (
-            [(t.color, t.action, t.dice, t.position) for t in game.history
+            [(t.color, t.action, None if t.dice is None else tuple(sorted(t.dice)), t.position)
+             for t in game.history
              if t.action not in ("resign", "accept", "decline", "timeout")],
             None if game.outcome is None else (game.outcome.winner, game.outcome.points),
         )
@@ -464,37 +465,11 @@ def test_mutated_lines_fail_cleanly(seed: int) -> None:
 # GNU Backgammon imports what we write
 
 
-def find_gnubg() -> str | None:
-    """gnubg on PATH, or where Debian installs it (/usr/games is not always on PATH)."""
-    found = shutil.which("gnubg")
-    if found:
-        return found
-    fallback = Path("/usr/games/gnubg")
-    return str(fallback) if fallback.exists() else None
-
-
-def gnubg_final_score(gnubg: str, mat: Path, workdir: Path) -> tuple[int, int]:
-    commands = workdir / "commands.txt"
-    commands.write_text(f"import mat {mat}\nshow score\n", encoding="utf-8")
-    done = subprocess.run(
-        [gnubg, "-t", "-q", "-c", str(commands)],
-        capture_output=True, timeout=120, stdin=subprocess.DEVNULL, cwd=workdir,
-        env={"HOME": str(workdir), "PATH": "/usr/bin:/bin"},
-    )
-    output = done.stdout.decode("utf-8", errors="replace")
-    found = re.search(r"The score \(after \d+ games?\) is: .+ (\d+), .+? (\d+)(?: \(|\.|\s*$)",
-                      output, re.MULTILINE)
-    assert found, f"gnubg printed no score:\n{output}\n{done.stderr.decode(errors='replace')}"
-    return (int(found.group(1)), int(found.group(2)))
-
-
-@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs_gnubg
 @pytest.mark.parametrize("source", ["random:0", "random:4", "random:5",
                                     "TGSBot__Salevet.mat", "gnubg_selfplay_7p_s1005.mat",
                                     "TGSBot__You_vs_AVZ_1214293396673.mat"])
 def test_gnubg_imports_what_we_write(source: str, tmp_path: Path) -> None:
-    gnubg = find_gnubg()
-    assert gnubg is not None
     if source.startswith("random:"):
         seed = int(source.split(":")[1])
         match = play_random_match(seed, length=(1, 3, 5, 7, 9, 11)[seed])
@@ -503,4 +478,16 @@ def test_gnubg_imports_what_we_write(source: str, tmp_path: Path) -> None:
     path = tmp_path / "ours.mat"
     with path.open("w", encoding="utf-8") as handle:
         write_mat(match, handle)
-    assert gnubg_final_score(gnubg, path, tmp_path) == match.score
+    output = run_gnubg([f"import mat {path}", "show score"], tmp_path)
+    assert final_score(output) == match.score
+
+
+def test_a_money_session_with_the_jacoby_rule_keeps_it() -> None:
+    match = Match(0, jacoby=True, names=("Ann", "Bob"), dice=FixedDice([(3, 1)]))
+    match.current.roll()
+    match.current.play("8/5 6/5")
+    match.current.resign(BLACK, "single")
+    match.current.accept_resignation()
+    text = format_mat(match)
+    assert text.startswith('; [Jacoby "On"]\n\n 0 point match\n')
+    assert replay_mat(read_mat(text)).match.jacoby

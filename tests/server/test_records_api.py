@@ -36,7 +36,10 @@ def stored(clients: Clients, game_id: str, match: Match, **settings: Any) -> Non
 
 
 def without_words(frames: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(f["kind"], f["board"], f["dice"], f["moves"], f["cube"]["value"],
+    """A review's frames without the words, nor the order of the dice (a .mat writes the
+    higher die first)."""
+    return [(f["kind"], f["board"], f["dice"] and sorted(f["dice"]), f["moves"],
+             f["cube"]["value"],
              f["cube"]["owner"], f["cube"]["offered_by"], f["score"]) for f in frames]
 
 

@@ -11,8 +11,10 @@ import sys
 from collections.abc import Sequence
 
 from backgammon.cli import (
+    convert_command,
     hint_command,
     moves_command,
+    position_command,
     replay_command,
     selfplay_command,
     serve_command,
@@ -31,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     hint_command.register(sub)
     selfplay_command.register(sub)
     replay_command.register(sub)
+    convert_command.register(sub)
+    position_command.register(sub)
     serve_command.register(sub)
     train_command.register(sub)
     return parser

@@ -1,6 +1,8 @@
-"""``backgammon replay FILE.mat``: replay a match transcript through the rules.
+"""``backgammon replay FILE``: replay a match record (``.mat`` or GNU Backgammon ``.sgf``)
+through the rules.
 
-Prints each game's plays and the final score; ``--positions`` adds the GNU Backgammon Position
+The kind is read from the text (an SGF file starts with ``(;``). Prints each game's plays and
+the final score; ``--positions`` adds the GNU Backgammon Position
 ID and Match ID after every turn; ``--json`` prints ``{"match_length": N or null, "games":
 [{"winner": 0 or 1, "points": P}, ...], "score": [first, second]}`` (0 is the player named first,
 the left column). A file that is not a legal match prints its line-numbered error (exit 1).
@@ -19,18 +21,19 @@ from backgammon.cli.common import RecordError, UsageError
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game
 from backgammon.core.types import WHITE
-from backgammon.records.mat import MatError, MatReplay, read_mat, replay_mat
+from backgammon.records.sgf import read_sgf_or_mat
+from backgammon.records.transcript import MatReplay, TranscriptError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "replay",
-        help="replay a .mat match transcript and print its plays and score",
-        description="Replay a Jellyfish/GNU Backgammon .mat transcript move by move through "
-        "the rules: print each game's plays and the final score, or the line-numbered error "
-        "(exit status 1).",
+        help="replay a .mat or .sgf match file and print its plays and score",
+        description="Replay a Jellyfish/GNU Backgammon .mat transcript or a GNU Backgammon "
+        "SGF file move by move through the rules: print each game's plays and the final "
+        "score, or the line-numbered error (exit status 1).",
     )
-    parser.add_argument("file", metavar="FILE.mat", help="the transcript ('-' for stdin)")
+    parser.add_argument("file", metavar="FILE", help="the .mat or .sgf file ('-' for stdin)")
     parser.add_argument(
         "--positions",
         action="store_true",
@@ -40,7 +43,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(run=run)
 
 
-def _load(path_text: str) -> tuple[str, MatReplay]:
+def load_record(path_text: str) -> tuple[str, MatReplay]:
+    """Read and replay the .mat or .sgf file at ``path_text`` ('-': standard input).
+
+    Returns:
+        The name to show and the replay.
+
+    Raises:
+        UsageError: the file cannot be read.
+        RecordError: the file is not a legal match (its line-numbered error).
+    """
     if path_text == "-":
         text, name = sys.stdin.read(), "<stdin>"
     else:
@@ -51,8 +63,8 @@ def _load(path_text: str) -> tuple[str, MatReplay]:
             raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
         name = path_text
     try:
-        return name, replay_mat(read_mat(text))
-    except MatError as exc:
+        return name, read_sgf_or_mat(text)
+    except TranscriptError as exc:
         raise RecordError(f"{name}: {exc}") from None
 
 
@@ -93,7 +105,7 @@ def _describe_outcome(replay: MatReplay, index: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    name, replay = _load(args.file)
+    name, replay = load_record(args.file)
     for warning in replay.warnings:
         print(f"warning: {name}: {warning}", file=sys.stderr)
     match = replay.match

@@ -32,6 +32,7 @@ from backgammon.core.types import (
     Color,
     Roll,
 )
+from backgammon.core.xgid import Xgid
 
 __all__ = [
     "BAR",
@@ -68,6 +69,7 @@ __all__ = [
     "ResultKind",
     "Roll",
     "Turn",
+    "Xgid",
     "apply_play",
     "commitment",
     "dice_from_secrets",

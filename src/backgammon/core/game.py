@@ -164,8 +164,10 @@ class GameSettings:
             the current value already wins the match). Off in play; on when replaying
             transcripts of servers that allowed it (FIBS does).
         start: a position to start from instead of the standard one (for lessons, puzzles,
-            tests): its side to move is on roll and there is no opening roll. Such a game
-            cannot be written as a ``.mat`` transcript.
+            tests, a position set up on the page): its side to move is on roll and there is
+            no opening roll. Such a game cannot be written as a ``.mat`` transcript.
+        start_cube_value: the cube's value when the game starts from ``start`` (1, 2, 4, ...).
+        start_cube_owner: who owns the cube then; None: centred.
 
     Raises:
         InvalidSettingsError: (on construction) a value of the wrong type or range, Jacoby or
@@ -182,6 +184,8 @@ class GameSettings:
     seed: int | None = None
     allow_dead_doubles: bool = False
     start: Position | None = None
+    start_cube_value: int = 1
+    start_cube_owner: Color | None = None
 
     def __post_init__(self) -> None:
         if self.start is not None:
@@ -189,6 +193,22 @@ class GameSettings:
                 raise InvalidSettingsError(f"start must be a Position, got {self.start!r}")
             if outcome(self.start) is not None:
                 raise InvalidSettingsError("start: the game in that position is already over")
+        value = self.start_cube_value
+        if (isinstance(value, bool) or not isinstance(value, int) or value < 1
+                or value & (value - 1)):
+            raise InvalidSettingsError(f"start_cube_value must be a power of two >= 1, got "
+                                       f"{value!r}")
+        if self.start_cube_owner is not None and self.start_cube_owner not in (WHITE, BLACK):
+            raise InvalidSettingsError(f"start_cube_owner must be None, WHITE or BLACK, got "
+                                       f"{self.start_cube_owner!r}")
+        if (value != 1 or self.start_cube_owner is not None) and self.start is None:
+            raise InvalidSettingsError("a starting cube other than 1 in the centre needs a "
+                                       "start position")
+        if (value != 1 or self.start_cube_owner is not None) and not self.cube:
+            raise InvalidSettingsError(f"a cube at {value} owned by {self.start_cube_owner} "
+                                       "in a game played without the cube")
+        if (value != 1 or self.start_cube_owner is not None) and self.crawford:
+            raise InvalidSettingsError("the cube cannot be turned in the Crawford game")
         for name in ("cube", "jacoby", "beavers", "crawford", "allow_dead_doubles"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidSettingsError(f"{name} must be True or False, got "
@@ -235,7 +255,10 @@ class GameSettings:
             "seed": self.seed,
             "allow_dead_doubles": self.allow_dead_doubles,
             "start": None if self.start is None else {
-                "points": list(self.start.points), "turn": str(self.start.turn)},
+                "points": list(self.start.points), "turn": str(self.start.turn),
+                "cube_value": self.start_cube_value,
+                "cube_owner": None if self.start_cube_owner is None
+                else str(self.start_cube_owner)},
         }
 
     @classmethod
@@ -260,12 +283,17 @@ class GameSettings:
             values["score"] = tuple(score)
         start = values.get("start")
         if start is not None:
-            if not isinstance(start, Mapping) or set(start) != {"points", "turn"}:
+            if (not isinstance(start, Mapping) or not {"points", "turn"} <= set(start)
+                    or not set(start) <= {"points", "turn", "cube_value", "cube_owner"}):
                 raise InvalidSettingsError(
-                    f"start must be {{'points': [26 ints], 'turn': colour}}, got {start!r}"
+                    f"start must be {{'points': [26 ints], 'turn': colour, 'cube_value': n, "
+                    f"'cube_owner': colour or null}}, got {start!r}"
                 )
             try:
                 values["start"] = Position.from_points(start["points"], start["turn"])
+                values["start_cube_value"] = start.get("cube_value", 1)
+                owner = start.get("cube_owner")
+                values["start_cube_owner"] = None if owner is None else Color.parse(owner)
             except ValueError as exc:
                 raise InvalidSettingsError(f"start: {exc}") from None
         return cls(**values)
@@ -422,6 +450,8 @@ class Game:
             self._state.phase = Phase.ROLL
             self._state.on_roll = settings.start.turn
             self._state.turn_start = settings.start
+            self._state.cube_value = settings.start_cube_value
+            self._state.cube_owner = settings.start_cube_owner
         self._events: list[dict[str, Any]] = []
         self._history: list[Turn] = []
         self._played: list[Move] = []
@@ -651,11 +681,14 @@ class Game:
         return encode_match_id(self.match_state(score))
 
     def position_id(self) -> str:
-        """The GNU Backgammon Position ID of :attr:`position`, the side to act on roll."""
-        turn = self.turn
+        """The GNU Backgammon Position ID of :attr:`position` with the player on roll second
+        in the key, as GNU Backgammon 1.07 writes it: while a double or a resignation is
+        pending that is still the doubler (or resigner), not the side that must answer (the
+        Match ID says who that is). Before the opening roll, White."""
+        on_roll = self._state.on_roll
         position = self._position
-        if turn is not None and turn is not position.turn:
-            position = position.with_turn(turn)
+        if on_roll is not None and on_roll is not position.turn:
+            position = position.with_turn(on_roll)
         return position.id()
 
     def __repr__(self) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from backgammon.core.errors import (
@@ -34,13 +35,69 @@ from backgammon.core.errors import (
 )
 from backgammon.core.game import DiceLike, Game, GameSettings
 from backgammon.core.ids import MatchState, color_to_player, encode_match_id
+from backgammon.core.position import Position
 from backgammon.core.types import BLACK, WHITE, Color
 
-__all__ = ["MATCH_LOG_FORMAT", "Match"]
+__all__ = ["MATCH_LOG_FORMAT", "Match", "MatchSetup"]
 
 #: The ``"format"`` field of a match log.
 MATCH_LOG_FORMAT: Final = "backgammon.match"
 MATCH_LOG_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSetup:
+    """A match (or money session) picked up at a position set up by hand: the first game
+    starts from ``position`` (its side to move on roll, no opening roll) with the cube and
+    score given; the games after it start from the standard position.
+
+    Attributes:
+        position: where the first game starts.
+        score: ``(white, black)`` points won before the first game (below the match length).
+        crawford: the first game is the Crawford game (one side 1-away, cube not used).
+        cube_value: the cube's value at the start (1, 2, 4, ...).
+        cube_owner: who owns the cube; None: centred.
+
+    Raises:
+        InvalidSettingsError: (when the match is built) a score or Crawford flag the match
+            length does not allow; see :class:`~backgammon.core.game.GameSettings`.
+    """
+
+    position: Position
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    cube_value: int = 1
+    cube_owner: Color | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"points", "turn", "score", "crawford", "cube_value",
+        "cube_owner"}``."""
+        return {"points": list(self.position.points), "turn": str(self.position.turn),
+                "score": list(self.score), "crawford": self.crawford,
+                "cube_value": self.cube_value,
+                "cube_owner": None if self.cube_owner is None else str(self.cube_owner)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchSetup:
+        """The inverse of :meth:`to_dict`.
+
+        Raises:
+            InvalidSettingsError: a missing key or a bad value, named.
+        """
+        keys = {"points", "turn", "score", "crawford", "cube_value", "cube_owner"}
+        if not isinstance(data, Mapping) or set(data) != keys:
+            raise InvalidSettingsError(f"a match setup has the keys {sorted(keys)}, got "
+                                       f"{data!r}")
+        score = data["score"]
+        if not isinstance(score, list | tuple) or len(score) != 2:
+            raise InvalidSettingsError(f"setup score must be two ints, got {score!r}")
+        try:
+            owner = data["cube_owner"]
+            return cls(Position.from_points(data["points"], data["turn"]),
+                       (score[0], score[1]), data["crawford"], data["cube_value"],
+                       None if owner is None else Color.parse(owner))
+        except ValueError as exc:
+            raise InvalidSettingsError(f"setup: {exc}") from None
 
 
 class Match:
@@ -57,6 +114,8 @@ class Match:
         seed: see ``dice``.
         allow_dead_doubles: allow doubles when the cube is dead (for replaying transcripts
             of servers that allowed them; see :class:`~backgammon.core.game.GameSettings`).
+        setup: pick the match up at a position set up by hand (:class:`MatchSetup`): the
+            first game starts there, with its score, cube and Crawford flag.
 
     The first game starts at once; :meth:`new_game` starts the next one when the current game
     is over (and the match is not).
@@ -77,6 +136,7 @@ class Match:
         dice: DiceLike | None = None,
         seed: int | None = None,
         allow_dead_doubles: bool = False,
+        setup: MatchSetup | None = None,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
             raise InvalidSettingsError(f"a match length is an int >= 0 (0: money), got "
@@ -103,6 +163,9 @@ class Match:
         self.names: tuple[str, str] = (names[0], names[1])
         self.seed = seed
         self.allow_dead_doubles = bool(allow_dead_doubles)
+        if setup is not None and not isinstance(setup, MatchSetup):
+            raise InvalidSettingsError(f"setup must be a MatchSetup, got {setup!r}")
+        self.setup = setup
         if dice is None:
             from backgammon.core.dice import Dice
 
@@ -126,12 +189,17 @@ class Match:
 
     @property
     def score(self) -> tuple[int, int]:
-        """Points won so far, ``(white, black)``: the sum of the finished games' points."""
-        return _score_of(self._games)
+        """Points won so far, ``(white, black)``: the sum of the finished games' points (after
+        the setup's score, when the match was picked up at a set-up position)."""
+        return self.score_before(len(self._games))
 
     def score_before(self, index: int) -> tuple[int, int]:
         """The score before game ``index`` (0-based)."""
-        return _score_of(self._games[:index])
+        white, black = _score_of(self._games[:index])
+        if self.setup is not None:
+            white += self.setup.score[0]
+            black += self.setup.score[1]
+        return (white, black)
 
     @property
     def is_over(self) -> bool:
@@ -153,15 +221,38 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the Crawford game has been played (later games are post-Crawford)."""
-        return any(game.settings.crawford for game in self._games[:-1])
+        return any(game.settings.crawford for game in self._games[:-1]) or (
+            self._setup_post_crawford())
+
+    def _setup_post_crawford(self) -> bool:
+        """A setup with a side 1-away that is not the Crawford game: it was played before."""
+        setup = self.setup
+        return (setup is not None and self.length > 1 and not setup.crawford
+                and max(setup.score) == self.length - 1)
 
     def next_settings(self) -> GameSettings:
-        """The settings of the game that would start now, from the score (Crawford rule)."""
+        """The settings of the game that would start now, from the score (Crawford rule); for
+        the first game of a set-up match, the setup's."""
+        setup = self.setup
+        if setup is not None and not self._games:
+            return GameSettings(
+                cube=self.cube and self.length != 1,
+                jacoby=self.jacoby,
+                beavers=self.beavers,
+                match_length=self.length,
+                score=setup.score,
+                crawford=setup.crawford,
+                allow_dead_doubles=self.allow_dead_doubles,
+                start=setup.position,
+                start_cube_value=setup.cube_value,
+                start_cube_owner=setup.cube_owner,
+            )
         score = self.score if self._games else (0, 0)
         crawford = (
             self.length > 1
             and max(score) == self.length - 1
             and not any(game.settings.crawford for game in self._games)
+            and not self._setup_post_crawford()
         )
         return GameSettings(
             cube=self.cube and self.length != 1,
@@ -224,6 +315,7 @@ class Match:
             "names": list(self.names),
             "seed": self.seed,
             "allow_dead_doubles": self.allow_dead_doubles,
+            "setup": None if self.setup is None else self.setup.to_dict(),
             "games": [game.to_log() for game in self._games],
         }
 
@@ -262,6 +354,8 @@ class Match:
         if not isinstance(games, list) or not games:
             raise InvalidLogError("a match log needs a non-empty list of games")
         try:
+            raw_setup = log.get("setup")
+            setup = None if raw_setup is None else MatchSetup.from_dict(raw_setup)
             match = cls(
                 log.get("length", 0),
                 cube=log.get("cube", True),
@@ -271,6 +365,7 @@ class Match:
                 dice=dice,
                 seed=log.get("seed"),
                 allow_dead_doubles=log.get("allow_dead_doubles", False),
+                setup=setup,
             )
         except InvalidSettingsError as exc:
             raise InvalidLogError(f"bad match settings: {exc}") from None

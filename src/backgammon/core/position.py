@@ -236,6 +236,27 @@ class Position:
 
         return encode_position_id(self.points, self.turn)
 
+    @classmethod
+    def from_xgid(cls, xgid: str) -> Position:
+        """The board of an eXtreme Gammon XGID with its player on roll to move.
+
+        The whole XGID is checked; its other fields (cube, dice, score, ...) are read by
+        :meth:`backgammon.core.xgid.Xgid.parse`.
+
+        Raises:
+            InvalidIdError: a malformed XGID, naming the field that is wrong.
+        """
+        from backgammon.core.xgid import Xgid
+
+        return Xgid.parse(xgid).position
+
+    def xgid(self) -> str:
+        """This position as an XGID (``XGID=...``): :attr:`turn` on roll, dice not rolled,
+        cube 1 centred, money play without the Jacoby rule or beavers, maximum cube 1024."""
+        from backgammon.core.xgid import Xgid
+
+        return str(Xgid(position=self))
+
     def status(self) -> PositionStatus:
         """Flags for what makes this position impossible (``VALID`` for a built position)."""
         return _status_of(self.points, self.off)

@@ -1,6 +1,8 @@
-"""Records of games and matches: the ``.mat`` transcript (and the JSON game log).
+"""Records of games and matches: ``.mat`` transcripts and GNU Backgammon SGF files.
 
-Imports the engine (``backgammon.core``), never the reverse. See :mod:`backgammon.records.mat`.
+Imports the engine (``backgammon.core``), never the reverse. See :mod:`backgammon.records.mat`
+and :mod:`backgammon.records.sgf`; both read into the model of
+:mod:`backgammon.records.transcript`.
 """
 
 from backgammon.records.mat import (
@@ -20,6 +22,20 @@ from backgammon.records.mat import (
     replay_mat,
     write_mat,
 )
+from backgammon.records.sgf import (
+    SgfError,
+    SgfParseError,
+    SgfReplayError,
+    format_sgf,
+    read_and_replay_sgf,
+    read_sgf_or_mat,
+    write_sgf,
+)
+from backgammon.records.transcript import (
+    TranscriptError,
+    TranscriptParseError,
+    TranscriptReplayError,
+)
 
 __all__ = [
     "GameResult",
@@ -31,10 +47,20 @@ __all__ = [
     "MatReplay",
     "MatReplayError",
     "MatWriteError",
+    "SgfError",
+    "SgfParseError",
+    "SgfReplayError",
+    "TranscriptError",
+    "TranscriptParseError",
+    "TranscriptReplayError",
     "format_mat",
+    "format_sgf",
     "read_and_replay",
+    "read_and_replay_sgf",
     "read_mat",
+    "read_sgf_or_mat",
     "record_from_match",
     "replay_mat",
     "write_mat",
+    "write_sgf",
 ]

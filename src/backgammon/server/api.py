@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from backgammon.services.session import GameOptions, GameService
+from backgammon.services.setup import check_setup
 from backgammon.services.state import ClockCheckJSON, ComputerTurnJSON, GameState
 
 T = TypeVar("T")
@@ -66,6 +67,12 @@ class NewGame(BaseModel):
         "none",
         description="the clock: none, bullet (1 min + 2 s a turn), blitz (3 min + 4 s) or "
         "rapid (10 min + 8 s); running out of time loses the game",
+    )
+    setup: dict[str, Any] | None = Field(
+        None,
+        description="start from a position set up on the page (the editor's setup: board, "
+        "turn, dice, cube, match_length, score, crawford); `kind`, `length` and "
+        "`time_control` are then the setup's (a match of its length, no clock)",
     )
 
 
@@ -125,7 +132,9 @@ router = APIRouter(prefix="/api", tags=["games"], responses=_ERRORS)
 
 @router.post("/games", status_code=201, response_model=GameState, summary="Start a game")
 async def create_game(body: NewGame, service: Service) -> GameState:
-    """Start a game (or the first game of a match or session) and save it."""
+    """Start a game (or the first game of a match or session) and save it; with ``setup``,
+    from that position (a position that cannot be played answers 422 with the reason)."""
+    setup = check_setup(body.setup) if body.setup is not None else None
     options = GameOptions(
         mode=body.mode,
         level=body.level,
@@ -135,7 +144,7 @@ async def create_game(body: NewGame, service: Service) -> GameState:
         length=body.length if body.kind == "match" else 0,
         time_control=body.time_control,
     )
-    return await _in_thread(service.create, options)
+    return await _in_thread(service.create, options, setup)
 
 
 @router.get("/games/{game_id}", response_model=GameState, summary="Read a game")

@@ -2,7 +2,8 @@
 
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
 (:mod:`backgammon.server.api`; review, hints, explanations and ``.mat`` files in
-:mod:`backgammon.server.records_api`; online rooms and their WebSocket under ``/api/online/``,
+:mod:`backgammon.server.records_api`; position setup and saved positions in
+:mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
 :mod:`backgammon.server.online`); the rules page at ``/rules``; ``/health``; the OpenAPI
 docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
@@ -35,9 +36,11 @@ from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeader
 from backgammon.server.online.rooms import RoomManager
 from backgammon.server.online.routes import OnlineHub
 from backgammon.server.online.routes import router as online_router
+from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
+from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 
@@ -84,6 +87,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """
     settings = settings or ServerSettings()
     store = GameStore(settings.db_path)
+    positions = PositionStore(settings.db_path)
     service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
                           time_controls=settings.time_controls)
 
@@ -91,6 +95,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         store.close()
+        positions.close()
 
     from backgammon import __version__
 
@@ -105,6 +110,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     app.state.games = service
     app.state.store = store
+    app.state.positions = positions
     app.state.settings = settings
 
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
@@ -146,6 +152,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(router)
     app.include_router(records_router)
+    app.include_router(positions_router)
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)

@@ -266,7 +266,9 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
             else "The starting position",
             "history_index": header, "board": _board(start), "pips": _pips(start),
             "dice": None, "moves": [],
-            "cube": {"enabled": enabled, "value": 1, "owner": None, "offered_by": None},
+            "cube": {"enabled": enabled, "value": game.settings.start_cube_value,
+                     "owner": None if game.settings.start_cube_owner is None
+                     else _name(game.settings.start_cube_owner), "offered_by": None},
             "score": score,
         })
         for turn in game.history:

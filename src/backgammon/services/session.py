@@ -24,6 +24,7 @@ who is on the clock, and of presence, are in :mod:`backgammon.services.timing`.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
 import threading
@@ -46,10 +47,12 @@ from backgammon.core.match import Match
 from backgammon.core.moves import Move
 from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
+from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import legal_json, move_json, paths_by_destination
 from backgammon.services.review import pass_reason
+from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     BoardJSON,
     CanJSON,
@@ -266,12 +269,27 @@ class GameService:
     # ----------------------------------------------------------------------------------------
     # Sessions
 
-    def create(self, options: GameOptions) -> GameState:
+    def create(self, options: GameOptions, setup: Xgid | None = None) -> GameState:
         """Start a session with its first game (nobody has rolled) and save it.
 
+        Args:
+            options: the New game form.
+            setup: start from this position instead (:mod:`backgammon.services.setup`): its
+                side on roll, dice, cube, score and match length. The session is then a match
+                of the setup's length (a single game in money play) without a clock; its
+                ``kind`` and ``length`` options are ignored.
+
         Returns:
-            The state of the new session (``phase`` ``"opening"``).
+            The state of the new session (``phase`` ``"opening"``, or the setup's).
+
+        Raises:
+            SetupError: the setup cannot be played with these options (a cube in play in a
+                game without the cube, a double the rules refuse).
         """
+        if setup is not None:
+            options = dataclasses.replace(
+                options, kind="match" if setup.match_length else "single",
+                length=setup.match_length, time_control="none")
         human: Color | None = None
         if options.mode == "computer":
             side = options.side
@@ -280,7 +298,10 @@ class GameService:
             human = Color.parse(side)
         settings = _settings_json(options, human)
         game_id = secrets.token_urlsafe(12)
-        match = Match(settings["length"], cube=settings["cube"], dice=self._dice)
+        if setup is not None:
+            match = setup_match(setup, cube=settings["cube"], dice=self._dice)
+        else:
+            match = Match(settings["length"], cube=settings["cube"], dice=self._dice)
         session = _Session(game_id, settings, match, 0)
         self._timer(session)
         self._save(session)
@@ -872,6 +893,7 @@ class GameService:
             "result": self._result(session, session_over),
             "message": self._message(session, legal_now, session_over),
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
+            "ids": ids_json(session.match),
         }
 
     def _score(self, session: _Session) -> ScoreJSON:

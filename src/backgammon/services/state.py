@@ -212,7 +212,9 @@ class GameState(TypedDict):
     entries at most); ``opening`` the opening roll's two dice while they are shown;
     ``played`` the moves already made this turn; ``legal`` what can move now, from the server's
     rules; ``pips`` the pip counts; ``message`` one sentence for the status line; ``clock``
-    the clocks (None when the game is played without a time control).
+    the clocks (None when the game is played without a time control); ``ids`` the position's
+    GNU Backgammon Position ID and Match ID and its XGID, at the start of the turn (None when
+    they cannot be written).
     """
 
     id: str
@@ -239,6 +241,16 @@ class GameState(TypedDict):
     result: ResultJSON | None
     message: str
     clock: ClockJSON | None
+    ids: IdsJSON | None
+
+
+class IdsJSON(TypedDict):
+    """A position's IDs, ready to copy: GNU Backgammon's Position ID and Match ID (None when
+    a Match ID cannot hold the state, as with a beaver pending) and eXtreme Gammon's XGID."""
+
+    position_id: str
+    match_id: str | None
+    xgid: str
 
 
 class StepJSON(TypedDict):

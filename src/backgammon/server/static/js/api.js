@@ -65,3 +65,50 @@ export function act(id, action, body = {}) {
 export function computerTurn(id) {
   return request("POST", `/api/games/${encodeURIComponent(id)}/computer`, {});
 }
+
+/** Read a Position ID (with `turn` on roll), "PositionID:MatchID" or an XGID: {setup, ids, text, summary}. */
+export function readPosition(text, turn = "white") {
+  return request("POST", "/api/positions/read", { text, turn });
+}
+
+/** Check a position set up by hand: {setup, ids, text, summary}, or ApiError with the reason. */
+export function checkPosition(setup) {
+  return request("POST", "/api/positions/check", { setup });
+}
+
+/** The computer's advice in a setup: {kind: "plays"|"cube", text, plays}. */
+export function positionHint(setup) {
+  return request("POST", "/api/positions/hint", { setup });
+}
+
+/** This browser's saved positions: {positions: [...], limit}. */
+export function savedPositions(browser) {
+  return request("GET", `/api/saved-positions?browser=${encodeURIComponent(browser)}`);
+}
+
+/** Keep a position under a name; ApiError 409 when six are kept already. */
+export function savePosition(browser, name, setup) {
+  return request("POST", "/api/saved-positions", { browser, name, setup });
+}
+
+/** Forget a saved position. */
+export async function deletePosition(browser, id) {
+  const path = `/api/saved-positions/${encodeURIComponent(id)}?browser=${encodeURIComponent(browser)}`;
+  let response;
+  try {
+    response = await fetch(path, { method: "DELETE", headers: { Accept: "application/json" } });
+  } catch (err) {
+    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
+  }
+  if (!response.ok) {
+    let message = `The server answered ${response.status}.`;
+    let code = "http_error";
+    try {
+      const data = await response.json();
+      if (data && data.error) ({ message, code } = data.error);
+    } catch (err) {
+      // keep the generic message
+    }
+    throw new ApiError(message, response.status, code);
+  }
+}

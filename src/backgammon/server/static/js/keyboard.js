@@ -221,6 +221,7 @@ export class Keyboard {
   onKey(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     if (typing(event.target) || document.querySelector("dialog[open]")) return;
+    if (document.body.classList.contains("setting-up")) return; // the editor has the board
     const { review, board } = this.hooks;
     const key = event.key;
     const onBoard = document.activeElement === board.root;

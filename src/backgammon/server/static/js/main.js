@@ -4,11 +4,14 @@
 // draws. When the computer is to act the page asks /computer and plays back the steps it gets
 // (each roll, each checker, each cube decision) one by one before showing the final state.
 
-import { ApiError, act, computerTurn, createGame, getGame } from "./api.js";
+import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "./api.js";
 import { Assist } from "./assist.js";
 import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
+import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
+import { SavedPositions } from "./saved.js";
+import { SetupEditor } from "./setup.js";
 import {
   applyTheme,
   loadGameId,
@@ -43,6 +46,8 @@ function show(game) {
   if (app.clock) app.clock.show(game);
   const previous = app.game;
   app.game = game;
+  if (app.ids) app.ids.show(game.ids);
+  if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
   const board = app.board;
   if (board.viewer !== game.viewer) board.build(game.viewer);
@@ -237,6 +242,62 @@ async function startGame(settings) {
   });
 }
 
+/** Start a game from a position (the editor's, or a saved one) with `options`. */
+async function startFromSetup(setup, options) {
+  const payload = {
+    mode: options.mode,
+    level: options.level || app.settings.level,
+    side: options.side || "white",
+    cube: options.cube !== false,
+    kind: "single",
+    length: 1,
+    time_control: "none",
+    setup,
+  };
+  await run(async () => {
+    const game = await createGame(payload);
+    saveGameId(game.id);
+    history.replaceState(null, "", `#game=${game.id}`);
+    return game;
+  });
+}
+
+/** Whether a game is being played (past its start, not finished): loading a position asks
+ * first. A game waiting for its opening roll is not yet in progress. */
+function gameInProgress() {
+  const game = app.game;
+  return Boolean(game && !game.result && game.phase !== "opening");
+}
+
+/** Ask before replacing a game in progress; resolves to true to go ahead. */
+function confirmReplace() {
+  if (!gameInProgress()) return Promise.resolve(true);
+  const dialog = $("replace-dialog");
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "replace"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+async function openSetup() {
+  if (app.online && app.online.active) {
+    showError("Leave the online game to set up a position.");
+    return;
+  }
+  if (app.assist && app.assist.reviewing()) app.assist.review.exit();
+  let setup = null;
+  if (app.game && app.game.ids && !app.game.result) {
+    try {
+      setup = (await readPosition(app.game.ids.xgid)).setup;
+    } catch (err) {
+      setup = null; // the starting position then
+    }
+  }
+  showError("");
+  app.setup.open(setup);
+}
+
 async function resume() {
   if (app.online.resumeFromLocation()) return; // an online room (#online= or #join=)
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("game");
@@ -338,6 +399,29 @@ function wire() {
     exportSource: () => (app.online && app.online.active ? app.online.exportSource() : null),
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
   });
+  app.ids = new IdsView($("game-ids"), $("game-ids-status"));
+  app.setup = new SetupEditor({
+    board: app.board,
+    play: (setup, mode, side, cube) => startFromSetup(setup, { mode, side, cube }),
+    close: () => {
+      if (app.game) show(app.game);
+      else openNewGame();
+    },
+    save: (setup) => app.saved.open(setup),
+    say: (text) => app.assist && app.assist.say && app.assist.say(text),
+  });
+  app.saved = new SavedPositions({
+    current: () => null,
+    getGame: () => app.game,
+    load: async (setup) => {
+      if (!(await confirmReplace())) return;
+      if (app.setup.active) app.setup.close();
+      const mode = app.settings.mode;
+      const side = mode === "computer" ? (app.settings.side === "black" ? "black" : "white") : "white";
+      startFromSetup(setup, { mode, side, cube: true });
+    },
+    say: (text) => app.assist && app.assist.say && app.assist.say(text),
+  });
   app.online = new OnlineGame({
     board: app.board,
     hasLocalGame: () => Boolean(app.game),
@@ -348,6 +432,9 @@ function wire() {
     button.addEventListener("click", () => perform(button.dataset.action, {}));
   }
   $("new-game-button").addEventListener("click", openNewGame);
+  $("setup-button").addEventListener("click", openSetup);
+  $("saved-button").addEventListener("click", () => app.saved.open(null));
+  $("save-position-button").addEventListener("click", () => app.saved.open(null));
   $("result-new-game-button").addEventListener("click", openNewGame);
   $("settings-button").addEventListener("click", openSettings);
   $("resign-button").addEventListener("click", () => $("resign-dialog").showModal());

@@ -1,0 +1,192 @@
+"""Positions: read an ID, check a position set up on the page, ask for a hint, and keep up to
+six saved positions per browser.
+
+* ``POST /api/positions/read``: a Position ID, ``PositionID:MatchID`` or an XGID, answered as
+  the editor's setup with its IDs and the board as text; a malformed ID answers 422.
+* ``POST /api/positions/check``: the editor's setup, checked (15 checkers a side, ...): its IDs,
+  or 422 with the reason in words (``code`` ``"invalid_setup"``).
+* ``POST /api/positions/hint``: the computer's advice in a setup: the plays of the roll, best
+  first, or its cube decision before the roll.
+* ``GET /api/saved-positions?browser=B``, ``POST /api/saved-positions`` (``{browser, name,
+  setup}``), ``DELETE /api/saved-positions/{id}?browser=B``: a browser's saved positions. A
+  seventh answers 409 (``code`` ``"saved_positions_full"``).
+
+A game is started from a setup by ``POST /api/games`` with ``setup`` (:mod:`.api`).
+Handlers only validate and call the services in a worker thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+import anyio.to_thread
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
+from backgammon.core.xgid import Xgid
+from backgammon.server.api import ErrorResponse
+from backgammon.services.saved_positions import (
+    MAX_NAME_LENGTH,
+    MAX_SAVED_POSITIONS,
+    PositionStore,
+    SavedPosition,
+    SavedPositionNotFoundError,
+    SavedPositionsFullError,
+)
+from backgammon.services.setup import (
+    HintJSON,
+    SetupError,
+    SetupInfoJSON,
+    check_setup,
+    read_ids,
+    setup_hint,
+    setup_info,
+)
+
+T = TypeVar("T")
+
+BrowserId = Annotated[str, Query(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                 description="the browser's own random id")]
+SavedId = Annotated[str, Path(min_length=4, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                              description="the saved position's id")]
+
+
+class ReadRequest(BaseModel):
+    """An ID to read: a Position ID (``turn`` on roll), ``PositionID:MatchID``, or an XGID."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(max_length=200, description="the ID as pasted")
+    turn: Literal["white", "black"] = Field("white", description="on roll, for a Position ID")
+
+
+class SetupRequest(BaseModel):
+    """A position set up on the page (see :class:`~backgammon.services.setup.SetupJSON`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    setup: dict[str, Any]
+
+
+class SaveRequest(BaseModel):
+    """Keep a position: the browser's id, a name, and the setup."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    browser: str = Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    name: str = Field(max_length=200)
+    setup: dict[str, Any]
+
+
+class SavedPositionJSON(SetupInfoJSON):
+    """A saved position: its id and name, when it was saved (seconds since the epoch), and
+    the setup with its IDs and board text."""
+
+    id: str
+    name: str
+    saved_at: float
+
+
+class SavedListJSON(TypedDict):
+    """A browser's saved positions, oldest first, and how many it may keep."""
+
+    positions: list[SavedPositionJSON]
+    limit: int
+
+
+async def _in_thread(func: Callable[..., T], *args: Any) -> T:
+    return await anyio.to_thread.run_sync(func, *args)
+
+
+def _store(request: Request) -> PositionStore:
+    store: PositionStore = request.app.state.positions
+    return store
+
+
+def _invalid(message: str, code: str = "invalid_setup", status: int = 422) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _saved_json(saved: SavedPosition) -> SavedPositionJSON:
+    info = setup_info(Xgid.parse(saved.xgid))
+    return {"id": saved.id, "name": saved.name, "saved_at": saved.created_at, **info}
+
+
+router = APIRouter(tags=["positions"], responses={
+    422: {"model": ErrorResponse, "description": "The ID or the position is not valid."}})
+
+
+@router.post("/api/positions/read", response_model=SetupInfoJSON, summary="Read an ID")
+async def read_position(body: ReadRequest) -> SetupInfoJSON:
+    """The setup of a Position ID, a Position ID with its Match ID, or an XGID."""
+    return await _in_thread(lambda: setup_info(read_ids(body.text, body.turn)))
+
+
+@router.post("/api/positions/check", response_model=SetupInfoJSON,
+             summary="Check a position set up by hand")
+async def check_position(body: SetupRequest) -> SetupInfoJSON | JSONResponse:
+    """The setup's IDs and board text when it can be played, else 422 with the reason."""
+    try:
+        return await _in_thread(lambda: setup_info(check_setup(body.setup)))
+    except SetupError as exc:
+        return _invalid(str(exc))
+
+
+@router.post("/api/positions/hint", response_model=HintJSON, summary="Hint for a position")
+async def hint_position(body: SetupRequest) -> HintJSON | JSONResponse:
+    """The computer's best plays of the setup's roll, or its cube decision before the roll."""
+    try:
+        xgid = check_setup(body.setup)
+    except SetupError as exc:
+        return _invalid(str(exc))
+    return await _in_thread(setup_hint, xgid)
+
+
+@router.get("/api/saved-positions", response_model=SavedListJSON,
+            summary="A browser's saved positions")
+async def saved_positions(request: Request, browser: BrowserId) -> SavedListJSON:
+    """The positions this browser keeps (at most six), oldest first."""
+    store = _store(request)
+    saved = await _in_thread(store.positions, browser)
+    return {"positions": [_saved_json(s) for s in saved], "limit": MAX_SAVED_POSITIONS}
+
+
+@router.post("/api/saved-positions", status_code=201, response_model=SavedPositionJSON,
+             summary="Save a position",
+             responses={409: {"model": ErrorResponse,
+                              "description": "The browser keeps six already."}})
+async def save_position(request: Request, body: SaveRequest) -> SavedPositionJSON | JSONResponse:
+    """Keep a position for this browser under a name; a seventh is refused (409)."""
+    try:
+        xgid = check_setup(body.setup)
+    except SetupError as exc:
+        return _invalid(str(exc))
+    store = _store(request)
+    try:
+        saved = await _in_thread(store.save, body.browser, body.name, xgid)
+    except SavedPositionsFullError as exc:
+        return _invalid(str(exc), "saved_positions_full", 409)
+    except ValueError as exc:
+        return _invalid(f"{exc} (names are 1 to {MAX_NAME_LENGTH} characters)", "invalid_name")
+    return _saved_json(saved)
+
+
+@router.delete("/api/saved-positions/{saved_id}", status_code=204,
+               response_class=Response, summary="Delete a saved position",
+               responses={404: {"model": ErrorResponse,
+                                "description": "No saved position has this id."}})
+async def delete_position(request: Request, saved_id: SavedId,
+                          browser: BrowserId) -> Response:
+    """Forget one of the browser's saved positions."""
+    store = _store(request)
+    try:
+        await _in_thread(store.delete, browser, saved_id)
+    except SavedPositionNotFoundError as exc:
+        return _invalid(str(exc), "not_found", 404)
+    return Response(status_code=204)
+
+
+__all__ = ["router"]

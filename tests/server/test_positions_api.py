@@ -1,0 +1,228 @@
+"""Positions over HTTP: reading IDs, checking a set-up position with its reasons, a game
+started from a setup, the IDs of a game in progress, hints, and saved positions (six per
+browser, kept across a server restart)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import Clients, act, new_game
+from fastapi.testclient import TestClient
+
+from backgammon.core.position import Position
+from backgammon.core.types import BLACK, START_POINTS
+
+XGID = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:2:1:0:5:10"
+BROWSER = "browser-one-1234"
+
+
+@pytest.fixture
+def clients(tmp_path: Path) -> Iterator[Clients]:
+    with Clients(tmp_path / "games.sqlite3") as opened:
+        yield opened
+
+
+def read(client: TestClient, text: str, **extra: Any) -> dict[str, Any]:
+    response = client.post("/api/positions/read", json={"text": text, **extra})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def start_setup() -> dict[str, Any]:
+    return {"board": {"points": list(START_POINTS), "off": {"white": 0, "black": 0}},
+            "turn": "white", "dice": None, "cube": {"value": 1, "owner": None},
+            "doubled": False, "match_length": 0, "score": {"white": 0, "black": 0},
+            "crawford": False, "jacoby": False, "beavers": False}
+
+
+def test_read_an_xgid(clients: Clients) -> None:
+    info = read(clients.new(), XGID)
+    setup = info["setup"]
+    assert setup["board"]["points"] == list(START_POINTS) and setup["turn"] == "white"
+    assert setup["dice"] == [5, 2] and setup["cube"] == {"value": 2, "owner": "black"}
+    assert (setup["match_length"], setup["score"]) == (5, {"white": 2, "black": 1})
+    assert info["ids"] == {"position_id": "4HPwATDgc/ABMA", "match_id": "EYGqACAACAAE",
+                           "xgid": XGID}
+    assert info["summary"] == "White to play 5-2; cube 2 owned by Black; 5-point match at 2-1"
+    assert info["text"].splitlines()[0].startswith(" +13-14-15-16-17-18")
+
+
+@pytest.mark.parametrize("text", ["4HPwATDgc/ABMA:cAkAAAAAAAAA", "4HPwATDgc/ABMA cAkAAAAAAAAA"])
+def test_read_a_position_id_with_its_match_id(clients: Clients, text: str) -> None:
+    info = read(clients.new(), text)
+    assert info["setup"]["turn"] == "black" and info["setup"]["jacoby"]
+    assert info["ids"]["match_id"] == "cAkAAAAAAAAA"
+
+
+def test_read_a_position_id_alone(clients: Clients) -> None:
+    info = read(clients.new(), "4HPwATDgc/ABMA", turn="black")
+    assert info["setup"]["turn"] == "black" and info["setup"]["dice"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4HPwATDgc/AB", "invalid Position ID '4HPwATDgc/AB': 12 characters, expected 14"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10",
+         "field 5 (dice): '77' is not 00, two dice"),
+        ("   ", "paste a Position ID"),
+    ],
+)
+def test_a_bad_id_is_refused_with_the_reason(clients: Clients, text: str, message: str) -> None:
+    response = clients.new().post("/api/positions/read", json={"text": text})
+    assert response.status_code == 422
+    assert message in response.json()["error"]["message"]
+
+
+def check(client: TestClient, setup: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    response = client.post("/api/positions/check", json={"setup": setup})
+    assert response.status_code == status, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_check_a_valid_setup(clients: Clients) -> None:
+    info = check(clients.new(), start_setup())
+    assert info["ids"]["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s["board"]["points"].__setitem__(6, 4),
+         "White has 14 checkers (14 on the points): each side has 15"),
+        (lambda s: (s["board"]["points"].__setitem__(0, -1),
+                    s["board"]["off"].__setitem__("black", 1)),
+         "Black has 17 checkers (15 on the points, 1 on the bar, 1 borne off): each side "
+         "has 15"),
+        (lambda s: s.__setitem__("dice", [7, 1]), "a die must be a whole number from 1 to 6"),
+        (lambda s: s["cube"].__setitem__("value", 3), "the cube shows a power of two"),
+        (lambda s: (s.__setitem__("match_length", 5), s["score"].__setitem__("white", 5)),
+         "White's score must be a whole number from 0 to 4"),
+        (lambda s: (s.__setitem__("match_length", 5), s.__setitem__("crawford", True)),
+         "A Crawford game at 0-0 in a 5-point match"),
+        (lambda s: (s.__setitem__("doubled", True), s["cube"].__setitem__("value", 2),
+                    s["cube"].__setitem__("owner", "black")),
+         "White doubles while Black owns the cube"),
+    ],
+)
+def test_check_refuses_with_the_reason(clients: Clients, change: Any, message: str) -> None:
+    setup = copy.deepcopy(start_setup())
+    change(setup)
+    error = check(clients.new(), setup, status=422)["error"]
+    assert error["code"] == "invalid_setup" and message in error["message"]
+
+
+def test_a_game_from_an_xgid_plays_on(clients: Clients) -> None:
+    client = clients.new(rolls=[(6, 4)])
+    setup = read(client, XGID)["setup"]
+    state = new_game(client, setup=setup)
+    assert state["phase"] == "move" and state["dice"] == [5, 2] and state["turn"] == "white"
+    assert state["cube"]["value"] == 2 and state["cube"]["owner"] == "black"
+    assert state["score"]["white"] == 2 and state["score"]["black"] == 1
+    assert state["settings"]["kind"] == "match" and state["settings"]["length"] == 5
+    assert state["ids"]["xgid"] == XGID
+    moved = act(client, state["id"], "move", {"from": 13, "to": 8})
+    moved = act(client, state["id"], "move", {"from": 13, "to": 11})
+    done = act(client, state["id"], "done")
+    assert done["turn"] == "black" and done["phase"] == "roll"
+    assert done["ids"]["xgid"].endswith(":1:-1:-1:00:2:1:0:5:10")
+    assert Position.from_xgid(done["ids"]["xgid"]) == Position(moved["board"]["points"], BLACK)
+    # A reload gives the same game (the setup is in the saved log).
+    again = clients.new().get(f"/api/games/{state['id']}").json()
+    assert again["board"] == done["board"] and again["ids"] == done["ids"]
+    # Its review starts at the set-up position, with its cube.
+    frames = client.get(f"/api/games/{state['id']}/review").json()["frames"]
+    assert frames[0]["board"]["points"] == list(START_POINTS)
+    assert (frames[0]["cube"]["value"], frames[0]["cube"]["owner"]) == (2, "black")
+
+
+def test_a_setup_that_cannot_be_played_with_the_options(clients: Clients) -> None:
+    client = clients.new()
+    setup = read(client, XGID)["setup"]
+    response = client.post("/api/games", json={"mode": "pass_and_play", "cube": False,
+                                               "setup": setup})
+    assert response.status_code == 422
+    assert "play it with the doubling cube" in response.json()["error"]["message"]
+    bad = start_setup()
+    bad["board"]["points"][1] = 0
+    response = client.post("/api/games", json={"mode": "pass_and_play", "setup": bad})
+    assert response.status_code == 422
+    assert "Black has 13 checkers" in response.json()["error"]["message"]
+
+
+def test_a_game_in_progress_has_its_ids(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1)])
+    state = new_game(client)
+    assert state["ids"]["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    rolled = act(client, state["id"], "roll")
+    assert rolled["ids"]["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+    assert rolled["ids"]["position_id"] == "4HPwATDgc/ABMA"
+
+
+def test_hints(clients: Clients) -> None:
+    client = clients.new()
+    setup = read(client, "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")["setup"]
+    hint = client.post("/api/positions/hint", json={"setup": setup}).json()
+    assert hint["kind"] == "plays" and hint["plays"][0]["play"] == "8/5 6/5"
+    assert hint["plays"][0]["behind"] == 0 and len(hint["plays"]) == 5
+    setup["dice"] = None
+    cube = client.post("/api/positions/hint", json={"setup": setup}).json()
+    assert cube["kind"] == "cube" and cube["text"].startswith("White should not double yet")
+
+
+def saved(client: TestClient, browser: str = BROWSER) -> list[dict[str, Any]]:
+    response = client.get("/api/saved-positions", params={"browser": browser})
+    assert response.status_code == 200
+    data: list[dict[str, Any]] = response.json()["positions"]
+    return data
+
+
+def test_saved_positions_six_per_browser_across_restarts(clients: Clients) -> None:
+    client = clients.new()
+    setup = read(client, XGID)["setup"]
+    for n in range(6):
+        response = client.post("/api/saved-positions",
+                               json={"browser": BROWSER, "name": f"  Position  {n} ",
+                                     "setup": setup})
+        assert response.status_code == 201, response.text
+    assert response.json()["name"] == "Position 5" and response.json()["ids"]["xgid"] == XGID
+    seventh = client.post("/api/saved-positions",
+                          json={"browser": BROWSER, "name": "one more", "setup": setup})
+    assert seventh.status_code == 409
+    assert seventh.json()["error"] == {
+        "code": "saved_positions_full",
+        "message": "You can keep up to 6 positions: delete one to save this one."}
+    assert saved(client, "another-browser") == []
+    # A new server on the same database: the six are there, oldest first.
+    restarted = clients.new()
+    kept = saved(restarted)
+    assert [p["name"] for p in kept] == [f"Position {n}" for n in range(6)]
+    assert kept[0]["setup"] == setup and kept[0]["text"].startswith(" +13-14")
+    gone = restarted.delete(f"/api/saved-positions/{kept[0]['id']}",
+                            params={"browser": BROWSER})
+    assert gone.status_code == 204
+    assert len(saved(restarted)) == 5
+    again = restarted.delete(f"/api/saved-positions/{kept[0]['id']}",
+                             params={"browser": BROWSER})
+    assert again.status_code == 404
+    other = restarted.delete(f"/api/saved-positions/{kept[1]['id']}",
+                             params={"browser": "another-browser"})
+    assert other.status_code == 404 and len(saved(restarted)) == 5
+
+
+def test_a_saved_position_needs_a_name_and_a_valid_setup(clients: Clients) -> None:
+    client = clients.new()
+    response = client.post("/api/saved-positions",
+                           json={"browser": BROWSER, "name": "   ", "setup": start_setup()})
+    assert response.status_code == 422 and "give the position a name" in response.text
+    bad = start_setup()
+    bad["turn"] = "green"
+    response = client.post("/api/saved-positions",
+                           json={"browser": BROWSER, "name": "x", "setup": bad})
+    assert response.status_code == 422 and "white or black, not 'green'" in response.text
