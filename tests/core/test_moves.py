@@ -23,6 +23,7 @@ from backgammon import (
     legal_moves,
     legal_plays,
 )
+from backgammon.core import moves as moves_module
 from backgammon.core.moves import apply_play, legal_paths
 from boards import diagram
 from conftest import read_jsonl
@@ -339,6 +340,42 @@ def test_legal_moves_build_exactly_the_legal_plays(shared_dir: Path) -> None:
         assert _plays_by_moves(position, tuple(row["dice"])) == expected
         compared += 1
     assert compared == 2736
+
+
+# --------------------------------------------------------------------------------------------
+# The fast paths of legal_plays against the general search they shortcut
+
+
+def _general_entries(position: Position, dice: tuple[int, int]) -> list[Any]:
+    """legal_plays' entries as the general search alone finds them (no fast path)."""
+    d1, d2 = dice
+    board = list(position.own_points(position.turn))
+    high, low = max(dice), min(dice)
+    best, found = moves_module._search(board, (d1,) * 4 if d1 == d2 else (high, low))
+    entries = list(found.items())
+    if best == 1 and d1 != d2 and any(raw[0][2] == high for _, raw in entries):
+        entries = [(key, raw) for key, raw in entries if raw[0][2] == high]
+    return entries
+
+
+def test_fast_paths_find_what_the_general_search_finds(shared_dir: Path) -> None:
+    """Same plays, in the same order, with the same recorded moves: on every reference line
+    (both orders of the dice) and on every roll of the positions of seeded random games."""
+    rows = _oracle(shared_dir, "legal_plays.jsonl") + _oracle(shared_dir, "endgame_plays.jsonl")
+    cases = []
+    for row in rows:
+        position = Position.from_points(row["board"], row["turn"])
+        d1, d2 = row["dice"]
+        cases += [(position, (d1, d2)), (position, (d2, d1))]
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for seed in range(12):
+        cases += [(position, roll) for position, _, _ in _random_game(seed) for roll in rolls]
+    differ = [
+        (position.id(), dice)
+        for position, dice in cases
+        if legal_plays(position, dice)._entries != _general_entries(position, dice)
+    ]
+    assert not differ, f"{len(differ)} of {len(cases)} differ, e.g. {differ[:5]}"
 
 
 def test_legal_paths_at_the_start_with_6_5() -> None:

@@ -42,6 +42,8 @@ from backgammon.core.types import BAR, OFF, WHITE
 # One move inside the search: (from_point, to_point, die, hit) in the mover's numbering.
 _RawMove = tuple[int, int, int, bool]
 
+_POINTS_DOWN = range(24, 0, -1)
+
 
 class Move(NamedTuple):
     """One checker moved by one die, in the mover's own numbering (bar 25, off 0).
@@ -255,6 +257,268 @@ def _search_two(
                 else:
                     b[dst] -= 1
     return best, results
+
+
+# One step of the fast paths below, built once at import so that the inner loops allocate no
+# move tuples: _STEPS[die][src] = (src, dst, raw move without a hit, raw move with one) for every
+# src whose move by die stays on the board (dst = src - die >= 1).
+_Step = tuple[int, int, _RawMove, _RawMove]
+_STEPS: tuple[dict[int, _Step], ...] = tuple(
+    {src: (src, src - die, (src, src - die, die, False), (src, src - die, die, True))
+     for src in range(die + 1, 26)}
+    for die in range(7)
+)
+
+
+def _two_plain(
+    b: list[int], hi: int, lo: int, owns: list[int]
+) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+    """Plays of two different dice ``hi > lo`` with no checker on the bar and at least two
+    checkers outside the home board (so no die can bear off, WBF 4.1): the common case.
+
+    ``owns`` lists the mover's occupied points 1..24, highest first. Returns (longest, entries)
+    with exactly the entries, order and recorded moves of :func:`_search_two` (a test compares
+    them), found with less work:
+
+    * Only the two points a move changes can change what the other die may do, and no move of
+      ours can block a point, so the moves of the second die are the root's list, less a point
+      the first move emptied, plus the moved checker going on (when it stands where we had no
+      checker: otherwise the root list already holds that move).
+    * In the second order (``lo`` first) every pair of moves is a pair the first order has
+      already played, except the one checker going on from a point we did not hold: only that
+      chain is played.
+    * Two plays reach the same board only when both move, in effect, one checker ``hi + lo``
+      pips (a chain, or two checkers meeting, e.g. 13/8 8/5 and 13/10 10/5 ...): any other pair
+      of moves leaves a distinct board. So only those chain results are checked for repeats,
+      in a set; the others are appended without hashing.
+    """
+    steps_hi = _STEPS[hi]
+    steps_lo = _STEPS[lo]
+    first = [steps_hi[s] for s in owns if s > hi and b[s - hi] >= -1]
+    second = [steps_lo[s] for s in owns if s > lo and b[s - lo] >= -1]
+    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
+    append = entries.append
+    chains: set[tuple[int, ...]] = set()
+    singles: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
+    for s1, t1, n1, h1 in first:
+        b[s1] -= 1
+        c1 = b[t1]
+        if c1 == -1:
+            b[t1] = 1
+            b[0] -= 1
+            r1 = h1
+        else:
+            b[t1] = c1 + 1
+            r1 = n1
+        for s2, t2, n2, h2 in second:
+            here = b[s2]
+            if here > 0:
+                b[s2] = here - 1
+                c2 = b[t2]
+                if c2 == -1:
+                    b[t2] = 1
+                    b[0] -= 1
+                    key = tuple(b)
+                    b[0] += 1
+                    r2 = h2
+                else:
+                    b[t2] = c2 + 1
+                    key = tuple(b)
+                    r2 = n2
+                b[t2] = c2
+                b[s2] = here
+                if s2 == t1 or t2 == s1:
+                    # in effect one checker moved hi + lo: the one kind that can repeat
+                    if key in chains:
+                        continue
+                    chains.add(key)
+                append((key, (r1, r2)))
+        t2 = t1 - lo
+        if c1 <= 0 and t2 >= 1 and b[t2] >= -1:
+            # the moved checker goes on from a point we did not hold
+            s2, t2, n2, h2 = steps_lo[t1]
+            b[t1] = 0
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = h2
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = n2
+            b[t2] = c2
+            if key not in chains:
+                chains.add(key)
+                append((key, (r1, r2)))
+        elif not entries:
+            # Nothing followed this move (a result found would be in ``entries``).
+            singles.append((tuple(b), (r1,)))
+        b[t1] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[s1] += 1
+    steps_hi = _STEPS[hi]
+    for s1, t1, n1, h1 in second:
+        c1 = b[t1]
+        t2 = t1 - hi
+        if c1 <= 0 and t2 >= 1 and b[t2] >= -1:
+            # lo then hi with one checker through a point we did not hold
+            r1 = h1 if c1 == -1 else n1
+            b[s1] -= 1
+            b[t1] = 0
+            if c1 == -1:
+                b[0] -= 1
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = steps_hi[t1][3]
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = steps_hi[t1][2]
+            b[t2] = c2
+            b[t1] = c1
+            if c1 == -1:
+                b[0] += 1
+            b[s1] += 1
+            if key not in chains:
+                chains.add(key)
+                append((key, (r1, r2)))
+        elif not entries:
+            # Nothing can follow this move: had the larger die a move after it, the first
+            # order would have played that pair.
+            b[s1] -= 1
+            if c1 == -1:
+                b[t1] = 1
+                b[0] -= 1
+                singles.append((tuple(b), (h1,)))
+                b[0] += 1
+            else:
+                b[t1] = c1 + 1
+                singles.append((tuple(b), (n1,)))
+            b[t1] = c1
+            b[s1] += 1
+    if entries:
+        return 2, entries
+    return (1, singles) if singles else (0, singles)
+
+
+def _same_plain(
+    b: list[int], die: int, owns: list[int]
+) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+    """Plays of a double with no checker on the bar and at least five checkers outside the
+    home board (so none of the four moves can bear off, WBF 4.1): the common case.
+
+    Returns (longest, entries) with exactly the entries, order and recorded moves of
+    :func:`_search_same` (a test compares them). The same walk (moves in order of
+    non-increasing starting point), written as four nested loops over one list of the points a
+    checker may move from this turn, without recursion or a list per node; and no repeats to
+    look for: with one die and no bearing off, a board is reached by exactly one set of moves
+    (the change to our checkers is (x**-die - 1) times the sum of x**src over the moves, as
+    polynomials, so the moves follow from it), and the walk takes each set once.
+    """
+    steps = _STEPS[die]
+    # The points a checker can move from this turn, highest first: ours now, or reached by one
+    # of ours moving on, and whose move lands on an open point.
+    sources: list[int] = []
+    reach = [False] * 32
+    for src in range(owns[0], die, -1):
+        if b[src - die] >= -1 and (b[src] > 0 or reach[src + die]):
+            sources.append(src)
+            reach[src] = True
+    items = [(i, *steps[src]) for i, src in enumerate(sources)]
+    tails = [items[i:] for i in range(len(items))]
+    leaves: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
+    append = leaves.append
+    short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []
+    for i, s1, t1, n1, h1 in items:
+        here1 = b[s1]
+        if here1 <= 0:
+            continue
+        b[s1] = here1 - 1
+        c1 = b[t1]
+        if c1 == -1:
+            b[t1] = 1
+            b[0] -= 1
+            r1 = h1
+        else:
+            b[t1] = c1 + 1
+            r1 = n1
+        moved = False
+        for j, s2, t2, n2, h2 in tails[i]:
+            here2 = b[s2]
+            if here2 <= 0:
+                continue
+            moved = True
+            b[s2] = here2 - 1
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                r2 = h2
+            else:
+                b[t2] = c2 + 1
+                r2 = n2
+            moved3 = False
+            for k, s3, t3, n3, h3 in tails[j]:
+                here3 = b[s3]
+                if here3 <= 0:
+                    continue
+                moved3 = True
+                b[s3] = here3 - 1
+                c3 = b[t3]
+                if c3 == -1:
+                    b[t3] = 1
+                    b[0] -= 1
+                    r3 = h3
+                else:
+                    b[t3] = c3 + 1
+                    r3 = n3
+                moved4 = False
+                for _, s4, t4, n4, h4 in tails[k]:
+                    here4 = b[s4]
+                    if here4 > 0:
+                        moved4 = True
+                        b[s4] = here4 - 1
+                        c4 = b[t4]
+                        if c4 == -1:
+                            b[t4] = 1
+                            b[0] -= 1
+                            append((tuple(b), (r1, r2, r3, h4)))
+                            b[0] += 1
+                        else:
+                            b[t4] = c4 + 1
+                            append((tuple(b), (r1, r2, r3, n4)))
+                        b[t4] = c4
+                        b[s4] = here4
+                if not moved4:
+                    short.append((3, tuple(b), (r1, r2, r3)))
+                b[t3] = c3
+                if c3 == -1:
+                    b[0] += 1
+                b[s3] = here3
+            if not moved3:
+                short.append((2, tuple(b), (r1, r2)))
+            b[t2] = c2
+            if c2 == -1:
+                b[0] += 1
+            b[s2] = here2
+        if not moved:
+            short.append((1, tuple(b), (r1,)))
+        b[t1] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[s1] = here1
+    if leaves:
+        return 4, leaves
+    best = max((depth for depth, _, _ in short), default=0)
+    return best, [(key, raw) for depth, key, raw in short if depth == best]
 
 
 def _search_same(
@@ -593,14 +857,40 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     """
     if not isinstance(position, Position):
         raise InvalidPositionError(f"expected a Position, got {type(position).__name__}")
-    roll = check_dice(dice)
-    d1, d2 = roll
+    if dice.__class__ is tuple and len(dice) == 2:
+        # The usual call, a tuple of two ints: checked here without check_dice's loop.
+        d1, d2 = dice
+        if d1.__class__ is not int or d2.__class__ is not int or not (0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = check_dice(dice)
+    else:
+        d1, d2 = check_dice(dice)
     b = list(position.own_points(position.turn))
     # The larger die first: a play that only one die can make is then recorded with the larger
     # die when both dice reach the same result (WBF 3.5 names the larger).
     high, low = (d1, d2) if d1 >= d2 else (d2, d1)
-    best, results = _search(b, (d1, d1, d1, d1) if d1 == d2 else (high, low))
-    entries = list(results.items())
+    # The mover's occupied points, highest first, and its checkers outside the home board.
+    owns = [point for point in _POINTS_DOWN if b[point] > 0]
+    outside = b[25]
+    for point in owns:
+        if point <= 6:
+            break
+        outside += b[point]
+    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]
+    if b[25] == 0 and outside > (4 if d1 == d2 else 1):
+        # No entering and no bearing off this turn: the fast paths.
+        if d1 == d2:
+            best, entries = _same_plain(b, d1, owns)
+        else:
+            best, entries = _two_plain(b, high, low, owns)
+    else:
+        # ``top``, the mover's highest occupied point, only falls during a turn: no move
+        # starts above it, so no list of moves needs to look higher.
+        top = 25 if b[25] else owns[0] if owns else 0
+        if d1 == d2:
+            best, results = _search_same(b, d1, 4, outside, top)
+        else:
+            best, results = _search_two(b, high, low, outside, top)
+        entries = list(results.items())
     if best == 1 and d1 != d2:
         larger = d1 if d1 > d2 else d2
         if any(raw[0][2] == larger for _, raw in entries):
