@@ -14,11 +14,14 @@ from hypothesis import strategies as st
 
 from backgammon import (
     BLACK,
+    START_POINTS,
     WHITE,
+    Color,
     IllegalMoveError,
     InvalidDiceError,
     InvalidPositionError,
     Move,
+    Play,
     Position,
     legal_moves,
     legal_plays,
@@ -270,6 +273,31 @@ def test_hits_send_blots_to_the_bar() -> None:
     play = next(p for p in legal_plays(position, (6, 5)) if str(p) == "13/8 13/7*")
     assert play.result.points[0] == -1  # Black's bar
     assert play.moves[0].hit
+
+
+@pytest.mark.parametrize("turn", [WHITE, BLACK])
+def test_built_plays_are_ordinary_immutable_values(turn: Color) -> None:
+    # legal_plays builds Plays and Positions by a shortcut (moves._UnsealedPlay,
+    # position._Unsealed): what comes out must be the real, sealed thing, off counts included.
+    bearing_off = [0, 2, 2, 2, 3, 3, 3, *[0] * 5, -3, *[0] * 5, -2, -5, -2, -2, -1, 0, 0, 0]
+    for points in (bearing_off, list(START_POINTS)):
+        white = Position.from_points(points, WHITE)
+        position = white if turn is WHITE else white.mirror()
+        for dice in [(6, 4), (5, 5), (2, 1)]:
+            legal = legal_plays(position, dice)
+            for play in [*legal, legal[0], legal.by_result(legal[-1].result)]:
+                assert play is not None
+                result = play.result
+                assert type(play) is Play and type(result) is Position
+                rebuilt = Position.from_points(result.points, result.turn)
+                assert result == rebuilt and hash(result) == hash(rebuilt)
+                assert result.off == rebuilt.off
+                assert result.own_points(turn) == rebuilt.own_points(turn)
+                assert result.own_points(turn.opponent) == rebuilt.own_points(turn.opponent)
+                with pytest.raises(AttributeError):
+                    play.result = position  # type: ignore[misc]
+                with pytest.raises(AttributeError):
+                    result.points = position.points  # type: ignore[misc]
 
 
 def test_black_moves_use_black_numbering() -> None:

@@ -36,7 +36,7 @@ from backgammon.core.errors import (
     InvalidDiceError,
     InvalidPositionError,
 )
-from backgammon.core.position import Position
+from backgammon.core.position import Position, _Unsealed
 from backgammon.core.types import BAR, OFF, WHITE
 
 # One move inside the search: (from_point, to_point, die, hit) in the mover's numbering.
@@ -743,24 +743,26 @@ class LegalPlays(Sequence[Play]):
     the boards (:meth:`own_boards`).
     """
 
-    __slots__ = ("_entries", "_index", "_plays", "dice", "position")
+    __slots__ = ("_bears_off", "_entries", "_index", "_plays", "dice", "position")
 
     def __init__(
         self,
         position: Position,
         dice: tuple[int, int],
         entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+        bears_off: bool = True,
     ) -> None:
         self.position = position
         self.dice = dice
         self._entries = entries
+        self._bears_off = bears_off  # False: no play bears a checker off (none to count)
         self._plays: list[Play] | None = None
         self._index: dict[tuple[int, ...], int] | None = None
 
     def _all(self) -> list[Play]:
         if self._plays is None:
             position = self.position
-            self._plays = [_make_play(position, key, raw) for key, raw in self._entries]
+            self._plays = _build_plays(position, self._entries, self._bears_off)
         return self._plays
 
     def __len__(self) -> int:
@@ -771,8 +773,8 @@ class LegalPlays(Sequence[Play]):
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
         if isinstance(index, int) and self._plays is None:
-            key, raw = self._entries[index]  # one play, without building the others
-            return _make_play(self.position, key, raw)
+            # one play, without building the others
+            return _build_plays(self.position, [self._entries[index]], self._bears_off)[0]
         return self._all()[index]
 
     def __iter__(self) -> Iterator[Play]:
@@ -804,8 +806,7 @@ class LegalPlays(Sequence[Play]):
             return None
         if self._plays is not None:
             return self._plays[index]
-        key, raw = self._entries[index]
-        return _make_play(self.position, key, raw)
+        return _build_plays(self.position, [self._entries[index]], self._bears_off)[0]
 
     @property
     def results(self) -> frozenset[Position]:
@@ -821,22 +822,73 @@ class LegalPlays(Sequence[Play]):
         return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
 
 
-def _make_play(position: Position, key: tuple[int, ...], raw: tuple[_RawMove, ...]) -> Play:
-    """A Play from the search's board (mover's numbering) and its raw moves, unchecked."""
-    borne = 0
-    for move in raw:
-        if move[1] == 0:
-            borne += 1
-    white_off, black_off = position.off
-    if position.turn is WHITE:
-        result = Position._trusted(key, WHITE, (white_off + borne, black_off))
-    else:
-        result = Position._trusted(
-            tuple(map(neg, reversed(key))), position.turn, (white_off, black_off + borne)
-        )
-    play = object.__new__(Play)
-    _set_play(play, position, raw, result)
-    return play
+def _flip(k: tuple[int, ...]) -> tuple[int, ...]:
+    """A board in the mover's numbering seen from White's side, or back: slot i is minus
+    slot 25 - i. Written out because it runs once per play of Black's and a tuple display of
+    26 subscripts costs half of ``tuple(map(neg, reversed(k)))``."""
+    return (
+        -k[25], -k[24], -k[23], -k[22], -k[21], -k[20], -k[19], -k[18], -k[17], -k[16],
+        -k[15], -k[14], -k[13], -k[12], -k[11], -k[10], -k[9], -k[8], -k[7], -k[6],
+        -k[5], -k[4], -k[3], -k[2], -k[1], -k[0],
+    )
+
+
+class _UnsealedPlay:
+    """Play's slot layout without its ``__setattr__`` guard: see ``position._Unsealed``, the
+    same trick for the same reason (one Play and one Position are built per legal play)."""
+
+    __slots__ = ("_raw", "_str", "position", "result")  # Play's, in order
+
+    position: Position
+    result: Position
+    _raw: tuple[_RawMove, ...]
+    _str: str | None
+
+
+def _build_plays(
+    position: Position,
+    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+    bears_off: bool = True,
+) -> list[Play]:
+    """The Plays of the search's entries (result board in the mover's numbering, raw moves),
+    unchecked. ``bears_off`` False promises that no move bears off (then none is counted)."""
+    new = object.__new__
+    turn = position.turn
+    off = position.off
+    white_off, black_off = off
+    white = turn is WHITE
+    plays: list[Play] = []
+    append = plays.append
+    for key, raw in entries:
+        result = new(_Unsealed)
+        if white:
+            result.points = key
+            result._black_view = None
+        else:
+            result.points = _flip(key)
+            result._black_view = key  # what own_points(BLACK) would compute
+        borne = 0
+        if bears_off:
+            for move in raw:
+                if not move[1]:
+                    borne += 1
+        if not borne:
+            result.off = off
+        elif white:
+            result.off = (white_off + borne, black_off)
+        else:
+            result.off = (white_off, black_off + borne)
+        result.turn = turn
+        result._hash = None
+        result.__class__ = Position  # type: ignore[assignment]
+        play = new(_UnsealedPlay)
+        play.position = position
+        play._raw = raw
+        play.result = result  # type: ignore[assignment]
+        play._str = None
+        play.__class__ = Play  # type: ignore[assignment]
+        append(play)  # type: ignore[arg-type]
+    return plays
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
@@ -895,7 +947,8 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
         larger = d1 if d1 > d2 else d2
         if any(raw[0][2] == larger for _, raw in entries):
             entries = [(k, raw) for k, raw in entries if raw[0][2] == larger]
-    return LegalPlays(position, (d1, d2), entries)
+    # Bearing off needs every checker home first, and four moves bring at most three home.
+    return LegalPlays(position, (d1, d2), entries, outside < 4)
 
 
 def legal_moves(
