@@ -410,14 +410,15 @@ def _two_plain(
 
 
 def _same_plain(
-    b: list[int], die: int, owns: list[int]
+    b: list[int], die: int, owns: list[int], left: int = 4, prefix: tuple[_RawMove, ...] = ()
 ) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
-    """Plays of a double with no checker on the bar and at least five checkers outside the
-    home board (so none of the four moves can bear off, WBF 4.1): the common case.
+    """Plays of a double where no move can bear off (WBF 4.1) and no checker waits on the
+    bar: the common case (at least five checkers outside the home board), or the ``left``
+    moves still to play after ``prefix``, the checkers that entered from the bar.
 
     Returns (longest, entries) with exactly the entries, order and recorded moves of
     :func:`_search_same` (a test compares them). The same walk (moves in order of
-    non-increasing starting point), written as four nested loops over one list of the points a
+    non-increasing starting point), written as nested loops over one list of the points a
     checker may move from this turn, without recursion or a list per node; and no repeats to
     look for: with one die and no bearing off, a board is reached by exactly one set of moves
     (the change to our checkers is (x**-die - 1) times the sum of x**src over the moves, as
@@ -436,11 +437,15 @@ def _same_plain(
     tails = [items[i:] for i in range(len(items))]
     leaves: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
     append = leaves.append
+    # plays shorter than ``left`` moves (no move left to make), with their length
     short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []
+    done = len(prefix)
+    moved1 = False
     for i, s1, t1, n1, h1 in items:
         here1 = b[s1]
         if here1 <= 0:
             continue
+        moved1 = True
         b[s1] = here1 - 1
         c1 = b[t1]
         if c1 == -1:
@@ -450,75 +455,265 @@ def _same_plain(
         else:
             b[t1] = c1 + 1
             r1 = n1
-        moved = False
-        for j, s2, t2, n2, h2 in tails[i]:
-            here2 = b[s2]
-            if here2 <= 0:
-                continue
-            moved = True
-            b[s2] = here2 - 1
-            c2 = b[t2]
-            if c2 == -1:
-                b[t2] = 1
-                b[0] -= 1
-                r2 = h2
-            else:
-                b[t2] = c2 + 1
-                r2 = n2
-            moved3 = False
-            for k, s3, t3, n3, h3 in tails[j]:
-                here3 = b[s3]
-                if here3 <= 0:
+        if left == 1:
+            append((tuple(b), (*prefix, r1)))
+        else:
+            moved2 = False
+            for j, s2, t2, n2, h2 in tails[i]:
+                here2 = b[s2]
+                if here2 <= 0:
                     continue
-                moved3 = True
-                b[s3] = here3 - 1
-                c3 = b[t3]
-                if c3 == -1:
-                    b[t3] = 1
+                moved2 = True
+                b[s2] = here2 - 1
+                c2 = b[t2]
+                if c2 == -1:
+                    b[t2] = 1
                     b[0] -= 1
-                    r3 = h3
+                    r2 = h2
                 else:
-                    b[t3] = c3 + 1
-                    r3 = n3
-                moved4 = False
-                for _, s4, t4, n4, h4 in tails[k]:
-                    here4 = b[s4]
-                    if here4 > 0:
-                        moved4 = True
-                        b[s4] = here4 - 1
-                        c4 = b[t4]
-                        if c4 == -1:
-                            b[t4] = 1
+                    b[t2] = c2 + 1
+                    r2 = n2
+                if left == 2:
+                    append((tuple(b), (*prefix, r1, r2)))
+                else:
+                    moved3 = False
+                    for k, s3, t3, n3, h3 in tails[j]:
+                        here3 = b[s3]
+                        if here3 <= 0:
+                            continue
+                        moved3 = True
+                        b[s3] = here3 - 1
+                        c3 = b[t3]
+                        if c3 == -1:
+                            b[t3] = 1
                             b[0] -= 1
-                            append((tuple(b), (r1, r2, r3, h4)))
-                            b[0] += 1
+                            r3 = h3
                         else:
-                            b[t4] = c4 + 1
-                            append((tuple(b), (r1, r2, r3, n4)))
-                        b[t4] = c4
-                        b[s4] = here4
-                if not moved4:
-                    short.append((3, tuple(b), (r1, r2, r3)))
-                b[t3] = c3
-                if c3 == -1:
+                            b[t3] = c3 + 1
+                            r3 = n3
+                        if left == 3:
+                            append((tuple(b), (*prefix, r1, r2, r3)))
+                        else:
+                            # the fourth move: one board per move, the hottest loop
+                            moved4 = False
+                            for _, s4, t4, n4, h4 in tails[k]:
+                                here4 = b[s4]
+                                if here4 > 0:
+                                    moved4 = True
+                                    b[s4] = here4 - 1
+                                    c4 = b[t4]
+                                    if c4 == -1:
+                                        b[t4] = 1
+                                        b[0] -= 1
+                                        append((tuple(b), (r1, r2, r3, h4)))
+                                        b[0] += 1
+                                    else:
+                                        b[t4] = c4 + 1
+                                        append((tuple(b), (r1, r2, r3, n4)))
+                                    b[t4] = c4
+                                    b[s4] = here4
+                            if not moved4:
+                                short.append((done + 3, tuple(b), (*prefix, r1, r2, r3)))
+                        b[t3] = c3
+                        if c3 == -1:
+                            b[0] += 1
+                        b[s3] = here3
+                    if not moved3:
+                        short.append((done + 2, tuple(b), (*prefix, r1, r2)))
+                b[t2] = c2
+                if c2 == -1:
                     b[0] += 1
-                b[s3] = here3
-            if not moved3:
-                short.append((2, tuple(b), (r1, r2)))
-            b[t2] = c2
-            if c2 == -1:
-                b[0] += 1
-            b[s2] = here2
-        if not moved:
-            short.append((1, tuple(b), (r1,)))
+                b[s2] = here2
+            if not moved2:
+                short.append((done + 1, tuple(b), (*prefix, r1)))
         b[t1] = c1
         if c1 == -1:
             b[0] += 1
         b[s1] = here1
     if leaves:
-        return 4, leaves
-    best = max((depth for depth, _, _ in short), default=0)
+        return done + left, leaves
+    if not moved1:
+        return done, [(tuple(b), prefix)] if done else []
+    best = max(depth for depth, _, _ in short)
     return best, [(key, raw) for depth, key, raw in short if depth == best]
+
+
+def _two_entering(
+    b: list[int], hi: int, lo: int, owns: list[int]
+) -> tuple[int, _Results]:
+    """Plays of two different dice ``hi > lo`` with a checker on the bar (WBF 3.6).
+
+    Returns (longest, results) exactly as :func:`_search_two` does (a test compares them): the
+    same two orders, with the second die's moves listed from ``owns`` (the occupied points,
+    highest first) and the entered checker's point rather than from all 24 points. No bearing
+    off: the entered checker stands outside the home board.
+    """
+    results: _Results = {}
+    best = 0
+    for first, second in ((hi, lo), (lo, hi)):
+        entry = 25 - first
+        c1 = b[entry]
+        if c1 < -1:
+            continue
+        b[25] -= 1
+        if c1 == -1:
+            b[entry] = 1
+            b[0] -= 1
+            m1 = (25, entry, first, True)
+        else:
+            b[entry] = c1 + 1
+            m1 = (25, entry, first, False)
+        follow: list[tuple[int, int]]
+        if b[25] > 0:
+            # another checker still waits on the bar: only it may move
+            follow = [(25, 25 - second)] if b[25 - second] >= -1 else []
+        else:
+            sources = owns if c1 > 0 else sorted((*owns, entry), reverse=True)
+            follow = [(s, s - second) for s in sources if s > second and b[s - second] >= -1]
+        if follow:
+            if best < 2:
+                best = 2
+                results.clear()
+            for src2, dst2 in follow:
+                b[src2] -= 1
+                c2 = b[dst2]
+                if c2 == -1:
+                    b[dst2] = 1
+                    b[0] -= 1
+                    key = tuple(b)
+                    if key not in results:
+                        results[key] = (m1, (src2, dst2, second, True))
+                    b[0] += 1
+                else:
+                    b[dst2] = c2 + 1
+                    key = tuple(b)
+                    if key not in results:
+                        results[key] = (m1, (src2, dst2, second, False))
+                b[dst2] = c2
+                b[src2] += 1
+        elif best < 2:
+            best = 1
+            key = tuple(b)
+            if key not in results:
+                results[key] = (m1,)
+        b[entry] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[25] += 1
+    return best, results
+
+
+def _same_entering(
+    b: list[int], die: int, owns: list[int]
+) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+    """Plays of a double with checkers on the bar (WBF 3.6): as many enter as can, then the
+    rest is a plain walk (:func:`_same_plain`); no bearing off, since an entered checker needs
+    three more moves to come home. Same entries, order and moves as :func:`_search_same`.
+    Leaves ``b`` as the entering left it."""
+    entry = 25 - die
+    if b[entry] < -1:
+        return 0, []
+    entered: list[_RawMove] = []
+    while b[25] and len(entered) < 4:
+        b[25] -= 1
+        if b[entry] == -1:
+            b[entry] = 1
+            b[0] -= 1
+            entered.append((25, entry, die, True))
+        else:
+            b[entry] += 1
+            entered.append((25, entry, die, False))
+    if b[25] or len(entered) == 4:
+        return len(entered), [(tuple(b), tuple(entered))]
+    if entry not in owns:
+        owns = sorted((*owns, entry), reverse=True)
+    return _same_plain(b, die, owns, 4 - len(entered), tuple(entered))
+
+
+def _same_home(
+    b: list[int], die: int, owns: list[int], outside: int
+) -> tuple[int, _Results]:
+    """Plays of a double with no checker on the bar, where bearing off can happen this turn
+    (at most four checkers outside the home board; WBF 4.1-4.2).
+
+    Returns (longest, results) exactly as :func:`_search_same` does (a test compares them):
+    the same walk, with the moves of each node taken from one list of the points a checker may
+    move from (as in :func:`_same_plain`) and the one bearing-off move, if any, found by
+    looking at the home board only, rather than a fresh list of moves per node.
+    """
+    steps = _STEPS[die]
+    sources: list[int] = []
+    reach = [False] * 32
+    for src in range(owns[0], die, -1):
+        if b[src - die] >= -1 and (b[src] > 0 or reach[src + die]):
+            sources.append(src)
+            reach[src] = True
+    items = [(i, *steps[src]) for i, src in enumerate(sources)]
+    tails = [items[i:] for i in range(len(items) + 1)]
+    full: _Results = {}  # the plays of four moves, first found first
+    short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []  # shorter, and length
+
+    def walk(start: int, cap: int, left: int, path: tuple[_RawMove, ...], out: int) -> None:
+        # The moves here start at or below ``cap``: the regular ones from ``tails[start]``,
+        # then at most one bearing a checker off (4.2), whose point is below theirs.
+        moved = False
+        for i, s, t, n, h in tails[start]:
+            here = b[s]
+            if here <= 0:
+                continue
+            moved = True
+            b[s] = here - 1
+            c = b[t]
+            if c == -1:
+                b[t] = 1
+                b[0] -= 1
+                r = h
+            else:
+                b[t] = c + 1
+                r = n
+            if left == 1:
+                full.setdefault(tuple(b), (*path, r))
+            else:
+                walk(i, s, left - 1, (*path, r), out - 1 if s > 6 >= t else out)
+            b[t] = c
+            if c == -1:
+                b[0] += 1
+            b[s] = here
+        if not out:
+            src = 0
+            if die <= cap and b[die] > 0:
+                src = die
+            else:
+                # a larger die bears off from the highest point, if nothing stands higher
+                for low in range(min(die - 1, cap), 0, -1):
+                    if b[low] > 0:
+                        for higher in range(low + 1, 7):
+                            if b[higher] > 0:
+                                break
+                        else:
+                            src = low
+                        break
+            if src:
+                moved = True
+                b[src] -= 1
+                r = (src, 0, die, False)
+                if left == 1:
+                    full.setdefault(tuple(b), (*path, r))
+                else:
+                    walk(len(items), src, left - 1, (*path, r), 0)
+                b[src] += 1
+        if not moved:
+            short.append((len(path), tuple(b), path))
+
+    walk(0, 25, 4, (), outside)
+    if full:
+        return 4, full
+    best = max(depth for depth, _, _ in short)
+    results: _Results = {}
+    for depth, key, path in short:
+        if depth == best and key not in results:
+            results[key] = path
+    return (best, results) if best else (0, {})
 
 
 def _search_same(
@@ -934,12 +1129,19 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
             best, entries = _same_plain(b, d1, owns)
         else:
             best, entries = _two_plain(b, high, low, owns)
+    elif b[25]:
+        # Entering first (WBF 3.6); no bearing off this turn.
+        if d1 == d2:
+            best, entries = _same_entering(b, d1, owns)
+        else:
+            best, results = _two_entering(b, high, low, owns)
+            entries = list(results.items())
     else:
         # ``top``, the mover's highest occupied point, only falls during a turn: no move
         # starts above it, so no list of moves needs to look higher.
-        top = 25 if b[25] else owns[0] if owns else 0
+        top = owns[0] if owns else 0
         if d1 == d2:
-            best, results = _search_same(b, d1, 4, outside, top)
+            best, results = _same_home(b, d1, owns, outside) if owns else (0, {})
         else:
             best, results = _search_two(b, high, low, outside, top)
         entries = list(results.items())
