@@ -2,8 +2,9 @@
 
 Prints mean microseconds per ``legal_plays`` call, plays generated per second and the slowest
 case, for the 2,542 lines of ``shared/oracle/legal_plays.jsonl`` (and, separately, the 600
-end-game lines). Each pass times every call; the best of ``--repeat`` passes is reported (the
-usual way to read a timing on a shared machine), with the median pass beside it.
+end-game lines). Each pass times every call; the mean is each line's best of ``--repeat``
+passes, averaged (what a call costs when nothing interrupts it: the way to read a timing on a
+shared machine), with the best and the median whole pass beside it.
 
 Two figures per pass: ``search`` is ``legal_plays`` itself (every distinct result found and
 deduplicated, the view ready for ``len``/``in``/``own_boards``); ``+ Play objects`` also builds
@@ -15,11 +16,12 @@ called in-process on the same lines, through ``ctypes`` on the package's own ext
 (the Python API has no call that only generates: ``findbestmoves`` also scores every play with
 the neural net, so it is timed too but only shown for scale). Each call is timed exactly like
 ours, the boards prebuilt outside the clock, so the figure includes ctypes' call overhead (a few
-tenths of a µs). The passes alternate (ours, ours with Play objects, gnubg, then again), so a
-machine that speeds up or slows down during the run moves all figures together; the ratios are
-best pass over best pass, with the median of the per-round ratios beside them. GNU
-Backgammon's count of plays is checked against ours on every line first (its generator keeps
-only the plays that use the most dice and pips, one per resulting position: the same set).
+tenths of a µs). The three figures take turns every 50 lines (ours, ours with Play objects,
+gnubg), so a machine that speeds up or slows down during the run moves all of them together;
+the ratio is our mean over gnubg's, both from each line's best, with the ratio of the best
+passes and the median of the per-round ratios beside it. GNU Backgammon's count of plays is
+checked against ours on every line first (its generator keeps only the plays that use the most
+dice and pips, one per resulting position: the same set).
 
 Usage: python bench/movegen.py [--repeat N] [--shared PATH]
 """
@@ -115,16 +117,17 @@ class Gnubg:
             for (p, d), (board, d1, d2) in zip(cases, boards, strict=True)
         )
 
-    def one_pass(self, boards: list[tuple[Any, int, int]]) -> float:
+    def times(self, boards: list[tuple[Any, int, int]]) -> list[float]:
+        """Seconds per call of GenerateMoves, one per board."""
         generate = self.generate
         move_list = self.move_list
-        total = 0.0
         clock = time.perf_counter
+        out = []
         for board, d1, d2 in boards:
             start = clock()
             generate(move_list, board, d1, d2, 0)
-            total += clock() - start
-        return total
+            out.append(clock() - start)
+        return out
 
     def scored_pass(self, cases: list[Case]) -> float:
         """``findbestmoves`` at 0 plies: generation, a neural-net score per play, sorting."""
@@ -142,66 +145,77 @@ class Gnubg:
         return total
 
 
-def one_pass(cases: list[Case], materialize: bool) -> tuple[float, int, float, Case]:
-    total = 0.0
-    plays = 0
-    slowest = 0.0
-    slowest_case = cases[0]
+def times(cases: list[Case], materialize: bool) -> list[float]:
+    """Seconds per call of ``legal_plays`` (and building its Plays), one per line."""
     clock = time.perf_counter
+    out = []
     for position, dice in cases:
         start = clock()
         legal = legal_plays(position, dice)
         if materialize:
             list(legal)
-        elapsed = clock() - start
-        total += elapsed
-        plays += len(legal)
-        if elapsed > slowest:
-            slowest, slowest_case = elapsed, (position, dice)
-    return total, plays, slowest, slowest_case
+        out.append(clock() - start)
+    return out
+
+
+CHUNK = 50  # lines timed in a row before the next figure's turn
 
 
 def report(name: str, cases: list[Case], repeat: int, gnubg: Gnubg | None) -> None:
-    runs: dict[bool, list[tuple[float, int, float, Case]]] = {False: [], True: []}
-    theirs: list[float] = []
+    n = len(cases)
+    plays = [len(legal_plays(p, d)) for p, d in cases]
     boards = gnubg.prepare(cases) if gnubg else []
     if gnubg:
         mismatches = gnubg.check(cases, boards)
         if mismatches:
             print(f"{name:<22} gnubg counts differ from ours on {mismatches} lines")
+    # rounds[figure] = one list of per-line seconds per round; figures: search, + Play, gnubg
+    rounds: list[list[list[float]]] = [[], [], []]
     for _ in range(repeat):
-        for materialize in (False, True):
-            runs[materialize].append(one_pass(cases, materialize))
-        if gnubg:
-            theirs.append(gnubg.one_pass(boards))
-    n = len(cases)
-    for materialize in (False, True):
-        passes = runs[materialize]
-        best = min(passes, key=lambda p: p[0])
-        median = statistics.median(p[0] for p in passes)
-        total, plays, _, _ = best
-        slowest = max(passes, key=lambda p: p[2])
-        slow_ms = min(p[2] for p in passes) * 1e3
-        position, dice = slowest[3]
-        label = "search" if not materialize else "+ Play objects"
+        # One round: a pass of each figure, taking turns every CHUNK lines, so that a change
+        # in the machine's speed (other work starting or stopping) reaches all three alike.
+        passes: list[list[float]] = [[], [], []]
+        for start in range(0, n, CHUNK):
+            chunk = cases[start : start + CHUNK]
+            passes[0] += times(chunk, False)
+            passes[1] += times(chunk, True)
+            if gnubg:
+                passes[2] += gnubg.times(boards[start : start + CHUNK])
+        for figure, seconds in zip(rounds, passes, strict=True):
+            figure.append(seconds)
+    totals = [[sum(p) for p in figure] for figure in rounds]
+    # Each line's best of the rounds, summed: what a call costs when nothing interrupts it.
+    line_best = [[min(times) for times in zip(*figure, strict=True)] for figure in rounds if figure]
+    for figure, label in ((0, "search"), (1, "+ Play objects")):
+        best = min(totals[figure])
+        median = statistics.median(totals[figure])
+        per_line = line_best[figure]
+        slowest = max(range(n), key=per_line.__getitem__)
+        position, dice = cases[slowest]
         ratio = ""
-        if theirs:
-            rounds = statistics.median(p[0] / g for p, g in zip(passes, theirs, strict=True))
-            ratio = f"  {total / min(theirs):4.1f}x gnubg (median round {rounds:4.1f}x)"
+        if gnubg:
+            theirs = totals[2]
+            pairs = zip(totals[figure], theirs, strict=True)
+            rounds_ratio = statistics.median(o / g for o, g in pairs)
+            ratio = (
+                f"  {sum(per_line) / sum(line_best[2]):4.1f}x gnubg (best pass "
+                f"{best / min(theirs):.1f}x, median round {rounds_ratio:.1f}x)"
+            )
         print(
-            f"{name:<22} {label:<15} mean {total / n * 1e6:7.1f} µs/call "
-            f"(median pass {median / n * 1e6:6.1f})  "
-            f"{plays / total:>9,.0f} plays/s  slowest {slow_ms:5.2f} ms "
-            f"({position.id()} {dice[0]}{dice[1]}, {len(legal_plays(position, dice))} plays)"
-            f"{ratio}"
+            f"{name:<22} {label:<15} mean {sum(per_line) / n * 1e6:6.1f} µs/call "
+            f"(best pass {best / n * 1e6:5.1f}, median {median / n * 1e6:5.1f})  "
+            f"{sum(plays) / sum(per_line):>9,.0f} plays/s  "
+            f"slowest {per_line[slowest] * 1e3:4.2f} ms "
+            f"({position.id()} {dice[0]}{dice[1]}, {plays[slowest]} plays){ratio}"
         )
     if gnubg:
-        best = min(theirs)
+        theirs = totals[2]
         scored = min(gnubg.scored_pass(cases) for _ in range(min(repeat, 3)))
         print(
-            f"{name:<22} {'gnubg C':<15} mean {best / n * 1e6:7.1f} µs/call "
-            f"(median pass {statistics.median(theirs) / n * 1e6:6.1f})  GenerateMoves; "
-            f"findbestmoves (0-ply scores too) {scored / n * 1e6:.1f} µs/call"
+            f"{name:<22} {'gnubg C':<15} mean {sum(line_best[2]) / n * 1e6:6.1f} µs/call "
+            f"(best pass {min(theirs) / n * 1e6:5.1f}, median "
+            f"{statistics.median(theirs) / n * 1e6:5.1f})  GenerateMoves; findbestmoves "
+            f"(0-ply scores too) {scored / n * 1e6:.1f} µs/call"
         )
 
 

@@ -559,43 +559,46 @@ def _two_entering(
         if c1 == -1:
             b[entry] = 1
             b[0] -= 1
-            m1 = (25, entry, first, True)
+            m1 = _STEPS[first][25][3]
         else:
             b[entry] = c1 + 1
-            m1 = (25, entry, first, False)
-        follow: list[tuple[int, int]]
-        if b[25] > 0:
+            m1 = _STEPS[first][25][2]
+        steps = _STEPS[second]
+        follow: list[_Step]
+        if b[25]:
             # another checker still waits on the bar: only it may move
-            follow = [(25, 25 - second)] if b[25 - second] >= -1 else []
+            follow = [steps[25]] if b[25 - second] >= -1 else []
         else:
-            sources = owns if c1 > 0 else sorted((*owns, entry), reverse=True)
-            follow = [(s, s - second) for s in sources if s > second and b[s - second] >= -1]
+            sources = owns
+            if c1 <= 0:
+                # the entered checker stands where we had none: list it in its place
+                at = 0
+                for point in owns:
+                    if point < entry:
+                        break
+                    at += 1
+                sources = [*owns[:at], entry, *owns[at:]]
+            follow = [steps[s] for s in sources if s > second and b[s - second] >= -1]
         if follow:
             if best < 2:
                 best = 2
                 results.clear()
-            for src2, dst2 in follow:
+            for src2, dst2, n2, h2 in follow:
                 b[src2] -= 1
                 c2 = b[dst2]
                 if c2 == -1:
                     b[dst2] = 1
                     b[0] -= 1
-                    key = tuple(b)
-                    if key not in results:
-                        results[key] = (m1, (src2, dst2, second, True))
+                    results.setdefault(tuple(b), (m1, h2))
                     b[0] += 1
                 else:
                     b[dst2] = c2 + 1
-                    key = tuple(b)
-                    if key not in results:
-                        results[key] = (m1, (src2, dst2, second, False))
+                    results.setdefault(tuple(b), (m1, n2))
                 b[dst2] = c2
                 b[src2] += 1
         elif best < 2:
             best = 1
-            key = tuple(b)
-            if key not in results:
-                results[key] = (m1,)
+            results.setdefault(tuple(b), (m1,))
         b[entry] = c1
         if c1 == -1:
             b[0] += 1
