@@ -606,6 +606,95 @@ def _two_entering(
     return best, results
 
 
+# _OFF[die][src]: bearing off from src with die, in the shape of a _STEPS entry (no hit).
+_OFF: tuple[dict[int, _Step], ...] = tuple(
+    {src: (src, 0, (src, 0, die, False), (src, 0, die, False)) for src in range(1, 7)}
+    for die in range(7)
+)
+
+
+def _two_home(
+    b: list[int], hi: int, lo: int, owns: list[int], outside: int
+) -> tuple[int, _Results]:
+    """Plays of two different dice ``hi > lo`` with no checker on the bar and at most one
+    outside the home board, so that a die may bear off (WBF 4.1-4.2).
+
+    Returns (longest, results) exactly as :func:`_search_two` does (a test compares them): the
+    same two orders, the moves of each die listed from the occupied points (``owns``, highest
+    first, kept up to date after the first move) rather than from all 24, and the one
+    bearing-off move a die may have found from the highest of them.
+    """
+
+    def listing(die: int, sources: list[int], out: int) -> list[_Step]:
+        steps = _STEPS[die]
+        found = [steps[s] for s in sources if s > die and b[s - die] >= -1]
+        if not out and sources:
+            # 4.2: the die's own point, or with a larger die the highest point
+            if b[die] > 0:
+                found.append(_OFF[die][die])
+            elif sources[0] < die:
+                found.append(_OFF[die][sources[0]])
+        return found
+
+    results: _Results = {}
+    best = 0
+    roots = {hi: listing(hi, owns, outside), lo: listing(lo, owns, outside)}
+    for first, second in ((hi, lo), (lo, hi)):
+        for s1, t1, n1, h1 in roots[first]:
+            here1 = b[s1]
+            b[s1] = here1 - 1
+            sources = owns if here1 > 1 else [s for s in owns if s != s1]
+            c1 = 0
+            m1 = n1
+            if t1:
+                c1 = b[t1]
+                if c1 == -1:
+                    b[t1] = 1
+                    b[0] -= 1
+                    m1 = h1
+                else:
+                    b[t1] = c1 + 1
+                if c1 <= 0:
+                    # a point we did not hold: list it in its place
+                    at = 0
+                    for point in sources:
+                        if point < t1:
+                            break
+                        at += 1
+                    sources = [*sources[:at], t1, *sources[at:]]
+            follow = listing(second, sources, outside - 1 if s1 > 6 >= t1 else outside)
+            if follow:
+                if best < 2:
+                    best = 2
+                    results.clear()
+                for s2, t2, n2, h2 in follow:
+                    here2 = b[s2]
+                    b[s2] = here2 - 1
+                    if t2:
+                        c2 = b[t2]
+                        if c2 == -1:
+                            b[t2] = 1
+                            b[0] -= 1
+                            results.setdefault(tuple(b), (m1, h2))
+                            b[0] += 1
+                        else:
+                            b[t2] = c2 + 1
+                            results.setdefault(tuple(b), (m1, n2))
+                        b[t2] = c2
+                    else:
+                        results.setdefault(tuple(b), (m1, n2))
+                    b[s2] = here2
+            elif best < 2:
+                best = 1
+                results.setdefault(tuple(b), (m1,))
+            if t1:
+                b[t1] = c1
+                if c1 == -1:
+                    b[0] += 1
+            b[s1] = here1
+    return best, results
+
+
 def _same_entering(
     b: list[int], die: int, owns: list[int]
 ) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
@@ -1177,13 +1266,11 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
             best, results = _two_entering(b, high, low, owns)
             entries = list(results.items())
     else:
-        # ``top``, the mover's highest occupied point, only falls during a turn: no move
-        # starts above it, so no list of moves needs to look higher.
-        top = owns[0] if owns else 0
+        # Bearing off may happen this turn (WBF 4.1).
         if d1 == d2:
             best, results = _same_home(b, d1, owns, outside) if owns else (0, {})
         else:
-            best, results = _search_two(b, high, low, outside, top)
+            best, results = _two_home(b, high, low, owns, outside)
         entries = list(results.items())
     if best == 1 and d1 != d2:
         larger = d1 if d1 > d2 else d2
