@@ -42,7 +42,7 @@ from backgammon.core.types import BAR, OFF, WHITE
 # One move inside the search: (from_point, to_point, die, hit) in the mover's numbering.
 _RawMove = tuple[int, int, int, bool]
 
-_POINTS_DOWN = range(24, 0, -1)
+_POINTS_DOWN = tuple(range(24, 0, -1))
 
 
 class Move(NamedTuple):
@@ -1240,12 +1240,14 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
             d1, d2 = check_dice(dice)
     else:
         d1, d2 = check_dice(dice)
-    b = list(position.own_points(position.turn))
+    turn = position.turn
+    own = position.points if turn is WHITE else position.own_points(turn)
+    b = list(own)
     # The larger die first: a play that only one die can make is then recorded with the larger
     # die when both dice reach the same result (WBF 3.5 names the larger).
     high, low = (d1, d2) if d1 >= d2 else (d2, d1)
     # The mover's occupied points, highest first, and its checkers outside the home board.
-    owns = [point for point in _POINTS_DOWN if b[point] > 0]
+    owns = [point for point in _POINTS_DOWN if own[point] > 0]
     outside = b[25]
     for point in owns:
         if point <= 6:
