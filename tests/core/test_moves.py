@@ -20,6 +20,7 @@ from backgammon import (
     IllegalMoveError,
     InvalidDiceError,
     InvalidPositionError,
+    LegalPlays,
     Move,
     Play,
     Position,
@@ -284,8 +285,10 @@ def test_built_plays_are_ordinary_immutable_values(turn: Color) -> None:
         white = Position.from_points(points, WHITE)
         position = white if turn is WHITE else white.mirror()
         for dice in [(6, 4), (5, 5), (2, 1)]:
+            fresh = legal_plays(position, dice)  # one play at a time, none built before
+            alone = [fresh[-1], fresh.by_result(fresh[0].result)]
             legal = legal_plays(position, dice)
-            for play in [*legal, legal[0], legal.by_result(legal[-1].result)]:
+            for play in [*legal, legal[0], legal.by_result(legal[-1].result), *alone]:
                 assert play is not None
                 result = play.result
                 assert type(play) is Play and type(result) is Position
@@ -374,6 +377,11 @@ def test_legal_moves_build_exactly_the_legal_plays(shared_dir: Path) -> None:
 # The fast paths of legal_plays against the general search they shortcut
 
 
+def _entries(legal: LegalPlays) -> list[Any]:
+    """What legal_plays found: (result board in the mover's numbering, raw moves), in order."""
+    return list(zip(legal._keys, legal._raws, strict=True))
+
+
 def _general_entries(position: Position, dice: tuple[int, int]) -> list[Any]:
     """legal_plays' entries as the general search alone finds them (no fast path)."""
     d1, d2 = dice
@@ -401,7 +409,7 @@ def test_fast_paths_find_what_the_general_search_finds(shared_dir: Path) -> None
     differ = [
         (position.id(), dice)
         for position, dice in cases
-        if legal_plays(position, dice)._entries != _general_entries(position, dice)
+        if _entries(legal_plays(position, dice)) != _general_entries(position, dice)
     ]
     assert not differ, f"{len(differ)} of {len(cases)} differ, e.g. {differ[:5]}"
 

@@ -144,6 +144,9 @@ def _crosses_home(src: int, dst: int) -> int:
 
 
 _Results = dict[tuple[int, ...], tuple[_RawMove, ...]]
+# What the fast paths return: (longest, result boards in the mover's numbering, the moves of
+# each, in the same order). Two lists rather than one of pairs: a tuple less per play.
+_Found = tuple[int, list[tuple[int, ...]], list[tuple[_RawMove, ...]]]
 
 
 def _search(b: list[int], dice: Sequence[int]) -> tuple[int, _Results]:
@@ -272,13 +275,13 @@ _STEPS: tuple[dict[int, _Step], ...] = tuple(
 
 def _two_plain(
     b: list[int], hi: int, lo: int, owns: list[int]
-) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+) -> _Found:
     """Plays of two different dice ``hi > lo`` with no checker on the bar and at least two
     checkers outside the home board (so no die can bear off, WBF 4.1): the common case.
 
-    ``owns`` lists the mover's occupied points 1..24, highest first. Returns (longest, entries)
-    with exactly the entries, order and recorded moves of :func:`_search_two` (a test compares
-    them), found with less work:
+    ``owns`` lists the mover's occupied points 1..24, highest first. Returns exactly the plays,
+    order and recorded moves of :func:`_search_two` (a test compares them), found with less
+    work:
 
     * Only the two points a move changes can change what the other die may do, and no move of
       ours can block a point, so the moves of the second die are the root's list, less a point
@@ -296,10 +299,11 @@ def _two_plain(
     steps_lo = _STEPS[lo]
     first = [steps_hi[s] for s in owns if s > hi and b[s - hi] >= -1]
     second = [steps_lo[s] for s in owns if s > lo and b[s - lo] >= -1]
-    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
-    append = entries.append
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
     chains: set[tuple[int, ...]] = set()
-    singles: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
+    single_keys: list[tuple[int, ...]] = []  # plays of one die, while no play uses both
+    single_raws: list[tuple[_RawMove, ...]] = []
     for s1, t1, n1, h1 in first:
         b[s1] -= 1
         c1 = b[t1]
@@ -332,7 +336,8 @@ def _two_plain(
                     if key in chains:
                         continue
                     chains.add(key)
-                append((key, (r1, r2)))
+                keys.append(key)
+                raws.append((r1, r2))
         t2 = t1 - lo
         if c1 <= 0 and t2 >= 1 and b[t2] >= -1:
             # the moved checker goes on from a point we did not hold
@@ -352,10 +357,12 @@ def _two_plain(
             b[t2] = c2
             if key not in chains:
                 chains.add(key)
-                append((key, (r1, r2)))
-        elif not entries:
-            # Nothing followed this move (a result found would be in ``entries``).
-            singles.append((tuple(b), (r1,)))
+                keys.append(key)
+                raws.append((r1, r2))
+        elif not keys:
+            # Nothing followed this move (a result found would be in ``keys``).
+            single_keys.append(tuple(b))
+            single_raws.append((r1,))
         b[t1] = c1
         if c1 == -1:
             b[0] += 1
@@ -389,40 +396,43 @@ def _two_plain(
             b[s1] += 1
             if key not in chains:
                 chains.add(key)
-                append((key, (r1, r2)))
-        elif not entries:
+                keys.append(key)
+                raws.append((r1, r2))
+        elif not keys:
             # Nothing can follow this move: had the larger die a move after it, the first
             # order would have played that pair.
             b[s1] -= 1
             if c1 == -1:
                 b[t1] = 1
                 b[0] -= 1
-                singles.append((tuple(b), (h1,)))
+                single_keys.append(tuple(b))
+                single_raws.append((h1,))
                 b[0] += 1
             else:
                 b[t1] = c1 + 1
-                singles.append((tuple(b), (n1,)))
+                single_keys.append(tuple(b))
+                single_raws.append((n1,))
             b[t1] = c1
             b[s1] += 1
-    if entries:
-        return 2, entries
-    return (1, singles) if singles else (0, singles)
+    if keys:
+        return 2, keys, raws
+    return (1 if single_keys else 0), single_keys, single_raws
 
 
 def _same_plain(
     b: list[int], die: int, owns: list[int], left: int = 4, prefix: tuple[_RawMove, ...] = ()
-) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+) -> _Found:
     """Plays of a double where no move can bear off (WBF 4.1) and no checker waits on the
     bar: the common case (at least five checkers outside the home board), or the ``left``
     moves still to play after ``prefix``, the checkers that entered from the bar.
 
-    Returns (longest, entries) with exactly the entries, order and recorded moves of
-    :func:`_search_same` (a test compares them). The same walk (moves in order of
-    non-increasing starting point), written as nested loops over one list of the points a
-    checker may move from this turn, without recursion or a list per node; and no repeats to
-    look for: with one die and no bearing off, a board is reached by exactly one set of moves
-    (the change to our checkers is (x**-die - 1) times the sum of x**src over the moves, as
-    polynomials, so the moves follow from it), and the walk takes each set once.
+    Returns exactly the plays, order and recorded moves of :func:`_search_same` (a test
+    compares them). The same walk (moves in order of non-increasing starting point), written
+    as nested loops over one list of the points a checker may move from this turn, without
+    recursion or a list per node; and no repeats to look for: with one die and no bearing off,
+    a board is reached by exactly one set of moves (the change to our checkers is
+    (x**-die - 1) times the sum of x**src over the moves, as polynomials, so the moves follow
+    from it), and the walk takes each set once.
     """
     steps = _STEPS[die]
     # The points a checker can move from this turn, highest first: ours now, or reached by one
@@ -435,8 +445,8 @@ def _same_plain(
             reach[src] = True
     items = [(i, *steps[src]) for i, src in enumerate(sources)]
     tails = [items[i:] for i in range(len(items))]
-    leaves: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]] = []
-    append = leaves.append
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
     # plays shorter than ``left`` moves (no move left to make), with their length
     short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []
     done = len(prefix)
@@ -456,7 +466,8 @@ def _same_plain(
             b[t1] = c1 + 1
             r1 = n1
         if left == 1:
-            append((tuple(b), (*prefix, r1)))
+            keys.append(tuple(b))
+            raws.append((*prefix, r1))
         else:
             moved2 = False
             for j, s2, t2, n2, h2 in tails[i]:
@@ -474,7 +485,8 @@ def _same_plain(
                     b[t2] = c2 + 1
                     r2 = n2
                 if left == 2:
-                    append((tuple(b), (*prefix, r1, r2)))
+                    keys.append(tuple(b))
+                    raws.append((*prefix, r1, r2))
                 else:
                     moved3 = False
                     for k, s3, t3, n3, h3 in tails[j]:
@@ -492,7 +504,8 @@ def _same_plain(
                             b[t3] = c3 + 1
                             r3 = n3
                         if left == 3:
-                            append((tuple(b), (*prefix, r1, r2, r3)))
+                            keys.append(tuple(b))
+                            raws.append((*prefix, r1, r2, r3))
                         else:
                             # the fourth move: one board per move, the hottest loop
                             moved4 = False
@@ -505,11 +518,13 @@ def _same_plain(
                                     if c4 == -1:
                                         b[t4] = 1
                                         b[0] -= 1
-                                        append((tuple(b), (r1, r2, r3, h4)))
+                                        keys.append(tuple(b))
+                                        raws.append((r1, r2, r3, h4))
                                         b[0] += 1
                                     else:
                                         b[t4] = c4 + 1
-                                        append((tuple(b), (r1, r2, r3, n4)))
+                                        keys.append(tuple(b))
+                                        raws.append((r1, r2, r3, n4))
                                     b[t4] = c4
                                     b[s4] = here4
                             if not moved4:
@@ -530,12 +545,13 @@ def _same_plain(
         if c1 == -1:
             b[0] += 1
         b[s1] = here1
-    if leaves:
-        return done + left, leaves
+    if keys:
+        return done + left, keys, raws
     if not moved1:
-        return done, [(tuple(b), prefix)] if done else []
+        return (done, [tuple(b)], [prefix]) if done else (0, [], [])
     best = max(depth for depth, _, _ in short)
-    return best, [(key, raw) for depth, key, raw in short if depth == best]
+    longest = [(key, raw) for depth, key, raw in short if depth == best]
+    return best, [key for key, _ in longest], [raw for _, raw in longest]
 
 
 def _two_entering(
@@ -697,14 +713,14 @@ def _two_home(
 
 def _same_entering(
     b: list[int], die: int, owns: list[int]
-) -> tuple[int, list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]]:
+) -> _Found:
     """Plays of a double with checkers on the bar (WBF 3.6): as many enter as can, then the
     rest is a plain walk (:func:`_same_plain`); no bearing off, since an entered checker needs
     three more moves to come home. Same entries, order and moves as :func:`_search_same`.
     Leaves ``b`` as the entering left it."""
     entry = 25 - die
     if b[entry] < -1:
-        return 0, []
+        return 0, [], []
     entered: list[_RawMove] = []
     while b[25] and len(entered) < 4:
         b[25] -= 1
@@ -716,7 +732,7 @@ def _same_entering(
             b[entry] += 1
             entered.append((25, entry, die, False))
     if b[25] or len(entered) == 4:
-        return len(entered), [(tuple(b), tuple(entered))]
+        return len(entered), [tuple(b)], [tuple(entered)]
     if entry not in owns:
         owns = sorted((*owns, entry), reverse=True)
     return _same_plain(b, die, owns, 4 - len(entered), tuple(entered))
@@ -1030,53 +1046,62 @@ class LegalPlays(Sequence[Play]):
     the boards (:meth:`own_boards`).
     """
 
-    __slots__ = ("_bears_off", "_entries", "_index", "_plays", "dice", "position")
+    __slots__ = ("_bears_off", "_index", "_keys", "_plays", "_raws", "dice", "position")
 
     def __init__(
         self,
         position: Position,
         dice: tuple[int, int],
-        entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+        keys: list[tuple[int, ...]],
+        raws: list[tuple[_RawMove, ...]],
         bears_off: bool = True,
     ) -> None:
         self.position = position
         self.dice = dice
-        self._entries = entries
+        self._keys = keys  # each play's result board, mover's numbering (see own_boards)
+        self._raws = raws  # each play's moves, (from, to, die, hit) in the mover's numbering
         self._bears_off = bears_off  # False: no play bears a checker off (none to count)
         self._plays: list[Play] | None = None
         self._index: dict[tuple[int, ...], int] | None = None
 
     def _all(self) -> list[Play]:
         if self._plays is None:
-            position = self.position
-            self._plays = _build_plays(position, self._entries, self._bears_off)
+            self._plays = _build_plays(self.position, self._keys, self._raws, self._bears_off)
         return self._plays
 
+    def _one(self, index: int) -> Play:
+        """Play ``index`` alone, without building the others."""
+        keys = [self._keys[index]]
+        return _build_plays(self.position, keys, [self._raws[index]], self._bears_off)[0]
+
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._keys)
 
     def __bool__(self) -> bool:
-        return bool(self._entries)
+        return bool(self._keys)
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
         if isinstance(index, int) and self._plays is None:
-            # one play, without building the others
-            return _build_plays(self.position, [self._entries[index]], self._bears_off)[0]
+            return self._one(index)
         return self._all()[index]
 
     def __iter__(self) -> Iterator[Play]:
-        return iter(self._all())
+        plays = self._plays  # _all() inlined: iterating is how most callers get the plays
+        if plays is None:
+            plays = _build_plays(self.position, self._keys, self._raws, self._bears_off)
+            self._plays = plays
+        return iter(plays)
 
     def own_boards(self) -> list[tuple[int, ...]]:
         """Each play's result as 26 ints in the mover's own numbering (index 25 the mover's
         bar, 1..24 its points, 0 the opponent's bar as a negative count), in play order."""
-        return [key for key, _ in self._entries]
+        return self._keys.copy()
 
     def _position_index(self, result: Position) -> int | None:
         if result.turn is not self.position.turn:
             return None
         if self._index is None:
-            self._index = {key: i for i, (key, _) in enumerate(self._entries)}
+            self._index = dict(zip(self._keys, range(len(self._keys)), strict=True))
         return self._index.get(result.own_points(result.turn))
 
     def __contains__(self, item: object) -> bool:
@@ -1093,7 +1118,7 @@ class LegalPlays(Sequence[Play]):
             return None
         if self._plays is not None:
             return self._plays[index]
-        return _build_plays(self.position, [self._entries[index]], self._bears_off)[0]
+        return self._one(index)
 
     @property
     def results(self) -> frozenset[Position]:
@@ -1103,7 +1128,7 @@ class LegalPlays(Sequence[Play]):
     @property
     def must_pass(self) -> bool:
         """True when no checker can move: the turn passes (WBF 3.5)."""
-        return not self._entries
+        return not self._keys
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
@@ -1134,10 +1159,11 @@ class _UnsealedPlay:
 
 def _build_plays(
     position: Position,
-    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+    keys: list[tuple[int, ...]],
+    raws: list[tuple[_RawMove, ...]],
     bears_off: bool = True,
 ) -> list[Play]:
-    """The Plays of the search's entries (result board in the mover's numbering, raw moves),
+    """The Plays of the search's results (boards in the mover's numbering, raw moves),
     unchecked. ``bears_off`` False promises that no move bears off (then none is counted).
 
     One loop per case, without tests inside: this builds every play that iterating a
@@ -1153,19 +1179,22 @@ def _build_plays(
     if bears_off:
         white_off, black_off = off
         white = turn is WHITE
-        for key, raw in entries:
+        for key, raw in zip(keys, raws, strict=True):
             borne = 0
             for move in raw:
                 if not move[1]:
                     borne += 1
             result = unsealed()
-            result.points = key if white else _flip(key)
-            result.off = off if not borne else (
-                (white_off + borne, black_off) if white else (white_off, black_off + borne)
-            )
+            if white:
+                result.points = key
+                result.off = (white_off + borne, black_off) if borne else off
+                result._black_view = None
+            else:
+                result.points = _flip(key)
+                result.off = (white_off, black_off + borne) if borne else off
+                result._black_view = key
             result.turn = turn
             result._hash = None
-            result._black_view = None if white else key
             result.__class__ = Position  # type: ignore[assignment]
             play = unsealed_play()
             play.position = position
@@ -1175,7 +1204,7 @@ def _build_plays(
             play.__class__ = Play  # type: ignore[assignment]
             append(play)  # type: ignore[arg-type]
     elif turn is WHITE:
-        for key, raw in entries:
+        for key, raw in zip(keys, raws, strict=True):
             result = unsealed()
             result.points = key
             result.off = off
@@ -1191,7 +1220,7 @@ def _build_plays(
             play.__class__ = Play  # type: ignore[assignment]
             append(play)  # type: ignore[arg-type]
     else:
-        for key, raw in entries:
+        for key, raw in zip(keys, raws, strict=True):
             result = unsealed()
             # _flip(key) written out: a call per play costs a third of the flip itself
             k = key
@@ -1253,33 +1282,33 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
         if point <= 6:
             break
         outside += b[point]
-    entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]]
     if b[25] == 0 and outside > (4 if d1 == d2 else 1):
         # No entering and no bearing off this turn: the fast paths.
         if d1 == d2:
-            best, entries = _same_plain(b, d1, owns)
+            best, keys, raws = _same_plain(b, d1, owns)
         else:
-            best, entries = _two_plain(b, high, low, owns)
+            best, keys, raws = _two_plain(b, high, low, owns)
     elif b[25]:
         # Entering first (WBF 3.6); no bearing off this turn.
         if d1 == d2:
-            best, entries = _same_entering(b, d1, owns)
+            best, keys, raws = _same_entering(b, d1, owns)
         else:
             best, results = _two_entering(b, high, low, owns)
-            entries = list(results.items())
+            keys, raws = list(results), list(results.values())
     else:
         # Bearing off may happen this turn (WBF 4.1).
         if d1 == d2:
             best, results = _same_home(b, d1, owns, outside) if owns else (0, {})
         else:
             best, results = _two_home(b, high, low, owns, outside)
-        entries = list(results.items())
-    if best == 1 and d1 != d2:
-        larger = d1 if d1 > d2 else d2
-        if any(raw[0][2] == larger for _, raw in entries):
-            entries = [(k, raw) for k, raw in entries if raw[0][2] == larger]
+        keys, raws = list(results), list(results.values())
+    if best == 1 and d1 != d2 and any(raw[0][2] == high for raw in raws):
+        # WBF 3.5: when either die alone can be played, the larger.
+        larger = [i for i, raw in enumerate(raws) if raw[0][2] == high]
+        keys = [keys[i] for i in larger]
+        raws = [raws[i] for i in larger]
     # Bearing off needs every checker home first, and four moves bring at most three home.
-    return LegalPlays(position, (d1, d2), entries, outside < 4)
+    return LegalPlays(position, (d1, d2), keys, raws, outside < 4)
 
 
 def legal_moves(
