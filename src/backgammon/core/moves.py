@@ -21,7 +21,12 @@ The rules enforced here follow the WBF Rules of Backgammon (World Backgammon Fed
 Speed comes from layout (DESIGN.md "Habits" 6): the search works on one mutable list of 26 ints
 in the mover's own numbering (index 25 the mover's bar, index 0 the opponent's bar as a
 negative count), applies and undoes moves in place, and deduplicates plays by the tuple of that
-list, which is also the key of the result position.
+list, which is also the key of the result position. :func:`legal_plays` has a fast path for each
+kind of position (no bar and no bearing off, entering, bearing off; two dice or a double) that
+lists moves from the occupied points, takes its move tuples from tables built at import, and
+checks for repeats only where two plays can reach the same board; each is tested to find
+exactly what the general search (:func:`_search`) finds. Play objects are built only when asked
+for, by plain attribute stores on unsealed twins of Play and Position.
 """
 
 from __future__ import annotations
@@ -154,6 +159,12 @@ def _search(b: list[int], dice: Sequence[int]) -> tuple[int, _Results]:
 
     Results shorter than the longest sequence are dropped (WBF 3.5); the caller applies the
     larger-die rule. Values are one move sequence reaching the key (the first found).
+
+    This is the general search, every case in one form. :func:`legal_plays` takes instead
+    the fast path for its case (``_two_plain``, ``_same_plain``, ``_two_entering``,
+    ``_same_entering``, ``_two_home``, ``_same_home``), each of which finds exactly what this
+    finds, in the same order with the same moves: tests/core/test_moves.py holds them to it
+    over every reference line and the positions of seeded random games.
     """
     outside = 0
     top = 0
@@ -757,7 +768,8 @@ def _same_home(
             sources.append(src)
             reach[src] = True
     items = [(i, *steps[src]) for i, src in enumerate(sources)]
-    tails = [items[i:] for i in range(len(items) + 1)]
+    after_all = len(items)  # the index of the empty tail: no regular move after bearing off
+    tails = [items[i:] for i in range(after_all + 1)]
     full: _Results = {}  # the plays of four moves, first found first
     short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []  # shorter, and length
 
@@ -808,10 +820,10 @@ def _same_home(
                 if left == 1:
                     full.setdefault(tuple(b), (*path, r))
                 else:
-                    walk(len(items), src, left - 1, (*path, r), 0)
+                    walk(after_all, src, left - 1, (*path, r), 0)
                 b[src] += 1
         if not moved:
-            short.append((len(path), tuple(b), path))
+            short.append((4 - left, tuple(b), path))
 
     walk(0, 25, 4, (), outside)
     if full:
