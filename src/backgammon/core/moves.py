@@ -316,7 +316,8 @@ def _two_plain(
     single_keys: list[tuple[int, ...]] = []  # plays of one die, while no play uses both
     single_raws: list[tuple[_RawMove, ...]] = []
     for s1, t1, n1, h1 in first:
-        b[s1] -= 1
+        here1 = b[s1]
+        b[s1] = here1 - 1
         c1 = b[t1]
         if c1 == -1:
             b[t1] = 1
@@ -349,8 +350,7 @@ def _two_plain(
                     chains.add(key)
                 keys.append(key)
                 raws.append((r1, r2))
-        t2 = t1 - lo
-        if c1 <= 0 and t2 >= 1 and b[t2] >= -1:
+        if c1 <= 0 and t1 > lo and b[t1 - lo] >= -1:
             # the moved checker goes on from a point we did not hold
             s2, t2, n2, h2 = steps_lo[t1]
             b[t1] = 0
@@ -377,13 +377,12 @@ def _two_plain(
         b[t1] = c1
         if c1 == -1:
             b[0] += 1
-        b[s1] += 1
-    steps_hi = _STEPS[hi]
+        b[s1] = here1
     for s1, t1, n1, h1 in second:
         c1 = b[t1]
-        t2 = t1 - hi
-        if c1 <= 0 and t2 >= 1 and b[t2] >= -1:
+        if c1 <= 0 and t1 > hi and b[t1 - hi] >= -1:
             # lo then hi with one checker through a point we did not hold
+            t2 = t1 - hi
             r1 = h1 if c1 == -1 else n1
             b[s1] -= 1
             b[t1] = 0
