@@ -278,8 +278,8 @@ def test_hits_send_blots_to_the_bar() -> None:
 
 @pytest.mark.parametrize("turn", [WHITE, BLACK])
 def test_built_plays_are_ordinary_immutable_values(turn: Color) -> None:
-    # legal_plays builds Plays and Positions by a shortcut (moves._UnsealedPlay,
-    # position._Unsealed): what comes out must be the real, sealed thing, off counts included.
+    # legal_plays builds Plays without their __init__ and Positions by a shortcut
+    # (position._Unsealed): what comes out must be the real, sealed thing, off counts included.
     bearing_off = [0, 2, 2, 2, 3, 3, 3, *[0] * 5, -3, *[0] * 5, -2, -5, -2, -2, -1, 0, 0, 0]
     for points in (bearing_off, list(START_POINTS)):
         white = Position.from_points(points, WHITE)
@@ -299,6 +299,10 @@ def test_built_plays_are_ordinary_immutable_values(turn: Color) -> None:
                 assert result.own_points(turn.opponent) == rebuilt.own_points(turn.opponent)
                 with pytest.raises(AttributeError):
                     play.result = position  # type: ignore[misc]
+                with pytest.raises(AttributeError):
+                    play.position = position  # type: ignore[misc]
+                with pytest.raises(AttributeError):
+                    play.anything = 1  # type: ignore[attr-defined]
                 with pytest.raises(AttributeError):
                     result.points = position.points  # type: ignore[misc]
 

@@ -32,8 +32,8 @@ for, by plain attribute stores on unsealed twins of Play and Position.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from operator import neg
-from typing import NamedTuple
+from operator import attrgetter, neg
+from typing import TYPE_CHECKING, NamedTuple
 
 from backgammon.core.errors import (
     IllegalMoveError,
@@ -973,15 +973,38 @@ class Play:
         result: the position after the play, the same side still to move.
     """
 
-    __slots__ = ("_raw", "_str", "position", "result")
+    # Read-only properties over private slots rather than a __setattr__ that refuses every
+    # store: a Play is then built with plain attribute stores, once per legal play listed
+    # (and ``play.position = ...`` still raises AttributeError).
+    __slots__ = ("_position", "_raw", "_result", "_str")
 
-    position: Position
-    result: Position
+    _position: Position
+    _result: Position
     _raw: tuple[_RawMove, ...]
     _str: str | None
 
     def __init__(self, position: Position, moves: Iterable[Move | _RawMove], result: Position):
-        _set_play(self, position, tuple(tuple(m) for m in moves), result)  # type: ignore[misc]
+        self._position = position
+        self._raw = tuple(tuple(m) for m in moves)  # type: ignore[misc]
+        self._result = result
+        self._str = None
+
+    if TYPE_CHECKING:
+
+        @property
+        def position(self) -> Position:
+            """The position before the play."""
+
+        @property
+        def result(self) -> Position:
+            """The position after the play, the same side still to move."""
+
+    else:
+        # attrgetter: a C getter, half the cost of a property written in Python
+        position = property(attrgetter("_position"), doc="The position before the play.")
+        result = property(
+            attrgetter("_result"), doc="The position after the play, the same side still to move."
+        )
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -1011,12 +1034,11 @@ class Play:
         if text is None:
             from backgammon.core.notation import format_play
 
-            text = format_play(self.moves)
-            _PLAY_SLOTS[3](self, text)
+            text = self._str = format_play(self.moves)
         return text
 
     def __repr__(self) -> str:
-        return f"<Play {self} from {self.position.id()}>"
+        return f"<Play {self} from {self._position.id()}>"
 
     def __len__(self) -> int:
         return len(self._raw)
@@ -1024,27 +1046,10 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.result == other.result and self.position == other.position
+        return self._result == other._result and self._position == other._position
 
     def __hash__(self) -> int:
-        return hash((self.position, self.result))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Play is immutable")
-
-
-_PLAY_SLOTS = tuple(vars(Play)[name].__set__ for name in ("position", "_raw", "result", "_str"))
-
-
-def _set_play(
-    play: Play, position: Position, raw: tuple[_RawMove, ...], result: Position
-) -> None:
-    # Slot setters bypass Play.__setattr__, which forbids changes after construction.
-    set_position, set_raw, set_result, set_str = _PLAY_SLOTS
-    set_position(play, position)
-    set_raw(play, raw)
-    set_result(play, result)
-    set_str(play, None)
+        return hash((self._position, self._result))
 
 
 class LegalPlays(Sequence[Play]):
@@ -1156,18 +1161,6 @@ def _flip(k: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-class _UnsealedPlay:
-    """Play's slot layout without its ``__setattr__`` guard: see ``position._Unsealed``, the
-    same trick for the same reason (one Play and one Position are built per legal play)."""
-
-    __slots__ = ("_raw", "_str", "position", "result")  # Play's, in order
-
-    position: Position
-    result: Position
-    _raw: tuple[_RawMove, ...]
-    _str: str | None
-
-
 def _build_plays(
     position: Position,
     keys: list[tuple[int, ...]],
@@ -1180,9 +1173,8 @@ def _build_plays(
     One loop per case, without tests inside: this builds every play that iterating a
     :class:`LegalPlays` returns, one Play and one Position each.
     """
-    # Calling the classes costs less than object.__new__(cls); neither defines __init__.
-    unsealed = _Unsealed
-    unsealed_play = _UnsealedPlay
+    unsealed = _Unsealed  # calling it costs less than object.__new__; it has no __init__
+    new = object.__new__  # a Play without its __init__: its slots are set right after
     turn = position.turn
     off = position.off
     plays: list[Play] = []
@@ -1190,7 +1182,7 @@ def _build_plays(
     if bears_off:
         white_off, black_off = off
         white = turn is WHITE
-        for key, raw in zip(keys, raws, strict=True):
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
             borne = 0
             for move in raw:
                 if not move[1]:
@@ -1207,15 +1199,14 @@ def _build_plays(
             result.turn = turn
             result._hash = None
             result.__class__ = Position  # type: ignore[assignment]
-            play = unsealed_play()
-            play.position = position
+            play = new(Play)
+            play._position = position
             play._raw = raw
-            play.result = result  # type: ignore[assignment]
+            play._result = result  # type: ignore[assignment]
             play._str = None
-            play.__class__ = Play  # type: ignore[assignment]
-            append(play)  # type: ignore[arg-type]
+            append(play)
     elif turn is WHITE:
-        for key, raw in zip(keys, raws, strict=True):
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
             result = unsealed()
             result.points = key
             result.off = off
@@ -1223,15 +1214,14 @@ def _build_plays(
             result._hash = None
             result._black_view = None
             result.__class__ = Position  # type: ignore[assignment]
-            play = unsealed_play()
-            play.position = position
+            play = new(Play)
+            play._position = position
             play._raw = raw
-            play.result = result  # type: ignore[assignment]
+            play._result = result  # type: ignore[assignment]
             play._str = None
-            play.__class__ = Play  # type: ignore[assignment]
-            append(play)  # type: ignore[arg-type]
+            append(play)
     else:
-        for key, raw in zip(keys, raws, strict=True):
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
             result = unsealed()
             # _flip(key) written out: a call per play costs a third of the flip itself
             k = key
@@ -1245,13 +1235,12 @@ def _build_plays(
             result._hash = None
             result._black_view = key  # what own_points(BLACK) would compute
             result.__class__ = Position  # type: ignore[assignment]
-            play = unsealed_play()
-            play.position = position
+            play = new(Play)
+            play._position = position
             play._raw = raw
-            play.result = result  # type: ignore[assignment]
+            play._result = result  # type: ignore[assignment]
             play._str = None
-            play.__class__ = Play  # type: ignore[assignment]
-            append(play)  # type: ignore[arg-type]
+            append(play)
     return plays
 
 
