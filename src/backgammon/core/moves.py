@@ -564,18 +564,21 @@ def _same_plain(
     return best, [key for key, _ in longest], [raw for _, raw in longest]
 
 
-def _two_entering(
-    b: list[int], hi: int, lo: int, owns: list[int]
-) -> tuple[int, _Results]:
+def _two_entering(b: list[int], hi: int, lo: int, owns: list[int]) -> _Found:
     """Plays of two different dice ``hi > lo`` with a checker on the bar (WBF 3.6).
 
-    Returns (longest, results) exactly as :func:`_search_two` does (a test compares them): the
-    same two orders, with the second die's moves listed from ``owns`` (the occupied points,
-    highest first) and the entered checker's point rather than from all 24 points. No bearing
-    off: the entered checker stands outside the home board.
+    Returns exactly the plays, order and recorded moves of :func:`_search_two` (a test compares
+    them): the same two orders, with the second die's moves listed from ``owns`` (the occupied
+    points, highest first) and the entered checker's point rather than from all 24 points. No
+    bearing off: the entered checker stands outside the home board. Two plays can reach the
+    same board only when the entered checker goes on with the other die, or two enter: only
+    those are checked for repeats.
     """
-    results: _Results = {}
-    best = 0
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    single_keys: list[tuple[int, ...]] = []
+    single_raws: list[tuple[_RawMove, ...]] = []
     for first, second in ((hi, lo), (lo, hi)):
         entry = 25 - first
         c1 = b[entry]
@@ -605,31 +608,38 @@ def _two_entering(
                     at += 1
                 sources = [*owns[:at], entry, *owns[at:]]
             follow = [steps[s] for s in sources if s > second and b[s - second] >= -1]
-        if follow:
-            if best < 2:
-                best = 2
-                results.clear()
-            for src2, dst2, n2, h2 in follow:
-                b[src2] -= 1
-                c2 = b[dst2]
-                if c2 == -1:
-                    b[dst2] = 1
-                    b[0] -= 1
-                    results.setdefault(tuple(b), (m1, h2))
-                    b[0] += 1
-                else:
-                    b[dst2] = c2 + 1
-                    results.setdefault(tuple(b), (m1, n2))
-                b[dst2] = c2
-                b[src2] += 1
-        elif best < 2:
-            best = 1
-            results.setdefault(tuple(b), (m1,))
+        for s2, t2, n2, h2 in follow:
+            b[s2] -= 1
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = h2
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = n2
+            b[t2] = c2
+            b[s2] += 1
+            if s2 == entry or s2 == 25:
+                # the entered checker goes on, or a second one enters: the two orders meet
+                if key in seen:
+                    continue
+                seen.add(key)
+            keys.append(key)
+            raws.append((m1, r2))
+        if not follow and not keys:
+            single_keys.append(tuple(b))
+            single_raws.append((m1,))
         b[entry] = c1
         if c1 == -1:
             b[0] += 1
         b[25] += 1
-    return best, results
+    if keys:
+        return 2, keys, raws
+    return (1 if single_keys else 0), single_keys, single_raws
 
 
 # _OFF[die][src]: bearing off from src with die, in the shape of a _STEPS entry (no hit).
@@ -1293,8 +1303,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
         if d1 == d2:
             best, keys, raws = _same_entering(b, d1, owns)
         else:
-            best, results = _two_entering(b, high, low, owns)
-            keys, raws = list(results), list(results.values())
+            best, keys, raws = _two_entering(b, high, low, owns)
     else:
         # Bearing off may happen this turn (WBF 4.1).
         if d1 == d2:
