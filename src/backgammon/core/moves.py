@@ -279,7 +279,7 @@ def _search_two(
 _Step = tuple[int, int, _RawMove, _RawMove]
 _STEPS: tuple[dict[int, _Step], ...] = tuple(
     {src: (src, src - die, (src, src - die, die, False), (src, src - die, die, True))
-     for src in range(die + 1, 26)}
+     for src in range(die + 1, 26) if die}
     for die in range(7)
 )
 
@@ -644,7 +644,7 @@ def _two_entering(b: list[int], hi: int, lo: int, owns: list[int]) -> _Found:
 
 # _OFF[die][src]: bearing off from src with die, in the shape of a _STEPS entry (no hit).
 _OFF: tuple[dict[int, _Step], ...] = tuple(
-    {src: (src, 0, (src, 0, die, False), (src, 0, die, False)) for src in range(1, 7)}
+    {src: (src, 0, (src, 0, die, False), (src, 0, die, False)) for src in range(1, die + 1)}
     for die in range(7)
 )
 
