@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine, then runs it all:
-# the package with its [dev] extras in .venv, Debian's chromium for the browser tests and
-# gnubg as an outside reference (both when apt-get is available and we are root), then ruff,
-# mypy on the engine, and pytest.
+# the package with its [dev] extras in .venv (and its [bench] extras where they install),
+# Debian's chromium for the browser tests and gnubg as an outside reference (both when apt-get
+# is available and we are root), then ruff, mypy on the engine, and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +26,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[dev]"
+# GNU Backgammon's Python package, for bench/movegen.py's comparison only: where it does not
+# install (no wheel for this platform), the bench prints our figures alone.
+.venv/bin/python -m pip install --quiet -e ".[bench]" 2>/dev/null \
+  || echo "gnubg (PyPI) not installed: bench/movegen.py will print our figures alone"
 
 .venv/bin/ruff check .
 .venv/bin/mypy   # strict, on backgammon.core (see [tool.mypy] in pyproject.toml)

@@ -14,15 +14,20 @@ from hypothesis import strategies as st
 
 from backgammon import (
     BLACK,
+    START_POINTS,
     WHITE,
+    Color,
     IllegalMoveError,
     InvalidDiceError,
     InvalidPositionError,
+    LegalPlays,
     Move,
+    Play,
     Position,
     legal_moves,
     legal_plays,
 )
+from backgammon.core import moves as moves_module
 from backgammon.core.moves import apply_play, legal_paths
 from boards import diagram
 from conftest import read_jsonl
@@ -271,6 +276,37 @@ def test_hits_send_blots_to_the_bar() -> None:
     assert play.moves[0].hit
 
 
+@pytest.mark.parametrize("turn", [WHITE, BLACK])
+def test_built_plays_are_ordinary_immutable_values(turn: Color) -> None:
+    # legal_plays builds Plays without their __init__ and Positions by a shortcut
+    # (position._Unsealed): what comes out must be the real, sealed thing, off counts included.
+    bearing_off = [0, 2, 2, 2, 3, 3, 3, *[0] * 5, -3, *[0] * 5, -2, -5, -2, -2, -1, 0, 0, 0]
+    for points in (bearing_off, list(START_POINTS)):
+        white = Position.from_points(points, WHITE)
+        position = white if turn is WHITE else white.mirror()
+        for dice in [(6, 4), (5, 5), (2, 1)]:
+            fresh = legal_plays(position, dice)  # one play at a time, none built before
+            alone = [fresh[-1], fresh.by_result(fresh[0].result)]
+            legal = legal_plays(position, dice)
+            for play in [*legal, legal[0], legal.by_result(legal[-1].result), *alone]:
+                assert play is not None
+                result = play.result
+                assert type(play) is Play and type(result) is Position
+                rebuilt = Position.from_points(result.points, result.turn)
+                assert result == rebuilt and hash(result) == hash(rebuilt)
+                assert result.off == rebuilt.off
+                assert result.own_points(turn) == rebuilt.own_points(turn)
+                assert result.own_points(turn.opponent) == rebuilt.own_points(turn.opponent)
+                with pytest.raises(AttributeError):
+                    play.result = position  # type: ignore[misc]
+                with pytest.raises(AttributeError):
+                    play.position = position  # type: ignore[misc]
+                with pytest.raises(AttributeError):
+                    play.anything = 1  # type: ignore[attr-defined]
+                with pytest.raises(AttributeError):
+                    result.points = position.points  # type: ignore[misc]
+
+
 def test_black_moves_use_black_numbering() -> None:
     start = Position.start(BLACK)
     plays = {str(p): p for p in legal_plays(start, (3, 1))}
@@ -339,6 +375,47 @@ def test_legal_moves_build_exactly_the_legal_plays(shared_dir: Path) -> None:
         assert _plays_by_moves(position, tuple(row["dice"])) == expected
         compared += 1
     assert compared == 2736
+
+
+# --------------------------------------------------------------------------------------------
+# The fast paths of legal_plays against the general search they shortcut
+
+
+def _entries(legal: LegalPlays) -> list[Any]:
+    """What legal_plays found: (result board in the mover's numbering, raw moves), in order."""
+    return list(zip(legal._keys, legal._raws, strict=True))
+
+
+def _general_entries(position: Position, dice: tuple[int, int]) -> list[Any]:
+    """legal_plays' entries as the general search alone finds them (no fast path)."""
+    d1, d2 = dice
+    board = list(position.own_points(position.turn))
+    high, low = max(dice), min(dice)
+    best, found = moves_module._search(board, (d1,) * 4 if d1 == d2 else (high, low))
+    entries = list(found.items())
+    if best == 1 and d1 != d2 and any(raw[0][2] == high for _, raw in entries):
+        entries = [(key, raw) for key, raw in entries if raw[0][2] == high]
+    return entries
+
+
+def test_fast_paths_find_what_the_general_search_finds(shared_dir: Path) -> None:
+    """Same plays, in the same order, with the same recorded moves: on every reference line
+    (both orders of the dice) and on every roll of the positions of seeded random games."""
+    rows = _oracle(shared_dir, "legal_plays.jsonl") + _oracle(shared_dir, "endgame_plays.jsonl")
+    cases = []
+    for row in rows:
+        position = Position.from_points(row["board"], row["turn"])
+        d1, d2 = row["dice"]
+        cases += [(position, (d1, d2)), (position, (d2, d1))]
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for seed in range(12):
+        cases += [(position, roll) for position, _, _ in _random_game(seed) for roll in rolls]
+    differ = [
+        (position.id(), dice)
+        for position, dice in cases
+        if _entries(legal_plays(position, dice)) != _general_entries(position, dice)
+    ]
+    assert not differ, f"{len(differ)} of {len(cases)} differ, e.g. {differ[:5]}"
 
 
 def test_legal_paths_at_the_start_with_6_5() -> None:

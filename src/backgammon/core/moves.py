@@ -21,14 +21,19 @@ The rules enforced here follow the WBF Rules of Backgammon (World Backgammon Fed
 Speed comes from layout (DESIGN.md "Habits" 6): the search works on one mutable list of 26 ints
 in the mover's own numbering (index 25 the mover's bar, index 0 the opponent's bar as a
 negative count), applies and undoes moves in place, and deduplicates plays by the tuple of that
-list, which is also the key of the result position.
+list, which is also the key of the result position. :func:`legal_plays` has a fast path for each
+kind of position (no bar and no bearing off, entering, bearing off; two dice or a double) that
+lists moves from the occupied points, takes its move tuples from tables built at import, and
+checks for repeats only where two plays can reach the same board; each is tested to find
+exactly what the general search (:func:`_search`) finds. Play objects are built only when asked
+for, by plain attribute stores on unsealed twins of Play and Position.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from operator import neg
-from typing import NamedTuple
+from operator import attrgetter, neg
+from typing import TYPE_CHECKING, NamedTuple
 
 from backgammon.core.errors import (
     IllegalMoveError,
@@ -36,11 +41,13 @@ from backgammon.core.errors import (
     InvalidDiceError,
     InvalidPositionError,
 )
-from backgammon.core.position import Position
+from backgammon.core.position import Position, _Unsealed
 from backgammon.core.types import BAR, OFF, WHITE
 
 # One move inside the search: (from_point, to_point, die, hit) in the mover's numbering.
 _RawMove = tuple[int, int, int, bool]
+
+_POINTS_DOWN = tuple(range(24, 0, -1))
 
 
 class Move(NamedTuple):
@@ -142,6 +149,9 @@ def _crosses_home(src: int, dst: int) -> int:
 
 
 _Results = dict[tuple[int, ...], tuple[_RawMove, ...]]
+# What the fast paths return: (longest, result boards in the mover's numbering, the moves of
+# each, in the same order). Two lists rather than one of pairs: a tuple less per play.
+_Found = tuple[int, list[tuple[int, ...]], list[tuple[_RawMove, ...]]]
 
 
 def _search(b: list[int], dice: Sequence[int]) -> tuple[int, _Results]:
@@ -149,6 +159,12 @@ def _search(b: list[int], dice: Sequence[int]) -> tuple[int, _Results]:
 
     Results shorter than the longest sequence are dropped (WBF 3.5); the caller applies the
     larger-die rule. Values are one move sequence reaching the key (the first found).
+
+    This is the general search, every case in one form. :func:`legal_plays` takes instead
+    the fast path for its case (``_two_plain``, ``_same_plain``, ``_two_entering``,
+    ``_same_entering``, ``_two_home``, ``_same_home``), each of which finds exactly what this
+    finds, in the same order with the same moves: tests/core/test_moves.py holds them to it
+    over every reference line and the positions of seeded random games.
     """
     outside = 0
     top = 0
@@ -255,6 +271,578 @@ def _search_two(
                 else:
                     b[dst] -= 1
     return best, results
+
+
+# One step of the fast paths below, built once at import so that the inner loops allocate no
+# move tuples: _STEPS[die][src] = (src, dst, raw move without a hit, raw move with one) for every
+# src whose move by die stays on the board (dst = src - die >= 1).
+_Step = tuple[int, int, _RawMove, _RawMove]
+_STEPS: tuple[dict[int, _Step], ...] = tuple(
+    {src: (src, src - die, (src, src - die, die, False), (src, src - die, die, True))
+     for src in range(die + 1, 26) if die}
+    for die in range(7)
+)
+
+
+def _two_plain(
+    b: list[int], hi: int, lo: int, owns: list[int]
+) -> _Found:
+    """Plays of two different dice ``hi > lo`` with no checker on the bar and at least two
+    checkers outside the home board (so no die can bear off, WBF 4.1): the common case.
+
+    ``owns`` lists the mover's occupied points 1..24, highest first. Returns exactly the plays,
+    order and recorded moves of :func:`_search_two` (a test compares them), found with less
+    work:
+
+    * Only the two points a move changes can change what the other die may do, and no move of
+      ours can block a point, so the moves of the second die are the root's list, less a point
+      the first move emptied, plus the moved checker going on (when it stands where we had no
+      checker: otherwise the root list already holds that move).
+    * In the second order (``lo`` first) every pair of moves is a pair the first order has
+      already played, except the one checker going on from a point we did not hold: only that
+      chain is played.
+    * Two plays reach the same board only when both move, in effect, one checker ``hi + lo``
+      pips (a chain, or two checkers meeting, e.g. 13/8 8/5 and 13/10 10/5 ...): any other pair
+      of moves leaves a distinct board. So only those chain results are checked for repeats,
+      in a set; the others are appended without hashing.
+    """
+    steps_hi = _STEPS[hi]
+    steps_lo = _STEPS[lo]
+    first = [steps_hi[s] for s in owns if s > hi and b[s - hi] >= -1]
+    second = [steps_lo[s] for s in owns if s > lo and b[s - lo] >= -1]
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
+    chains: set[tuple[int, ...]] = set()
+    single_keys: list[tuple[int, ...]] = []  # plays of one die, while no play uses both
+    single_raws: list[tuple[_RawMove, ...]] = []
+    for s1, t1, n1, h1 in first:
+        here1 = b[s1]
+        b[s1] = here1 - 1
+        c1 = b[t1]
+        if c1 == -1:
+            b[t1] = 1
+            b[0] -= 1
+            r1 = h1
+        else:
+            b[t1] = c1 + 1
+            r1 = n1
+        for s2, t2, n2, h2 in second:
+            here = b[s2]
+            if here > 0:
+                b[s2] = here - 1
+                c2 = b[t2]
+                if c2 == -1:
+                    b[t2] = 1
+                    b[0] -= 1
+                    key = tuple(b)
+                    b[0] += 1
+                    r2 = h2
+                else:
+                    b[t2] = c2 + 1
+                    key = tuple(b)
+                    r2 = n2
+                b[t2] = c2
+                b[s2] = here
+                if s2 == t1 or t2 == s1:
+                    # in effect one checker moved hi + lo: the one kind that can repeat
+                    if key in chains:
+                        continue
+                    chains.add(key)
+                keys.append(key)
+                raws.append((r1, r2))
+        if c1 <= 0 and t1 > lo and b[t1 - lo] >= -1:
+            # the moved checker goes on from a point we did not hold
+            s2, t2, n2, h2 = steps_lo[t1]
+            b[t1] = 0
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = h2
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = n2
+            b[t2] = c2
+            if key not in chains:
+                chains.add(key)
+                keys.append(key)
+                raws.append((r1, r2))
+        elif not keys:
+            # Nothing followed this move (a result found would be in ``keys``).
+            single_keys.append(tuple(b))
+            single_raws.append((r1,))
+        b[t1] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[s1] = here1
+    for s1, t1, n1, h1 in second:
+        c1 = b[t1]
+        if c1 <= 0 and t1 > hi and b[t1 - hi] >= -1:
+            # lo then hi with one checker through a point we did not hold
+            t2 = t1 - hi
+            r1 = h1 if c1 == -1 else n1
+            b[s1] -= 1
+            b[t1] = 0
+            if c1 == -1:
+                b[0] -= 1
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = steps_hi[t1][3]
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = steps_hi[t1][2]
+            b[t2] = c2
+            b[t1] = c1
+            if c1 == -1:
+                b[0] += 1
+            b[s1] += 1
+            if key not in chains:
+                chains.add(key)
+                keys.append(key)
+                raws.append((r1, r2))
+        elif not keys:
+            # Nothing can follow this move: had the larger die a move after it, the first
+            # order would have played that pair.
+            b[s1] -= 1
+            if c1 == -1:
+                b[t1] = 1
+                b[0] -= 1
+                single_keys.append(tuple(b))
+                single_raws.append((h1,))
+                b[0] += 1
+            else:
+                b[t1] = c1 + 1
+                single_keys.append(tuple(b))
+                single_raws.append((n1,))
+            b[t1] = c1
+            b[s1] += 1
+    if keys:
+        return 2, keys, raws
+    return (1 if single_keys else 0), single_keys, single_raws
+
+
+def _same_plain(
+    b: list[int], die: int, owns: list[int], left: int = 4, prefix: tuple[_RawMove, ...] = ()
+) -> _Found:
+    """Plays of a double where no move can bear off (WBF 4.1) and no checker waits on the
+    bar: the common case (at least five checkers outside the home board), or the ``left``
+    moves still to play after ``prefix``, the checkers that entered from the bar.
+
+    Returns exactly the plays, order and recorded moves of :func:`_search_same` (a test
+    compares them). The same walk (moves in order of non-increasing starting point), written
+    as nested loops over one list of the points a checker may move from this turn, without
+    recursion or a list per node; and no repeats to look for: with one die and no bearing off,
+    a board is reached by exactly one set of moves (the change to our checkers is
+    (x**-die - 1) times the sum of x**src over the moves, as polynomials, so the moves follow
+    from it), and the walk takes each set once.
+    """
+    steps = _STEPS[die]
+    # The points a checker can move from this turn, highest first: ours now, or reached by one
+    # of ours moving on, and whose move lands on an open point.
+    sources: list[int] = []
+    reach = [False] * 32
+    for src in range(owns[0], die, -1):
+        if b[src - die] >= -1 and (b[src] > 0 or reach[src + die]):
+            sources.append(src)
+            reach[src] = True
+    items = [(i, *steps[src]) for i, src in enumerate(sources)]
+    tails = [items[i:] for i in range(len(items))]
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
+    # plays shorter than ``left`` moves (no move left to make), with their length
+    short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []
+    done = len(prefix)
+    moved1 = False
+    for i, s1, t1, n1, h1 in items:
+        here1 = b[s1]
+        if here1 <= 0:
+            continue
+        moved1 = True
+        b[s1] = here1 - 1
+        c1 = b[t1]
+        if c1 == -1:
+            b[t1] = 1
+            b[0] -= 1
+            r1 = h1
+        else:
+            b[t1] = c1 + 1
+            r1 = n1
+        if left == 1:
+            keys.append(tuple(b))
+            raws.append((*prefix, r1))
+        else:
+            moved2 = False
+            for j, s2, t2, n2, h2 in tails[i]:
+                here2 = b[s2]
+                if here2 <= 0:
+                    continue
+                moved2 = True
+                b[s2] = here2 - 1
+                c2 = b[t2]
+                if c2 == -1:
+                    b[t2] = 1
+                    b[0] -= 1
+                    r2 = h2
+                else:
+                    b[t2] = c2 + 1
+                    r2 = n2
+                if left == 2:
+                    keys.append(tuple(b))
+                    raws.append((*prefix, r1, r2))
+                else:
+                    moved3 = False
+                    for k, s3, t3, n3, h3 in tails[j]:
+                        here3 = b[s3]
+                        if here3 <= 0:
+                            continue
+                        moved3 = True
+                        b[s3] = here3 - 1
+                        c3 = b[t3]
+                        if c3 == -1:
+                            b[t3] = 1
+                            b[0] -= 1
+                            r3 = h3
+                        else:
+                            b[t3] = c3 + 1
+                            r3 = n3
+                        if left == 3:
+                            keys.append(tuple(b))
+                            raws.append((*prefix, r1, r2, r3))
+                        else:
+                            # the fourth move: one board per move, the hottest loop
+                            moved4 = False
+                            for _, s4, t4, n4, h4 in tails[k]:
+                                here4 = b[s4]
+                                if here4 > 0:
+                                    moved4 = True
+                                    b[s4] = here4 - 1
+                                    c4 = b[t4]
+                                    if c4 == -1:
+                                        b[t4] = 1
+                                        b[0] -= 1
+                                        keys.append(tuple(b))
+                                        raws.append((r1, r2, r3, h4))
+                                        b[0] += 1
+                                    else:
+                                        b[t4] = c4 + 1
+                                        keys.append(tuple(b))
+                                        raws.append((r1, r2, r3, n4))
+                                    b[t4] = c4
+                                    b[s4] = here4
+                            if not moved4:
+                                short.append((done + 3, tuple(b), (*prefix, r1, r2, r3)))
+                        b[t3] = c3
+                        if c3 == -1:
+                            b[0] += 1
+                        b[s3] = here3
+                    if not moved3:
+                        short.append((done + 2, tuple(b), (*prefix, r1, r2)))
+                b[t2] = c2
+                if c2 == -1:
+                    b[0] += 1
+                b[s2] = here2
+            if not moved2:
+                short.append((done + 1, tuple(b), (*prefix, r1)))
+        b[t1] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[s1] = here1
+    if keys:
+        return done + left, keys, raws
+    if not moved1:
+        return (done, [tuple(b)], [prefix]) if done else (0, [], [])
+    best = max(depth for depth, _, _ in short)
+    longest = [(key, raw) for depth, key, raw in short if depth == best]
+    return best, [key for key, _ in longest], [raw for _, raw in longest]
+
+
+def _two_entering(b: list[int], hi: int, lo: int, owns: list[int]) -> _Found:
+    """Plays of two different dice ``hi > lo`` with a checker on the bar (WBF 3.6).
+
+    Returns exactly the plays, order and recorded moves of :func:`_search_two` (a test compares
+    them): the same two orders, with the second die's moves listed from ``owns`` (the occupied
+    points, highest first) and the entered checker's point rather than from all 24 points. No
+    bearing off: the entered checker stands outside the home board. Two plays can reach the
+    same board only when the entered checker goes on with the other die, or two enter: only
+    those are checked for repeats.
+    """
+    keys: list[tuple[int, ...]] = []
+    raws: list[tuple[_RawMove, ...]] = []
+    seen: set[tuple[int, ...]] = set()
+    single_keys: list[tuple[int, ...]] = []
+    single_raws: list[tuple[_RawMove, ...]] = []
+    for first, second in ((hi, lo), (lo, hi)):
+        entry = 25 - first
+        c1 = b[entry]
+        if c1 < -1:
+            continue
+        b[25] -= 1
+        if c1 == -1:
+            b[entry] = 1
+            b[0] -= 1
+            m1 = _STEPS[first][25][3]
+        else:
+            b[entry] = c1 + 1
+            m1 = _STEPS[first][25][2]
+        steps = _STEPS[second]
+        follow: list[_Step]
+        if b[25]:
+            # another checker still waits on the bar: only it may move
+            follow = [steps[25]] if b[25 - second] >= -1 else []
+        else:
+            sources = owns
+            if c1 <= 0:
+                # the entered checker stands where we had none: list it in its place
+                at = 0
+                for point in owns:
+                    if point < entry:
+                        break
+                    at += 1
+                sources = [*owns[:at], entry, *owns[at:]]
+            follow = [steps[s] for s in sources if s > second and b[s - second] >= -1]
+        for s2, t2, n2, h2 in follow:
+            b[s2] -= 1
+            c2 = b[t2]
+            if c2 == -1:
+                b[t2] = 1
+                b[0] -= 1
+                key = tuple(b)
+                b[0] += 1
+                r2 = h2
+            else:
+                b[t2] = c2 + 1
+                key = tuple(b)
+                r2 = n2
+            b[t2] = c2
+            b[s2] += 1
+            if s2 == entry or s2 == 25:
+                # the entered checker goes on, or a second one enters: the two orders meet
+                if key in seen:
+                    continue
+                seen.add(key)
+            keys.append(key)
+            raws.append((m1, r2))
+        if not follow and not keys:
+            single_keys.append(tuple(b))
+            single_raws.append((m1,))
+        b[entry] = c1
+        if c1 == -1:
+            b[0] += 1
+        b[25] += 1
+    if keys:
+        return 2, keys, raws
+    return (1 if single_keys else 0), single_keys, single_raws
+
+
+# _OFF[die][src]: bearing off from src with die, in the shape of a _STEPS entry (no hit).
+_OFF: tuple[dict[int, _Step], ...] = tuple(
+    {src: (src, 0, (src, 0, die, False), (src, 0, die, False)) for src in range(1, die + 1)}
+    for die in range(7)
+)
+
+
+def _two_home(
+    b: list[int], hi: int, lo: int, owns: list[int], outside: int
+) -> tuple[int, _Results]:
+    """Plays of two different dice ``hi > lo`` with no checker on the bar and at most one
+    outside the home board, so that a die may bear off (WBF 4.1-4.2).
+
+    Returns (longest, results) exactly as :func:`_search_two` does (a test compares them): the
+    same two orders, the moves of each die listed from the occupied points (``owns``, highest
+    first, kept up to date after the first move) rather than from all 24, and the one
+    bearing-off move a die may have found from the highest of them.
+    """
+
+    def listing(die: int, sources: list[int], out: int) -> list[_Step]:
+        steps = _STEPS[die]
+        found = [steps[s] for s in sources if s > die and b[s - die] >= -1]
+        if not out and sources:
+            # 4.2: the die's own point, or with a larger die the highest point
+            if b[die] > 0:
+                found.append(_OFF[die][die])
+            elif sources[0] < die:
+                found.append(_OFF[die][sources[0]])
+        return found
+
+    results: _Results = {}
+    best = 0
+    roots = {hi: listing(hi, owns, outside), lo: listing(lo, owns, outside)}
+    for first, second in ((hi, lo), (lo, hi)):
+        for s1, t1, n1, h1 in roots[first]:
+            here1 = b[s1]
+            b[s1] = here1 - 1
+            sources = owns if here1 > 1 else [s for s in owns if s != s1]
+            c1 = 0
+            m1 = n1
+            if t1:
+                c1 = b[t1]
+                if c1 == -1:
+                    b[t1] = 1
+                    b[0] -= 1
+                    m1 = h1
+                else:
+                    b[t1] = c1 + 1
+                if c1 <= 0:
+                    # a point we did not hold: list it in its place
+                    at = 0
+                    for point in sources:
+                        if point < t1:
+                            break
+                        at += 1
+                    sources = [*sources[:at], t1, *sources[at:]]
+            follow = listing(second, sources, outside - 1 if s1 > 6 >= t1 else outside)
+            if follow:
+                if best < 2:
+                    best = 2
+                    results.clear()
+                for s2, t2, n2, h2 in follow:
+                    here2 = b[s2]
+                    b[s2] = here2 - 1
+                    if t2:
+                        c2 = b[t2]
+                        if c2 == -1:
+                            b[t2] = 1
+                            b[0] -= 1
+                            results.setdefault(tuple(b), (m1, h2))
+                            b[0] += 1
+                        else:
+                            b[t2] = c2 + 1
+                            results.setdefault(tuple(b), (m1, n2))
+                        b[t2] = c2
+                    else:
+                        results.setdefault(tuple(b), (m1, n2))
+                    b[s2] = here2
+            elif best < 2:
+                best = 1
+                results.setdefault(tuple(b), (m1,))
+            if t1:
+                b[t1] = c1
+                if c1 == -1:
+                    b[0] += 1
+            b[s1] = here1
+    return best, results
+
+
+def _same_entering(
+    b: list[int], die: int, owns: list[int]
+) -> _Found:
+    """Plays of a double with checkers on the bar (WBF 3.6): as many enter as can, then the
+    rest is a plain walk (:func:`_same_plain`); no bearing off, since an entered checker needs
+    three more moves to come home. Same entries, order and moves as :func:`_search_same`.
+    Leaves ``b`` as the entering left it."""
+    entry = 25 - die
+    if b[entry] < -1:
+        return 0, [], []
+    entered: list[_RawMove] = []
+    while b[25] and len(entered) < 4:
+        b[25] -= 1
+        if b[entry] == -1:
+            b[entry] = 1
+            b[0] -= 1
+            entered.append((25, entry, die, True))
+        else:
+            b[entry] += 1
+            entered.append((25, entry, die, False))
+    if b[25] or len(entered) == 4:
+        return len(entered), [tuple(b)], [tuple(entered)]
+    if entry not in owns:
+        owns = sorted((*owns, entry), reverse=True)
+    return _same_plain(b, die, owns, 4 - len(entered), tuple(entered))
+
+
+def _same_home(
+    b: list[int], die: int, owns: list[int], outside: int
+) -> tuple[int, _Results]:
+    """Plays of a double with no checker on the bar, where bearing off can happen this turn
+    (at most four checkers outside the home board; WBF 4.1-4.2).
+
+    Returns (longest, results) exactly as :func:`_search_same` does (a test compares them):
+    the same walk, with the moves of each node taken from one list of the points a checker may
+    move from (as in :func:`_same_plain`) and the one bearing-off move, if any, found by
+    looking at the home board only, rather than a fresh list of moves per node.
+    """
+    steps = _STEPS[die]
+    sources: list[int] = []
+    reach = [False] * 32
+    for src in range(owns[0], die, -1):
+        if b[src - die] >= -1 and (b[src] > 0 or reach[src + die]):
+            sources.append(src)
+            reach[src] = True
+    items = [(i, *steps[src]) for i, src in enumerate(sources)]
+    after_all = len(items)  # the index of the empty tail: no regular move after bearing off
+    tails = [items[i:] for i in range(after_all + 1)]
+    full: _Results = {}  # the plays of four moves, first found first
+    short: list[tuple[int, tuple[int, ...], tuple[_RawMove, ...]]] = []  # shorter, and length
+
+    def walk(start: int, cap: int, left: int, path: tuple[_RawMove, ...], out: int) -> None:
+        # The moves here start at or below ``cap``: the regular ones from ``tails[start]``,
+        # then at most one bearing a checker off (4.2), whose point is below theirs.
+        moved = False
+        for i, s, t, n, h in tails[start]:
+            here = b[s]
+            if here <= 0:
+                continue
+            moved = True
+            b[s] = here - 1
+            c = b[t]
+            if c == -1:
+                b[t] = 1
+                b[0] -= 1
+                r = h
+            else:
+                b[t] = c + 1
+                r = n
+            if left == 1:
+                full.setdefault(tuple(b), (*path, r))
+            else:
+                walk(i, s, left - 1, (*path, r), out - 1 if s > 6 >= t else out)
+            b[t] = c
+            if c == -1:
+                b[0] += 1
+            b[s] = here
+        if not out:
+            src = 0
+            if die <= cap and b[die] > 0:
+                src = die
+            else:
+                # a larger die bears off from the highest point, if nothing stands higher
+                for low in range(min(die - 1, cap), 0, -1):
+                    if b[low] > 0:
+                        for higher in range(low + 1, 7):
+                            if b[higher] > 0:
+                                break
+                        else:
+                            src = low
+                        break
+            if src:
+                moved = True
+                b[src] -= 1
+                r = (src, 0, die, False)
+                if left == 1:
+                    full.setdefault(tuple(b), (*path, r))
+                else:
+                    walk(after_all, src, left - 1, (*path, r), 0)
+                b[src] += 1
+        if not moved:
+            short.append((4 - left, tuple(b), path))
+
+    walk(0, 25, 4, (), outside)
+    if full:
+        return 4, full
+    best = max(depth for depth, _, _ in short)
+    results: _Results = {}
+    for depth, key, path in short:
+        if depth == best and key not in results:
+            results[key] = path
+    return (best, results) if best else (0, {})
 
 
 def _search_same(
@@ -395,15 +983,38 @@ class Play:
         result: the position after the play, the same side still to move.
     """
 
-    __slots__ = ("_raw", "_str", "position", "result")
+    # Read-only properties over private slots rather than a __setattr__ that refuses every
+    # store: a Play is then built with plain attribute stores, once per legal play listed
+    # (and ``play.position = ...`` still raises AttributeError).
+    __slots__ = ("_position", "_raw", "_result", "_str")
 
-    position: Position
-    result: Position
+    _position: Position
+    _result: Position
     _raw: tuple[_RawMove, ...]
     _str: str | None
 
     def __init__(self, position: Position, moves: Iterable[Move | _RawMove], result: Position):
-        _set_play(self, position, tuple(tuple(m) for m in moves), result)  # type: ignore[misc]
+        self._position = position
+        self._raw = tuple(tuple(m) for m in moves)  # type: ignore[misc]
+        self._result = result
+        self._str = None
+
+    if TYPE_CHECKING:
+
+        @property
+        def position(self) -> Position:
+            """The position before the play."""
+
+        @property
+        def result(self) -> Position:
+            """The position after the play, the same side still to move."""
+
+    else:
+        # attrgetter: a C getter, half the cost of a property written in Python
+        position = property(attrgetter("_position"), doc="The position before the play.")
+        result = property(
+            attrgetter("_result"), doc="The position after the play, the same side still to move."
+        )
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -433,12 +1044,11 @@ class Play:
         if text is None:
             from backgammon.core.notation import format_play
 
-            text = format_play(self.moves)
-            _PLAY_SLOTS[3](self, text)
+            text = self._str = format_play(self.moves)
         return text
 
     def __repr__(self) -> str:
-        return f"<Play {self} from {self.position.id()}>"
+        return f"<Play {self} from {self._position.id()}>"
 
     def __len__(self) -> int:
         return len(self._raw)
@@ -446,27 +1056,10 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.result == other.result and self.position == other.position
+        return self._result == other._result and self._position == other._position
 
     def __hash__(self) -> int:
-        return hash((self.position, self.result))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Play is immutable")
-
-
-_PLAY_SLOTS = tuple(vars(Play)[name].__set__ for name in ("position", "_raw", "result", "_str"))
-
-
-def _set_play(
-    play: Play, position: Position, raw: tuple[_RawMove, ...], result: Position
-) -> None:
-    # Slot setters bypass Play.__setattr__, which forbids changes after construction.
-    set_position, set_raw, set_result, set_str = _PLAY_SLOTS
-    set_position(play, position)
-    set_raw(play, raw)
-    set_result(play, result)
-    set_str(play, None)
+        return hash((self._position, self._result))
 
 
 class LegalPlays(Sequence[Play]):
@@ -479,51 +1072,62 @@ class LegalPlays(Sequence[Play]):
     the boards (:meth:`own_boards`).
     """
 
-    __slots__ = ("_entries", "_index", "_plays", "dice", "position")
+    __slots__ = ("_bears_off", "_index", "_keys", "_plays", "_raws", "dice", "position")
 
     def __init__(
         self,
         position: Position,
         dice: tuple[int, int],
-        entries: list[tuple[tuple[int, ...], tuple[_RawMove, ...]]],
+        keys: list[tuple[int, ...]],
+        raws: list[tuple[_RawMove, ...]],
+        bears_off: bool = True,
     ) -> None:
         self.position = position
         self.dice = dice
-        self._entries = entries
+        self._keys = keys  # each play's result board, mover's numbering (see own_boards)
+        self._raws = raws  # each play's moves, (from, to, die, hit) in the mover's numbering
+        self._bears_off = bears_off  # False: no play bears a checker off (none to count)
         self._plays: list[Play] | None = None
         self._index: dict[tuple[int, ...], int] | None = None
 
     def _all(self) -> list[Play]:
         if self._plays is None:
-            position = self.position
-            self._plays = [_make_play(position, key, raw) for key, raw in self._entries]
+            self._plays = _build_plays(self.position, self._keys, self._raws, self._bears_off)
         return self._plays
 
+    def _one(self, index: int) -> Play:
+        """Play ``index`` alone, without building the others."""
+        keys = [self._keys[index]]
+        return _build_plays(self.position, keys, [self._raws[index]], self._bears_off)[0]
+
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._keys)
 
     def __bool__(self) -> bool:
-        return bool(self._entries)
+        return bool(self._keys)
 
     def __getitem__(self, index):  # type: ignore[no-untyped-def]
         if isinstance(index, int) and self._plays is None:
-            key, raw = self._entries[index]  # one play, without building the others
-            return _make_play(self.position, key, raw)
+            return self._one(index)
         return self._all()[index]
 
     def __iter__(self) -> Iterator[Play]:
-        return iter(self._all())
+        plays = self._plays  # _all() inlined: iterating is how most callers get the plays
+        if plays is None:
+            plays = _build_plays(self.position, self._keys, self._raws, self._bears_off)
+            self._plays = plays
+        return iter(plays)
 
     def own_boards(self) -> list[tuple[int, ...]]:
         """Each play's result as 26 ints in the mover's own numbering (index 25 the mover's
         bar, 1..24 its points, 0 the opponent's bar as a negative count), in play order."""
-        return [key for key, _ in self._entries]
+        return self._keys.copy()
 
     def _position_index(self, result: Position) -> int | None:
         if result.turn is not self.position.turn:
             return None
         if self._index is None:
-            self._index = {key: i for i, (key, _) in enumerate(self._entries)}
+            self._index = dict(zip(self._keys, range(len(self._keys)), strict=True))
         return self._index.get(result.own_points(result.turn))
 
     def __contains__(self, item: object) -> bool:
@@ -540,8 +1144,7 @@ class LegalPlays(Sequence[Play]):
             return None
         if self._plays is not None:
             return self._plays[index]
-        key, raw = self._entries[index]
-        return _make_play(self.position, key, raw)
+        return self._one(index)
 
     @property
     def results(self) -> frozenset[Position]:
@@ -551,28 +1154,104 @@ class LegalPlays(Sequence[Play]):
     @property
     def must_pass(self) -> bool:
         """True when no checker can move: the turn passes (WBF 3.5)."""
-        return not self._entries
+        return not self._keys
 
     def __repr__(self) -> str:
         return f"<LegalPlays {self.dice[0]}{self.dice[1]}: {len(self)} plays>"
 
 
-def _make_play(position: Position, key: tuple[int, ...], raw: tuple[_RawMove, ...]) -> Play:
-    """A Play from the search's board (mover's numbering) and its raw moves, unchecked."""
-    borne = 0
-    for move in raw:
-        if move[1] == 0:
-            borne += 1
-    white_off, black_off = position.off
-    if position.turn is WHITE:
-        result = Position._trusted(key, WHITE, (white_off + borne, black_off))
+def _flip(k: tuple[int, ...]) -> tuple[int, ...]:
+    """A board in the mover's numbering seen from White's side, or back: slot i is minus
+    slot 25 - i. Written out because it runs once per play of Black's and a tuple display of
+    26 subscripts costs half of ``tuple(map(neg, reversed(k)))``."""
+    return (
+        -k[25], -k[24], -k[23], -k[22], -k[21], -k[20], -k[19], -k[18], -k[17], -k[16],
+        -k[15], -k[14], -k[13], -k[12], -k[11], -k[10], -k[9], -k[8], -k[7], -k[6],
+        -k[5], -k[4], -k[3], -k[2], -k[1], -k[0],
+    )
+
+
+def _build_plays(
+    position: Position,
+    keys: list[tuple[int, ...]],
+    raws: list[tuple[_RawMove, ...]],
+    bears_off: bool = True,
+) -> list[Play]:
+    """The Plays of the search's results (boards in the mover's numbering, raw moves),
+    unchecked. ``bears_off`` False promises that no move bears off (then none is counted).
+
+    One loop per case, without tests inside: this builds every play that iterating a
+    :class:`LegalPlays` returns, one Play and one Position each.
+    """
+    unsealed = _Unsealed  # calling it costs less than object.__new__; it has no __init__
+    new = object.__new__  # a Play without its __init__: its slots are set right after
+    turn = position.turn
+    off = position.off
+    plays: list[Play] = []
+    append = plays.append
+    if bears_off:
+        white_off, black_off = off
+        white = turn is WHITE
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
+            borne = 0
+            for move in raw:
+                if not move[1]:
+                    borne += 1
+            result = unsealed()
+            if white:
+                result.points = key
+                result.off = (white_off + borne, black_off) if borne else off
+                result._black_view = None
+            else:
+                result.points = _flip(key)
+                result.off = (white_off, black_off + borne) if borne else off
+                result._black_view = key
+            result.turn = turn
+            result._hash = None
+            result.__class__ = Position  # type: ignore[assignment]
+            play = new(Play)
+            play._position = position
+            play._raw = raw
+            play._result = result  # type: ignore[assignment]
+            play._str = None
+            append(play)
+    elif turn is WHITE:
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
+            result = unsealed()
+            result.points = key
+            result.off = off
+            result.turn = turn
+            result._hash = None
+            result._black_view = None
+            result.__class__ = Position  # type: ignore[assignment]
+            play = new(Play)
+            play._position = position
+            play._raw = raw
+            play._result = result  # type: ignore[assignment]
+            play._str = None
+            append(play)
     else:
-        result = Position._trusted(
-            tuple(map(neg, reversed(key))), position.turn, (white_off, black_off + borne)
-        )
-    play = object.__new__(Play)
-    _set_play(play, position, raw, result)
-    return play
+        for key, raw in zip(keys, raws):  # noqa: B905 (equal lengths; strict= costs a call)
+            result = unsealed()
+            # _flip(key) written out: a call per play costs a third of the flip itself
+            k = key
+            result.points = (
+                -k[25], -k[24], -k[23], -k[22], -k[21], -k[20], -k[19], -k[18], -k[17], -k[16],
+                -k[15], -k[14], -k[13], -k[12], -k[11], -k[10], -k[9], -k[8], -k[7], -k[6],
+                -k[5], -k[4], -k[3], -k[2], -k[1], -k[0],
+            )
+            result.off = off
+            result.turn = turn
+            result._hash = None
+            result._black_view = key  # what own_points(BLACK) would compute
+            result.__class__ = Position  # type: ignore[assignment]
+            play = new(Play)
+            play._position = position
+            play._raw = raw
+            play._result = result  # type: ignore[assignment]
+            play._str = None
+            append(play)
+    return plays
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
@@ -593,19 +1272,52 @@ def legal_plays(position: Position, dice: Sequence[int]) -> LegalPlays:
     """
     if not isinstance(position, Position):
         raise InvalidPositionError(f"expected a Position, got {type(position).__name__}")
-    roll = check_dice(dice)
-    d1, d2 = roll
-    b = list(position.own_points(position.turn))
+    if dice.__class__ is tuple and len(dice) == 2:
+        # The usual call, a tuple of two ints: checked here without check_dice's loop.
+        d1, d2 = dice
+        if d1.__class__ is not int or d2.__class__ is not int or not (0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = check_dice(dice)
+    else:
+        d1, d2 = check_dice(dice)
+    turn = position.turn
+    own = position.points if turn is WHITE else position.own_points(turn)
+    b = list(own)
     # The larger die first: a play that only one die can make is then recorded with the larger
     # die when both dice reach the same result (WBF 3.5 names the larger).
     high, low = (d1, d2) if d1 >= d2 else (d2, d1)
-    best, results = _search(b, (d1, d1, d1, d1) if d1 == d2 else (high, low))
-    entries = list(results.items())
-    if best == 1 and d1 != d2:
-        larger = d1 if d1 > d2 else d2
-        if any(raw[0][2] == larger for _, raw in entries):
-            entries = [(k, raw) for k, raw in entries if raw[0][2] == larger]
-    return LegalPlays(position, (d1, d2), entries)
+    # The mover's occupied points, highest first, and its checkers outside the home board.
+    owns = [point for point in _POINTS_DOWN if own[point] > 0]
+    outside = b[25]
+    for point in owns:
+        if point <= 6:
+            break
+        outside += b[point]
+    if b[25] == 0 and outside > (4 if d1 == d2 else 1):
+        # No entering and no bearing off this turn: the fast paths.
+        if d1 == d2:
+            best, keys, raws = _same_plain(b, d1, owns)
+        else:
+            best, keys, raws = _two_plain(b, high, low, owns)
+    elif b[25]:
+        # Entering first (WBF 3.6); no bearing off this turn.
+        if d1 == d2:
+            best, keys, raws = _same_entering(b, d1, owns)
+        else:
+            best, keys, raws = _two_entering(b, high, low, owns)
+    else:
+        # Bearing off may happen this turn (WBF 4.1).
+        if d1 == d2:
+            best, results = _same_home(b, d1, owns, outside) if owns else (0, {})
+        else:
+            best, results = _two_home(b, high, low, owns, outside)
+        keys, raws = list(results), list(results.values())
+    if best == 1 and d1 != d2 and any(raw[0][2] == high for raw in raws):
+        # WBF 3.5: when either die alone can be played, the larger.
+        larger = [i for i, raw in enumerate(raws) if raw[0][2] == high]
+        keys = [keys[i] for i in larger]
+        raws = [raws[i] for i in larger]
+    # Bearing off needs every checker home first, and four moves bring at most three home.
+    return LegalPlays(position, (d1, d2), keys, raws, outside < 4)
 
 
 def legal_moves(

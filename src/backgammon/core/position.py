@@ -347,6 +347,25 @@ _SLOT_SETTERS = tuple(
 )
 
 
+class _Unsealed:
+    """Position's slot layout without its ``__setattr__`` guard, for move generation only.
+
+    Building the result of every legal play is the costly part of listing them, and slot
+    setters are the costly part of building a Position (a call each). An ``_Unsealed`` takes
+    plain attribute stores instead, then becomes a Position by ``__class__`` assignment, which
+    Python allows between classes with the same slots: about half the time of
+    :meth:`Position._trusted`. Nothing else ever holds one.
+    """
+
+    __slots__ = ("_black_view", "_hash", "off", "points", "turn")  # Position's, in order
+
+    points: tuple[int, ...]
+    off: tuple[int, int]
+    turn: Color
+    _hash: int | None
+    _black_view: tuple[int, ...] | None
+
+
 def _parse_turn(turn: Color | str) -> Color:
     try:
         return Color.parse(turn)
