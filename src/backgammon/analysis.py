@@ -318,35 +318,37 @@ def _r(x: float) -> float:
 
 
 @dataclass(frozen=True)
-class _Scale:
-    """Turns a utility's values (money points for the cube, or MWC) into EMG."""
+class EmgScale:
+    """Turns a utility's values (money points for the cube, or MWC) into EMG:
+    ``(value - offset) * factor``."""
 
     offset: float
     factor: float
 
     def emg(self, value: float) -> float:
+        """``value`` in EMG."""
         return (value - self.offset) * self.factor
 
 
-def _scale(cube: CubeState, color: Color) -> _Scale:
+def emg_scale(cube: CubeState, color: Color) -> EmgScale:
     """EMG of ``color``'s utility values with ``cube`` (see the module's docstring)."""
     if not cube.is_match:
-        return _Scale(0.0, 1.0)  # cubeless money equity is already per cube of 1
+        return EmgScale(0.0, 1.0)  # cubeless money equity is already per cube of 1
     table = match_equity_table()
     a, b = cube.away(color)
     kind = "crawford" if cube.crawford else ("post" if cube.post_crawford() else "normal")
     win = table.after(a - cube.value, b, kind)
     lose = table.after(a, b - cube.value, kind)
     if win - lose <= 1e-9:
-        return _Scale(0.0, 0.0)  # nothing at stake (cannot happen in a live match game)
-    return _Scale((win + lose) / 2.0, 2.0 / (win - lose))
+        return EmgScale(0.0, 0.0)  # nothing at stake (cannot happen in a live match game)
+    return EmgScale((win + lose) / 2.0, 2.0 / (win - lose))
 
 
-def _cube_scale(cube: CubeState, color: Color) -> _Scale:
+def cube_emg_scale(cube: CubeState, color: Color) -> EmgScale:
     """EMG of :func:`cube_equities` values: money equities are multiplied by the cube."""
     if not cube.is_match:
-        return _Scale(0.0, 1.0 / cube.value)
-    return _scale(cube, color)
+        return EmgScale(0.0, 1.0 / cube.value)
+    return emg_scale(cube, color)
 
 
 # --------------------------------------------------------------------------------------------
@@ -429,7 +431,7 @@ class _Analyzer:
     # -- checker play --------------------------------------------------------------------
 
     def checker(
-        self, legal: LegalPlays, played_board: tuple[int, ...], utility: Utility, scale: _Scale
+        self, legal: LegalPlays, played_board: tuple[int, ...], utility: Utility, scale: EmgScale
     ) -> tuple[list[tuple[int, float, Probs5, int]], int]:
         """Every play ``(index, value, probs, ply)`` best first, and the played index; the
         played play scored at the depth of the best."""
@@ -505,7 +507,7 @@ def _analyze_game(
             cube = _cube(settings, state.cube_value, state.cube_owner)
             utility = play_utility(cube, mover)
             pre = analyzer.preroll(start, utility)
-            scale = _scale(cube, mover)
+            scale = emg_scale(cube, mover)
             value = pre.values[_roll_key(state.dice)]
             lk = scale.emg(value) - scale.emg(pre.opening_mean)
             luck = (lk, luck_mark(lk))
@@ -525,7 +527,7 @@ def _analyze_game(
                                                   before.turn_start, win))
                 pre_cube = (cube, mover, pre)
             if kind == "roll":
-                scale = _scale(cube, mover)
+                scale = emg_scale(cube, mover)
                 assert state.dice is not None
                 value = pre.values[_roll_key(state.dice)]
                 lk = scale.emg(value) - scale.emg(pre.mean)
@@ -542,7 +544,7 @@ def _analyze_game(
             assert mover is not None
             cube = _cube(settings, before.cube_value, before.cube_owner)
             utility = play_utility(cube, mover)
-            scale = _scale(cube, mover)
+            scale = emg_scale(cube, mover)
             legal = legal_plays(before.turn_start, before.dice)
             result = state.history[-1].position
             played_board = result.own_points(mover)
@@ -560,7 +562,7 @@ def _analyze_game(
 def _double_decision(pre: _PreRoll, cube: CubeState, mover: Color, doubled: bool, game: int,
                      turn: int, position: Position, win: float) -> Decision:
     eq = cube_equities(pre.probs, cube, mover)
-    sc = _cube_scale(cube, mover)
+    sc = cube_emg_scale(cube, mover)
     nd, dt, dp = sc.emg(eq.no_double), sc.emg(eq.double_take), sc.emg(eq.double_drop)
     double = min(dt, dp)
     if double > nd:
@@ -587,7 +589,7 @@ def _take_decision(pre: _PreRoll, cube: CubeState, doubler: Color, answer: str, 
                    turn: int, position: Position, win: float) -> Decision:
     taker = doubler.opponent
     eq = cube_equities(pre.probs, cube, doubler)
-    sc = _cube_scale(cube, doubler)
+    sc = cube_emg_scale(cube, doubler)
     # the taker's EMG is the doubler's turned round (zero-sum, the same scale)
     take, drop = -sc.emg(eq.double_take), -sc.emg(eq.double_drop)
     best = "take" if take >= drop else "drop"
@@ -604,7 +606,7 @@ def _take_decision(pre: _PreRoll, cube: CubeState, doubler: Color, answer: str, 
 
 
 def _checker_decision(analyzer: _Analyzer, legal: LegalPlays, played_board: tuple[int, ...],
-                      utility: Utility, scale: _Scale, mover: Color, before: _Before,
+                      utility: Utility, scale: EmgScale, mover: Color, before: _Before,
                       game: int, turn: int, lk: float, lk_mark: str, win: float) -> Decision:
     position = before.turn_start
     assert before.dice is not None
@@ -760,9 +762,12 @@ __all__ = [
     "Alternative",
     "Analysis",
     "Decision",
+    "EmgScale",
     "GameAnalysis",
     "PlayerSummary",
     "analyze",
+    "cube_emg_scale",
+    "emg_scale",
     "luck_mark",
     "mark",
     "rating",

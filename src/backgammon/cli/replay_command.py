@@ -40,7 +40,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(run=run)
 
 
-def _load(path_text: str) -> tuple[str, MatReplay]:
+def load_replay(path_text: str) -> tuple[str, MatReplay]:
+    """Read and replay the transcript at ``path_text`` ('-': stdin): ``(name, replay)``.
+
+    Raises:
+        UsageError: the file cannot be read.
+        RecordError: the transcript is bad (the message has its line).
+    """
     if path_text == "-":
         text, name = sys.stdin.read(), "<stdin>"
     else:
@@ -93,7 +99,7 @@ def _describe_outcome(replay: MatReplay, index: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    name, replay = _load(args.file)
+    name, replay = load_replay(args.file)
     for warning in replay.warnings:
         print(f"warning: {name}: {warning}", file=sys.stderr)
     match = replay.match
