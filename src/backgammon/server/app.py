@@ -30,6 +30,8 @@ from backgammon.core.errors import (
     IllegalMoveError,
     IllegalPlayError,
 )
+from backgammon.server.analysis_api import ANALYSIS_PATH
+from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backgammon.server.online.rooms import RoomManager
@@ -38,6 +40,7 @@ from backgammon.server.online.routes import router as online_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
+from backgammon.services.analysis_jobs import AnalysisJobs
 from backgammon.services.session import GameService
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 
@@ -87,9 +90,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
                           time_controls=settings.time_controls)
 
+    jobs = AnalysisJobs()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        jobs.close()
         store.close()
 
     from backgammon import __version__
@@ -104,11 +110,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         responses={413: {"model": ErrorResponse, "description": "Request body too large."}},
     )
     app.state.games = service
+    app.state.analysis_jobs = jobs
     app.state.store = store
     app.state.settings = settings
 
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
-                       overrides={IMPORT_PATH: settings.max_upload_bytes})
+                       overrides={IMPORT_PATH: settings.max_upload_bytes,
+                                  ANALYSIS_PATH: settings.max_upload_bytes})
     app.add_middleware(SecurityHeadersMiddleware)
 
     @app.exception_handler(GameNotFoundError)
@@ -146,6 +154,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(health_router)
     app.include_router(router)
     app.include_router(records_router)
+    app.include_router(analysis_router)
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)
