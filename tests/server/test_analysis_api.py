@@ -125,7 +125,7 @@ def test_the_hint_ranks_the_plays_with_equities_and_chances(clients: Clients) ->
     deepest = [p["equity"] for p in plays if p["ply"] == top]
     assert top >= 1 and len(deepest) >= 2 and deepest == sorted(deepest, reverse=True)
     assert equities[: len(deepest)] == deepest  # those searched deepest first
-    assert all(p["diff"] == pytest.approx(p["equity"] - equities[0], abs=1e-3) for p in plays)
+    assert all(p["diff"] == pytest.approx(p["equity"] - equities[0], abs=2e-3) for p in plays)
     assert 50.0 < plays[0]["probs"]["win"] < 60.0
     assert 0.0 < plays[0]["probs"]["win_gammon"] < plays[0]["probs"]["win"]
 
