@@ -26,10 +26,11 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[dev]"
-# GNU Backgammon's Python package, for bench/movegen.py's comparison only: where it does not
-# install (no wheel for this platform), the bench prints our figures alone.
+# GNU Backgammon's Python package, the outside judge of the benches and of the tests that
+# compare the computer with it: where it does not install (no wheel for this platform), those
+# tests skip saying so and the benches print our figures alone.
 .venv/bin/python -m pip install --quiet -e ".[bench]" 2>/dev/null \
-  || echo "gnubg (PyPI) not installed: bench/movegen.py will print our figures alone"
+  || echo "gnubg (PyPI) not installed: the tests against it will skip"
 
 .venv/bin/ruff check .
 .venv/bin/mypy   # strict, on backgammon.core (see [tool.mypy] in pyproject.toml)

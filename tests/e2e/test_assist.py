@@ -558,7 +558,7 @@ def test_hints_list_matches_the_engines_legal_moves(
     game.start(mode="pass_and_play", cube=False)
     game.press("#roll-button")
     page = game.page
-    page.keyboard.press("h")
+    # hints are on by default in local games (H turns them off and on)
 
     def engine_game() -> Any:
         with GameStore(server.db_path) as games:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from backgammon.cli import (
+    analyze_command,
     convert_command,
     hint_command,
     moves_command,
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint_command.register(sub)
     selfplay_command.register(sub)
     replay_command.register(sub)
+    analyze_command.register(sub)
     convert_command.register(sub)
     position_command.register(sub)
     serve_command.register(sub)

@@ -31,6 +31,8 @@ from backgammon.core.errors import (
     IllegalMoveError,
     IllegalPlayError,
 )
+from backgammon.server.analysis_api import ANALYSIS_PATH
+from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backgammon.server.online.rooms import RoomManager
@@ -41,6 +43,7 @@ from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
 from backgammon.services.saved_positions import PositionStore
+from backgammon.services.analysis_jobs import AnalysisJobs
 from backgammon.services.session import GameService
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 
@@ -91,9 +94,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
                           time_controls=settings.time_controls)
 
+    jobs = AnalysisJobs()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        jobs.close()
         store.close()
         positions.close()
 
@@ -109,12 +115,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         responses={413: {"model": ErrorResponse, "description": "Request body too large."}},
     )
     app.state.games = service
+    app.state.analysis_jobs = jobs
     app.state.store = store
     app.state.positions = positions
     app.state.settings = settings
 
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
-                       overrides={IMPORT_PATH: settings.max_upload_bytes})
+                       overrides={IMPORT_PATH: settings.max_upload_bytes,
+                                  ANALYSIS_PATH: settings.max_upload_bytes})
     app.add_middleware(SecurityHeadersMiddleware)
 
     @app.exception_handler(GameNotFoundError)
@@ -153,6 +161,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(router)
     app.include_router(records_router)
     app.include_router(positions_router)
+    app.include_router(analysis_router)
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)

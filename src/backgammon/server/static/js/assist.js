@@ -7,6 +7,7 @@
 // (onState) and each step of the computer's turn it plays back (onStep).
 
 import { explainMove } from "./assist_api.js";
+import { Analysis } from "./analysis.js";
 import { Announcer, describeChange } from "./announce.js";
 import { boardText } from "./boardtext.js";
 import { Hints } from "./hints.js";
@@ -35,7 +36,7 @@ export class Assist {
     this.announcer = new Announcer($("announcer"));
     const say = (text) => this.announcer.say(text);
     this.say = say;
-    this.review = new Review({ ...hooks, say });
+    this.review = new Review({ ...hooks, say, onFrame: (frame) => this.analysis && this.analysis.onFrame(frame) });
     this.hints = new Hints({ board: hooks.board, getGame: hooks.getGame, say });
     this.keyboard = new Keyboard({
       board: hooks.board,
@@ -49,6 +50,16 @@ export class Assist {
       getGame: hooks.getGame,
       exportSource: hooks.exportSource,
       review: this.review,
+      say,
+      showError: (text) => {
+        $("error").textContent = text || "";
+        $("error").hidden = !text;
+      },
+    });
+    this.analysis = new Analysis({
+      review: this.review,
+      getGame: hooks.getGame,
+      exportSource: hooks.exportSource,
       say,
       showError: (text) => {
         $("error").textContent = text || "";

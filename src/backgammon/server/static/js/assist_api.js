@@ -55,3 +55,18 @@ export async function exportText(id, number = null) {
 export function importMat(text, name) {
   return request("POST", "/api/records/import", { text, name });
 }
+
+/** The computer's hint now (GET /api/games/{id}/evaluation): ranked plays or the cube hint. */
+export function getEvaluation(id) {
+  return request("GET", `${game(id)}/evaluation`);
+}
+
+/** Start an analysis of a saved game (`{game_id}`) or a .mat text (`{mat, name}`): its job. */
+export function startAnalysis(body) {
+  return request("POST", "/api/analysis", body);
+}
+
+/** An analysis job: {id, status, done, total, progress, result, error}. */
+export function getAnalysis(jobId) {
+  return request("GET", `/api/analysis/${encodeURIComponent(jobId)}`);
+}

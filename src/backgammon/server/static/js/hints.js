@@ -1,17 +1,21 @@
 // Hints: with hints on, the checkers that can move are marked on the board and the panel
 // lists the engine's legal moves for the dice left, and the ways to finish the turn
-// (GET /api/games/{id}/hints). Hints on or off is remembered between visits.
+// (GET /api/games/{id}/hints), and the computer's evaluation (GET /api/games/{id}/evaluation):
+// the best plays for the dice, each with its equity (EMG), its difference to the best and its
+// win / gammon / backgammon chances; before the roll the cube hint. Hints are on by default
+// (local games); on or off is remembered between visits. Online games have no hints until the
+// game is over (the room gives none).
 
-import { getHints } from "./assist_api.js";
+import { getEvaluation, getHints } from "./assist_api.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "backgammon.hints";
 
 function remembered() {
   try {
-    return window.localStorage.getItem(KEY) === "on";
+    return window.localStorage.getItem(KEY) !== "off";
   } catch (err) {
-    return false;
+    return true;
   }
 }
 
@@ -59,11 +63,15 @@ export class Hints {
     const key = `${game.id}:${game.version}`;
     if (this.shownFor === key) return;
     const moving = game.phase === "move" && !game.computer_to_act;
+    const cubeTime = (game.phase === "roll" || game.phase === "double_offered") && !game.computer_to_act;
     if (!moving) {
       this.shownFor = key;
       this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: "No dice to play now." }, key);
+      if (cubeTime && game.id) this.evaluate(game, key);
+      else this.drawEvaluation(null);
       return;
     }
+    this.evaluate(game, key);
     this.pending = key;
     let hints;
     try {
@@ -101,5 +109,61 @@ export class Hints {
       ? `Ways to finish the turn (${hints.plays_total}${more > 0 ? `, the first ${hints.plays.length} shown` : ""}):`
       : "";
     $("hints-panel").dataset.ready = "true";
+  }
+
+  /** Ask the computer for its evaluation of the decision now and show it. */
+  async evaluate(game, key) {
+    this.evalPending = key;
+    $("hints-eval").replaceChildren(Object.assign(document.createElement("p"), { className: "hints-text", textContent: "Thinking…" }));
+    let answer;
+    try {
+      answer = await getEvaluation(game.id);
+    } catch (err) {
+      answer = { kind: "error", text: err.message };
+    }
+    if (this.evalPending !== key) return;
+    this.drawEvaluation(answer);
+  }
+
+  drawEvaluation(answer) {
+    const box = $("hints-eval");
+    box.replaceChildren();
+    delete box.dataset.kind;
+    if (!answer) return;
+    box.dataset.kind = answer.kind;
+    const el = (tag, text, cls) => {
+      const node = document.createElement(tag);
+      if (text !== undefined) node.textContent = text;
+      if (cls) node.className = cls;
+      return node;
+    };
+    const pct = (x) => `${x.toFixed(1)}%`;
+    const eq = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
+    if (answer.kind === "plays") {
+      if (!answer.plays.length) return;
+      const table = el("table", undefined, "hints-ranked");
+      table.id = "hints-ranked";
+      const head = el("tr");
+      for (const label of ["#", "Play", "Equity", "Diff", "Win", "W g", "W bg", "L g", "L bg"]) head.appendChild(el("th", label));
+      table.appendChild(head);
+      answer.plays.forEach((play, i) => {
+        const row = el("tr");
+        row.dataset.play = play.play;
+        const p = play.probs;
+        for (const text of [String(i + 1), play.play, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
+        row.title = `${play.ply}-ply`;
+        table.appendChild(row);
+      });
+      box.append(el("p", "Best plays (equity in EMG):", "hints-plays-title"), table);
+    } else if (answer.kind === "cube" || answer.kind === "take") {
+      const e = answer.equities;
+      const text = answer.kind === "take" ? `Your answer: ${answer.action}. Proper cube action: ${answer.text}.` : `Cube: ${answer.text}.`;
+      const p = el("p", text, "hints-cube");
+      p.id = "hints-cube";
+      const list = el("p", `No double ${eq(e.no_double)} · Double/take ${eq(e.double_take)} · Double/pass ${eq(e.double_drop)} · Win ${pct(answer.probs.win)}`, "hints-text");
+      box.append(p, list);
+    } else if (answer.kind === "error") {
+      box.append(el("p", `No evaluation: ${answer.text}`, "hints-text"));
+    }
   }
 }

@@ -138,7 +138,7 @@ export class Records {
     try {
       const text = await file.text();
       const data = await importMat(text, file.name);
-      this.hooks.review.enterRecord(data, file.name);
+      this.hooks.review.enterRecord(data, file.name, text);
     } catch (err) {
       this.hooks.showError(err.message);
       this.hooks.say(err.message);

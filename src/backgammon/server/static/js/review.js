@@ -78,8 +78,9 @@ export class Review {
   }
 
   /** Review a record read from a .mat file (the answer of the import). */
-  enterRecord(data, fileName) {
+  enterRecord(data, fileName, text = null) {
     this.data = data;
+    this.recordText = text;
     this.source = "record";
     this.liveKey = null;
     this.viewer = "white";
@@ -203,6 +204,7 @@ export class Review {
     $("review-label").textContent = label;
     $("status").textContent = `Reviewing. ${frame.text}`;
     document.body.dataset.reviewIndex = String(this.index);
+    if (this.hooks.onFrame) this.hooks.onFrame(frame);
     this.hooks.say(frame.text);
   }
 }

@@ -1,0 +1,204 @@
+"""Our analysis beside GNU Backgammon's on the same ``.mat`` files; and its speed.
+
+GNU Backgammon 1.07 (the ``gnubg`` command, ``/usr/games/gnubg``) is run as an outside
+reference only: ``import mat FILE``, ``analyse match`` (its default: 2-ply, "world class"),
+``show statistics match``; :func:`gnubg_statistics` reads each player's unforced moves and
+chequer-play error rate (mEMG per unforced move) from that table. Its answers are cached in
+``bench/.cache/gnubg_analysis/`` (one text file per input, keyed by the file's SHA-256).
+
+Run::
+
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python bench/gnubg_analysis.py [FILES...] \
+        [--level expert] [--plies N]
+
+It prints, per player-file, gnubg's and our chequer-play error rate, whether they agree within
+max(3 mEMG, 25 %), then the share that agrees, the Spearman rank correlation, and the time our
+analysis took (wall and CPU seconds) per file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, NamedTuple
+
+#: GNU Backgammon's command line.
+GNUBG: Final = "/usr/games/gnubg"
+CACHE_DIR: Final = Path(__file__).resolve().parent / ".cache" / "gnubg_analysis"
+SHARED_MAT: Final = Path(__file__).resolve().parents[2] / "shared" / "mat"
+
+
+class GnubgPlayer(NamedTuple):
+    """One player's chequer-play figures in gnubg's ``show statistics match``."""
+
+    name: str
+    unforced: int
+    error_rate_memg: float
+
+
+def gnubg_available() -> bool:
+    """Whether the ``gnubg`` command is installed."""
+    return Path(GNUBG).exists() or shutil.which("gnubg") is not None
+
+
+def _command() -> str:
+    return GNUBG if Path(GNUBG).exists() else (shutil.which("gnubg") or GNUBG)
+
+
+def gnubg_output(path: Path, cache: Path | None = CACHE_DIR, timeout: float = 1800) -> str:
+    """gnubg's ``show statistics match`` text after ``analyse match`` of ``path`` (cached).
+
+    Raises:
+        RuntimeError: gnubg failed or printed no statistics.
+    """
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    cached = cache / f"{path.stem}-{digest}.txt" if cache is not None else None
+    if cached is not None and cached.exists():
+        return cached.read_text(encoding="utf-8")
+    script = f"import mat {path}\nanalyse match\nshow statistics match\n"
+    done = subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+    text = done.stdout
+    if "Chequerplay statistics" not in text:
+        raise RuntimeError(f"gnubg gave no statistics for {path}: {done.stderr[-500:]}")
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(text, encoding="utf-8")
+    return text
+
+
+_ROW: Final = re.compile(r"^(?P<label>\S.*?)\s{2,}(?P<rest>\S.*?)\s*$")
+
+
+def parse_statistics(text: str) -> tuple[GnubgPlayer, GnubgPlayer]:
+    """Both players' chequer-play figures from gnubg's statistics table (left column first:
+    gnubg's player 0, the ``.mat`` file's first name)."""
+    names: tuple[str, str] | None = None
+    unforced: list[int] = []
+    rate: list[float] = []
+    section = ""
+    for line in text.splitlines():
+        if line.startswith("Player ") and names is None:
+            parts = line.split()
+            names = (parts[1], parts[2])
+            continue
+        if line.strip().endswith("statistics"):
+            section = line.strip()
+            continue
+        if section != "Chequerplay statistics":
+            continue
+        row = _ROW.match(line)
+        if not row:
+            continue
+        label = row["label"]
+        values = re.sub(r"\([^)]*\)", " ", row["rest"]).split()  # MWC in brackets
+        if label == "Unforced moves":
+            unforced = [int(values[0]), int(values[1])]
+        elif label.startswith("Error rate mEMG"):
+            rate = [abs(float(values[0])), abs(float(values[1]))]
+    if names is None or len(unforced) != 2 or len(rate) != 2:
+        raise ValueError("not gnubg's statistics table")
+    return (GnubgPlayer(names[0], unforced[0], rate[0]),
+            GnubgPlayer(names[1], unforced[1], rate[1]))
+
+
+def gnubg_statistics(path: Path, cache: Path | None = CACHE_DIR) -> tuple[GnubgPlayer,
+                                                                          GnubgPlayer]:
+    """gnubg's chequer-play figures for both players of the ``.mat`` at ``path``."""
+    return parse_statistics(gnubg_output(path, cache))
+
+
+def agrees(ours: float, theirs: float) -> bool:
+    """Within max(3 mEMG, 25 % of gnubg's figure)."""
+    return abs(ours - theirs) <= max(3.0, 0.25 * theirs)
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation (average ranks for ties)."""
+    def ranks(values: Sequence[float]) -> list[float]:
+        order = sorted(range(len(values)), key=lambda i: values[i])
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2.0 + 1.0
+            i = j + 1
+        return out
+
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(xs)
+    mx, my = sum(rx) / n, sum(ry) / n
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    vx = sum((a - mx) ** 2 for a in rx)
+    vy = sum((b - my) ** 2 for b in ry)
+    return cov / (vx * vy) ** 0.5 if vx and vy else 0.0
+
+
+class Row(NamedTuple):
+    """One player-file: gnubg's figures and ours."""
+
+    file: str
+    player: str
+    gnubg_unforced: int
+    gnubg_rate: float
+    unforced: int
+    rate: float
+
+
+def compare(path: Path, level: str = "expert", plies: int | None = None,
+            cache: Path | None = CACHE_DIR) -> tuple[list[Row], float, float]:
+    """Both player-rows for ``path`` and our analysis's (wall, CPU) seconds."""
+    from backgammon.analysis import analyze
+    from backgammon.records import read_mat
+
+    theirs = gnubg_statistics(path, cache)
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = analyze(read_mat(path.read_text(encoding="utf-8")), level, plies=plies)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    rows = [Row(path.name, g.name, g.unforced, g.error_rate_memg, ours.unforced_moves,
+                ours.chequer_error_rate_memg)
+            for g, ours in zip(theirs, result.players, strict=True)]
+    return rows, wall, cpu
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path,
+                        help="the .mat files (default ../shared/mat/gnubg_selfplay_*.mat)")
+    parser.add_argument("--level", default="expert")
+    parser.add_argument("--plies", type=int, default=None)
+    args = parser.parse_args(argv)
+    if not gnubg_available():
+        print("gnubg is not installed: nothing to compare with", file=sys.stderr)
+        return 1
+    files = args.files or sorted(SHARED_MAT.glob("gnubg_selfplay_*.mat"))
+    rows: list[Row] = []
+    print(f"{'file':34} {'player':8} {'gnubg':>7} {'ours':>7} {'n(g/o)':>8}  agree  "
+          f"{'wall s':>7} {'cpu s':>7}")
+    for path in files:
+        found, wall, cpu = compare(path, args.level, args.plies)
+        for row in found:
+            print(f"{row.file:34} {row.player:8} {row.gnubg_rate:7.1f} {row.rate:7.1f} "
+                  f"{row.gnubg_unforced:>3}/{row.unforced:<4}  "
+                  f"{'yes' if agrees(row.rate, row.gnubg_rate) else 'NO ':5}  "
+                  f"{wall:7.1f} {cpu:7.1f}", flush=True)
+        rows.extend(found)
+    share = sum(agrees(r.rate, r.gnubg_rate) for r in rows) / len(rows)
+    rho = spearman([r.gnubg_rate for r in rows], [r.rate for r in rows])
+    print(f"\nplayer-files: {len(rows)}; within max(3 mEMG, 25 %): {share:.0%}; "
+          f"Spearman: {rho:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

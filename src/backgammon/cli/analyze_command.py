@@ -1,0 +1,132 @@
+"""``backgammon analyze FILE.mat [--json] [--level expert|hard] [--plies N]``: analyse a match.
+
+Every checker play with a choice and every cube decision of the transcript is scored by the
+computer (:func:`backgammon.analysis.analyze`): a table per game of the decisions that lost
+equity (marked ``?!`` doubtful, ``?`` bad, ``??`` very bad) and each player's figures, then the
+whole match's. Equities are in EMG, rates in mEMG (thousandths of a point of money equity) per
+decision counted. A progress bar runs on standard error. A file that is not a legal match
+prints its line-numbered error (exit status 1).
+
+``--json`` prints ``{"match_length", "players": [...], "games": [{"decisions": [...]}]}``: each
+player ``{"name", "chequer_error_rate_memg", "cube_error_rate_memg", "error_rate_memg", "pr",
+"unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad", "luck_emg", "rating"}``,
+each decision ``{"player", "kind", "dice", "played", "best", "loss", "mark", "luck"}`` (and
+more: see :meth:`backgammon.analysis.Decision.to_dict`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from backgammon.ai.levels import LEVELS
+from backgammon.analysis import Analysis, Decision, PlayerSummary, analyze
+from backgammon.cli.replay_command import load_record
+
+#: The marks as players write them beside a move.
+SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??", "": ""}
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "analyze",
+        help="analyse every decision of a .mat match: errors, luck, PR",
+        description="Analyse a Jellyfish/GNU Backgammon .mat transcript with the computer: "
+        "each checker play and cube decision, its loss in equity, the luck of each roll, and "
+        "each player's error rates and PR.",
+    )
+    parser.add_argument("file", metavar="FILE.mat", help="the transcript ('-' for stdin)")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.add_argument("--level", default="expert", choices=list(LEVELS),
+                        help="the search that scores the plays (default expert)")
+    parser.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
+                        help="override the level's deepest ply")
+    parser.set_defaults(run=run)
+
+
+def _player_row(p: PlayerSummary) -> list[str]:
+    return [p.name, f"{p.chequer_error_rate_memg:.1f}", f"{p.cube_error_rate_memg:.1f}",
+            f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}", p.rating or "-",
+            str(p.unforced_moves), str(p.cube_decisions), str(p.doubtful), str(p.bad),
+            str(p.very_bad), f"{p.luck_emg:+.3f}"]
+
+
+def _players_table(title: str, players: tuple[PlayerSummary, PlayerSummary]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in ("player", "chequer mEMG", "cube mEMG", "overall mEMG", "PR", "rating",
+                   "moves", "cube", "?!", "?", "??", "luck EMG"):
+        table.add_column(column, justify="left" if column in ("player", "rating") else "right")
+    for p in players:
+        table.add_row(*_player_row(p))
+    return table
+
+
+def _decision_text(d: Decision) -> str:
+    if d.kind == "move" and d.dice:
+        return f"{d.dice[0]}{d.dice[1]}: {d.played or '(no move)'}"
+    return d.played
+
+
+def _errors_table(title: str, decisions: tuple[Decision, ...], names: tuple[str, str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for column in ("line", "player", "played", "best", "loss", "", "luck"):
+        table.add_column(column, justify="right" if column in ("line", "loss", "luck")
+                         else "left")
+    for d in decisions:
+        if not d.mark:
+            continue
+        best = d.best if d.kind != "double" or d.best != "double" else \
+            f"double/{d.response}"
+        table.add_row(str(d.turn + 1), names[d.player], _decision_text(d), best,
+                      f"{d.loss:.3f}", SYMBOLS[d.mark],
+                      "" if d.luck is None else f"{d.luck:+.3f}")
+    return table
+
+
+def _json(result: Analysis) -> dict[str, Any]:
+    data = result.to_dict()
+    data["names"] = list(result.names)
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    name, replay = load_record(args.file)
+    for warning in replay.warnings:
+        print(f"warning: {name}: {warning}", file=sys.stderr)
+    err = Console(stderr=True)
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("turns"), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("analysing", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = analyze(replay, args.level, progress, plies=args.plies)
+    if args.json:
+        print(json.dumps(_json(result)))
+        return 0
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 132)
+    names = result.names
+    length = result.match_length
+    heading = f"{length}-point match" if length else "money session"
+    out.print(f"{names[0]} vs {names[1]}, {heading}: analysed at {result.level} "
+              f"({result.plies}-ply); equities in EMG, rates in mEMG per decision")
+    for game in result.games:
+        out.print()
+        title = f"Game {game.index + 1} ({names[0]} {game.score[0]}, {names[1]} " \
+                f"{game.score[1]})"
+        if any(d.mark for d in game.decisions):
+            out.print(_errors_table(f"{title}: errors", game.decisions, names))
+        else:
+            out.print(f"{title}: no errors")
+        out.print(_players_table(f"Game {game.index + 1}: players", game.players))
+    out.print()
+    out.print(_players_table("Match", result.players))
+    return 0

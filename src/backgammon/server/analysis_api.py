@@ -1,0 +1,130 @@
+"""Analysis and the computer's hints over HTTP.
+
+* ``POST /api/analysis`` with ``{"mat": "<.mat text>", "name": "file.mat"}`` or
+  ``{"game_id": "<saved game>"}``: starts an analysis (:mod:`backgammon.services.analysis_jobs`)
+  and answers 202 with its job: ``{"id", "status", "done", "total", "progress", "result",
+  "error"}``. A ``.mat`` that is not a legal match answers 400 with
+  ``{"error": {"code", "message", "line", "detail"}}``; 503 when too many analyses wait.
+* ``GET /api/analysis/{id}``: the job: its progress (``done`` of ``total`` turns, only rising),
+  then ``"status": "done"`` and the ``result`` (:meth:`backgammon.analysis.Analysis.to_dict`
+  with ``names``), or ``"failed"`` and the ``error``.
+* ``GET /api/games/{id}/evaluation``: the hint for the present decision of a saved game
+  (:func:`~backgammon.services.analysis_jobs.evaluation_for`): ranked plays with equities and
+  chances, or the cube hint. Refused (403) while it is the computer's turn to act.
+
+The analyses run in worker threads, a bounded number at once; nothing here blocks the event
+loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import anyio.to_thread
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from backgammon.core.match import Match
+from backgammon.core.types import Color
+from backgammon.records import MatError, MatParseError
+from backgammon.server.api import GameId, Service
+from backgammon.server.records_api import MAX_MAT_CHARS
+from backgammon.services.analysis_jobs import (
+    AnalysisJobs,
+    NoSuchJobError,
+    TooManyJobsError,
+    evaluation_for,
+    read_record,
+)
+from backgammon.services.review import player_names
+from backgammon.services.state import SettingsJSON
+
+#: The path of the analysis endpoint (its bodies may be as large as an import's).
+ANALYSIS_PATH: Final = "/api/analysis"
+
+router = APIRouter(tags=["analysis"])
+
+
+class AnalysisRequest(BaseModel):
+    """What to analyse: a ``.mat`` text, or a saved game's id."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mat: str | None = Field(None, max_length=MAX_MAT_CHARS, description="a .mat transcript")
+    name: str | None = Field(None, max_length=255, description="the file's name")
+    game_id: str | None = Field(None, max_length=64, description="a saved game's id")
+
+
+def _jobs(request: Request) -> AnalysisJobs:
+    jobs: AnalysisJobs = request.app.state.analysis_jobs
+    return jobs
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}},
+                        status_code=status)
+
+
+@router.post(ANALYSIS_PATH, status_code=202, summary="Start an analysis")
+async def start_analysis(body: AnalysisRequest, request: Request,
+                         service: Service) -> Any:
+    """Queue the analysis of a ``.mat`` text or a saved game's match; answers its job."""
+    jobs = _jobs(request)
+    if (body.mat is None) == (body.game_id is None):
+        return _error(400, "bad_request", "send either mat (a .mat text) or game_id")
+    if body.mat is not None:
+        try:
+            record = await anyio.to_thread.run_sync(read_record, body.mat)
+        except MatError as exc:
+            code = "mat_parse_error" if isinstance(exc, MatParseError) else "mat_replay_error"
+            where = f"{body.name}, " if body.name else ""
+            return _error(400, code, f"{where}{exc}", line=exc.line, detail=exc.detail)
+        source: Any = record
+        names = None
+    else:
+        def read(match: Match, settings: SettingsJSON) -> tuple[dict[str, Any],
+                                                                 tuple[str, str]]:
+            return match.to_log(), player_names(settings)
+
+        log, names = await anyio.to_thread.run_sync(service.inspect, body.game_id, read)
+        source = await anyio.to_thread.run_sync(Match.replay, log)
+    try:
+        job = jobs.submit(source, names)
+    except TooManyJobsError as exc:
+        return _error(503, "busy", str(exc))
+    return JSONResponse(job.to_json(), status_code=202)
+
+
+@router.get(ANALYSIS_PATH + "/{job_id}", summary="An analysis's progress and result")
+async def read_analysis(job_id: str, request: Request) -> Any:
+    """The job: ``status``, ``done`` of ``total``, and when done the ``result``."""
+    try:
+        job = _jobs(request).get(job_id)
+    except NoSuchJobError as exc:
+        return _error(404, "not_found", str(exc))
+    return job.to_json()
+
+
+@router.get("/api/games/{game_id}/evaluation", summary="The computer's hint")
+async def evaluation(game_id: GameId, service: Service) -> Any:
+    """Ranked plays for the dice thrown, or the cube hint before the roll (EMG)."""
+
+    def read(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
+        human = settings["human"]
+        computer = None if human is None else Color.parse(human).opponent
+        game = match.current
+        acting = game.on_roll
+        if game.phase.value == "double_offered" and acting is not None:
+            acting = acting.opponent
+        if computer is not None and acting is computer:
+            return None
+        return evaluation_for(game)
+
+    found = await anyio.to_thread.run_sync(service.inspect, game_id, read)
+    if found is None:
+        return _error(403, "not_your_turn", "no hint while the computer is to act")
+    return found
+
+
+__all__ = ["ANALYSIS_PATH", "router"]

@@ -1,0 +1,241 @@
+// Analysis: the computer scores every decision of the game, the match or the opened .mat file
+// (POST /api/analysis, then GET /api/analysis/{id} for its progress and result), in the
+// background with a progress bar. Review then marks each line of the move list (?! doubtful,
+// ? bad, ?? very bad), shows the best play and what was lost for the line under review, a
+// summary per player (error rates in mEMG, PR, rating, marks, luck) and a graph of the winning
+// chances over the game: an inline SVG; a click on a point jumps to that move.
+
+import { getAnalysis, startAnalysis } from "./assist_api.js";
+
+const $ = (id) => document.getElementById(id);
+const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
+const WORST = { "": 0, doubtful: 1, bad: 2, "very bad": 3 };
+const POLL_MS = 250;
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+const signed = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
+
+export class Analysis {
+  /**
+   * @param {object} hooks
+   * @param {import("./review.js").Review} hooks.review
+   * @param {() => object|null} hooks.getGame the live state
+   * @param {() => object|null} [hooks.exportSource] the transcript of online play
+   * @param {(text: string) => void} hooks.say announce a line
+   * @param {(text: string) => void} hooks.showError show an error in words
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.result = null;
+    this.byLine = new Map(); // move-list line -> its decisions
+    this.running = false;
+    $("analyze-button").addEventListener("click", () => this.start().catch((err) => this.fail(err.message)));
+  }
+
+  /** What to analyse now: {body, live} or null. */
+  async source() {
+    const review = this.hooks.review;
+    if (review.active && review.source === "record" && review.recordText) {
+      return { body: { mat: review.recordText, name: review.fileName || null }, live: false };
+    }
+    const online = this.hooks.exportSource && this.hooks.exportSource();
+    if (online) {
+      const answer = await online.load(null);
+      return { body: { mat: answer.text, name: answer.filename || null }, live: true };
+    }
+    const game = this.hooks.getGame();
+    if (!game) return null;
+    return { body: { game_id: game.id }, live: true };
+  }
+
+  async start() {
+    if (this.running) return;
+    const source = await this.source();
+    if (!source) return;
+    this.running = true;
+    $("analysis-panel").hidden = false;
+    $("analysis-panel").dataset.state = "running";
+    const bar = $("analysis-progress");
+    bar.hidden = false;
+    bar.value = 0;
+    $("analysis-status").textContent = "Analysing…";
+    this.hooks.say("Analysing the game.");
+    try {
+      let job = await startAnalysis(source.body);
+      let last = 0;
+      while (job.status === "queued" || job.status === "running") {
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        job = await getAnalysis(job.id);
+        last = Math.max(last, job.progress);
+        bar.value = last;
+        $("analysis-status").textContent = job.total ? `Analysing… ${job.done} of ${job.total} turns` : "Waiting for a free analyser…";
+      }
+      if (job.status !== "done") throw new Error(job.error || "the analysis failed");
+      bar.value = 1;
+      bar.hidden = true;
+      if (source.live && !this.hooks.review.active) await this.hooks.review.enterLive(0);
+      this.show(job.result);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  fail(message) {
+    $("analysis-panel").hidden = false;
+    $("analysis-panel").dataset.state = "failed";
+    $("analysis-progress").hidden = true;
+    $("analysis-status").textContent = `Analysis failed: ${message}`;
+    this.hooks.showError(message);
+    this.hooks.say(`Analysis failed: ${message}`);
+  }
+
+  /** The move-list line of each (game, turn) of the review on screen. */
+  lines() {
+    const frames = this.hooks.review.data ? this.hooks.review.data.frames : [];
+    const map = new Map();
+    const counts = new Map();
+    for (const frame of frames) {
+      if (frame.kind === "start" || frame.kind === "result") continue;
+      const k = counts.get(frame.game) || 0;
+      counts.set(frame.game, k + 1);
+      map.set(`${frame.game - 1}:${k}`, frame.history_index);
+    }
+    return map;
+  }
+
+  show(result) {
+    this.result = result;
+    const lines = this.lines();
+    this.byLine = new Map();
+    this.points = [];
+    for (const game of result.games) {
+      for (const d of game.decisions) {
+        const line = lines.get(`${d.game}:${d.turn}`);
+        if (line === undefined || line === null) continue;
+        if (!this.byLine.has(line)) {
+          this.byLine.set(line, []);
+          this.points.push({ line, win: d.win, game: d.game });
+        }
+        this.byLine.get(line).push(d);
+      }
+    }
+    this.markList();
+    this.drawSummary(result);
+    this.drawGraph();
+    $("analysis-panel").dataset.state = "done";
+    const [a, b] = result.players;
+    $("analysis-status").textContent = `Analysed at ${result.level}: ${a.name} PR ${a.pr.toFixed(1)} (${a.rating || "-"}), ${b.name} PR ${b.pr.toFixed(1)} (${b.rating || "-"}).`;
+    this.hooks.say($("analysis-status").textContent);
+    const review = this.hooks.review;
+    if (review.active && review.data) this.onFrame(review.data.frames[review.index]);
+  }
+
+  markList() {
+    const list = $("move-list");
+    for (const [line, decisions] of this.byLine) {
+      const item = list.children[line];
+      if (!item) continue;
+      const worst = decisions.reduce((w, d) => (WORST[d.mark] > WORST[w] ? d.mark : w), "");
+      item.querySelector(".mark")?.remove();
+      if (!worst) continue;
+      item.dataset.mark = worst;
+      item.classList.add(`mark-${worst.replace(" ", "-")}`);
+      const mark = el("span", ` ${SYMBOL[worst]}`, "mark");
+      mark.title = worst;
+      item.appendChild(mark);
+    }
+  }
+
+  drawSummary(result) {
+    const table = $("analysis-summary");
+    table.replaceChildren();
+    const head = el("tr");
+    for (const label of ["", "Checker", "Cube", "Overall", "PR", "Rating", "?!", "?", "??", "Luck"]) head.appendChild(el("th", label));
+    table.appendChild(head);
+    for (const p of result.players) {
+      const row = el("tr");
+      row.dataset.player = p.name;
+      for (const text of [p.name, p.chequer_error_rate_memg.toFixed(1), p.cube_error_rate_memg.toFixed(1), p.error_rate_memg.toFixed(1), p.pr.toFixed(1), p.rating || "-", String(p.doubtful), String(p.bad), String(p.very_bad), signed(p.luck_emg)]) row.appendChild(el("td", text));
+      table.appendChild(row);
+    }
+    const caption = el("caption", "Error rates in mEMG per decision; luck in EMG");
+    table.prepend(caption);
+    table.hidden = false;
+  }
+
+  drawGraph() {
+    const box = $("analysis-graph");
+    box.replaceChildren();
+    const points = this.points;
+    if (!points.length) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const width = 320;
+    const height = 100;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("class", "win-graph");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `${this.result.names[0]}'s chances of winning the game, move by move`);
+    const x = (i) => (points.length === 1 ? width / 2 : 4 + (i * (width - 8)) / (points.length - 1));
+    const y = (win) => height - 4 - win * (height - 8);
+    const mid = document.createElementNS(NS, "line");
+    for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: y(0.5), y2: y(0.5), class: "win-mid" })) mid.setAttribute(k, String(v));
+    svg.appendChild(mid);
+    const line = document.createElementNS(NS, "polyline");
+    line.setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${y(p.win).toFixed(1)}`).join(" "));
+    line.setAttribute("class", "win-line");
+    svg.appendChild(line);
+    points.forEach((p, i) => {
+      const dot = document.createElementNS(NS, "circle");
+      dot.setAttribute("cx", x(i).toFixed(1));
+      dot.setAttribute("cy", y(p.win).toFixed(1));
+      dot.setAttribute("r", "3");
+      const marks = this.byLine.get(p.line).map((d) => d.mark).filter(Boolean);
+      dot.setAttribute("class", `win-point${marks.length ? ` mark-${marks[0].replace(" ", "-")}` : ""}`);
+      dot.dataset.line = String(p.line);
+      const title = document.createElementNS(NS, "title");
+      title.textContent = `${(100 * p.win).toFixed(1)}%`;
+      dot.appendChild(title);
+      dot.addEventListener("click", () => this.hooks.review.jumpToLine(p.line));
+      svg.appendChild(dot);
+    });
+    box.appendChild(svg);
+  }
+
+  /** The review shows `frame`: what the analysis says of its line. */
+  onFrame(frame) {
+    const box = $("analysis-detail");
+    if (!box) return;
+    box.replaceChildren();
+    if (!this.result || !frame) return;
+    const decisions = this.byLine.get(frame.history_index) || [];
+    box.dataset.line = frame.history_index === null ? "" : String(frame.history_index);
+    for (const d of decisions) {
+      const name = this.result.names[d.player];
+      if (d.kind === "move") {
+        const said = d.loss > 0.0005
+          ? `${name} played ${d.played}: best ${d.best}, lost ${d.loss.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}.`
+          : `${name} played ${d.played}: the best play.`;
+        box.appendChild(el("p", said, "analysis-said"));
+        const list = el("ol", undefined, "analysis-alternatives");
+        for (const a of d.alternatives) {
+          const item = el("li", `${a.play}  ${signed(a.equity)}  (win ${(100 * a.probs[0]).toFixed(1)}%)`);
+          if (a.play === d.played) item.className = "played";
+          list.appendChild(item);
+        }
+        box.appendChild(list);
+        if (d.luck !== null && d.luck_mark) box.appendChild(el("p", `Roll: ${d.luck_mark} (${signed(d.luck)})`, "analysis-luck"));
+      } else if (d.unforced || d.played === "double") {
+        const best = d.kind === "double" && d.best === "double" ? `double, ${d.response}` : d.best;
+        const said = d.loss > 0.0005 ? `${name}: ${d.played}; best ${best}, lost ${d.loss.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}.` : `${name}: ${d.played}, right.`;
+        box.appendChild(el("p", said, "analysis-said"));
+      }
+    }
+  }
+}

@@ -1,0 +1,255 @@
+"""Analysis jobs for the web game, and the computer's hints for a game in progress.
+
+* :class:`AnalysisJobs`: :func:`backgammon.analysis.analyze` of a ``.mat`` text or a saved
+  match, run in a bounded pool of worker threads (at most ``workers`` at once; more wait in a
+  queue, and at most ``max_jobs`` are kept), each job with its progress (``done`` of
+  ``total`` turns, which only goes up) and then its result or its error.
+* :func:`evaluation_for`: the hint for the game's present decision: the best plays of the dice
+  thrown, each with its equity, its difference to the best and its chances; before the roll the
+  cube hint (no double / double, take / double, pass / too good, with the equities).
+
+Equities are in EMG (points of money equity for a cube of 1; match play converted from
+match-winning chances as :mod:`backgammon.analysis` says).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from backgammon.ai.choose import rank_plays
+from backgammon.ai.cube import CubeAction, cube_equities, double_decision, may_double
+from backgammon.ai.player import ComputerPlayer, cube_state
+from backgammon.analysis import analyze, cube_emg_scale, emg_scale
+from backgammon.core.errors import BackgammonError
+from backgammon.core.game import Game, Phase
+from backgammon.core.match import Match
+from backgammon.core.notation import format_play
+from backgammon.records import MatRecord, read_mat, replay_mat
+
+#: Analyses run at once by default.
+DEFAULT_WORKERS: Final = 2
+#: Jobs kept (finished ones are forgotten oldest first past this).
+DEFAULT_MAX_JOBS: Final = 64
+#: Plays a hint lists.
+HINT_PLAYS: Final = 8
+
+
+class TooManyJobsError(BackgammonError):
+    """Every slot of the queue is taken by an unfinished analysis."""
+
+
+class NoSuchJobError(BackgammonError, LookupError):
+    """No analysis has this id (or it was forgotten)."""
+
+
+@dataclass
+class Job:
+    """One analysis: ``status`` is ``"queued"``, ``"running"``, ``"done"`` or ``"failed"``."""
+
+    id: str
+    status: str = "queued"
+    done: int = 0
+    total: int = 0
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "status", "done", "total", "progress" (0..1), "result", "error"}``."""
+        with self.lock:
+            progress = 1.0 if self.status == "done" else (
+                self.done / self.total if self.total else 0.0)
+            return {"id": self.id, "status": self.status, "done": self.done,
+                    "total": self.total, "progress": round(progress, 4),
+                    "result": self.result, "error": self.error}
+
+
+def read_record(text: str) -> MatRecord:
+    """The ``.mat`` text read and replayed (so that a bad one is refused before a job starts).
+
+    Raises:
+        MatParseError, MatReplayError: with the line and the reason.
+    """
+    record = read_mat(text)
+    replay_mat(record)
+    return record
+
+
+class AnalysisJobs:
+    """A bounded pool of analyses.
+
+    Args:
+        workers: analyses run at once (worker threads).
+        max_jobs: unfinished jobs allowed, and jobs kept in all.
+        level: the level the analyses use (default expert).
+    """
+
+    def __init__(self, workers: int = DEFAULT_WORKERS, max_jobs: int = DEFAULT_MAX_JOBS,
+                 level: str = "expert") -> None:
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="analysis")
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self.max_jobs = max_jobs
+        self.level = level
+
+    def submit(self, source: MatRecord | Match, names: tuple[str, str] | None = None) -> Job:
+        """Queue the analysis of ``source``; returns its job at once.
+
+        Raises:
+            TooManyJobsError: ``max_jobs`` analyses are unfinished.
+        """
+        with self._lock:
+            busy = sum(j.status in ("queued", "running") for j in self._jobs.values())
+            if busy >= self.max_jobs:
+                raise TooManyJobsError(f"{busy} analyses are waiting or running: try later")
+            job = Job(uuid.uuid4().hex)
+            self._jobs[job.id] = job
+            while len(self._jobs) > self.max_jobs:
+                oldest = next((k for k, j in self._jobs.items()
+                               if j.status in ("done", "failed")), None)
+                if oldest is None:
+                    break
+                del self._jobs[oldest]
+        self._pool.submit(self._run, job, source, names)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        """The job with this id.
+
+        Raises:
+            NoSuchJobError: unknown id.
+        """
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise NoSuchJobError(f"no analysis has the id {job_id!r}")
+        return job
+
+    def _run(self, job: Job, source: MatRecord | Match, names: tuple[str, str] | None) -> None:
+        with job.lock:
+            job.status = "running"
+
+        def progress(done: int, total: int) -> None:
+            with job.lock:
+                job.total = total
+                job.done = max(job.done, done)
+
+        try:
+            result = analyze(source, self.level, progress, names=names)
+            data = result.to_dict()
+            data["names"] = list(result.names)
+        except Exception as exc:  # a job reports its failure instead of losing it
+            with job.lock:
+                job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
+            return
+        with job.lock:
+            job.result = data
+            job.done = job.total
+            job.status = "done"
+
+    def close(self) -> None:
+        """Stop taking jobs; running ones finish."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Hints for the game in progress
+
+
+def evaluation_for(game: Game, level: str = "expert",
+                   rank: Callable[..., Any] = rank_plays) -> dict[str, Any]:
+    """The computer's hint for ``game``'s present decision.
+
+    Returns:
+        ``{"kind": "plays", "dice", "plays": [{"play", "equity", "diff", "probs": {"win",
+        "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"} (percent),
+        "ply"}]}`` in the MOVE phase; ``{"kind": "cube", "action", "response", "equities":
+        {"no_double", "double_take", "double_drop"}, "probs", "reason"}`` before the roll
+        when the player on roll may double, and while a double is offered
+        (``"kind": "take"``, with ``"action"`` take / drop); ``{"kind": "none"}`` otherwise.
+        Equities in EMG, the view of the side to act.
+    """
+    cube = cube_state(game)
+    if game.phase is Phase.MOVE and game.dice is not None:
+        position = game.turn_start
+        mover = position.turn
+        ranked = rank(position, game.dice, level, cube=cube if cube.is_match else None)
+        scale = emg_scale(cube, mover)
+        if not ranked:
+            return {"kind": "plays", "dice": list(game.dice), "plays": []}
+        best = scale.emg(ranked[0].equity)
+        plays = []
+        for r in ranked[:HINT_PLAYS]:
+            eq = scale.emg(r.equity)
+            p = r.probs or (0.0, 0.0, 0.0, 0.0, 0.0)
+            plays.append({
+                "play": format_play(r.play.moves), "equity": round(eq, 3),
+                "diff": round(eq - best, 3), "ply": r.ply,
+                "probs": {"win": _pct(p[0]), "win_gammon": _pct(p[1]),
+                          "win_backgammon": _pct(p[2]), "lose_gammon": _pct(p[3]),
+                          "lose_backgammon": _pct(p[4])},
+            })
+        return {"kind": "plays", "dice": list(game.dice), "plays": plays}
+    if game.phase is Phase.ROLL and game.on_roll is not None and game.settings.cube:
+        mover = game.on_roll
+        reason = may_double(cube, mover)
+        if reason:
+            return {"kind": "none", "reason": reason}
+        player = ComputerPlayer(level)
+        probs = player.probabilities(game.turn_start)
+        decision = double_decision(probs, cube, mover)
+        return _cube_hint("cube", decision.action, decision.response, probs, cube, mover)
+    if game.phase is Phase.DOUBLE_OFFERED and game.on_roll is not None:
+        doubler = game.on_roll
+        probs = ComputerPlayer(level).probabilities(game.turn_start)
+        decision = double_decision(probs, cube, doubler)
+        hint = _cube_hint("take", decision.action, decision.response, probs, cube, doubler)
+        hint["action"] = "drop" if decision.response is CubeAction.DROP else "take"
+        return hint
+    return {"kind": "none"}
+
+
+def _cube_hint(kind: str, action: CubeAction, response: CubeAction, probs: Any,
+               cube: Any, doubler: Any) -> dict[str, Any]:
+    eq = cube_equities(probs, cube, doubler)
+    sc = cube_emg_scale(cube, doubler)
+    words = {CubeAction.NO_DOUBLE: "no double", CubeAction.DOUBLE: "double",
+             CubeAction.TOO_GOOD: "too good"}
+    answer = "pass" if response is CubeAction.DROP else "take"
+    if action is CubeAction.DOUBLE:
+        text = f"double, {answer}"
+    elif action is CubeAction.TOO_GOOD:
+        text = "too good to double, pass"
+    else:
+        text = f"no double, {answer}"
+    return {
+        "kind": kind, "action": words.get(action, str(action)), "response": answer,
+        "text": text,
+        "equities": {"no_double": round(sc.emg(eq.no_double), 3),
+                     "double_take": round(sc.emg(eq.double_take), 3),
+                     "double_drop": round(sc.emg(eq.double_drop), 3)},
+        "probs": {"win": _pct(probs[0]), "win_gammon": _pct(probs[1]),
+                  "win_backgammon": _pct(probs[2]), "lose_gammon": _pct(probs[3]),
+                  "lose_backgammon": _pct(probs[4])},
+        "reason": "",
+    }
+
+
+def _pct(p: float) -> float:
+    return round(100.0 * float(p), 1)
+
+
+__all__ = [
+    "AnalysisJobs",
+    "Job",
+    "NoSuchJobError",
+    "TooManyJobsError",
+    "evaluation_for",
+    "read_record",
+]

@@ -1,0 +1,56 @@
+"""``backgammon analyze FILE.mat [--json] [--level] [--plies]``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from backgammon.cli import main
+
+SMALL = """ 3 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2)  Doubles => 2                Drops
+      Wins 1 point
+"""
+
+PLAYER_KEYS = {"name", "chequer_error_rate_memg", "cube_error_rate_memg", "error_rate_memg",
+               "pr", "unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad",
+               "luck_emg", "rating"}
+DECISION_KEYS = {"player", "kind", "dice", "played", "best", "loss", "mark", "luck"}
+
+
+def test_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "small.mat"
+    path.write_text(SMALL, encoding="utf-8")
+    assert main(["analyze", str(path), "--json", "--level", "hard"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["match_length"] == 3
+    assert [p["name"] for p in data["players"]] == ["Ann", "Bob"]
+    assert all(set(p) >= PLAYER_KEYS for p in data["players"])
+    decisions = data["games"][0]["decisions"]
+    assert all(set(d) >= DECISION_KEYS for d in decisions)
+    assert [(d["player"], d["kind"], d["played"]) for d in decisions][-2:] == [
+        (0, "double", "double"), (1, "take", "drop")]
+    assert decisions[-1]["mark"] == "very bad" and decisions[-1]["loss"] > 0.5
+
+
+def test_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "small.mat"
+    path.write_text(SMALL, encoding="utf-8")
+    assert main(["analyze", str(path), "--plies", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Ann vs Bob, 3-point match: analysed at expert (0-ply)")
+    assert "drop" in out and "??" in out and "Match" in out
+
+
+def test_a_bad_file_prints_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.mat"
+    path.write_text(SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3"), encoding="utf-8")
+    assert main(["analyze", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: line 5" in err

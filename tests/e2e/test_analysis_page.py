@@ -1,0 +1,143 @@
+"""Hints with the computer's evaluation, the cube hint, and analysis in the page (Playwright
+driving Debian's chromium against ``backgammon serve``); no console errors (``GamePage``
+records them and the fixture checks there are none)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from test_assist import open_page, store  # noqa: F401 - the fixture and a helper
+
+from backgammon.analysis import analyze
+from backgammon.records import read_mat
+from conftest import shared_path
+from scenarios import random_match
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launched_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    folder = tmp_path_factory.mktemp("analysis")
+    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-analysis.log")
+    process.start()
+    yield process
+    process.stop()
+
+
+def test_the_hint_shows_ranked_plays_with_equities_and_chances(open_page: Any) -> None:  # noqa: F811
+    game = open_page()
+    game.start(mode="pass_and_play", cube=True)
+    page = game.page
+    # before the opening roll there is no cube; roll, then the plays are ranked
+    game.press("#roll-button")
+    page.wait_for_selector('#hints-eval[data-kind="plays"] #hints-ranked tr[data-play]',
+                           timeout=60_000)
+    rows = page.eval_on_selector_all(
+        "#hints-ranked tr[data-play]",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    assert len(rows) >= 3
+    assert [r[0] for r in rows[:3]] == ["1", "2", "3"]
+    assert rows[0][3] == ""  # the best has no difference
+    assert all(r[3].startswith("-") or r[3] == "0.000" for r in rows[1:])
+    win = float(rows[0][4].rstrip("%"))
+    assert 0.0 < win < 100.0 and rows[0][2][0] in "+-"
+    game.screenshot("hint-ranked")
+
+
+def test_the_cube_hint_before_the_roll(open_page: Any) -> None:  # noqa: F811
+    game = open_page()
+    game.start(mode="pass_and_play", cube=True)
+    page = game.page
+    game.press("#roll-button")
+    page.wait_for_selector("#hints-ranked tr[data-play]", timeout=60_000)
+    state = game.state()
+    while state["legal"]:  # any play will do: the next player's cube hint is what is tested
+        entry = state["legal"][0]
+        game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+        state = game.state()
+    game.press("#done-button")
+    page.wait_for_selector("#hints-cube", timeout=60_000)
+    text = page.inner_text("#hints-cube")
+    assert text.startswith("Cube: no double, take")
+    assert "Double/pass +1.000" in page.inner_text("#hints-eval")
+
+
+def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    match = random_match(14, games=1, cube=True, double=0.1)
+    gid = store(server, "analysedgame", match)
+    expected = analyze(match, "expert")
+    marked_lines = _expected_marks(match, expected)
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
+    shown = page.eval_on_selector_all(
+        "#move-list li[data-mark]", "n => n.map(x => [[...x.parentNode.children].indexOf(x),"
+        " x.dataset.mark])")
+    assert {line: m for line, m in shown} == marked_lines
+    rows = page.eval_on_selector_all(
+        "#analysis-summary tr[data-player]",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    assert [r[4] for r in rows] == [f"{p.pr:.1f}" for p in expected.players]
+    assert [r[5] for r in rows] == [p.rating or "-" for p in expected.players]
+    points = page.locator("#analysis-graph svg circle.win-point")
+    assert points.count() >= 10
+    target = points.nth(5)
+    line = int(target.get_attribute("data-line") or "-1")
+    target.click()
+    page.wait_for_function(
+        f"() => document.querySelector('#move-list').children[{line}]"
+        ".classList.contains('current')")
+    assert page.get_attribute("#analysis-detail", "data-line") == str(line)
+    game.screenshot("analysis-game")
+
+
+def _expected_marks(match: Any, result: Any) -> dict[int, str]:
+    """The worst mark of each move-list line, as the page must show it."""
+    order = {"doubtful": 1, "bad": 2, "very bad": 3}
+    lines: dict[int, str] = {}
+    offset = 0
+    several = len(match.games) > 1
+    for index, g in enumerate(match.games):
+        offset += 1 if several else 0
+        for d in result.games[index].decisions:
+            if d.mark and d.turn < len(g.history):
+                line = offset + d.turn
+                if order[d.mark] > order.get(lines.get(line, ""), 0):
+                    lines[line] = d.mark
+        offset += len(g.history) + (1 if g.outcome is not None else 0)
+    return lines
+
+
+def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noqa: F811
+                                   tmp_path: Path) -> None:
+    source = shared_path("mat", "gnubg_selfplay_1p_s1020.mat")
+    path = tmp_path / source.name
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    gid = store(server, "beforeimport", random_match(3, games=1))
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_function("() => document.body.dataset.reviewSource === 'record'")
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
+    expected = analyze(read_mat(source.read_text(encoding="utf-8")), "expert")
+    rows = page.eval_on_selector_all(
+        "#analysis-summary tr[data-player]",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    assert [r[0] for r in rows] == ["gnubg", "root"]
+    assert [r[1] for r in rows] == [f"{p.chequer_error_rate_memg:.1f}"
+                                    for p in expected.players]
+    assert page.locator("#analysis-graph svg circle.win-point").count() >= 10
+    game.screenshot("analysis-mat")

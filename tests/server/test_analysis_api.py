@@ -1,0 +1,146 @@
+"""Analysis jobs and hints over HTTP (:mod:`backgammon.server.analysis_api`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import Clients, act, new_game
+from fastapi.testclient import TestClient
+
+from backgammon.services.analysis_jobs import AnalysisJobs
+from conftest import shared_path
+
+SMALL = """ 3 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2)  Doubles => 2                Drops
+      Wins 1 point
+"""
+
+
+@pytest.fixture
+def clients(tmp_path: Path) -> Iterator[Clients]:
+    with Clients(tmp_path / "games.sqlite3") as opened:
+        yield opened
+
+
+def fast(client: TestClient, workers: int = 2) -> None:
+    """Analyses at 0-ply (the jobs' mechanics, not the search, are under test here)."""
+    client.app.state.analysis_jobs = AnalysisJobs(workers=workers, level="medium")  # type: ignore[attr-defined]
+
+
+def wait(client: TestClient, job_id: str, seen: list[dict[str, Any]] | None = None,
+         limit: float = 300.0) -> dict[str, Any]:
+    start = time.monotonic()
+    while True:
+        job = client.get(f"/api/analysis/{job_id}").json()
+        if seen is not None:
+            seen.append(job)
+        if job["status"] in ("done", "failed") or time.monotonic() - start > limit:
+            return job
+        time.sleep(0.02)
+
+
+def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
+    client = clients.new()
+    bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3")
+    response = client.post("/api/analysis", json={"mat": bad, "name": "x.mat"})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "mat_replay_error"
+    assert error["line"] == 5
+    assert error["message"].startswith("x.mat, line 5")
+    garbage = client.post("/api/analysis", json={"mat": "hello\n 1) 99: x"})
+    assert garbage.status_code == 400 and garbage.json()["error"]["line"] is not None
+    neither = client.post("/api/analysis", json={})
+    assert neither.status_code == 400
+
+
+def test_an_analysis_of_a_mat(clients: Clients) -> None:
+    client = clients.new()
+    response = client.post("/api/analysis", json={"mat": SMALL})
+    assert response.status_code == 202
+    job = response.json()
+    assert job["status"] in ("queued", "running", "done") and len(job["id"]) == 32
+    done = wait(client, job["id"])
+    assert done["status"] == "done" and done["progress"] == 1.0
+    result = done["result"]
+    assert result["names"] == ["Ann", "Bob"] and result["match_length"] == 3
+    kinds = [(d["player"], d["kind"], d["played"]) for d in result["games"][0]["decisions"]]
+    assert kinds[-2:] == [(0, "double", "double"), (1, "take", "drop")]
+    assert result["players"][1]["cube_decisions"] == 1
+    assert client.get("/api/analysis/nope").status_code == 404
+
+
+def test_two_analyses_at_once_and_progress_only_rises(clients: Clients) -> None:
+    client = clients.new()
+    fast(client)
+    text = shared_path("mat", "gnubg_selfplay_3p_s1003.mat").read_text(encoding="utf-8")
+    first = client.post("/api/analysis", json={"mat": text}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL}).json()
+    assert first["id"] != second["id"]
+    seen: list[dict[str, Any]] = []
+    a = wait(client, first["id"], seen)
+    b = wait(client, second["id"])
+    assert a["status"] == b["status"] == "done"
+    assert a["result"]["names"] == ["gnubg", "root"] and b["result"]["names"] == ["Ann", "Bob"]
+    progress = [j["progress"] for j in seen]
+    assert progress == sorted(progress) and progress[-1] == 1.0
+    dones = [j["done"] for j in seen]
+    assert dones == sorted(dones)
+    assert a["total"] == 90  # a step per roll (gnubg counts 45 + 44 moves) and 1 double
+
+
+def test_an_analysis_of_a_saved_game(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1), (6, 4)])
+    fast(client)
+    gid = new_game(client, cube=False)["id"]
+    act(client, gid, "roll")
+    act(client, gid, "move", {"from": 8, "to": 5})
+    act(client, gid, "move", {"from": 6, "to": 5})
+    act(client, gid, "done")
+    job = client.post("/api/analysis", json={"game_id": gid}).json()
+    done = wait(client, job["id"])
+    decisions = done["result"]["games"][0]["decisions"]
+    assert decisions[0]["played"] == "8/5 6/5" and decisions[0]["player"] == 0
+    assert client.post("/api/analysis", json={"game_id": "missing"}).status_code == 404
+
+
+def test_the_hint_ranks_the_plays_with_equities_and_chances(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1)])
+    gid = new_game(client, cube=False)["id"]
+    act(client, gid, "roll")
+    hint = client.get(f"/api/games/{gid}/evaluation").json()
+    assert hint["kind"] == "plays" and hint["dice"] == [3, 1]
+    plays = hint["plays"]
+    assert plays[0]["play"] == "8/5 6/5" and plays[0]["diff"] == 0.0
+    equities = [p["equity"] for p in plays]
+    top = plays[0]["ply"]
+    deepest = [p["equity"] for p in plays if p["ply"] == top]
+    assert top >= 1 and len(deepest) >= 2 and deepest == sorted(deepest, reverse=True)
+    assert equities[: len(deepest)] == deepest  # those searched deepest first
+    assert all(p["diff"] == pytest.approx(p["equity"] - equities[0], abs=2e-3) for p in plays)
+    assert 50.0 < plays[0]["probs"]["win"] < 60.0
+    assert 0.0 < plays[0]["probs"]["win_gammon"] < plays[0]["probs"]["win"]
+
+
+def test_the_cube_hint(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1), (6, 4)])
+    gid = new_game(client, cube=True)["id"]
+    act(client, gid, "roll")
+    for step in ({"from": 8, "to": 5}, {"from": 6, "to": 5}):
+        act(client, gid, "move", step)
+    act(client, gid, "done")
+    hint = client.get(f"/api/games/{gid}/evaluation").json()
+    assert hint["kind"] == "cube"
+    assert hint["action"] == "no double" and hint["response"] == "take"
+    assert hint["text"] == "no double, take"
+    eq = hint["equities"]
+    assert eq["double_drop"] == 1.0 and eq["no_double"] > eq["double_take"]
+    assert 30.0 < hint["probs"]["win"] < 50.0  # Black, on roll, after White's good 31
