@@ -42,8 +42,8 @@ from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
-from backgammon.services.saved_positions import PositionStore
 from backgammon.services.analysis_jobs import AnalysisJobs
+from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 
