@@ -6,7 +6,7 @@ import pytest
 
 from backgammon.ai.cube import CubeState, cube_equities
 from backgammon.ai.met import match_equity_table
-from backgammon.ai.player import ComputerPlayer
+from backgammon.ai.netsearch import preroll, shared_net_evaluator
 from backgammon.analysis import (
     Decision,
     analyze,
@@ -92,7 +92,9 @@ def test_opening_luck_31_beats_54() -> None:
     good = next(d for d in analyze(_opening("8/5 6/5"), plies=0).decisions)
     poor = next(d for d in analyze(_opening("24/20 13/8", (5, 4)), plies=0).decisions)
     assert good.luck is not None and poor.luck is not None
-    assert good.luck > 0.0 > poor.luck
+    # 3-1 is the best opening roll; 5-4 one of the poorest (gnubg's rollouts: about +0.14 and
+    # -0.02 against the mean of the 30 opening rolls)
+    assert good.luck > 0.05 and good.luck > poor.luck + 0.05
 
 
 def test_cube_decisions_double_and_drop() -> None:
@@ -125,8 +127,10 @@ def test_money_cube_equities_are_per_cube_of_one() -> None:
     game.play("24/14")
     result = analyze(match, "hard")
     double = next(d for d in result.decisions if d.kind == "double" and d.played == "double")
-    # the pre-roll chances at 1-ply, as the computer's cube decisions take them
-    probs = ComputerPlayer("hard").probabilities(before)
+    # the pre-roll chances at 1-ply: the analysis scores cube decisions on them (the
+    # computer's own cube decisions look 2 plies ahead, too slow for a whole match)
+    p = preroll(before, shared_net_evaluator(), 1)
+    probs = (float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
     eq = cube_equities(probs, CubeState(), BLACK)
     assert double.equities["no_double"] == pytest.approx(eq.no_double, abs=0.02)
     assert double.equities["double_drop"] == 1.0
