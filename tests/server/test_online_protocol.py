@@ -877,16 +877,22 @@ def test_resign_declined_then_accepted(table_factory: Any) -> None:
     roller.send(type="decline")
     table.both("decline")
     assert table.host.state()["game"]["phase"] == "roll"
+    # One offer a side a turn: a declined offer cannot be sent again to stop play.
+    before = states(table)
     other.send(type="resign", level="single")
+    assert other.error("not_now") == (
+        f"{other.color} has already offered a resignation this turn: one offer a turn")
+    unchanged(table, before)
+    roller.send(type="resign", level="single")  # the other side still has its own offer
     table.both("resign")
-    roller.send(type="accept")
+    other.send(type="accept")
     table.both("accept")
     over = table.both("game_over")[0]
-    assert over["outcome"] == {"winner": roller.color, "kind": "resign", "points": 1,
+    assert over["outcome"] == {"winner": other.color, "kind": "resign", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is False
     new_game = table.both("new_game")[0]
-    assert new_game["game"] == 2 and new_game["score"][roller.color] == 1
+    assert new_game["game"] == 2 and new_game["score"][other.color] == 1
     state = table.host.state()
     assert state["game_number"] == 2 and state["game"]["phase"] == "opening"
     assert state["round"]["next"] == table.next_round
@@ -926,26 +932,32 @@ def test_a_player_out_of_time_loses_on_time(table_factory: Any, now: FakeNow) ->
     table = table_factory(seed=15, time_control="bullet", cube=True)
     rolled = table.opening()
     mover = table.by_color(rolled["color"])
-    assert rolled["clock"] == {"white": 60.0, "black": 60.0, "running": mover.color}
+    assert rolled["clock"] == {"white": 60.0, "black": 60.0, "running": mover.color,
+                               "waiting": [mover.color]}
     now.advance(10)
     event = table.play_random(mover)
     assert event["seconds"] == 10.0
     assert event["clock"][mover.color] == 52.0  # 60 - 10 + the 2 s increment
     roller = table.to_move()
     other = table.guest if roller is table.host else table.host
-    # Waiting for the opponent's secret costs the roller nothing.
+    # Waiting for the opponent's secret costs the roller nothing: the opponent is on its clock.
     roller.send(type="commit", round=table.next_round, commitment=commitment(b"\x01" * 32))
-    table.both("commit")
+    assert table.both("commit")[0]["clock"] == {
+        roller.color: 60.0, other.color: 52.0, "running": other.color, "waiting": [other.color]}
     now.advance(30)
-    assert roller.state()["clock"][roller.color] == 60.0
+    assert roller.state()["clock"] == {
+        roller.color: 60.0, other.color: 22.0, "running": other.color, "waiting": [other.color]}
     other.send(type="secret", round=table.next_round, secret=(b"\x02" * 32).hex())
-    table.both("secret")
+    assert table.both("secret")[0]["clock"] == {
+        roller.color: 60.0, other.color: 22.0, "running": roller.color,
+        "waiting": [roller.color]}
     now.advance(61)
     other.send(type="state")  # any message: the server flags the side whose time is up
     timeout = table.both("timeout")[0]
     assert timeout["color"] == roller.color
     over = table.both("game_over")[0]
-    assert over["outcome"]["winner"] == other.color and over["outcome"]["kind"] == "timeout"
+    assert over["outcome"] == {"winner": other.color, "kind": "timeout", "points": 1,
+                               "result_kind": "single"}
     assert over["log"]["events"][-1] == {"type": "timeout", "color": roller.color}
     assert other.expect("state")["state"]["phase"] == "finished"
 

@@ -400,6 +400,7 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "resign": ({"level": _level}, {"clock": _clock}),
     "accept": ({}, {"clock": _clock}),
     "decline": ({}, {"clock": _clock}),
+    "claim": ({}, {}),
     "rematch": ({}, {}),
     "state": ({}, {}),
     "review": ({}, {}),
