@@ -128,9 +128,10 @@ Server -> client
 Events that change the room go to both players in the same order, each with ``seq`` (the room's
 event counter, from 1); in a timed game each carries ``clock`` (``{"white": s, "black": s,
 "running": colour | null, "waiting": [colours]}``: ``waiting`` lists every side whose time is
-running, both in the opening round; ``running`` is the one of them, null when there are two). To the side that must move, ``rolled``, ``move`` and ``undo``
-also carry ``legal_moves``, the single moves it can make next (``[from, to, die]``), and
-``legal``, the same moves as the board shows them in local play
+running, both in the opening round; ``running`` is the one of them, null when there are two).
+To the side that must move, ``rolled``, ``move`` and ``undo`` also carry ``legal_moves``, the
+single moves it can make next (``[from, to, die]``), and ``legal``, the same moves as the
+board shows them in local play
 (:func:`backgammon.services.destinations.legal_json`: each checker that can move, every place
 it can reach with one or more dice, whether it hits there, and the single moves that take it
 there, to send one ``move`` each).
@@ -209,8 +210,8 @@ An ``error`` refuses one message: nothing changes, the connection stays up, exce
 code                   meaning
 =====================  ==========================================================================
 ``too_large``          the message is over :data:`MAX_MESSAGE_BYTES` bytes
-``malformed``          not JSON, not an object, a binary frame, a missing, unknown or mistyped
-                       field (the message names it)
+``malformed``          not JSON (or nested too deeply to read), not an object, a binary frame,
+                       a missing, unknown or mistyped field (the message names it)
 ``unknown_type``       no such message type
 ``hello_first``        a message before ``hello``
 ``already_joined``     a second ``hello`` on the same connection
@@ -466,6 +467,9 @@ def parse_message(text: str) -> ClientMessage:
         data = json.loads(text)
     except ValueError as exc:
         raise OnlineError("malformed", f"the message is not JSON: {exc}") from None
+    except RecursionError:
+        raise OnlineError("malformed", "the message is nested too deeply to read (no message "
+                                       "nests more than 3 levels)") from None
     if not isinstance(data, dict):
         raise OnlineError("malformed", f"a message must be a JSON object, got "
                                        f"{type(data).__name__}")

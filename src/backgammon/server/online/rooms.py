@@ -99,6 +99,11 @@ DEFAULT_EXPIRY: Final = 600.0
 MAX_MATCH_LENGTH: Final = 25
 #: The most rooms kept at once; creating another is refused until some expire.
 DEFAULT_MAX_ROOMS: Final = 5000
+#: Rooms one client address may create in :data:`CREATE_WINDOW` seconds.
+DEFAULT_CREATE_RATE: Final = 10
+CREATE_WINDOW: Final = 60.0
+#: Rooms nobody has joined yet that one client address may hold at once.
+DEFAULT_MAX_WAITING: Final = 5
 #: Seconds an untimed game may wait on a silent (or disconnected) side before the other side
 #: may claim the game as abandoned.
 DEFAULT_ABANDON_AFTER: Final = 120.0
@@ -1324,6 +1329,8 @@ class RoomManager:
         max_rooms: the most rooms kept at once.
         abandon_after: seconds an untimed game waits on a silent side before the other side
             may claim it (:class:`Room`).
+        create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
+        max_waiting: rooms nobody has joined that one client address may hold at once.
     """
 
     def __init__(
@@ -1333,6 +1340,8 @@ class RoomManager:
         expiry: float = DEFAULT_EXPIRY,
         max_rooms: int = DEFAULT_MAX_ROOMS,
         abandon_after: float = DEFAULT_ABANDON_AFTER,
+        create_rate: int = DEFAULT_CREATE_RATE,
+        max_waiting: int = DEFAULT_MAX_WAITING,
     ) -> None:
         if not expiry > 0:
             raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
@@ -1340,6 +1349,10 @@ class RoomManager:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.create_rate = create_rate
+        self.max_waiting = max_waiting
+        self._created: dict[str, list[float]] = {}  # each address's recent creations
+        self._hosts: dict[str, str] = {}  # room code -> the address that created it
         self.now = now
         self.expiry = float(expiry)
         self.max_rooms = max_rooms
@@ -1348,16 +1361,40 @@ class RoomManager:
     def __len__(self) -> int:
         return len(self._rooms)
 
-    def create(self, settings: OnlineSettings, host_name: str | None = None) -> tuple[Room, str]:
+    def create(self, settings: OnlineSettings, host_name: str | None = None,
+               address: str | None = None) -> tuple[Room, str]:
         """A new room with the host's settings.
+
+        Args:
+            settings: the host's settings.
+            host_name: the name shown for the host.
+            address: the creating client's address (None: not limited per address).
 
         Returns:
             The room and the host's seat token.
 
         Raises:
-            OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open.
+            OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open;
+                ``rate_limited`` when ``address`` created :attr:`create_rate` rooms in the
+                last :data:`CREATE_WINDOW` seconds, or holds :attr:`max_waiting` rooms nobody
+                has joined. Nothing is created.
         """
         self.sweep()
+        if address is not None:
+            now = self.now()
+            recent = [t for t in self._created.get(address, []) if now - t < CREATE_WINDOW]
+            self._created[address] = recent
+            if len(recent) >= self.create_rate:
+                wait = CREATE_WINDOW - (now - recent[0])
+                raise OnlineError("rate_limited", f"{len(recent)} rooms created from your "
+                                                  f"address in the last {CREATE_WINDOW:g} s: "
+                                                  f"try again in {wait:.0f} s")
+            waiting = sum(1 for code, host in self._hosts.items()
+                          if host == address and self._rooms[code].phase is RoomPhase.WAITING)
+            if waiting >= self.max_waiting:
+                raise OnlineError("rate_limited", f"your address has {waiting} rooms nobody "
+                                                  f"has joined: share one, or wait until they "
+                                                  f"expire")
         if len(self._rooms) >= self.max_rooms:
             raise OnlineError("too_many_rooms", f"the server has {len(self._rooms)} rooms open, "
                                                 f"its limit: try again later")
@@ -1368,6 +1405,9 @@ class RoomManager:
         room = Room(code, settings, token, now=self.now, host_name=host_name or "Host",
                     abandon_after=self.abandon_after)
         self._rooms[code] = room
+        if address is not None:
+            self._created[address].append(self.now())
+            self._hosts[code] = address
         return room, token
 
     def get(self, code: str) -> Room:
@@ -1393,5 +1433,10 @@ class RoomManager:
         gone = [code for code, room in self._rooms.items() if room.expired(self.expiry)]
         for code in gone:
             self._rooms.pop(code).expire()
+            self._hosts.pop(code, None)
+        now = self.now()
+        for address in [a for a, times in self._created.items()
+                        if not times or now - times[-1] >= CREATE_WINDOW]:
+            del self._created[address]
         return gone
 
