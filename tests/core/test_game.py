@@ -417,14 +417,15 @@ def test_resignation_declined_keeps_the_moves_made() -> None:
     refused(game, IllegalActionError, game.resign, WHITE, "triple")
 
 
-def test_timeout_scores_the_position_as_it_stands() -> None:
-    # Black has none off and a checker in White's home board: a backgammon, times the cube.
+def test_timeout_loses_a_single_game_at_the_cubes_value() -> None:
+    # Black has none off and a checker in White's home board, which played out would be a
+    # backgammon: on time it is a single game, times the cube (2), not 6 points.
     start = diagram(white="1:3", black="13:14 22:1", turn="black")
     game = Game(GameSettings(cube=True, start=start), dice=FixedDice([]))
     game.double()
     game.take()
     outcome = game.timeout(BLACK)
-    assert outcome == GameOutcome(WHITE, "timeout", 6, ResultKind.BACKGAMMON)
+    assert outcome == GameOutcome(WHITE, "timeout", 2, ResultKind.SINGLE)
     # The side that times out loses even when ahead: White has borne off, so a single game.
     game = Game(GameSettings(start=start), dice=FixedDice([]))
     assert game.timeout(WHITE) == GameOutcome(BLACK, "timeout", 1, ResultKind.SINGLE)

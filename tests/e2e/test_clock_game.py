@@ -112,7 +112,7 @@ def test_a_bullet_game_left_alone_is_lost_on_time(page: Page, server: ServerProc
     # The page sees the loss by itself: no click after the roll.
     page.wait_for_selector("#result:not([hidden])", timeout=15_000)
     text = page.inner_text("#result-text")
-    assert text.startswith("The computer wins a backgammon on time (3 points)"), text
+    assert text.startswith("The computer wins a single game on time (1 point)"), text
     assert text.endswith("you ran out of time.")
     assert page.inner_text("#result-title") == "The computer wins"
     assert page.inner_text("#clock-white") == "0:00.0"
@@ -121,9 +121,9 @@ def test_a_bullet_game_left_alone_is_lost_on_time(page: Page, server: ServerProc
     assert state["result"]["reason"] == "timeout"
     assert state["result"]["winner"] == "black"
     assert [h["text"] for h in state["history"]][-2:] == ["White times out",
-                                                           "Black wins 3 points"]
+                                                           "Black wins 1 point"]
     history = page.locator("#move-list li").all_inner_texts()
-    assert history[-2:] == ["White times out", "Black wins 3 points"]
+    assert history[-2:] == ["White times out", "Black wins 1 point"]
     page.screenshot(path=str(ARTIFACTS / "clock-lost-on-time.png"), full_page=True)
 
 

@@ -121,7 +121,7 @@ def test_the_clock_runs_from_the_opening_roll_and_the_page_sees_a_timeout(
     assert check["clock"]["running"] is None
     final = get(client, path)
     assert final["result"]["reason"] == "timeout"
-    assert final["result"]["text"] == ("Black wins a backgammon on time (3 points): "
+    assert final["result"]["text"] == ("Black wins a single game on time (1 point): "
                                        "White ran out of time.")
     assert final["history"][-2]["text"] == "White times out"
     response = client.post(f"{path}/move", json={"from": 8, "to": 5})
@@ -145,7 +145,7 @@ def test_a_late_action_is_refused_with_the_reason(server: Server) -> None:
         "code": "not_allowed", "message": "You ran out of time: the game is over"}
     result = get(client, path)["result"]
     assert result["title"] == "The computer wins"
-    assert result["text"] == ("The computer wins a backgammon on time (3 points): "
+    assert result["text"] == ("The computer wins a single game on time (1 point): "
                               "you ran out of time.")
 
 

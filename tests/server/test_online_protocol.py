@@ -877,16 +877,22 @@ def test_resign_declined_then_accepted(table_factory: Any) -> None:
     roller.send(type="decline")
     table.both("decline")
     assert table.host.state()["game"]["phase"] == "roll"
+    # One offer a side a turn: a declined offer cannot be sent again to stop play.
+    before = states(table)
     other.send(type="resign", level="single")
+    assert other.error("not_now") == (
+        f"{other.color} has already offered a resignation this turn: one offer a turn")
+    unchanged(table, before)
+    roller.send(type="resign", level="single")  # the other side still has its own offer
     table.both("resign")
-    roller.send(type="accept")
+    other.send(type="accept")
     table.both("accept")
     over = table.both("game_over")[0]
-    assert over["outcome"] == {"winner": roller.color, "kind": "resign", "points": 1,
+    assert over["outcome"] == {"winner": other.color, "kind": "resign", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is False
     new_game = table.both("new_game")[0]
-    assert new_game["game"] == 2 and new_game["score"][roller.color] == 1
+    assert new_game["game"] == 2 and new_game["score"][other.color] == 1
     state = table.host.state()
     assert state["game_number"] == 2 and state["game"]["phase"] == "opening"
     assert state["round"]["next"] == table.next_round
@@ -926,26 +932,32 @@ def test_a_player_out_of_time_loses_on_time(table_factory: Any, now: FakeNow) ->
     table = table_factory(seed=15, time_control="bullet", cube=True)
     rolled = table.opening()
     mover = table.by_color(rolled["color"])
-    assert rolled["clock"] == {"white": 60.0, "black": 60.0, "running": mover.color}
+    assert rolled["clock"] == {"white": 60.0, "black": 60.0, "running": mover.color,
+                               "waiting": [mover.color]}
     now.advance(10)
     event = table.play_random(mover)
     assert event["seconds"] == 10.0
     assert event["clock"][mover.color] == 52.0  # 60 - 10 + the 2 s increment
     roller = table.to_move()
     other = table.guest if roller is table.host else table.host
-    # Waiting for the opponent's secret costs the roller nothing.
+    # Waiting for the opponent's secret costs the roller nothing: the opponent is on its clock.
     roller.send(type="commit", round=table.next_round, commitment=commitment(b"\x01" * 32))
-    table.both("commit")
+    assert table.both("commit")[0]["clock"] == {
+        roller.color: 60.0, other.color: 52.0, "running": other.color, "waiting": [other.color]}
     now.advance(30)
-    assert roller.state()["clock"][roller.color] == 60.0
+    assert roller.state()["clock"] == {
+        roller.color: 60.0, other.color: 22.0, "running": other.color, "waiting": [other.color]}
     other.send(type="secret", round=table.next_round, secret=(b"\x02" * 32).hex())
-    table.both("secret")
+    assert table.both("secret")[0]["clock"] == {
+        roller.color: 60.0, other.color: 22.0, "running": roller.color,
+        "waiting": [roller.color]}
     now.advance(61)
     other.send(type="state")  # any message: the server flags the side whose time is up
     timeout = table.both("timeout")[0]
     assert timeout["color"] == roller.color
     over = table.both("game_over")[0]
-    assert over["outcome"]["winner"] == other.color and over["outcome"]["kind"] == "timeout"
+    assert over["outcome"] == {"winner": other.color, "kind": "timeout", "points": 1,
+                               "result_kind": "single"}
     assert over["log"]["events"][-1] == {"type": "timeout", "color": roller.color}
     assert other.expect("state")["state"]["phase"] == "finished"
 
@@ -1131,3 +1143,178 @@ def test_a_room_its_host_left_takes_no_guest(client: TestClient) -> None:
         guest.send(type="hello")
         assert guest.error("room_full") == (
             f"room {room['code']} is closed: Ann (white) left the room")
+
+
+# ------------------------------------------------------------------------------------------
+# Stalling costs: whoever must send the next message is on its clock, or can be claimed against
+
+
+def _room(client: TestClient, table: Table) -> Room:
+    return client.app.state.online.rooms.get(table.code)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_withheld_secret_runs_the_withholders_clock_out(table_factory: Any,
+                                                          now: FakeNow) -> None:
+    table = table_factory(seed=21, time_control="bullet", cube=True)
+    mover = table.by_color(table.opening()["color"])
+    table.play_random(mover)  # at once: the mover has 62 s
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    roller.send(type="double")
+    table.both("double")
+    other.send(type="take")
+    table.both("take")
+    roller.send(type="commit", round=table.next_round, commitment=commitment(b"\x03" * 32))
+    table.both("commit")
+    # The opponent never sends its secret: its clock runs, the roller's does not.
+    now.advance(61.9)
+    assert roller.state()["clock"] == {roller.color: 60.0, other.color: 0.1,
+                                       "running": other.color, "waiting": [other.color]}
+    now.advance(0.1)
+    roller.send(type="state")
+    assert table.both("timeout")[0]["color"] == other.color
+    over = table.both("game_over")[0]
+    # Out of time: a single game at the cube's value (2), whatever the position.
+    assert over["outcome"] == {"winner": roller.color, "kind": "timeout", "points": 2,
+                               "result_kind": "single"}
+    assert over["match_over"] is True
+    state = roller.expect("state")["state"]
+    assert state["phase"] == "finished" and state["round"]["open"] is None
+    assert state["clock"] == {roller.color: 60.0, other.color: 0.0, "running": None,
+                              "waiting": []}
+
+
+def test_a_withheld_reveal_in_an_untimed_match_can_be_claimed(table_factory: Any,
+                                                              now: FakeNow) -> None:
+    table = table_factory(seed=22, match_length=5)
+    mover = table.by_color(table.opening()["color"])
+    table.play_random(mover)
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    number = table.next_round
+    roller.send(type="commit", round=number, commitment=commitment(b"\x04" * 32))
+    table.both("commit")
+    other.send(type="secret", round=number, secret=(b"\x05" * 32).hex())
+    table.both("secret")
+    # The roller never reveals. Reading the state is no action: its silence goes on.
+    now.advance(100)
+    roller.state()
+    now.advance(19)
+    before = states(table)
+    other.send(type="claim")
+    assert other.error("not_now") == (
+        f"cannot claim the game yet: {roller.color} has been silent 119 s; a game can be "
+        f"claimed after 120 s")
+    roller.send(type="claim")
+    assert roller.error("not_now") == (
+        f"cannot claim the game: it is waiting on you, not on {other.color}")
+    unchanged(table, before)
+    now.advance(1)
+    other.send(type="state")  # any message: the server sees the silence first
+    assert table.both("claimable")[0] == {"type": "claimable", "color": roller.color,
+                                          "seconds": 120.0, "seq": before[0]["seq"] + 1}
+    assert other.expect("state")["state"]["claimable"] == roller.color
+    other.send(type="claim")
+    assert table.both("abandoned")[0]["color"] == roller.color
+    over = table.both("game_over")[0]
+    assert over["outcome"] == {"winner": other.color, "kind": "timeout", "points": 1,
+                               "result_kind": "single"}
+    assert over["match_over"] is True  # the claim wins the match, not only the game
+    name = "Ann" if other is table.host else "Bob"
+    assert over["text"] == (f"{name} ({other.color}) wins the match (1 point for this game): "
+                            f"{roller.color} was silent for 120 s and the game was claimed as "
+                            f"abandoned.")
+    state = other.state()
+    assert (state["phase"], state["reason"]) == ("finished", over["text"])
+    other.send(type="rematch")  # the room goes on as after any match
+    table.both("rematch")
+
+
+def test_an_opening_never_committed_runs_the_silent_sides_clock_out(table_factory: Any,
+                                                                     now: FakeNow) -> None:
+    table = table_factory(seed=23, time_control="bullet")
+    assert table.host.state()["clock"] == {"white": 60.0, "black": 60.0, "running": None,
+                                           "waiting": ["black", "white"]}
+    now.advance(5)
+    table.host.send(type="commit", round=1, commitment=commitment(b"\x06" * 32))
+    commit = table.both("commit")[0]
+    guest = table.guest.color
+    assert commit["clock"] == {table.host.color: 55.0, guest: 55.0, "running": guest,
+                               "waiting": [guest]}
+    now.advance(55)
+    table.host.send(type="state")
+    assert table.both("timeout")[0]["color"] == guest
+    over = table.both("game_over")[0]
+    assert over["outcome"] == {"winner": table.host.color, "kind": "timeout", "points": 1,
+                               "result_kind": "single"}
+    assert over["log"]["events"] == [{"type": "timeout", "color": guest}]
+
+
+def test_an_opening_never_committed_in_an_untimed_game_can_be_claimed(table_factory: Any,
+                                                                       now: FakeNow) -> None:
+    table = table_factory(seed=24)
+    now.advance(300)  # neither has committed: both are silent, neither can claim
+    table.host.send(type="claim")
+    assert [table.both("claimable")[0]["color"] for _ in range(2)] == ["black", "white"]
+    assert table.host.error("not_now") == (
+        f"cannot claim the game: it is waiting on you, not on {table.guest.color}")
+    table.host.send(type="commit", round=1, commitment=commitment(b"\x07" * 32))
+    table.both("commit")
+    assert table.host.state()["claimable"] == table.guest.color  # the host acted
+    now.advance(1)
+    table.host.send(type="claim")
+    assert table.both("abandoned")[0] == {"type": "abandoned", "color": table.guest.color,
+                                          "seconds": 301.0, "seq": 4}
+    over = table.both("game_over")[0]
+    assert over["outcome"]["points"] == 1 and over["match_over"] is True
+    assert over["text"].startswith(f"Ann ({table.host.color}) wins the game (1 point")
+
+
+def test_a_dropped_player_is_claimable_once_the_game_waits_on_it(client: TestClient,
+                                                                  table_factory: Any,
+                                                                  now: FakeNow) -> None:
+    table = table_factory(seed=25)
+    mover = table.by_color(table.opening()["color"])
+    other = table.guest if mover is table.host else table.host
+    mover.ws.close()  # the mover leaves without a word, mid-turn
+    other.expect("opponent")
+    now.advance(120)
+    other.send(type="claim")
+    assert other.expect("claimable")["color"] == mover.color
+    assert other.expect("abandoned")["color"] == mover.color
+    assert other.expect("game_over")["outcome"]["winner"] == other.color
+
+
+def test_the_time_before_a_forced_pass_is_charged(client: TestClient, table_factory: Any,
+                                                  now: FakeNow) -> None:
+    from backgammon.core.match import Match, MatchSetup
+    from backgammon.core.position import Position
+    from backgammon.core.types import BLACK
+    from backgammon.server.online.rooms import _NoDice
+
+    table = table_factory(seed=26, time_control="bullet")
+    room = _room(client, table)
+    # Black is on the bar against White's closed board: every roll passes.
+    points = [0] * 26
+    for point in range(1, 7):
+        points[point] = 2
+    points[13], points[0], points[12] = 3, -1, -14
+    start = Position.from_points(points, "black")
+    room.match = Match(0, cube=False, dice=_NoDice(), setup=MatchSetup(start))
+    assert room.clock is not None
+    room.clock.start(BLACK)
+    black, white = table.by_color("black"), table.by_color("white")
+    now.advance(20)  # Black waits 20 s before rolling a roll that must pass
+    number = table.next_round
+    black.send(type="commit", round=number, commitment=commitment(b"\x08" * 32))
+    table.both("commit")
+    white.send(type="secret", round=number, secret=(b"\x09" * 32).hex())
+    table.both("secret")
+    black.send(type="reveal", round=number, secret=(b"\x08" * 32).hex())
+    table.both("reveal")
+    rolled = black.expect("rolled")
+    white.expect("rolled")
+    assert rolled["passed"] is True
+    # Charged, not given back: 60 - 20, plus the increment of a completed turn.
+    assert rolled["clock"] == {"white": 60.0, "black": 42.0, "running": "white",
+                               "waiting": ["white"]}

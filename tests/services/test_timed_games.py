@@ -221,16 +221,17 @@ def test_timeout_exactly_at_zero_is_seen_by_a_read(table: Table) -> None:
     result = state["result"]
     assert result["reason"] == "timeout"
     assert result["winner"] == "black"
-    # At the start both back checkers still sit in Black's home board: a backgammon.
-    assert (result["kind"], result["points"]) == ("backgammon", 3)
-    assert result["text"] == ("Black wins a backgammon on time (3 points): "
+    # At the start both back checkers still sit in Black's home board, but a timeout loses
+    # a single game at the cube's value, never a backgammon.
+    assert (result["kind"], result["points"]) == ("single", 1)
+    assert result["text"] == ("Black wins a single game on time (1 point): "
                               "White ran out of time.")
     assert state["message"] == result["text"]
     assert state["clock"]["remaining"] == {"white": 0.0, "black": 60.0}
     assert state["clock"]["running"] is None
     assert state["history"][-2:] == [
         {"game": 1, "kind": "timeout", "color": "white", "text": "White times out"},
-        {"game": 1, "kind": "result", "color": "black", "text": "Black wins 3 points"},
+        {"game": 1, "kind": "result", "color": "black", "text": "Black wins 1 point"},
     ]
     assert table.events()[-1] == {"type": "timeout", "color": "white", "seconds": 60.0}
     assert table.record()["version"] == state["version"]
@@ -254,10 +255,10 @@ def test_acting_late_loses_and_is_charged_only_to_zero(table: Table) -> None:
         table.service.end_turn(table.id)
 
 
-def test_timeout_scoring_with_the_cube_at_2_and_a_gammon(db: Path) -> None:
+def test_timeout_scoring_with_the_cube_at_2_is_a_single_game(db: Path) -> None:
     # White escapes both back checkers (6-5: 24/13 twice) after doubling to 2; Black takes.
-    # Then White runs out of time: with none borne off and nothing left in Black's home
-    # board White loses a gammon, at 2 on the cube: 4 points.
+    # Then White runs out of time: with none borne off it would lose a gammon played out,
+    # but a timeout loses the game at the cube's value: 2 points.
     table = Table(db, [(6, 5), (2, 1), (6, 5), (2, 1)])
     table.new(cube=True)
     table.service.roll(table.id)
@@ -290,8 +291,8 @@ def test_timeout_scoring_with_the_cube_at_2_and_a_gammon(db: Path) -> None:
     assert check["phase"] == "match_over"
     result = table.state()["result"]
     assert (result["reason"], result["winner"], result["kind"], result["points"]) == (
-        "timeout", "black", "gammon", 4)
-    assert result["text"] == "Black wins a gammon on time (4 points): White ran out of time."
+        "timeout", "black", "single", 2)
+    assert result["text"] == "Black wins a single game on time (2 points): White ran out of time."
     events = table.events()
     assert [e["type"] for e in events[4:7]] == ["double", "take", "roll"]
     assert events[4]["seconds"] == 2.0 and events[5]["seconds"] == 3.0
@@ -468,7 +469,7 @@ def test_each_game_of_a_match_gets_a_fresh_clock(db: Path) -> None:
     table.watch(41)
     state = table.state()
     assert state["result"]["reason"] == "timeout"
-    assert state["score"]["black"] == 3
+    assert state["score"]["black"] == 1
     state = dict(table.service.next_game(table.id))
     assert state["phase"] == "opening"
     assert state["clock"]["remaining"] == {"white": 60.0, "black": 60.0}

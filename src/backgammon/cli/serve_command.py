@@ -40,6 +40,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "HTTP works too: the page's dice hashing needs no secure context")
     parser.add_argument("--keyfile", metavar="PEM", type=Path, default=None,
                         help="the private key of --certfile (PEM)")
+    parser.add_argument("--header-timeout", metavar="SECONDS", type=float, default=10.0,
+                        help="drop a connection whose request headers have not all arrived "
+                        "within this many seconds (default 10)")
+    parser.add_argument("--max-connections", metavar="N", type=int, default=2000,
+                        help="connections and requests served at once; more are answered "
+                        "503 (default 2000)")
+    parser.add_argument("--forwarded-allow-ips", metavar="IPS", default="127.0.0.1",
+                        help="behind a reverse proxy: the proxy addresses (comma-separated, "
+                        "or *) whose X-Forwarded-For and X-Forwarded-Proto headers give the "
+                        "client's address and scheme (default 127.0.0.1: a proxy on this "
+                        "machine); no one else's are trusted")
     parser.set_defaults(run=run)
 
 
@@ -81,12 +92,21 @@ def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
+    if not 0 < args.header_timeout <= 3600:
+        raise UsageError(f"--header-timeout must be seconds in (0, 3600], got "
+                         f"{args.header_timeout:g}")
+    if not 1 <= args.max_connections <= 1_000_000:
+        raise UsageError(f"--max-connections must be 1..1000000, got {args.max_connections}")
     tls = _tls_files(args)
     scheme = "http" if tls is None else "https"
     import uvicorn
 
     from backgammon.server import ServerSettings, create_app
-    from backgammon.server.runtime import tune_gc
+    from backgammon.server.runtime import (
+        header_deadline_protocol,
+        raise_open_file_limit,
+        tune_gc,
+    )
     from backgammon.services.store import StoredGameError
 
     settings = ServerSettings() if args.db is None else ServerSettings(db_path=args.db)
@@ -94,8 +114,14 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(settings)
     except (OSError, sqlite3.Error, StoredGameError) as exc:
         raise UsageError(f"cannot open the games database {settings.db_path}: {exc}") from None
+    # Each connection holds a descriptor: room for --max-connections and the files besides.
+    raise_open_file_limit(max(4096, 2 * args.max_connections + 256))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
                             server_header=False,
+                            http=header_deadline_protocol(args.header_timeout),
+                            limit_concurrency=args.max_connections,
+                            proxy_headers=True,
+                            forwarded_allow_ips=args.forwarded_allow_ips,
                             ssl_certfile=None if tls is None else tls[0],
                             ssl_keyfile=None if tls is None else tls[1])
     server = uvicorn.Server(config)

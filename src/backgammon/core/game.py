@@ -309,9 +309,10 @@ class GameOutcome:
             ``"drop"`` when a double was refused; ``"resign"`` when a resignation was
             accepted; ``"timeout"`` when the loser ran out of time.
         points: what the game is worth: the result kind's value times the cube value (after
-            the Jacoby rule, when in force). For a drop, the cube value before the double.
-        result_kind: single, gammon or backgammon: as played out on the board, as resigned,
-            or as the position stood at a timeout; ``SINGLE`` for a drop.
+            the Jacoby rule, when in force). For a drop, the cube value before the double; for
+            a timeout, the cube value.
+        result_kind: single, gammon or backgammon: as played out on the board or as resigned;
+            ``SINGLE`` for a drop or a timeout.
     """
 
     winner: Color
@@ -959,9 +960,9 @@ class Game:
         self._answer_resignation("decline", seconds)
 
     def timeout(self, color: Color | str, *, seconds: float | None = None) -> GameOutcome:
-        """``color`` ran out of time and loses: the cube value times what the game is worth as
-        the position stood at the start of the turn (gammon and backgammon count, subject to
-        the Jacoby rule).
+        """``color`` ran out of time and loses a single game at the cube's value: no gammon or
+        backgammon is counted on time (the position at a timeout, e.g. the start of a game,
+        says nothing about how the game would have ended), and the Jacoby rule does not apply.
 
         Args:
             color: the side whose time ran out.
@@ -1346,11 +1347,11 @@ class Game:
         elif kind == "timeout":
             assert color is not None
             winner = color.opponent
-            level = _result_kind(state.turn_start, winner)
+            level = ResultKind.SINGLE  # a timeout loses the game at the cube's value
             new.phase = Phase.OVER
             new.doubler = None
             new.resign_offer = None
-            new.outcome = GameOutcome(winner, "timeout", self._worth(level), level)
+            new.outcome = GameOutcome(winner, "timeout", state.cube_value, level)
             turn_entry = self._cube_turn(color, "timeout", "Times out", new, index, secs)
             played = []
             position = state.turn_start

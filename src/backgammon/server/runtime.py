@@ -1,15 +1,20 @@
 """Process settings for a long-running game server.
 
 :func:`tune_gc` is applied by ``backgammon serve`` once the app is built, and by
-``bench/online_load.py`` to its server and clients.
+``bench/online_load.py`` to its server and clients. ``backgammon serve`` also raises the
+open-file limit (:func:`raise_open_file_limit`) and serves HTTP through
+:func:`header_deadline_protocol`, so a client that never finishes its request's headers is
+dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["GC_THRESHOLDS", "tune_gc"]
+__all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "header_deadline_protocol",
+           "raise_open_file_limit", "tune_gc"]
 
 #: The collector thresholds :func:`tune_gc` sets: Python's first two (700 allocations, 10
 #: young collections), and 100 instead of 10 middle collections before a full one.
@@ -34,3 +39,96 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+#: Seconds a client has to send a request's headers (the request line and every header) before
+#: its connection is dropped: uvicorn itself waits for them for ever.
+HEADER_TIMEOUT: Final = 10.0
+#: The open-file soft limit :func:`raise_open_file_limit` asks for by default (each connection
+#: is one file descriptor).
+OPEN_FILES: Final = 65536
+
+
+def header_deadline_protocol(seconds: float = HEADER_TIMEOUT) -> type[Any]:
+    """uvicorn's httptools HTTP protocol with a deadline for a request's headers.
+
+    Each connection must deliver a request's headers within ``seconds`` of its first byte (of
+    the connection, for the first request): a client that trickles a request in a byte at a
+    time, or opens a connection and says nothing, is disconnected then instead of holding a
+    file descriptor for ever. The body and WebSocket traffic after the headers are not timed
+    here (the app and uvicorn's keep-alive timeout see to those). Pass the class as uvicorn's
+    ``http=`` (``uvicorn.Config(app, http=header_deadline_protocol(10.0))``).
+
+    Args:
+        seconds: the deadline (> 0).
+
+    Returns:
+        A subclass of ``uvicorn.protocols.http.httptools_impl.HttpToolsProtocol``.
+
+    Raises:
+        ValueError: ``seconds`` is not > 0.
+    """
+    if not seconds > 0:
+        raise ValueError(f"the header deadline must be a number of seconds > 0, got "
+                         f"{seconds!r}")
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class HeaderDeadlineProtocol(HttpToolsProtocol):
+        header_timeout = float(seconds)
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm_header_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm_header_deadline()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm_header_deadline()  # the next request on a kept-alive connection
+
+        def on_headers_complete(self) -> None:
+            self._disarm_header_deadline()
+            super().on_headers_complete()
+
+        def _arm_header_deadline(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(self.header_timeout,
+                                                          self._headers_too_late)
+
+        def _disarm_header_deadline(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _headers_too_late(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return HeaderDeadlineProtocol
+
+
+def raise_open_file_limit(wanted: int = OPEN_FILES) -> int:
+    """Raise this process's open-file soft limit towards ``wanted`` (never above the hard
+    limit, never lower than it is), so that many connections do not run out of descriptors.
+
+    Returns:
+        The soft limit now in force (-1: unlimited; the platform has no ``resource`` module:
+        0, nothing done).
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # pragma: no cover - refused by the system
+            pass
+    return int(soft)

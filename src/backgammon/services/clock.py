@@ -184,6 +184,19 @@ class Clock:
         self._turn_spent = 0.0
         return used
 
+    def charge(self, color: Color | str, seconds: float) -> None:
+        """Take ``seconds`` (>= 0) off ``color``'s reserve without touching the running turn:
+        time a side spent answering inside another's turn or in the opening (online play
+        times those waits itself, since both sides may be awaited at once).
+
+        Raises:
+            ClockError: ``seconds`` is negative or not finite.
+        """
+        value = float(seconds)
+        if not 0 <= value < float("inf"):
+            raise ClockError(f"seconds to charge must be a number >= 0, got {seconds!r}")
+        self._remaining[Color.parse(color)] -= value
+
     def cancel(self) -> None:
         """Take the running turn off the clock without charging it (a forced pass): time the
         turn was charged before a pause is given back too."""

@@ -54,9 +54,12 @@ type            fields                                         who, when
 ``drop``,                                                      beavers, which the online settings
 ``beaver``                                                     do not offer yet: refused)
 ``resign``      ``level`` (single, gammon, backgammon),        either side, while no roll is in
-                ``clock``?                                     progress
+                ``clock``?                                     progress; one offer a side a turn
 ``accept``,     ``clock``?                                     the resigning side's opponent
 ``decline``
+``claim``       (none)                                         untimed games: once the opponent
+                                                               is ``claimable`` (the game waited
+                                                               on it 2 minutes): win as abandoned
 ``rematch``     (none)                                         either side once the match is over;
                                                                the rematch starts when both asked
 ``state``       (none)                                         any time: the full state
@@ -74,6 +77,17 @@ clock decides (:class:`backgammon.services.clock.Clock` on its own timestamps); 
 more than :data:`CLOCK_TOLERANCE` seconds is answered with ``clock_sync`` so the page corrects
 itself. Every event of a timed game carries the server's clock, so neither side drifts.
 
+No wait is free. In a timed game whoever must send the next message is on its clock: the
+roller through its commit and its reveal, the roller's opponent until its secret comes, each
+side in the opening round until its commitment (then its reveal) comes (both clocks can run
+there). A forced pass is a completed turn: the time before its roll is charged. A side out of
+time loses a single game at the cube's value (``timeout``). In an untimed game a side the game
+has waited on for 2 minutes (the server's setting) without an action from it, connected or
+not, becomes ``claimable``; its opponent may then ``claim``, and wins the game, and with it
+the match (``abandoned``, then ``game_over`` with ``match_over``; the game's log records a
+timeout of the silent side). Reading (``state``, ``review``, ``export``, ``explain``) is no
+action.
+
 Fair dice: commit-reveal, three messages a roll
 ===============================================
 
@@ -84,7 +98,8 @@ A turn's roll (round ``n``, the side on roll R, its opponent O):
 
 1. R sends ``commit {round: n, commitment: SHA-256(r)}`` for a fresh 32-byte secret ``r``. This
    is R's decision to roll: from now on R cannot double, nobody can resign, and no other round
-   can open until this one is thrown. R's clock stops while the server waits for O.
+   can open until this one is thrown. R's clock stops and O's runs while the server waits for
+   O.
 2. O answers ``secret {round: n, secret: o}``: a fresh secret in the clear (its page does this
    by itself). R's clock runs again.
 3. R sends ``reveal {round: n, secret: r}``. The server (and O's page) check ``SHA-256(r)``
@@ -92,7 +107,8 @@ A turn's roll (round ``n``, the side on roll R, its opponent O):
    (:func:`backgammon.core.dice.dice_from_secrets`; the page's ``fairdice.js`` is the same
    derivation) and the server sends ``rolled`` with both secrets, so both pages can check.
 
-The opening roll (round ``n``, the game in its opening phase; the clocks do not run yet):
+The opening roll (round ``n``, the game in its opening phase; each side is on its clock until it
+has sent what the step awaits):
 
 1. Each side sends ``commit {round: n, commitment: SHA-256(own secret)}``, in either order.
 2. Once both commitments are in, each side sends ``reveal {round: n, secret}``, in either order.
@@ -111,9 +127,11 @@ Server -> client
 
 Events that change the room go to both players in the same order, each with ``seq`` (the room's
 event counter, from 1); in a timed game each carries ``clock`` (``{"white": s, "black": s,
-"running": colour | null}``). To the side that must move, ``rolled``, ``move`` and ``undo``
-also carry ``legal_moves``, the single moves it can make next (``[from, to, die]``), and
-``legal``, the same moves as the board shows them in local play
+"running": colour | null, "waiting": [colours]}``: ``waiting`` lists every side whose time is
+running, both in the opening round; ``running`` is the one of them, null when there are two).
+To the side that must move, ``rolled``, ``move`` and ``undo`` also carry ``legal_moves``, the
+single moves it can make next (``[from, to, die]``), and ``legal``, the same moves as the
+board shows them in local play
 (:func:`backgammon.services.destinations.legal_json`: each checker that can move, every place
 it can reach with one or more dice, whether it hits there, and the single moves that take it
 there, to send one ``move`` each).
@@ -145,7 +163,10 @@ type               fields
 ``resign``         ``color``, ``level``
 ``accept``,        ``color``
 ``decline``
-``timeout``        ``color`` (who ran out of time)
+``timeout``        ``color`` (who ran out of time: it loses a single game at the cube's value)
+``claimable``      ``color`` (the silent side), ``seconds`` (how long the game has waited on it):
+                   untimed games; its opponent may now ``claim``
+``abandoned``      ``color`` (the silent side), ``seconds``: the game was claimed
 ``game_over``      ``game`` (1-based), ``outcome`` (``winner``, ``kind``, ``points``,
                    ``result_kind``), ``score``, ``match_over``, ``text``, ``log`` (the game's
                    event log, as :meth:`backgammon.core.game.Game.to_log`)
@@ -176,7 +197,8 @@ The full state (``welcome.state``, ``state.state``): ``code``, ``phase`` (the ro
 for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation``,
 ``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
-``secrets`` or null), ``clock``, ``rematch`` (the seats that asked) and ``seq``.
+``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``rematch`` (the
+seats that asked) and ``seq``.
 
 Errors
 ======
@@ -188,8 +210,8 @@ An ``error`` refuses one message: nothing changes, the connection stays up, exce
 code                   meaning
 =====================  ==========================================================================
 ``too_large``          the message is over :data:`MAX_MESSAGE_BYTES` bytes
-``malformed``          not JSON, not an object, a binary frame, a missing, unknown or mistyped
-                       field (the message names it)
+``malformed``          not JSON (or nested too deeply to read), not an object, a binary frame,
+                       a missing, unknown or mistyped field (the message names it)
 ``unknown_type``       no such message type
 ``hello_first``        a message before ``hello``
 ``already_joined``     a second ``hello`` on the same connection
@@ -198,7 +220,9 @@ code                   meaning
 ``bad_token``          the seat token is not this room's (*closes*)
 ``replaced``           the same seat connected again elsewhere (*closes* the older connection)
 ``not_now``            the room or game is not at a point where this message fits (e.g. a move
-                       before the roll, a double during a roll in progress, a rematch mid-match)
+                       before the roll, a double during a roll in progress, a rematch mid-match,
+                       a second resignation offer in a turn, a claim too early or in a timed
+                       game)
 ``not_your_turn``      it is the other side's turn (e.g. a roll request out of turn)
 ``wrong_side``         dice sent by the side the round is not waiting for
 ``bad_round``          a round number that is not the open (or next) round: replayed or skipped
@@ -400,6 +424,7 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "resign": ({"level": _level}, {"clock": _clock}),
     "accept": ({}, {"clock": _clock}),
     "decline": ({}, {"clock": _clock}),
+    "claim": ({}, {}),
     "rematch": ({}, {}),
     "state": ({}, {}),
     "review": ({}, {}),
@@ -442,6 +467,9 @@ def parse_message(text: str) -> ClientMessage:
         data = json.loads(text)
     except ValueError as exc:
         raise OnlineError("malformed", f"the message is not JSON: {exc}") from None
+    except RecursionError:
+        raise OnlineError("malformed", "the message is nested too deeply to read (no message "
+                                       "nests more than 3 levels)") from None
     if not isinstance(data, dict):
         raise OnlineError("malformed", f"a message must be a JSON object, got "
                                        f"{type(data).__name__}")

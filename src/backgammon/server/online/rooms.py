@@ -15,15 +15,30 @@ loop (each call is short: one engine action) and owns the sockets. Time comes fr
 Clock rules online (the host's time control, :class:`~backgammon.services.clock.Clock`, a fresh
 clock for each game of a match):
 
-* Nothing runs before the opening roll; then the clock of the side that must act runs: the
-  player on roll through its cube decision, roll and play; the doubled player while it decides
-  on a double; the resigning player's opponent while it decides on a resignation. Only a
-  completed turn earns the increment. A forced pass costs nothing.
-* While a roll waits for the opponent's secret (commit-reveal step 2, which the opponent's page
-  sends by itself) no clock runs, so a stalling opponent cannot run the roller's time down.
+* Whoever must send the next message is on its clock (:meth:`Room.awaited`): the player on
+  roll through its cube decision, its commitment, its reveal and its play; the roller's
+  opponent while the roll waits for its secret (commit-reveal step 2); the doubled player while
+  it decides on a double; the resigning player's opponent while it decides on a resignation;
+  in the opening round each side until it has sent its commitment, then its reveal (both
+  clocks can run at once there). Only a completed turn earns the increment; a forced pass is a
+  completed turn: the time before its roll is charged, never given back.
+* The waits the :class:`~backgammon.services.clock.Clock` cannot time itself (the opening, where
+  both sides may be awaited, and the opponent's secret inside the roller's turn) the room times
+  from the moment the wait began (:meth:`Clock.charge
+  <backgammon.services.clock.Clock.charge>` when the message comes).
 * A disconnected player's clock keeps running: leaving is no way to stop it. The server flags a
   side whose time is up (:meth:`Room.tick`, also run before every message), and the game ends by
-  :meth:`~backgammon.core.game.Game.timeout` as in local play.
+  :meth:`~backgammon.core.game.Game.timeout` as in local play: the side out of time loses a
+  single game at the cube's value.
+
+Untimed games: a side the game has waited on for :attr:`Room.abandon_after` seconds (default
+:data:`DEFAULT_ABANDON_AFTER`, 2 minutes) without an action from it, connected or not, is
+*claimable*: both pages hear ``claimable``, and the other side may send ``claim``, which wins
+the game (recorded in the game's log as a timeout of the silent side: a single game at the
+cube's value) and ends the match in its favour.
+
+Resignations: each side may offer one resignation a turn (the turn of a roll: between one
+roll and the next), so a refused offer cannot be repeated to stop play.
 """
 
 from __future__ import annotations
@@ -63,6 +78,7 @@ from backgammon.services.review import (
 )
 
 __all__ = [
+    "DEFAULT_ABANDON_AFTER",
     "DEFAULT_EXPIRY",
     "MAX_MATCH_LENGTH",
     "TRANSITIONS",
@@ -83,6 +99,19 @@ DEFAULT_EXPIRY: Final = 600.0
 MAX_MATCH_LENGTH: Final = 25
 #: The most rooms kept at once; creating another is refused until some expire.
 DEFAULT_MAX_ROOMS: Final = 5000
+#: Rooms one client address may create in :data:`CREATE_WINDOW` seconds.
+DEFAULT_CREATE_RATE: Final = 10
+CREATE_WINDOW: Final = 60.0
+#: Rooms nobody has joined yet that one client address may hold at once.
+DEFAULT_MAX_WAITING: Final = 5
+#: Seconds an untimed game may wait on a silent (or disconnected) side before the other side
+#: may claim the game as abandoned.
+DEFAULT_ABANDON_AFTER: Final = 120.0
+#: The messages that are a side's action in the game (they reset its silence); ``state``,
+#: ``review``, ``export`` and ``explain`` only read.
+_ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
+                             "double", "take", "drop", "beaver", "resign", "accept",
+                             "decline", "rematch", "claim"})
 #: Bytes of randomness in an invite code (96 bits, 16 URL-safe characters) and a seat token
 #: (192 bits, 32 characters); the issue asks for at least 80 bits.
 CODE_BYTES: Final = 12
@@ -339,6 +368,8 @@ class Room:
         now: a monotonic clock in seconds (injected for tests).
         host_name: the name shown for the host.
         new_token: makes the guest's seat token.
+        abandon_after: seconds an untimed game waits on a silent side before the other may
+            claim it (> 0).
     """
 
     def __init__(
@@ -350,7 +381,12 @@ class Room:
         now: Callable[[], float] = time.monotonic,
         host_name: str = "Host",
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(TOKEN_BYTES),
+        abandon_after: float = DEFAULT_ABANDON_AFTER,
     ) -> None:
+        if not abandon_after > 0:
+            raise ValueError(f"abandon_after must be a number of seconds > 0, got "
+                             f"{abandon_after!r}")
+        self.abandon_after = float(abandon_after)
         self.code = code
         self.settings = settings
         self.phase = RoomPhase.WAITING
@@ -370,6 +406,14 @@ class Room:
         self.clock: Clock | None = self._new_clock()
         self.rematch_offers: set[Seat] = set()
         self.seq = 0
+        # since when (``now()``) the game has waited on each side it waits on (awaited())
+        self._awaited_since: dict[Color, float] = {}
+        # the silent sides both pages were told may be claimed against
+        self._claimable: set[Color] = set()
+        # each side's last resignation offer: (game number, next round, side on roll)
+        self._resigned: dict[Color, tuple[int, int, Color | None]] = {}
+        # the side whose game was claimed as abandoned (the match ends with this game)
+        self._abandoned: Color | None = None
         # (game, (event count, moves played), the board's legal list) of the last one made
         self._destinations: tuple[Game, tuple[int, tuple[Move, ...]], list[Any]] | None = None
         # (match, seq, review) of the last review made
@@ -429,6 +473,7 @@ class Room:
             "round": {"next": self.next_round,
                       "open": None if self.round is None else self.round.to_dict()},
             "clock": self._clock_view(),
+            "claimable": next((str(c) for c in sorted(self._claimable)), None),
             "rematch": sorted(str(s) for s in self.rematch_offers),
             "seq": self.seq,
         }
@@ -490,9 +535,72 @@ class Room:
         clock = self.clock
         if clock is None:
             return None
-        return {"white": round(clock.remaining(WHITE), 3),
-                "black": round(clock.remaining(BLACK), 3),
-                "running": None if clock.running is None else str(clock.running)}
+        off = self._off_clock()
+        left = {color: clock.remaining(color) - (self._wait_used(color) if color in off else 0.0)
+                for color in (WHITE, BLACK)}
+        ticking = sorted({clock.running, *off} - {None}, key=str)
+        running = clock.running if clock.running is not None else (
+            off[0] if len(off) == 1 else None)
+        return {"white": round(left[WHITE], 3), "black": round(left[BLACK], 3),
+                "running": None if running is None else str(running),
+                "waiting": [str(c) for c in ticking]}
+
+    # ----------------------------------------------------------------------------------------
+    # Who the game waits on
+
+    def awaited(self) -> frozenset[Color]:
+        """The sides that must send the game's next message: the side to act, the roller's
+        opponent while a roll waits for its secret, and in the opening round each side that
+        has not yet sent its commitment (then its reveal). Empty when no game is on."""
+        if self.phase is not RoomPhase.PLAYING or self.game.is_over:
+            return frozenset()
+        current = self.round
+        if current is not None:
+            if current.kind == "opening":
+                have = current.commitments if len(current.commitments) < 2 else current.secrets
+                return frozenset(c for c in (WHITE, BLACK) if c not in have)
+            assert current.roller is not None
+            if current.roller.opponent not in current.secrets:
+                return frozenset({current.roller.opponent})
+            return frozenset({current.roller})
+        game = self.game
+        if game.phase is Phase.OPENING:
+            return frozenset({WHITE, BLACK})
+        return frozenset() if game.turn is None else frozenset({game.turn})
+
+    def _sync_waits(self, actor: Color | None = None) -> None:
+        """Start the wait of each side newly awaited (and of ``actor``, which just acted) at
+        now; forget the waits that are over."""
+        now = self._now()
+        awaited = self.awaited()
+        for color in list(self._awaited_since):
+            if color not in awaited:
+                del self._awaited_since[color]
+                self._claimable.discard(color)
+        for color in awaited:
+            if color not in self._awaited_since or color is actor:
+                self._awaited_since[color] = now
+                self._claimable.discard(color)
+
+    def _wait_used(self, color: Color) -> float:
+        """Seconds the game has waited on ``color`` (0 when it does not wait on it)."""
+        since = self._awaited_since.get(color)
+        return 0.0 if since is None else max(0.0, self._now() - since)
+
+    def _off_clock(self) -> list[Color]:
+        """The awaited sides of a timed game that the room times itself: every awaited side
+        while the :class:`Clock` runs for nobody (the opening; the roller's opponent while the
+        roller's turn is paused for its secret)."""
+        clock = self.clock
+        if clock is None or clock.running is not None:
+            return []
+        return sorted(self.awaited(), key=str)
+
+    def _charge_wait(self, color: Color) -> None:
+        """``color`` sent what an off-clock wait awaited: charge it the wait."""
+        clock = self.clock
+        if clock is not None and color in self._off_clock():
+            clock.charge(color, self._wait_used(color))
 
     # ----------------------------------------------------------------------------------------
     # Phase changes
@@ -543,6 +651,7 @@ class Room:
         self._tokens[Seat.GUEST] = token
         self.names[Seat.GUEST] = name or "Guest"
         self.match = self._new_match()  # the guest's name in the record
+        self._sync_waits()  # the opening round waits on both sides from now
         return token
 
     def seat_for(self, token: str) -> Seat:
@@ -621,29 +730,62 @@ class Room:
     # Time
 
     def next_deadline(self) -> float | None:
-        """When, on the ``now()`` clock, the running side's time runs out; None when no clock
-        runs."""
-        clock = self.clock
-        if clock is None or clock.running is None or self.phase is not RoomPhase.PLAYING:
+        """When, on the ``now()`` clock, :meth:`tick` next has something to do: the first
+        awaited side's time runs out (timed games), or a silent side becomes claimable
+        (untimed games); None when nothing is due."""
+        if self.phase is not RoomPhase.PLAYING:
             return None
-        return self._now() + max(0.0, clock.remaining(clock.running))
+        clock = self.clock
+        now = self._now()
+        if clock is None:
+            due = [since + self.abandon_after for color, since in self._awaited_since.items()
+                   if color not in self._claimable]
+            return min(due) if due else None
+        if clock.running is not None:
+            return now + max(0.0, clock.remaining(clock.running))
+        due = [now + max(0.0, clock.remaining(c) - self._wait_used(c)) for c in self._off_clock()]
+        return min(due) if due else None
 
     def tick(self) -> list[Outgoing]:
-        """Flag the running side when its time is up: the game ends by timeout.
+        """Flag an awaited side whose time is up (the game ends by timeout), or, untimed, tell
+        both pages that a side has been silent long enough to be claimed against.
 
         Returns:
-            The messages to send (``timeout``, ``game_over`` and what follows), or ``[]``.
+            The messages to send (``timeout``, ``game_over`` and what follows; or
+            ``claimable``), or ``[]``.
         """
-        clock = self.clock
-        if (clock is None or clock.running is None or self.phase is not RoomPhase.PLAYING
-                or not clock.flagged(clock.running)):
+        if self.phase is not RoomPhase.PLAYING or self.game.is_over:
             return []
-        loser = clock.running
-        clock.stop(increment=False)
+        self._sync_waits()
+        clock = self.clock
+        if clock is None:
+            out: list[Outgoing] = []
+            for color in sorted(self._awaited_since, key=str):
+                silent = self._wait_used(color)
+                if color not in self._claimable and silent >= self.abandon_after:
+                    self._claimable.add(color)
+                    out += self._broadcast({"type": "claimable", "color": str(color),
+                                            "seconds": round(silent, 3)})
+            return out
+        loser: Color | None = None
+        if clock.running is not None:
+            if clock.flagged(clock.running):
+                loser = clock.running
+                clock.stop(increment=False)
+        else:
+            late = [(clock.remaining(c) - self._wait_used(c), str(c), c)
+                    for c in self._off_clock()]
+            late = [item for item in late if item[0] <= 0]
+            if late:
+                loser = min(late)[2]  # the one whose time ran out first
+                clock.charge(loser, max(0.0, clock.remaining(loser)))
+        if loser is None:
+            return []
         self.game.timeout(loser)
         self.round = None
         out = self._broadcast({"type": "timeout", "color": str(loser)})
         out += self._game_finished()
+        self._sync_waits()
         return out
 
     # ----------------------------------------------------------------------------------------
@@ -662,7 +804,9 @@ class Room:
         if handler is None:
             raise OnlineError("not_now", f"a {message.type} message is only for the start of "
                                          f"a connection")
-        return handler(self, seat, message)
+        out = handler(self, seat, message)
+        self._sync_waits(self.colors[seat] if message.type in _ACTIONS else None)
+        return out
 
     def _broadcast(self, payload: dict[str, Any]) -> list[Outgoing]:
         """The event to both seats, numbered, with the clock and (to the side to move) the
@@ -714,6 +858,7 @@ class Room:
                 if color in current.commitments:
                     raise OnlineError("replayed", f"{color} has already committed to opening "
                                                   f"round {number}")
+                self._charge_wait(color)
                 current.commitments[color] = message["commitment"]
             elif color is current.roller:
                 raise OnlineError("replayed", f"{color} has already committed to round "
@@ -724,6 +869,7 @@ class Room:
                                                 f"{color} answers with its secret, not a "
                                                 f"commitment")
         elif game.phase is Phase.OPENING:
+            self._charge_wait(color)
             self.round = DiceRound(number, "opening", commitments={color: message["commitment"]})
         elif game.phase is Phase.ROLL:
             if color is not game.on_roll:
@@ -732,7 +878,9 @@ class Room:
             self.round = DiceRound(number, "roll", roller=color,
                                    commitments={color: message["commitment"]})
             if self.clock is not None and self.clock.running is color:
-                self.clock.pause()  # the opponent's secret is awaited: no clock runs
+                # The opponent's secret is awaited: the roller's turn pauses and the room
+                # times the opponent's wait (_off_clock) until the secret comes.
+                self.clock.pause()
         else:
             raise OnlineError("not_now", f"{color} cannot roll now: the game is in the "
                                          f"{game.phase} phase")
@@ -756,6 +904,7 @@ class Room:
         if color in current.secrets:
             raise OnlineError("replayed", f"{color} has already sent its secret for round "
                                           f"{number}")
+        self._charge_wait(color)
         current.secrets[color] = message["secret"]
         if self.clock is not None and self.clock.paused is current.roller:
             self.clock.resume()
@@ -790,6 +939,8 @@ class Room:
                 f"{color}'s secret for round {number} does not match its commitment: "
                 f"the game ends here"
             )
+        if current.kind == "opening":
+            self._charge_wait(color)
         current.secrets[color] = secret
         out = self._broadcast({"type": "reveal", "round": number, "color": str(color),
                                "secret": secret.hex()})
@@ -819,7 +970,8 @@ class Room:
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
             elif passed:
-                clock.cancel()  # a forced pass costs nothing
+                # A forced pass is a completed turn: the time before its roll is charged.
+                clock.stop(increment=True)
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
         mover = None if tie else (current.roller or game.on_roll)
@@ -981,8 +1133,39 @@ class Room:
 
     def _on_resign(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         level = message["level"]
-        return self._cube_or_resign(seat, message, "resign",
-                                    lambda g, c, s: g.resign(c, level, seconds=s), anyone=True)
+        color = self.colors[seat]
+        turn = (len(self.match.games), self.next_round, self.game.on_roll)
+        if self._resigned.get(color) == turn and self.phase is RoomPhase.PLAYING:
+            raise OnlineError("not_now", f"{color} has already offered a resignation this "
+                                         f"turn: one offer a turn")
+        out = self._cube_or_resign(seat, message, "resign",
+                                   lambda g, c, s: g.resign(c, level, seconds=s), anyone=True)
+        self._resigned[color] = turn
+        return out
+
+    def _on_claim(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        game = self._playing("claim the game")
+        color = self.colors[seat]
+        if self.clock is not None:
+            raise OnlineError("not_now", "cannot claim the game: a timed game is decided by "
+                                         "the clock (a silent side runs out of time)")
+        self._sync_waits()
+        opponent = color.opponent
+        awaited = self.awaited()
+        if color in awaited or opponent not in awaited:
+            raise OnlineError("not_now", "cannot claim the game: it is waiting on you, not on "
+                                         f"{opponent}")
+        silent = self._wait_used(opponent)
+        if silent < self.abandon_after:
+            raise OnlineError("not_now", f"cannot claim the game yet: {opponent} has been "
+                                         f"silent {silent:.0f} s; a game can be claimed after "
+                                         f"{self.abandon_after:g} s")
+        game.timeout(opponent)
+        self.round = None
+        self._abandoned = opponent
+        out = self._broadcast({"type": "abandoned", "color": str(opponent),
+                               "seconds": round(silent, 3)})
+        return out + self._game_finished()
 
     def _on_accept(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         return self._cube_or_resign(seat, message, "accept a resignation",
@@ -1000,11 +1183,16 @@ class Room:
         if self.clock is not None and (self.clock.running or self.clock.paused):
             self.clock.stop(increment=False)
         score = self.match.score
-        over = self.session_over
+        abandoned = self._abandoned
+        over = self.session_over or abandoned is not None
         winner = f"{self.names[self.seat_of(outcome.winner)]} ({outcome.winner})"
         points = f"{outcome.points} point{'s' if outcome.points != 1 else ''}"
         level = _LEVEL_WORDS[outcome.result_kind.name.lower()]
-        if outcome.kind == "drop":
+        if abandoned is not None:
+            what = "the match" if self.settings.match_length else "the game"
+            text = (f"{winner} wins {what} ({points} for this game): {abandoned} was silent "
+                    f"for {self.abandon_after:g} s and the game was claimed as abandoned.")
+        elif outcome.kind == "drop":
             text = f"{winner} wins {points}: the double was dropped."
         elif outcome.kind == "resign":
             text = f"{winner} wins {points}: {outcome.loser} resigned {level}."
@@ -1018,7 +1206,7 @@ class Room:
             "log": game.to_log(),
         })
         if over:
-            self._transition(RoomPhase.FINISHED)
+            self._transition(RoomPhase.FINISHED, None if abandoned is None else text)
             return out
         self.match.new_game()
         self.clock = self._new_clock()
@@ -1044,6 +1232,8 @@ class Room:
         self.match = self._new_match()
         self.clock = self._new_clock()
         self.round = None
+        self._abandoned = None
+        self.reason = None
         colors = {str(s): str(c) for s, c in self.colors.items()}
         out = self._broadcast({"type": "new_match", "colors": colors})
         return [(s, {**payload, "you": colors[str(s)]}) for s, payload in out]
@@ -1125,8 +1315,8 @@ class Room:
 _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]]] = {
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
-                 "take", "drop", "beaver", "resign", "accept", "decline", "rematch", "state",
-                 "review", "export", "explain", "leave")
+                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "rematch",
+                 "state", "review", "export", "explain", "leave")
 }
 
 
@@ -1137,6 +1327,10 @@ class RoomManager:
         now: a monotonic clock in seconds, shared with the rooms' clocks (injected for tests).
         expiry: seconds a room may stay with nobody connected before it is forgotten.
         max_rooms: the most rooms kept at once.
+        abandon_after: seconds an untimed game waits on a silent side before the other side
+            may claim it (:class:`Room`).
+        create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
+        max_waiting: rooms nobody has joined that one client address may hold at once.
     """
 
     def __init__(
@@ -1145,9 +1339,20 @@ class RoomManager:
         now: Callable[[], float] = time.monotonic,
         expiry: float = DEFAULT_EXPIRY,
         max_rooms: int = DEFAULT_MAX_ROOMS,
+        abandon_after: float = DEFAULT_ABANDON_AFTER,
+        create_rate: int = DEFAULT_CREATE_RATE,
+        max_waiting: int = DEFAULT_MAX_WAITING,
     ) -> None:
         if not expiry > 0:
             raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
+        if not abandon_after > 0:
+            raise ValueError(f"abandon_after must be a number of seconds > 0, got "
+                             f"{abandon_after!r}")
+        self.abandon_after = float(abandon_after)
+        self.create_rate = create_rate
+        self.max_waiting = max_waiting
+        self._created: dict[str, list[float]] = {}  # each address's recent creations
+        self._hosts: dict[str, str] = {}  # room code -> the address that created it
         self.now = now
         self.expiry = float(expiry)
         self.max_rooms = max_rooms
@@ -1156,16 +1361,40 @@ class RoomManager:
     def __len__(self) -> int:
         return len(self._rooms)
 
-    def create(self, settings: OnlineSettings, host_name: str | None = None) -> tuple[Room, str]:
+    def create(self, settings: OnlineSettings, host_name: str | None = None,
+               address: str | None = None) -> tuple[Room, str]:
         """A new room with the host's settings.
+
+        Args:
+            settings: the host's settings.
+            host_name: the name shown for the host.
+            address: the creating client's address (None: not limited per address).
 
         Returns:
             The room and the host's seat token.
 
         Raises:
-            OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open.
+            OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open;
+                ``rate_limited`` when ``address`` created :attr:`create_rate` rooms in the
+                last :data:`CREATE_WINDOW` seconds, or holds :attr:`max_waiting` rooms nobody
+                has joined. Nothing is created.
         """
         self.sweep()
+        if address is not None:
+            now = self.now()
+            recent = [t for t in self._created.get(address, []) if now - t < CREATE_WINDOW]
+            self._created[address] = recent
+            if len(recent) >= self.create_rate:
+                wait = CREATE_WINDOW - (now - recent[0])
+                raise OnlineError("rate_limited", f"{len(recent)} rooms created from your "
+                                                  f"address in the last {CREATE_WINDOW:g} s: "
+                                                  f"try again in {wait:.0f} s")
+            waiting = sum(1 for code, host in self._hosts.items()
+                          if host == address and self._rooms[code].phase is RoomPhase.WAITING)
+            if waiting >= self.max_waiting:
+                raise OnlineError("rate_limited", f"your address has {waiting} rooms nobody "
+                                                  f"has joined: share one, or wait until they "
+                                                  f"expire")
         if len(self._rooms) >= self.max_rooms:
             raise OnlineError("too_many_rooms", f"the server has {len(self._rooms)} rooms open, "
                                                 f"its limit: try again later")
@@ -1173,8 +1402,12 @@ class RoomManager:
         while code in self._rooms:  # pragma: no cover - 96 random bits
             code = secrets.token_urlsafe(CODE_BYTES)
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        room = Room(code, settings, token, now=self.now, host_name=host_name or "Host")
+        room = Room(code, settings, token, now=self.now, host_name=host_name or "Host",
+                    abandon_after=self.abandon_after)
         self._rooms[code] = room
+        if address is not None:
+            self._created[address].append(self.now())
+            self._hosts[code] = address
         return room, token
 
     def get(self, code: str) -> Room:
@@ -1200,5 +1433,10 @@ class RoomManager:
         gone = [code for code, room in self._rooms.items() if room.expired(self.expiry)]
         for code in gone:
             self._rooms.pop(code).expire()
+            self._hosts.pop(code, None)
+        now = self.now()
+        for address in [a for a, times in self._created.items()
+                        if not times or now - times[-1] >= CREATE_WINDOW]:
+            del self._created[address]
         return gone
 

@@ -48,7 +48,8 @@ const LEVEL_WORDS = { single: "a single game", gammon: "a gammon", backgammon: "
 const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and Accept/Decline). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
-  "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button"];
+  "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button",
+  "online-claim-button"];
 
 function other(color) {
   return color === "white" ? "black" : "white";
@@ -205,8 +206,14 @@ class OnlineClock {
     const clock = this.clock;
     if (!clock) return 0;
     let left = clock[color];
-    if (clock.running === color) left -= (performance.now() - this.receivedAt) / 1000;
+    if (this.ticking(color)) left -= (performance.now() - this.receivedAt) / 1000;
     return Math.max(0, left);
+  }
+
+  /** Whether `color`'s time runs now (both sides' in the opening round). */
+  ticking(color) {
+    const clock = this.clock;
+    return Boolean(clock) && (clock.running === color || (clock.waiting || []).includes(color));
   }
 
   tick() {
@@ -216,10 +223,10 @@ class OnlineClock {
       const { row, time } = this.rows[color];
       const left = this.remaining(color);
       time.textContent = formatClock(left);
-      row.classList.toggle("running", clock.running === color);
+      row.classList.toggle("running", this.ticking(color));
       row.classList.toggle("warning", left < 10);
     }
-    if (clock.running) this.frame = requestAnimationFrame(() => this.tick());
+    if (clock.running || (clock.waiting || []).length) this.frame = requestAnimationFrame(() => this.tick());
   }
 
   stop() {
@@ -656,6 +663,17 @@ export class OnlineGame {
       case "timeout":
         this.showNote(`${who} ran out of time.`);
         break;
+      case "claimable": {
+        const minutes = Math.round(message.seconds / 60);
+        this.showNote(message.color === this.color()
+          ? `The game has waited on you for ${minutes} minutes: your opponent may now claim it as abandoned. Play on to keep it.`
+          : `${who} has been silent for ${minutes} minutes: you may claim the game (Claim the game), or wait.`);
+        break;
+      }
+      case "abandoned":
+        this.showNote(message.color === this.color() ? "Your opponent claimed the game: you were silent too long."
+          : `You claimed the game: ${who} was silent too long.`);
+        break;
       case "game_over":
         this.lastResult = message;
         this.showNote(message.match_over ? "" : `${message.text} The next game begins.`);
@@ -905,6 +923,9 @@ export class OnlineGame {
       case "rematch":
         message = { type: "rematch" };
         break;
+      case "claim":
+        message = { type: "claim" };
+        break;
       default:
         return;
     }
@@ -1067,6 +1088,7 @@ export class OnlineGame {
       "resign-button": playing && !open && (game.phase === "roll" || game.phase === "move"),
       "online-accept-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
       "online-decline-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
+      "online-claim-button": playing && state.claimable === other(me),
     };
     for (const [id, show] of Object.entries(visible)) {
       const button = $(id);
@@ -1244,7 +1266,9 @@ export class OnlineGame {
       const s = room.settings;
       const length = s.match_length ? `a match to ${s.match_length}` : "a single game";
       const clock = s.time_control ? `${s.time_control.name} clock` : "no clock";
-      info.textContent = `${room.host} invites you to ${length}, ${s.cube ? "with" : "without"} the cube, ${clock}.`;
+      const stall = s.time_control ? "Every wait is on the clock of the side that must act."
+        : "A player the game waits on for 2 minutes can be claimed against: the other wins.";
+      info.textContent = `${room.host} invites you to ${length}, ${s.cube ? "with" : "without"} the cube, ${clock}. ${stall}`;
       this.dialogError(room.open ? "" : "That game already has two players.");
       return room;
     } catch (err) {
@@ -1359,6 +1383,7 @@ export class OnlineGame {
     $("online-leave").addEventListener("click", () => this.leave());
     $("online-accept-button").addEventListener("click", () => this.perform("accept"));
     $("online-decline-button").addEventListener("click", () => this.perform("decline"));
+    $("online-claim-button").addEventListener("click", () => this.perform("claim"));
     window.addEventListener("hashchange", () => {
       const found = roomFromLocation();
       if (found && !(this.active && this.code === found.code)) this.enter(found.code, found.mode);

@@ -1,0 +1,145 @@
+"""The online server's limits against a hostile client: rooms per client address, nested JSON,
+and the deadline for a request's headers (on a real uvicorn server with a short deadline)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from backgammon.server.online import OnlineHub, RoomManager, router
+from backgammon.server.runtime import header_deadline_protocol, raise_open_file_limit
+
+
+class FakeNow:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def app_and_now() -> tuple[FastAPI, FakeNow]:
+    now = FakeNow()
+    app = FastAPI()
+    app.include_router(router)
+    app.state.online = OnlineHub(RoomManager(now=now, create_rate=10, max_waiting=5))
+    return app, now
+
+
+def test_room_creation_is_limited_per_client_address(app_and_now: tuple[FastAPI, FakeNow]
+                                                     ) -> None:
+    app, now = app_and_now
+    attacker = TestClient(app, client=("127.0.0.2", 40000))
+    player = TestClient(app, client=("127.0.0.3", 40001))
+    codes = []
+    for _ in range(5):
+        response = attacker.post("/api/online/rooms", json={})
+        assert response.status_code == 201
+        codes.append(response.json()["code"])
+    # Five rooms nobody has joined: the sixth is refused, the other address is not held up.
+    response = attacker.post("/api/online/rooms", json={})
+    assert response.status_code == 429
+    assert response.json() == {"error": {
+        "code": "rate_limited",
+        "message": "your address has 5 rooms nobody has joined: share one, or wait until "
+                   "they expire"}}
+    assert player.post("/api/online/rooms", json={}).status_code == 201
+    # A joined room no longer counts against the cap; the rate still does: 10 a minute.
+    with attacker.websocket_connect(f"/api/online/rooms/{codes[0]}/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert json.loads(ws.receive_text())["type"] == "welcome"
+    created = 5
+    for _ in range(5):
+        response = attacker.post("/api/online/rooms", json={})
+        if response.status_code == 201:
+            created += 1
+            with attacker.websocket_connect(response.json()["ws_path"]) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                ws.receive_text()
+    assert created == 10
+    now.t += 30
+    response = attacker.post("/api/online/rooms", json={})
+    assert response.status_code == 429
+    assert response.json()["error"]["message"] == (
+        "10 rooms created from your address in the last 60 s: try again in 30 s")
+    assert player.post("/api/online/rooms", json={}).status_code == 201
+    now.t += 30  # a minute after the first ones, and the room the guest joined is not waiting
+    assert attacker.post("/api/online/rooms", json={}).status_code == 201
+
+
+def test_deeply_nested_json_is_refused_and_the_connection_stays_open(
+        app_and_now: tuple[FastAPI, FakeNow]) -> None:
+    app, _ = app_and_now
+    client = TestClient(app)
+    room = client.post("/api/online/rooms", json={}).json()
+    with client.websocket_connect(room["ws_path"]) as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": room["token"]}))
+        assert json.loads(ws.receive_text())["type"] == "welcome"
+        ws.send_text("[" * 4000)
+        error = json.loads(ws.receive_text())
+        assert error == {"type": "error", "code": "malformed",
+                         "message": "the message is nested too deeply to read (no message "
+                                    "nests more than 3 levels)"}
+        ws.send_text('{"type": "state"}')
+        assert json.loads(ws.receive_text())["type"] == "state"
+
+
+@pytest.fixture
+def deadline_server() -> Iterator[int]:
+    """A real uvicorn server on 127.0.0.1 with a 0.5 s header deadline; yields its port."""
+    app = FastAPI()
+
+    @app.get("/ping")
+    def ping() -> dict[str, str]:
+        return {"pong": "yes"}
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                            http=header_deadline_protocol(0.5), lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    port = int(server.servers[0].sockets[0].getsockname()[1])
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_a_request_whose_headers_do_not_arrive_in_time_is_dropped(deadline_server: int
+                                                                   ) -> None:
+    with socket.create_connection(("127.0.0.1", deadline_server), timeout=5) as sock:
+        sock.sendall(b"GET /ping HT")  # half a request line, then nothing
+        started = time.monotonic()
+        assert sock.recv(1024) == b""  # closed by the server, no answer
+        waited = time.monotonic() - started
+    assert 0.4 <= waited < 0.5 + 2.0
+    # A request that arrives whole is answered, on the same server.
+    with socket.create_connection(("127.0.0.1", deadline_server), timeout=5) as sock:
+        sock.sendall(b"GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"pong":"yes"}')
+
+
+def test_the_open_file_limit_is_raised_but_never_lowered() -> None:
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    got = raise_open_file_limit(1)
+    assert got == soft  # asking for less lowers nothing
+    assert resource.getrlimit(resource.RLIMIT_NOFILE) == (soft, hard)
+    with pytest.raises(ValueError, match="header deadline"):
+        header_deadline_protocol(0)
