@@ -53,6 +53,13 @@ def test_pass_and_play_double_and_drop() -> None:
     assert game.match.current.outcome.points == 1
 
 
+def test_gammons_off_a_gammon_scores_single() -> None:
+    match = Match(0, cube=False, gammons=False, dice=FixedDice([(3, 1)]))
+    _game, text = run(match, ["8/5 6/5", "resign gammon", "accept"], single=True, plain=True)
+    assert "single game, gammons off" not in text and "gammons off" in text
+    assert "White wins 1 point (a resignation)." in text
+
+
 def test_moves_one_at_a_time_and_undo() -> None:
     match = Match(0, cube=False, dice=FixedDice([(3, 1)]))
     game, text = run(match, ["8/5", "undo", "13/10", "6/5", "quit", "quit"], single=True,

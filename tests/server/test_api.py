@@ -58,7 +58,7 @@ def test_new_game_starts_at_the_opening(clients: Clients) -> None:
     assert state["cube"] == {"enabled": True, "value": 1, "owner": None, "offered_by": None}
     assert state["score"]["description"] == "Single game"
     assert state["settings"] == {"mode": "computer", "level": "easy", "human": "black",
-                                 "cube": True, "kind": "single", "length": 0,
+                                 "cube": True, "gammons": True, "kind": "single", "length": 0,
                                  "time_control": "none"}
     assert state["clock"] is None
     assert state["version"] == 1

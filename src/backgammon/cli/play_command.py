@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     kind.add_argument("--money", action="store_true",
                       help="a money session: games one after another, a running total")
     parser.add_argument("--no-cube", action="store_true", help="play without the cube")
+    parser.add_argument("--no-gammons", action="store_true",
+                        help="gammons and backgammons do not count: every win scores a "
+                        "single game (times the cube)")
     parser.add_argument("--seed", type=int, help="seed the dice and the computer "
                         "(reproducible games)")
     parser.add_argument("--hint-level", default="expert", choices=LEVELS,
@@ -68,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         computer = None if args.pass_and_play else (BLACK if side == "white" else WHITE)
         seats = Seats(computer, args.level)
         try:
-            match = Match(args.match or 0, cube=not args.no_cube, seed=args.seed)
+            match = Match(args.match or 0, cube=not args.no_cube,
+                          gammons=not args.no_gammons, seed=args.seed)
         except BackgammonError as exc:
             raise UsageError(str(exc)) from None
         single = args.match is None and not args.money

@@ -230,6 +230,8 @@ class TerminalGame:
             owner = game.cube_owner
             parts.append(f"cube {game.cube_value}"
                          + (" centred" if owner is None else f" owned by {_name(owner)}"))
+        if not game.settings.gammons:
+            parts.append("gammons off")
         return ", ".join(parts) if parts else "single game"
 
     def _who(self, color: Color) -> str:
