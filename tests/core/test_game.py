@@ -21,6 +21,7 @@ from backgammon.core.errors import (
 )
 from backgammon.core.game import Game, GameOutcome, GameSettings, Phase
 from backgammon.core.ids import decode_match_id
+from backgammon.core.match import Match
 from backgammon.core.moves import Move
 from backgammon.core.position import Position, ResultKind
 from backgammon.core.types import BLACK, CHECKERS_PER_SIDE, WHITE
@@ -612,3 +613,55 @@ def test_bad_dice_from_outside() -> None:
     game = Game()
     refused(game, InvalidDiceError, game.roll, dice=(0, 3))
     refused(game, InvalidDiceError, game.roll, dice=(1, 2, 3))
+
+
+# --------------------------------------------------------------------------------------------
+# Gammons as an option
+
+
+@pytest.mark.parametrize(
+    ("black", "kind"),
+    [("13:15", ResultKind.GAMMON), ("13:14 24:1", ResultKind.BACKGAMMON),
+     ("13:13 24:1", ResultKind.SINGLE)],
+)
+@pytest.mark.parametrize("doubled", [False, True])
+def test_gammons_off_every_win_scores_single_times_the_cube(
+        black: str, kind: ResultKind, doubled: bool) -> None:
+    start = diagram(white="2:1", black=black, turn="white")
+    game = Game(GameSettings(cube=True, gammons=False, start=start), dice=FixedDice([(2, 1)]))
+    if doubled:
+        game.double()
+        game.take()
+    game.roll()
+    game.play("2/off")
+    cube = 2 if doubled else 1
+    # what happened on the board is still told; the points are a single game's
+    assert game.outcome == GameOutcome(WHITE, str(kind).split()[0], cube, kind)
+
+
+def test_gammons_off_resignation_and_timeout_score_single() -> None:
+    start = diagram(white="2:1 6:2", black="13:15", turn="white")
+    game = Game(GameSettings(cube=True, gammons=False, start=start), dice=FixedDice([]))
+    game.resign(BLACK, "backgammon")
+    assert game.accept_resignation() == GameOutcome(WHITE, "resign", 1, ResultKind.BACKGAMMON)
+    game = Game(GameSettings(gammons=False, start=start), dice=FixedDice([]))
+    outcome = game.timeout(BLACK)
+    assert (outcome.points, outcome.result_kind) == (1, ResultKind.GAMMON)
+
+
+def test_gammons_setting_is_on_by_default_and_in_the_log() -> None:
+    assert GameSettings().gammons is True
+    settings = GameSettings(gammons=False)
+    assert settings.to_dict()["gammons"] is False
+    assert GameSettings.from_dict(settings.to_dict()) == settings
+    assert GameSettings.from_dict({}).gammons is True  # logs from before the setting
+    with pytest.raises(InvalidSettingsError, match="gammons must be True or False"):
+        GameSettings(gammons="no")  # type: ignore[arg-type]
+
+
+def test_match_without_gammons_replays_with_the_setting() -> None:
+    match = Match(0, gammons=False, dice=FixedDice([(3, 1)]))
+    assert match.current.settings.gammons is False
+    log = match.to_log()
+    assert log["gammons"] is False
+    assert Match.replay(log, dice=FixedDice([(3, 1)])).current.settings.gammons is False

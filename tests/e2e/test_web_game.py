@@ -367,3 +367,28 @@ def test_phone_width_and_dark_theme_without_overlaps(open_page: Any) -> None:
     game.screenshot("phone-360-dark")
     page.click("#settings-button")
     game.screenshot("phone-360-dark-settings")
+
+
+def test_gammons_off_in_the_new_game_form_a_gammon_scores_single(open_page: Any) -> None:
+    game = open_page()
+    if not game.visible("#new-game-dialog"):  # a first visit opens it at once
+        game.page.click("#new-game-button")
+    assert game.page.is_checked("#gammons-input")  # on by default
+    game.page.set_checked("#gammons-input", False)
+    state = game.start(mode="pass_and_play", cube=False)
+    assert state["settings"]["gammons"] is False
+    assert "gammons off" in game.page.inner_text("body")
+    game.press("#roll-button")
+    loser = game.state()["turn"]
+    game.page.click("#resign-button")
+    game.page.click('#resign-dialog [data-resign="gammon"]')
+    game.wait_idle()
+    result = game.state()["result"]
+    assert result["kind"] == "gammon" and result["points"] == 1
+    assert result["winner"] != loser
+    assert game.page.inner_text("#result-text") == result["text"]
+    assert result["text"].endswith("Gammons are off: every win scores a single game.")
+    assert game.page.inner_text(f"#score-{result['winner']}-points") == "1"
+    # the choice is kept for the next visit
+    game.page.click("#new-game-button")
+    assert not game.page.is_checked("#gammons-input")

@@ -58,7 +58,7 @@ def test_new_game_starts_at_the_opening(clients: Clients) -> None:
     assert state["cube"] == {"enabled": True, "value": 1, "owner": None, "offered_by": None}
     assert state["score"]["description"] == "Single game"
     assert state["settings"] == {"mode": "computer", "level": "easy", "human": "black",
-                                 "cube": True, "kind": "single", "length": 0,
+                                 "cube": True, "gammons": True, "kind": "single", "length": 0,
                                  "time_control": "none"}
     assert state["clock"] is None
     assert state["version"] == 1
@@ -542,6 +542,12 @@ def test_openapi_docs_list_the_actions(clients: Clients) -> None:
     docs = client.get("/docs")
     assert docs.status_code == 200
     assert "swagger-ui" in docs.text
+    # Swagger UI comes from this server (fastapi-offline), never a CDN
+    assert "cdn.jsdelivr.net" not in docs.text and "/static-docs/swagger-ui-bundle.js" in docs.text
+    assert client.get("/static-docs/swagger-ui-bundle.js").status_code == 200
+    assert "http" not in docs.headers["content-security-policy"]
+    redoc = client.get("/redoc")
+    assert "/static-docs/redoc.standalone.js" in redoc.text and "googleapis" not in redoc.text
     schema = client.get("/openapi.json").json()
     paths = set(schema["paths"])
     actions = {"roll", "move", "undo", "done", "double", "take", "drop", "resign", "next",

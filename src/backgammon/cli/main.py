@@ -15,6 +15,7 @@ from backgammon.cli import (
     convert_command,
     hint_command,
     moves_command,
+    play_command,
     position_command,
     replay_command,
     selfplay_command,
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert_command.register(sub)
     position_command.register(sub)
     serve_command.register(sub)
+    play_command.register(sub)
     train_command.register(sub)
     return parser
 

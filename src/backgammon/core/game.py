@@ -150,6 +150,10 @@ class GameSettings:
 
     Attributes:
         cube: whether the doubling cube is used (off by default).
+        gammons: whether gammons and backgammons count (on by default). Off, every win
+            scores a single game times the cube: a resignation, a timeout and a game played
+            out alike; the moves are the same either way. :attr:`GameOutcome.result_kind`
+            still says what happened on the board.
         jacoby: the Jacoby rule (money play only; needs the cube): gammons and backgammons
             count as single games until the cube has been turned.
         beavers: beavers allowed (money play only; needs the cube).
@@ -176,6 +180,7 @@ class GameSettings:
     """
 
     cube: bool = False
+    gammons: bool = True
     jacoby: bool = False
     beavers: bool = False
     match_length: int = 0
@@ -209,7 +214,7 @@ class GameSettings:
                                        "in a game played without the cube")
         if (value != 1 or self.start_cube_owner is not None) and self.crawford:
             raise InvalidSettingsError("the cube cannot be turned in the Crawford game")
-        for name in ("cube", "jacoby", "beavers", "crawford", "allow_dead_doubles"):
+        for name in ("cube", "gammons", "jacoby", "beavers", "crawford", "allow_dead_doubles"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidSettingsError(f"{name} must be True or False, got "
                                            f"{getattr(self, name)!r}")
@@ -247,6 +252,7 @@ class GameSettings:
         """The settings as JSON-ready data (the ``"settings"`` of a game log)."""
         return {
             "cube": self.cube,
+            "gammons": self.gammons,
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "match_length": self.match_length,
@@ -270,8 +276,8 @@ class GameSettings:
         """
         if not isinstance(data, Mapping):
             raise InvalidSettingsError(f"settings must be an object, got {data!r}")
-        known = {"cube", "jacoby", "beavers", "match_length", "score", "crawford", "seed",
-                 "allow_dead_doubles", "start"}
+        known = {"cube", "gammons", "jacoby", "beavers", "match_length", "score", "crawford",
+                 "seed", "allow_dead_doubles", "start"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise InvalidSettingsError(f"unknown settings: {', '.join(map(str, unknown))}")
@@ -308,9 +314,9 @@ class GameOutcome:
         kind: ``"single"``, ``"gammon"`` or ``"backgammon"`` when the game was played out;
             ``"drop"`` when a double was refused; ``"resign"`` when a resignation was
             accepted; ``"timeout"`` when the loser ran out of time.
-        points: what the game is worth: the result kind's value times the cube value (after
-            the Jacoby rule, when in force). For a drop, the cube value before the double; for
-            a timeout, the cube value.
+        points: what the game is worth: the result kind's value times the cube value (a
+            single game's when gammons are off, or under the Jacoby rule while it applies).
+            For a drop, the cube value before the double; for a timeout, the cube value.
         result_kind: single, gammon or backgammon: as played out on the board or as resigned;
             ``SINGLE`` for a drop or a timeout.
     """
@@ -1171,10 +1177,11 @@ class Game:
         self._commit(_with_seconds(event, secs))
 
     def _worth(self, kind: ResultKind) -> int:
-        """Points for a win of ``kind`` at the current cube: the Jacoby rule applied."""
+        """Points for a win of ``kind`` at the current cube: gammons off and the Jacoby rule
+        applied."""
         state = self._state
         value = int(kind)
-        if self._settings.jacoby and state.cube_owner is None:
+        if not self._settings.gammons or (self._settings.jacoby and state.cube_owner is None):
             value = 1
         return value * state.cube_value
 

@@ -106,6 +106,8 @@ class Match:
     Args:
         length: points to win; 0 for money play (a running total).
         cube: whether the doubling cube is used (in matches, not in the Crawford game).
+        gammons: whether gammons and backgammons count (on by default; see
+            :class:`~backgammon.core.game.GameSettings`).
         jacoby: the Jacoby rule (money play only).
         beavers: beavers allowed (money play only).
         names: the players' names, ``(white, black)``.
@@ -130,6 +132,7 @@ class Match:
         length: int = 0,
         *,
         cube: bool = True,
+        gammons: bool = True,
         jacoby: bool = False,
         beavers: bool = False,
         names: Sequence[str] = ("White", "Black"),
@@ -158,6 +161,7 @@ class Match:
             raise InvalidSettingsError(f"seed must be an int or None, got {seed!r}")
         self.length = length
         self.cube = bool(cube)
+        self.gammons = bool(gammons)
         self.jacoby = bool(jacoby)
         self.beavers = bool(beavers)
         self.names: tuple[str, str] = (names[0], names[1])
@@ -237,6 +241,7 @@ class Match:
         if setup is not None and not self._games:
             return GameSettings(
                 cube=self.cube and self.length != 1,
+                gammons=self.gammons,
                 jacoby=self.jacoby,
                 beavers=self.beavers,
                 match_length=self.length,
@@ -256,6 +261,7 @@ class Match:
         )
         return GameSettings(
             cube=self.cube and self.length != 1,
+            gammons=self.gammons,
             jacoby=self.jacoby,
             beavers=self.beavers,
             match_length=self.length,
@@ -310,6 +316,7 @@ class Match:
             "version": MATCH_LOG_VERSION,
             "length": self.length,
             "cube": self.cube,
+            "gammons": self.gammons,
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "names": list(self.names),
@@ -359,6 +366,7 @@ class Match:
             match = cls(
                 log.get("length", 0),
                 cube=log.get("cube", True),
+                gammons=log.get("gammons", True),
                 jacoby=log.get("jacoby", False),
                 beavers=log.get("beavers", False),
                 names=tuple(log.get("names", ("White", "Black"))),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from backgammon.core.types import BLACK, WHITE
+from backgammon.core.types import BLACK, WHITE, Color
 
 if TYPE_CHECKING:
     from backgammon.core.position import Position
@@ -62,4 +62,38 @@ def board_text(position: Position) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["board_text"]
+def board_words(position: Position, side: Color) -> list[str]:
+    """The board in words for a screen reader, as the page's text board reads it
+    (``static/js/boardtext.js``): one line per quadrant in ``side``'s numbering, then the bar,
+    the checkers borne off and the pip counts.
+
+    Returns:
+        Five lines, e.g. ``"White's home board (points 1-6): 6-point: 5 White"`` and
+        ``"Bar: none. Borne off: White 0, Black 0. Pips: White 167, Black 167."``.
+    """
+    p = position.points
+    names = {WHITE: "White", BLACK: "Black"}
+
+    def quadrant(title: str, first: int, last: int) -> str:
+        items = []
+        for n in range(first, last + 1):
+            count = p[n if side is WHITE else 25 - n]
+            if count:
+                items.append(f"{n}-point: {abs(count)} {'White' if count > 0 else 'Black'}")
+        return f"{title} (points {first}-{last}): {', '.join(items) if items else 'empty'}"
+
+    bar = [f"{p[25]} White"] if p[25] > 0 else []
+    bar += [f"{-p[0]} Black"] if p[0] < 0 else []
+    own, other = names[side], names[side.opponent]
+    return [
+        quadrant(f"{own}'s home board", 1, 6),
+        quadrant(f"{own}'s outer board", 7, 12),
+        quadrant(f"{other}'s outer board", 13, 18),
+        quadrant(f"{other}'s home board", 19, 24),
+        f"Bar: {', '.join(bar) if bar else 'none'}. Borne off: White {position.off[0]}, "
+        f"Black {position.off[1]}. Pips: White {position.pip_count(WHITE)}, "
+        f"Black {position.pip_count(BLACK)}.",
+    ]
+
+
+__all__ = ["board_text", "board_words"]

@@ -59,6 +59,8 @@ class NewGame(BaseModel):
         "white", description="the human's side against the computer"
     )
     cube: bool = Field(True, description="play with the doubling cube")
+    gammons: bool = Field(True, description="count gammons and backgammons; false: every win "
+                          "scores a single game times the cube")
     kind: Literal["single", "match", "money"] = Field(
         "single", description="one game, a match to `length` points, or a money session"
     )
@@ -140,6 +142,7 @@ async def create_game(body: NewGame, service: Service) -> GameState:
         level=body.level,
         side=body.side,
         cube=body.cube,
+        gammons=body.gammons,
         kind=body.kind,
         length=body.length if body.kind == "match" else 0,
         time_control=body.time_control,

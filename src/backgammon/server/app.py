@@ -12,6 +12,7 @@ page's own origin; request bodies over the limit are refused with 413.
 
 from __future__ import annotations
 
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import Scope
@@ -49,6 +51,10 @@ from backgammon.services.store import GameNotFoundError, GameStore, StoredGameEr
 
 #: The page and its ES modules and stylesheet.
 STATIC_DIR: Final = Path(__file__).parent / "static"
+#: Where the interactive docs' own scripts and styles are served (from fastapi-offline).
+DOCS_STATIC: Final = "/static-docs"
+# The web app manifest's media type (the mimetypes table may not know the extension).
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 class _StaticFiles(StaticFiles):
@@ -105,7 +111,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     from backgammon import __version__
 
-    app = FastAPI(
+    # FastAPIOffline: FastAPI with its /docs (Swagger UI) and /redoc pages loading their
+    # scripts and styles from the fastapi-offline package (served under DOCS_STATIC), not a
+    # CDN, so the docs work without internet.
+    app = FastAPIOffline(
+        static_url=DOCS_STATIC,
+        favicon_url="/static/icons/favicon-32.png",
         title="Backgammon",
         version=__version__,
         description="Play backgammon against the computer or pass & play. "
@@ -172,7 +183,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:
-        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+        return FileResponse(STATIC_DIR / "icons" / "favicon.ico",
+                            media_type="image/vnd.microsoft.icon")
 
     app.mount("/static", _StaticFiles(directory=STATIC_DIR), name="static")
     return app

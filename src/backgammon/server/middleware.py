@@ -20,13 +20,12 @@ PAGE_CSP: Final = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 
-#: FastAPI's interactive docs load Swagger UI and ReDoc from their CDN and start them with an
-#: inline script; only those pages get this policy.
+#: The interactive docs load Swagger UI and ReDoc from this server (the fastapi-offline
+#: package's copies, under ``/static-docs``: no CDN) and start them with an inline script and
+#: inline styles; only those pages get this policy, and it names no other origin.
 DOCS_CSP: Final = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
-    "font-src 'self' https://fonts.gstatic.com; "
-    "img-src 'self' data: https://fastapi.tiangolo.com https://cdn.redoc.ly; "
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+    "style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; "
     "worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
     "frame-ancestors 'none'"
 )

@@ -104,6 +104,8 @@ class GameOptions:
         side: the person's side against the computer: ``"white"``, ``"black"`` or
             ``"random"`` (drawn when the session starts).
         cube: play with the doubling cube.
+        gammons: count gammons and backgammons (on by default); off, every win scores a
+            single game times the cube.
         kind: ``"single"`` (one game), ``"match"`` (to ``length`` points, Crawford rule) or
             ``"money"`` (games one after another with a running total).
         length: the match length in points, 1..25 for a match (ignored otherwise).
@@ -118,6 +120,7 @@ class GameOptions:
     level: str = "easy"
     side: str = "white"
     cube: bool = True
+    gammons: bool = True
     kind: str = "single"
     length: int = 0
     time_control: str = "none"
@@ -128,8 +131,9 @@ class GameOptions:
             value = getattr(self, name)
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-        if not isinstance(self.cube, bool):
-            raise ValueError(f"cube must be true or false, got {self.cube!r}")
+        for flag in ("cube", "gammons"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
         if self.kind == "match" and not (
             isinstance(self.length, int) and 1 <= self.length <= MAX_MATCH_LENGTH
         ):
@@ -144,6 +148,7 @@ def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
         "level": cast(Literal["easy", "medium", "hard"], options.level),
         "human": _name(human) if human is not None else None,
         "cube": options.cube,
+        "gammons": options.gammons,
         "kind": cast(Literal["single", "match", "money"], options.kind),
         "length": options.length if options.kind == "match" else 0,
         "time_control": cast(TimeControlName, options.time_control),
@@ -152,9 +157,10 @@ def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
 
 def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
     """The stored settings, checked; raises :class:`StoredGameError` naming the problem. (Games
-    saved before clocks existed have no ``time_control``: they are untimed.)"""
-    data = {"time_control": "none", **data}
-    expected = {"mode", "level", "human", "cube", "kind", "length", "time_control"}
+    saved before clocks existed have no ``time_control``: they are untimed; games saved before
+    the gammons setting count gammons.)"""
+    data = {"time_control": "none", "gammons": True, **data}
+    expected = {"mode", "level", "human", "cube", "gammons", "kind", "length", "time_control"}
     if set(data) != expected:
         raise StoredGameError(
             f"saved game {game_id!r} is damaged: its settings have the keys "
@@ -162,7 +168,7 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
         )
     try:
         options = GameOptions(mode=data["mode"], level=data["level"], cube=data["cube"],
-                              kind=data["kind"], length=data["length"],
+                              gammons=data["gammons"], kind=data["kind"], length=data["length"],
                               time_control=data["time_control"])
     except ValueError as exc:
         raise StoredGameError(f"saved game {game_id!r} is damaged: {exc}") from None
@@ -299,9 +305,11 @@ class GameService:
         settings = _settings_json(options, human)
         game_id = secrets.token_urlsafe(12)
         if setup is not None:
-            match = setup_match(setup, cube=settings["cube"], dice=self._dice)
+            match = setup_match(setup, cube=settings["cube"], gammons=settings["gammons"],
+                                dice=self._dice)
         else:
-            match = Match(settings["length"], cube=settings["cube"], dice=self._dice)
+            match = Match(settings["length"], cube=settings["cube"],
+                          gammons=settings["gammons"], dice=self._dice)
         session = _Session(game_id, settings, match, 0)
         self._timer(session)
         self._save(session)
@@ -537,7 +545,8 @@ class GameService:
             settings = session.settings
         options = GameOptions(
             mode=settings["mode"], level=settings["level"],
-            side=settings["human"] or "white", cube=settings["cube"], kind=settings["kind"],
+            side=settings["human"] or "white", cube=settings["cube"],
+            gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
         )
         return self.create(options)
@@ -914,6 +923,8 @@ class GameService:
             text = "Single game"
         if not settings["cube"]:
             text += " · no cube"
+        if not settings["gammons"]:
+            text += " · gammons off"
         return {"white": white, "black": black, "length": length,
                 "crawford": game.settings.crawford, "game_number": number,
                 "description": text}
@@ -946,6 +957,8 @@ class GameService:
                     f"{_whose_time(session, outcome.loser)} ran out of time.")
         else:
             text = f"{subject} {_RESULT_WORDS[kind]} ({worth})."
+        if kind != "single" and reason != "drop" and not game.settings.gammons:
+            text += " Gammons are off: every win scores a single game."
         white, black = session.match.score
         settings = session.settings
         if settings["kind"] == "match":

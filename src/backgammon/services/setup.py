@@ -320,8 +320,8 @@ def setup_info(xgid: Xgid) -> SetupInfoJSON:
 # Playing from a setup
 
 
-def setup_match(xgid: Xgid, *, cube: bool = True, names: tuple[str, str] = ("White", "Black"),
-                dice: Any = None) -> Match:
+def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
+                names: tuple[str, str] = ("White", "Black"), dice: Any = None) -> Match:
     """A match (or money game) picked up at ``xgid``: the first game starts there with its
     cube and score; its dice are thrown, or its double offered, when the setup says so.
 
@@ -329,6 +329,7 @@ def setup_match(xgid: Xgid, *, cube: bool = True, names: tuple[str, str] = ("Whi
         xgid: the checked setup.
         cube: play with the doubling cube (it must be, with a cube turned or a double
             pending).
+        gammons: count gammons and backgammons (see :class:`~backgammon.core.match.Match`).
         names: the players, ``(white, black)``.
         dice: the dice for the rest of the match (a ``Dice``); default: as :class:`Match`.
 
@@ -343,8 +344,8 @@ def setup_match(xgid: Xgid, *, cube: bool = True, names: tuple[str, str] = ("Whi
     setup = MatchSetup(xgid.position, xgid.score, xgid.crawford, xgid.cube_value,
                        xgid.cube_owner)
     try:
-        match = Match(xgid.match_length, cube=cube, jacoby=xgid.jacoby, beavers=xgid.beavers,
-                      names=names, dice=dice, setup=setup)
+        match = Match(xgid.match_length, cube=cube, gammons=gammons, jacoby=xgid.jacoby,
+                      beavers=xgid.beavers, names=names, dice=dice, setup=setup)
         game = match.current
         if xgid.cube_action is not None:
             game.double()

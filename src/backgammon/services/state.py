@@ -118,7 +118,8 @@ class SettingsJSON(TypedDict):
 
     ``mode`` ``"computer"`` or ``"pass_and_play"``; ``level`` the computer's level;
     ``human`` the human's side against the computer (None in pass & play); ``cube`` whether
-    the doubling cube is used; ``kind`` ``"single"``, ``"match"`` or ``"money"``;
+    the doubling cube is used; ``gammons`` whether gammons and backgammons count; ``kind``
+    ``"single"``, ``"match"`` or ``"money"``;
     ``length`` the match length in points (0 unless ``kind`` is ``"match"``);
     ``time_control`` ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"`` (the clock).
     """
@@ -127,6 +128,7 @@ class SettingsJSON(TypedDict):
     level: Literal["easy", "medium", "hard"]
     human: ColorName | None
     cube: bool
+    gammons: bool
     kind: Literal["single", "match", "money"]
     length: int
     time_control: TimeControlName

@@ -230,6 +230,7 @@ async function startGame(settings) {
     level: settings.level,
     side: settings.side,
     cube: settings.cube,
+    gammons: settings.gammons,
     kind: settings.kind,
     length: Number(settings.length) || 1,
     time_control: settings.time_control,
@@ -341,6 +342,7 @@ function openNewGame() {
   form.elements.kind.value = s.kind;
   $("length-input").value = String(s.length);
   form.elements.cube.checked = s.cube;
+  form.elements.gammons.checked = s.gammons;
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
@@ -365,6 +367,7 @@ function readNewGameForm() {
     kind: form.elements.kind.value,
     length,
     cube: form.elements.cube.checked,
+    gammons: form.elements.gammons.checked,
     time_control: form.elements.time_control.value,
   };
 }

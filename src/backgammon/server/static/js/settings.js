@@ -10,6 +10,7 @@ export const DEFAULTS = Object.freeze({
   kind: "single", // "single" | "match" | "money"
   length: 5, // match length in points
   cube: true,
+  gammons: true, // false: every win scores a single game (times the cube)
   time_control: "none", // "none" | "bullet" | "blitz" | "rapid": the clock
   theme: "system", // "system" | "light" | "dark"
   speed: "normal", // "normal" | "fast" | "instant": the computer's moves

@@ -1,0 +1,165 @@
+"""Store screenshots by script: ``python scripts/screenshots.py [--sizes phone] [--out DIR]``.
+
+1. A game is played by the engine and the computer (Medium on both sides) with seeded dice
+   and a seeded generator (:data:`SEED`), stopping when White (the person's side) has rolled
+   on its :data:`TURNS`-th turn.
+2. It is written into a fresh SQLite store in the app's own save format (the record the game
+   service saves: settings, the match's event log, a version), as a game against the computer.
+3. ``backgammon serve`` runs on that store on a free port; headless chromium (Debian's, as the
+   browser tests use it) opens the page with that game as the browser's current game, in the
+   light and the dark theme, at each size of :data:`SIZES`.
+4. ``docs/screenshots/{size}-{theme}.png`` are written; the README's picture is
+   ``desktop-light.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from backgammon.ai import ComputerPlayer  # noqa: E402
+from backgammon.core.game import Phase  # noqa: E402
+from backgammon.core.match import Match  # noqa: E402
+from backgammon.core.types import WHITE  # noqa: E402
+from backgammon.services.store import GameStore  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+SEED = 2024
+TURNS = 9
+GAME_ID = "screenshot-game"
+#: name -> (CSS width, CSS height, device pixel ratio): a 6.1" phone, a 12.9" tablet, a laptop.
+SIZES = {"phone": (390, 844, 3), "tablet": (1024, 1366, 2), "desktop": (1440, 900, 2)}
+THEMES = ("light", "dark")
+CHROMIUM = os.environ.get("BACKGAMMON_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def played_game(seed: int = SEED, turns: int = TURNS) -> Match:
+    """A money game played by the computer on both sides, stopped with White to move on its
+    ``turns``-th turn (dice thrown). Raises RuntimeError if the game ends first."""
+    match = Match(0, cube=True, seed=seed)
+    players = {color: ComputerPlayer("medium", random.Random(seed + i))
+               for i, color in enumerate(("white", "black"))}
+    game = match.current
+    white_turns = 0
+    for _ in range(400):
+        if game.is_over:
+            break
+        if game.phase is Phase.OPENING:
+            game.roll()
+        player = players[str(game.turn)]
+        if game.phase is Phase.MOVE:
+            if game.turn is WHITE:
+                white_turns += 1
+                if white_turns == turns and game.legal_moves():
+                    return match
+            game.play(player.choose_play(game))
+        elif game.phase is Phase.ROLL:
+            if game.can_double() and player.should_double(game):
+                game.double()
+            else:
+                game.roll()
+        elif game.phase is Phase.DOUBLE_OFFERED:
+            game.take() if player.should_take(game) else game.drop()
+    raise RuntimeError(f"the game with seed {seed} ended before White's turn {turns}")
+
+
+def seed_store(db: Path, match: Match) -> None:
+    """Write ``match`` into the store ``db`` as the game service saves a game against the
+    computer (the person White, Medium the computer)."""
+    settings = {"mode": "computer", "level": "medium", "human": "white", "cube": True,
+                "gammons": True, "kind": "single", "length": 0, "time_control": "none"}
+    with GameStore(db) as store:
+        store.save(GAME_ID, {"settings": settings, "log": match.to_log(), "version": 1})
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def serve(db: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "backgammon", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--no-browser", "--db", str(db)],
+        stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=2):
+                return process, url
+        except OSError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError(f"the server did not start: see {log}")
+
+
+def take(url: str, out: Path, sizes: list[str]) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    written = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for size in sizes:
+            width, height, scale = SIZES[size]
+            for theme in THEMES:
+                context = browser.new_context(viewport={"width": width, "height": height},
+                                              device_scale_factor=scale,
+                                              color_scheme=theme)
+                settings = {"theme": theme, "speed": "instant"}
+                context.add_init_script(
+                    f"localStorage.setItem('backgammon.settings', "
+                    f"{json.dumps(json.dumps(settings))});"
+                    f"localStorage.setItem('backgammon.game', {json.dumps(GAME_ID)});")
+                page = context.new_page()
+                page.goto(url + "/")
+                page.wait_for_function("() => document.body.dataset.version && "
+                                       "!document.body.classList.contains('busy')")
+                page.wait_for_selector("#board .checker")
+                path = out / f"{size}-{theme}.png"
+                page.screenshot(path=str(path), animations="disabled")
+                written.append(path)
+                context.close()
+        browser.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=OUT, help=f"folder (default {OUT})")
+    parser.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES),
+                        help="which sizes (default all)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "games.sqlite3"
+        seed_store(db, played_game())
+        process, url = serve(db, Path(folder) / "server.log")
+        try:
+            for path in take(url, args.out, args.sizes):
+                print(path)
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

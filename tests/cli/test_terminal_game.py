@@ -1,0 +1,125 @@
+"""The terminal game loop in process: scripted input, the output as text."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from backgammon.cli.terminal import SaveFileError, Seats, TerminalGame, load_game, save_game
+from backgammon.core.dice import FixedDice
+from backgammon.core.match import Match
+from backgammon.core.position import Position
+from backgammon.core.text import board_words
+from backgammon.core.types import WHITE
+
+
+def run(match: Match, lines: list[str], seats: Seats | None = None,
+        **kwargs: object) -> tuple[TerminalGame, str]:
+    out = io.StringIO()
+    console = Console(file=out, width=200, no_color=True, color_system=None)
+    script: Iterator[str] = iter(lines)
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            line = next(script)
+        except StopIteration:
+            raise EOFError from None
+        out.write(line + "\n")
+        return line
+
+    game = TerminalGame(match, seats or Seats(None), console=console, read=read,
+                        rng=random.Random(1), **kwargs)  # type: ignore[arg-type]
+    assert game.run() == 0
+    return game, out.getvalue()
+
+
+def test_pass_and_play_double_and_drop() -> None:
+    # opening 3-1 for White, then Black rolls 6-5 and White doubles, Black drops
+    match = Match(0, cube=True, dice=FixedDice([(3, 1), (6, 5)]))
+    game, text = run(match, ["8/5 6/5", "", "24/13", "double", "drop"], single=True,
+                     plain=True)
+    assert "Opening roll: White 3, Black 1: White moves first with 3-1." in text
+    assert "White plays 8/5 6/5." in text
+    assert "Black plays 24/13." in text
+    assert "White doubles." in text and "Black drops." in text
+    assert "White wins 1 point (the double was dropped)." in text
+    assert game.match.current.outcome is not None
+    assert game.match.current.outcome.points == 1
+
+
+def test_gammons_off_a_gammon_scores_single() -> None:
+    match = Match(0, cube=False, gammons=False, dice=FixedDice([(3, 1)]))
+    _game, text = run(match, ["8/5 6/5", "resign gammon", "accept"], single=True, plain=True)
+    assert "single game, gammons off" not in text and "gammons off" in text
+    assert "White wins 1 point (a resignation)." in text
+
+
+def test_moves_one_at_a_time_and_undo() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1)]))
+    game, text = run(match, ["8/5", "undo", "13/10", "6/5", "quit", "quit"], single=True,
+                     plain=True)
+    assert "Moved so far: 8/5; dice left: 1. Go on, or undo." in text
+    assert "Took back 8/5." in text
+    assert "White plays 13/10 6/5." in text
+    assert "The game has changes not saved" in text
+    assert game.match.current.history[-1].text == "13/10 6/5"
+
+
+def test_illegal_move_is_refused_whole() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(6, 5)]))
+    game, text = run(match, ["24/18 6/off"], single=True, plain=True)
+    assert ("6/off is not allowed: bearing off needs all 15 checkers home: 10 are still "
+            "outside your home board (rule: Bearing off needs all 15 checkers home, WBF Rules "
+            "of Backgammon 4.1).") in text
+    assert game.match.current.played == ()  # 24/18 was taken back too
+
+
+def test_resign_in_pass_and_play() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1)]))
+    _game, text = run(match, ["8/5 6/5", "resign gammon", "accept"], single=True, plain=True)
+    assert "Black offers to resign a gammon." in text
+    assert "White wins 2 points (a resignation)." in text
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    match = Match(3, cube=True, dice=FixedDice([(4, 2), (5, 5)]))
+    path = tmp_path / "g.json"
+    game, text = run(match, ["8/4 6/4", "", f"save {path}"], seats=Seats(None))
+    assert f"Saved to {path}." in text
+    loaded, seats, single = load_game(path)
+    assert seats == Seats(None) and not single and loaded.length == 3
+    assert loaded.current.position == game.match.current.position
+    assert loaded.current.dice == (5, 5)  # the roll in progress comes back
+
+
+def test_load_refuses_a_bad_file_and_keeps_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "other.json"
+    path.write_text('{"format": "something else"}', encoding="utf-8")
+    with pytest.raises(SaveFileError, match="not a saved game"):
+        load_game(path)
+    match = Match(0, cube=False, dice=FixedDice([(3, 1)]))
+    _game, text = run(match, [f"load {path}", "8/5 6/5"], single=True, plain=True)
+    assert "not a saved game" in text and "This game goes on." in text
+    assert "White plays 8/5 6/5." in text
+
+
+def test_save_is_atomic_on_failure(tmp_path: Path) -> None:
+    match = Match(0)
+    with pytest.raises(OSError):
+        save_game(tmp_path / "missing-dir" / "g.json", match, Seats(None), single=True)
+
+
+def test_board_words() -> None:
+    lines = board_words(Position.start(), WHITE)
+    assert lines[0] == "White's home board (points 1-6): 1-point: 2 Black, 6-point: 5 White"
+    assert lines[3] == ("Black's home board (points 19-24): 19-point: 5 Black, "
+                        "24-point: 2 White")
+    assert board_words(Position.start(), WHITE.opponent)[0] == (
+        "Black's home board (points 1-6): 1-point: 2 White, 6-point: 5 Black")
+    assert lines[4] == "Bar: none. Borne off: White 0, Black 0. Pips: White 167, Black 167."
