@@ -195,3 +195,15 @@ def test_a_twenty_percent_race_lead_doubles_and_is_dropped() -> None:
     decision = player.double_decision(position, MONEY)
     assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.DROP)
     assert player.take_decision(position, MONEY) is CubeAction.DROP
+
+
+def test_with_gammons_off_the_closed_board_cashes() -> None:
+    # the same closed board with two on the bar: without gammons there is nothing to play on
+    # for, so White doubles and Black drops
+    position = diagram(white="1:2 2:2 3:2 4:2 5:2 6:2 8:3",
+                       black="bar:2 12:3 11:3 10:3 9:2 8:2", turn="white")
+    decision = ComputerPlayer("expert").double_decision(position, CubeState(gammons=False))
+    assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.DROP)
+    from backgammon.ai.choose import play_utility
+
+    assert play_utility(CubeState(gammons=False), WHITE).weights == (2.0, 0.0, 0.0, 0.0, 0.0)

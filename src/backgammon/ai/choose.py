@@ -63,12 +63,13 @@ _NO_GAMMONS = Utility(-1.0, (2.0, 0.0, 0.0, 0.0, 0.0))
 def play_utility(cube: CubeState | None, color: Color) -> Utility:
     """What a play's 5 probabilities are worth to ``color`` with ``cube`` (None: money).
 
-    Money: cubeless equity (gammons ignored under the Jacoby rule while the cube is centred).
+    Money: cubeless equity (gammons ignored under the Jacoby rule while the cube is centred, and
+    when gammons are off).
     Match: the match-winning chance after the game ends each way with the cube's value, from
     the match equity table (:func:`backgammon.ai.met.match_equity_table`).
     """
     if cube is None or not cube.is_match:
-        if cube is not None and cube.jacoby and cube.owner is None:
+        if cube is not None and (not cube.gammons or (cube.jacoby and cube.owner is None)):
             return _NO_GAMMONS
         return MONEY
     from backgammon.ai.met import match_equity_table
@@ -77,8 +78,9 @@ def play_utility(cube: CubeState | None, color: Color) -> Utility:
     a, b = cube.away(color)
     v = cube.value
     kind = "crawford" if cube.crawford else ("post" if cube.post_crawford() else "normal")
-    win = [table.after(a - k * v, b, kind) for k in (1, 2, 3)]
-    lose = [table.after(a, b - k * v, kind) for k in (1, 2, 3)]
+    counted = (1, 2, 3) if cube.gammons else (1, 1, 1)
+    win = [table.after(a - k * v, b, kind) for k in counted]
+    lose = [table.after(a, b - k * v, kind) for k in counted]
     return outcome_utility(win, lose)
 
 

@@ -46,6 +46,7 @@ class CubeState:
         crawford: this game is the Crawford game (no doubling at all).
         jacoby: money play: gammons count only after the cube has been turned.
         beavers: money play: a side that is doubled may beaver (take and redouble at once).
+        gammons: gammons and backgammons count (off: every win is a single game).
     """
 
     value: int = 1
@@ -55,6 +56,7 @@ class CubeState:
     crawford: bool = False
     jacoby: bool = False
     beavers: bool = False
+    gammons: bool = True
 
     @property
     def is_match(self) -> bool:
@@ -195,6 +197,8 @@ def cube_equities(
     v = cube.value
     mine = cube.owner is color
     centred = cube.owner is None
+    if not cube.gammons:  # every win is a single game: the chances of gammons count nothing
+        p = (p[0], 0.0, 0.0, 0.0, 0.0)
     if not cube.is_match:
         life = _money_life(p, True, efficiency)
         if centred and cube.jacoby:

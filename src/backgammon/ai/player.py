@@ -63,6 +63,7 @@ def cube_state(game: Game) -> CubeState:
         crawford=settings.crawford,
         jacoby=settings.jacoby,
         beavers=settings.beavers,
+        gammons=settings.gammons,
     )
 
 
