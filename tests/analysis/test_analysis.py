@@ -108,8 +108,9 @@ def test_cube_decisions_double_and_drop() -> None:
     assert drop.equities["drop"] == pytest.approx(-1.0)  # dropping loses the cube: -1 EMG
     assert drop.played_equity == pytest.approx(-1.0)
     assert double.loss == pytest.approx(double.best_equity - double.played_equity)
-    # an early double that is taken is a big error; so is dropping it
-    assert double.best == "no double" and double.mark == "very bad"
+    # an early double is a big error (bad or worse); so is dropping it
+    assert double.best == "no double" and double.loss >= 0.08
+    assert double.mark in ("bad", "very bad")
     assert drop.best == "take" and drop.loss > 0.5
     assert result.players[1].cube_decisions == 1  # the no double was not close: not counted
     assert result.decisions[1].unforced is False
