@@ -646,7 +646,7 @@ def test_gammons_off_resignation_and_timeout_score_single() -> None:
     assert game.accept_resignation() == GameOutcome(WHITE, "resign", 1, ResultKind.BACKGAMMON)
     game = Game(GameSettings(gammons=False, start=start), dice=FixedDice([]))
     outcome = game.timeout(BLACK)
-    assert (outcome.points, outcome.result_kind) == (1, ResultKind.GAMMON)
+    assert (outcome.points, outcome.result_kind) == (1, ResultKind.SINGLE)  # time: a single
 
 
 def test_gammons_setting_is_on_by_default_and_in_the_log() -> None:
