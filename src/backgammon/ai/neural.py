@@ -105,23 +105,34 @@ def after_play_probabilities(
     Returns:
         ``(N, 5)`` float32, each row consistent (P(bg) <= P(gammon) <= P(win) on each side).
     """
+    return score_boards(mover_boards, nets)[0]
+
+
+def score_boards(
+    mover_boards: Sequence[Sequence[int]] | Ints,
+    nets: NetSet,
+) -> tuple[Floats, npt.NDArray[np.int8], dict[int, Floats]]:
+    """:func:`after_play_probabilities`, with each board's class (:func:`classify`) and, for
+    the boards a net scored, their encodings (the next side on roll's view) by index: what
+    training keeps of the play it chooses."""
     b = np.asarray(mover_boards, dtype=np.int8).reshape(-1, 26)
     out = np.empty((len(b), 5), dtype=np.float32)
-    if len(b) == 0:
-        return out
+    encoded: dict[int, Floats] = {}
     kind = classify(b)
+    if len(b) == 0:
+        return out, kind, encoded
     done = kind == FINISHED
     if done.any():
         out[done] = _finished(b[done])
-    exact = np.nonzero(kind == BEAROFF)[0]
-    for i in exact:
+    for i in np.nonzero(kind == BEAROFF)[0]:
         out[i] = _bearoff(tuple(int(c) for c in b[i]))
     for net_kind, net in ((RACE, nets.race), (CONTACT, nets.contact)):
-        rows = kind == net_kind
-        if rows.any():
+        rows = np.nonzero(kind == net_kind)[0]
+        if len(rows):
             x = encode(on_roll_view(b[rows]))
             out[rows] = impossible_results(b[rows], invert(consistent(net(x))), net_kind)
-    return out
+            encoded.update(zip(rows.tolist(), x, strict=True))
+    return out, kind, encoded
 
 
 def impossible_results(b: Ints, p: Floats, kind: int) -> Floats:
@@ -158,4 +169,5 @@ __all__ = [
     "impossible_results",
     "invert",
     "on_roll_probabilities",
+    "score_boards",
 ]

@@ -47,11 +47,10 @@ from pathlib import Path
 
 import numpy as np
 
-from backgammon.ai.encoding import encode, on_roll_view
+from backgammon.ai.encoding import encode
 from backgammon.ai.nets import (
     Net,
     NetSet,
-    consistent,
     load_weights,
     save_weights,
     single_threaded_blas,
@@ -62,13 +61,11 @@ from backgammon.ai.neural import (
     CONTACT,
     FINISHED,
     RACE,
-    _bearoff,
     _finished,
     after_play_probabilities,
-    classify,
     equities,
-    impossible_results,
     invert,
+    score_boards,
 )
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
@@ -97,30 +94,6 @@ def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
             return (a, b) if a >= b else (b, a)
 
 
-def _score_candidates(
-    boards: Sequence[tuple[int, ...]], nets: NetSet
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, np.ndarray]]:
-    """Probabilities (mover's view), classes and equities of a roll's after-play boards, plus
-    each net-scored board's encoding (its row in the next side on roll's view), by index."""
-    b = np.asarray(boards, dtype=np.int8)
-    kind = classify(b)
-    probs = np.empty((len(b), 5), dtype=np.float32)
-    encoded: dict[int, np.ndarray] = {}
-    done = kind == FINISHED
-    if done.any():
-        probs[done] = _finished(b[done])
-    for i in np.nonzero(kind == BEAROFF)[0]:
-        probs[i] = _bearoff(boards[i])
-    for net_kind, net in ((RACE, nets.race), (CONTACT, nets.contact)):
-        rows = np.nonzero(kind == net_kind)[0]
-        if len(rows):
-            x = encode(on_roll_view(b[rows]))
-            probs[rows] = impossible_results(b[rows], invert(consistent(net(x))), net_kind)
-            for j, i in enumerate(rows):
-                encoded[int(i)] = x[j]
-    return probs, kind, equities(probs), encoded
-
-
 def play_training_game(
     nets: NetSet, rng: random.Random, lam: float, race_expect: float = 0.0
 ) -> tuple[list[np.ndarray], list[int], np.ndarray]:
@@ -144,8 +117,8 @@ def play_training_game(
         boards = legal_plays(position, dice).own_boards()
         if not boards:
             boards = [board]  # the roll cannot be played: the board stands, the other rolls
-        probs, kind, eq, encoded = _score_candidates(boards, nets)
-        best = int(np.argmax(eq))
+        probs, kind, encoded = score_boards(boards, nets)
+        best = int(np.argmax(equities(probs)))
         values.append(probs[best])
         if kind[best] in (FINISHED, BEAROFF):
             break
