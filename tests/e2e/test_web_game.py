@@ -383,6 +383,8 @@ def test_gammons_off_in_the_new_game_form_a_gammon_scores_single(open_page: Any)
     game.page.click("#resign-button")
     game.page.click('#resign-dialog [data-resign="gammon"]')
     game.wait_idle()
+    # the page shows the result once the server has answered (later than idle on a busy machine)
+    game.page.wait_for_function("() => document.querySelector('#result-text').textContent")
     result = game.state()["result"]
     assert result["kind"] == "gammon" and result["points"] == 1
     assert result["winner"] != loser
