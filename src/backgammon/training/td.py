@@ -143,9 +143,10 @@ def play_training_game(
     return states, kinds, returns
 
 
-def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -> tuple[int, int]:
+def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -> int:
     """Play and learn from games ``first_game`` .. ``first_game + count - 1`` (their dice
-    seeded from ``settings.seed`` and the game number). Returns (states learnt, plies)."""
+    seeded from ``settings.seed`` and the game number). Returns the states learnt from (one
+    per position where the nets decided)."""
     learnt = 0
     for n in range(first_game, first_game + count):
         rng = random.Random(settings.seed * 1_000_003 + n)
@@ -158,7 +159,7 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
             if rows.any():
                 net.train_step(x[rows], returns[rows], settings.rate)
         learnt += len(states)
-    return learnt, learnt
+    return learnt
 
 
 def new_nets(settings: Settings) -> NetSet:
@@ -184,7 +185,7 @@ def average(sets: Sequence[NetSet]) -> NetSet:
 
 def _worker(args: tuple[NetSet, Settings, int, int]) -> tuple[NetSet, int]:
     nets, settings, first, count = args
-    learnt, _ = train_games(nets, settings, first, count)
+    learnt = train_games(nets, settings, first, count)
     return nets, learnt
 
 
