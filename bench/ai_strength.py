@@ -60,6 +60,7 @@ from rich.console import Console
 from rich.progress import Progress, TaskID
 
 from backgammon.ai import choose_play, get_level
+from backgammon.ai.nets import use_weights
 from backgammon.ai.player import ComputerPlayer
 from backgammon.ai.search import Evaluator
 from backgammon.ai.selfplay import play_game, play_series
@@ -393,7 +394,12 @@ def main() -> None:
                         help="--vs gnubg: noise σ in points of equity added to each play")
     parser.add_argument("--out", type=Path,
                         help="--vs gnubg: JSON lines, one per game; resumes from it")
+    parser.add_argument("--weights", type=Path,
+                        help="a weights file (e.g. a training checkpoint) in place of the "
+                        "shipped nets")
     args = parser.parse_args()
+    if args.weights is not None:
+        use_weights(args.weights)
     if args.agreement:
         agreement(["easy", "medium", "hard"], args.shared)
     elif args.judge:

@@ -20,6 +20,7 @@ from backgammon.ai.nets import (
     default_nets,
     load_weights,
     save_weights,
+    use_weights,
 )
 from backgammon.ai.neural import (
     BEAROFF,
@@ -165,6 +166,19 @@ def test_weights_round_trip(tmp_path: Path) -> None:
     assert again.meta["games"] == 12 and again.meta["format"] == FORMAT_VERSION
     assert np.array_equal(again.contact.w1, nets.contact.w1)
     assert np.array_equal(again.race.b2, nets.race.b2)
+
+
+def test_use_weights_replaces_the_default_nets(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from backgammon.ai import nets as nets_module
+
+    monkeypatch.setattr(nets_module, "_DEFAULT", None)
+    path = tmp_path / "checkpoint.npz"
+    save_weights(_small_nets(), path)
+    used = use_weights(path)
+    assert default_nets() is used and used.meta["games"] == 12
+    with pytest.raises(WeightsError, match="missing"):
+        use_weights(tmp_path / "absent.npz")
 
 
 def test_a_corrupt_weights_file_is_refused(tmp_path: Path) -> None:

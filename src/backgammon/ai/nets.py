@@ -234,6 +234,21 @@ def default_nets() -> NetSet:
     return _DEFAULT
 
 
+def use_weights(path: str | Path) -> NetSet:
+    """Make the weights file at ``path`` this process's default nets (in place of the shipped
+    ones) and return them: for the benches and ``backgammon train`` checkpoints.
+
+    Call it before the first evaluation; evaluators made earlier keep the nets they hold.
+
+    Raises:
+        WeightsError: as :func:`load_weights`.
+    """
+    global _DEFAULT
+    single_threaded_blas()
+    _DEFAULT = load_weights(path)
+    return _DEFAULT
+
+
 __all__ = [
     "DEFAULT_WEIGHTS",
     "FORMAT_VERSION",
@@ -246,4 +261,5 @@ __all__ = [
     "load_weights",
     "save_weights",
     "single_threaded_blas",
+    "use_weights",
 ]
