@@ -177,7 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the .mat files (default ../shared/mat/gnubg_selfplay_*.mat)")
     parser.add_argument("--level", default="expert")
     parser.add_argument("--plies", type=int, default=None)
+    parser.add_argument("--weights", type=Path,
+                        help="a weights file (e.g. a training checkpoint) in place of the "
+                        "shipped nets")
     args = parser.parse_args(argv)
+    if args.weights is not None:
+        from backgammon.ai.nets import use_weights
+
+        use_weights(args.weights)
     if not gnubg_available():
         print("gnubg is not installed: nothing to compare with", file=sys.stderr)
         return 1
