@@ -65,6 +65,15 @@ def test_new_game_starts_at_the_opening(clients: Clients) -> None:
     assert state_of(client, state["id"]) == state
 
 
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_every_level_the_page_offers_is_accepted(clients: Clients, level: str) -> None:
+    client = clients.new()
+    state = new_game(client, mode="computer", level=level, side="black")
+    assert state["settings"]["level"] == level
+    assert state["players"]["white"]["level"] == level
+    assert state["players"]["white"]["name"] == f"Computer ({level.capitalize()})"
+
+
 def test_random_side_is_drawn_and_stored(clients: Clients) -> None:
     client = clients.new(seed=3)
     sides = {new_game(client, mode="computer", side="random")["settings"]["human"]

@@ -125,7 +125,7 @@ class SettingsJSON(TypedDict):
     """
 
     mode: Literal["computer", "pass_and_play"]
-    level: Literal["easy", "medium", "hard"]
+    level: Literal["easy", "medium", "hard", "expert"]
     human: ColorName | None
     cube: bool
     gammons: bool
