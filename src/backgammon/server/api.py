@@ -54,7 +54,8 @@ class NewGame(BaseModel):
     mode: Literal["computer", "pass_and_play"] = Field(
         "computer", description="against the computer, or two people on one screen"
     )
-    level: Literal["easy", "medium", "hard", "expert"] = Field("easy", description="the computer's level")
+    level: Literal["easy", "medium", "hard", "expert"] = Field(
+        "easy", description="the computer's level")
     side: Literal["white", "black", "random"] = Field(
         "white", description="the human's side against the computer"
     )
