@@ -348,6 +348,12 @@ class Match:
         """Rebuild a match from :meth:`to_log` data; each game's settings must be the ones
         the score gives (Crawford game, score).
 
+        Args:
+            log: the log.
+            dice: the dice to go on with (default: as for a new match; with a ``seed``, the
+                seeded dice advanced past the rolls of the log, each roll checked against
+                them, so the match goes on with the dice it would have thrown).
+
         Raises:
             InvalidLogError: a malformed log or an illegal game, naming the game
                 (``"game 2: event 14: ..."``).
@@ -377,6 +383,7 @@ class Match:
             )
         except InvalidSettingsError as exc:
             raise InvalidLogError(f"bad match settings: {exc}") from None
+        seeded = dice is None and match.seed is not None
         for number, game_log in enumerate(games, start=1):
             if number > 1:
                 try:
@@ -386,6 +393,12 @@ class Match:
             expected = match.current.settings
             try:
                 game = Game.replay(game_log, dice=match._dice)
+                if seeded:
+                    # The seeded dice go on past the rolls of the log (each checked against
+                    # them), so a match picked up again throws what it would have thrown.
+                    for index, event in enumerate(game.events):
+                        if event["type"] in ("opening_roll", "roll") and not event.get("given"):
+                            game._check_seeded(event, index)
             except InvalidLogError as exc:
                 raise InvalidLogError(f"game {number}: {exc}") from None
             if game.settings != expected:

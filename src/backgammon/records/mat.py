@@ -627,7 +627,11 @@ def record_from_match(match: Match) -> MatRecord:
         games.append(MatGame(number, 0, match.names, match.score_before(number - 1),
                              tuple(actions), result))
     # The Jacoby rule has no place in the format but XG's header tag, which we read back.
-    comments = ('; [Jacoby "On"]',) if match.jacoby else ()
+    comments: tuple[str, ...] = ('; [Jacoby "On"]',) if match.jacoby else ()
+    if match.seed is not None:
+        # The dice's seed, as a header tag (a comment to other programs): the same seed
+        # throws the same dice (services/seeds.py).
+        comments += (f'; [Seed "{match.seed}"]',)
     return MatRecord(match.length, match.names, tuple(games), comments)
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, Depends, Path, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from backgammon.services.session import GameOptions, GameService
 from backgammon.services.setup import check_setup
@@ -77,6 +77,13 @@ class NewGame(BaseModel):
         "turn, dice, cube, match_length, score, crawford); `kind`, `length` and "
         "`time_control` are then the setup's (a match of its length, no clock)",
     )
+    # Seeds and the record (services/seeds.py, services/stats.py).
+    seed: StrictInt | StrictStr | None = Field(
+        None, description="the dice's seed, a whole number 0..2**53-1 (or its digits as "
+        "text): the same seed gives the same dice; none: a new seed")
+    browser: StrictStr | None = Field(
+        None, description="the browser's own random id (8 to 64 letters, digits, '-', '_'): "
+        "the games this session finishes count in that browser's record")
 
 
 class MoveRequest(BaseModel):
@@ -148,7 +155,8 @@ async def create_game(body: NewGame, service: Service) -> GameState:
         length=body.length if body.kind == "match" else 0,
         time_control=body.time_control,
     )
-    return await _in_thread(service.create, options, setup)
+    return await _in_thread(lambda: service.create(options, setup, seed=body.seed,
+                                                   browser=body.browser))
 
 
 @router.get("/games/{game_id}", response_model=GameState, summary="Read a game")

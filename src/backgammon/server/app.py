@@ -44,9 +44,11 @@ from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
 from backgammon.server.settings import ServerSettings
+from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
+from backgammon.services.stats import StatsStore
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 
 #: The page and its ES modules and stylesheet.
@@ -97,8 +99,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     settings = settings or ServerSettings()
     store = GameStore(settings.db_path)
     positions = PositionStore(settings.db_path)
+    stats = StatsStore(settings.db_path)  # the browsers' records (server/stats_api.py)
     service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
-                          time_controls=settings.time_controls)
+                          time_controls=settings.time_controls, stats=stats)
 
     jobs = AnalysisJobs()
 
@@ -108,6 +111,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         jobs.close()
         store.close()
         positions.close()
+        stats.close()
 
     from backgammon import __version__
 
@@ -173,6 +177,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(records_router)
     app.include_router(positions_router)
     app.include_router(analysis_router)
+    install_stats(app, stats)  # /api/stats, /api/start-over
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)

@@ -552,7 +552,7 @@ def match_mat(match: Match, names: tuple[str, str], game: int | None = None) -> 
             )
         games = (games[game - 1],)
     renamed = tuple(dataclasses.replace(g, names=names) for g in games)
-    return format_mat(MatRecord(record.match_length, names, renamed))
+    return format_mat(MatRecord(record.match_length, names, renamed, record.comments))
 
 
 def import_mat(text: str) -> ReviewJSON:

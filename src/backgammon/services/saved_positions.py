@@ -166,3 +166,11 @@ class PositionStore:
                 (browser, position_id))
         if cursor.rowcount == 0:
             raise SavedPositionNotFoundError(f"no saved position has the id {position_id!r}")
+
+    def clear(self, browser: str) -> int:
+        """Forget every position of the browser (the page's "Start over"); returns how many
+        there were."""
+        with self._lock:
+            cursor = self._conn.execute("DELETE FROM saved_positions WHERE browser = ?",
+                                        (browser,))
+        return cursor.rowcount

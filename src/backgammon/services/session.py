@@ -34,7 +34,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar, cast
 
-from backgammon.core.dice import Dice
 from backgammon.core.errors import (
     BackgammonError,
     IllegalActionError,
@@ -52,6 +51,7 @@ from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import legal_json, move_json, paths_by_destination
 from backgammon.services.review import pass_reason
+from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     BoardJSON,
@@ -71,6 +71,7 @@ from backgammon.services.state import (
     StepJSON,
     TimeControlName,
 )
+from backgammon.services.stats import FinishedGame, StatsStore, check_browser_id
 from backgammon.services.store import GameStore, StoredGameError
 from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
 
@@ -196,6 +197,8 @@ class _Session:
         self.lock = threading.Lock()
         #: The current game's clock (None when untimed); see GameService._timer.
         self.timer: GameTimer | None = None
+        #: The id of the browser that started the session (its record counts the games).
+        self.browser: str | None = None
 
     @property
     def game(self) -> Game:
@@ -227,6 +230,8 @@ class _Session:
                   "version": self.version}
         if self.timer is not None and self.timer.game_number == len(self.games):
             record["clock"] = self.timer.snapshot()
+        if self.browser is not None:
+            record["browser"] = self.browser
         return record
 
 
@@ -235,10 +240,15 @@ class GameService:
 
     Args:
         store: where sessions are saved.
-        rng: the generator behind the dice, the random side and the computer's choices;
-            ``None`` uses the operating system's entropy. Tests pass ``random.Random(seed)``.
-        dice: the dice every game throws (``roll()`` and ``opening_roll()``); default
-            ``Dice(rng)``. Tests pass :class:`~backgammon.core.dice.FixedDice`.
+        rng: the generator the seeds of new sessions are drawn from (and, for sessions
+            without a seed, the random side and the computer's choices); ``None`` uses the
+            operating system's entropy. Tests pass ``random.Random(seed)``.
+        dice: the dice every game throws (``roll()`` and ``opening_roll()``), for tests
+            (:class:`~backgammon.core.dice.FixedDice`); sessions then have no seed. Default:
+            each session has a seed (:mod:`backgammon.services.seeds`) and its dice are
+            ``Dice(random.Random(seed))``.
+        stats: where the games finished by a browser are counted
+            (:mod:`backgammon.services.stats`); None counts nothing.
         players: builds the computer for a level (default
             :func:`~backgammon.services.computer.computer_player`); tests inject their own.
         now: the clocks' time source, monotonic seconds (default :func:`time.monotonic`);
@@ -262,12 +272,15 @@ class GameService:
         players: Callable[[str, random.Random], ComputerPlayer] = computer_player,
         now: Callable[[], float] = time.monotonic,
         time_controls: Mapping[str, TimeControl | None] | None = None,
+        stats: StatsStore | None = None,
     ) -> None:
         self._now = now
         self._controls = dict(TIME_CONTROLS if time_controls is None else time_controls)
         self._store = store
         self._rng = rng if rng is not None else random.SystemRandom()
-        self._dice: DiceLike = dice if dice is not None else Dice(self._rng)
+        #: Injected dice (tests) or None: each session's own seeded dice.
+        self._dice: DiceLike | None = dice
+        self._stats = stats
         self._players = players
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._lock = threading.Lock()
@@ -275,7 +288,8 @@ class GameService:
     # ----------------------------------------------------------------------------------------
     # Sessions
 
-    def create(self, options: GameOptions, setup: Xgid | None = None) -> GameState:
+    def create(self, options: GameOptions, setup: Xgid | None = None, *,
+               seed: int | str | None = None, browser: str | None = None) -> GameState:
         """Start a session with its first game (nobody has rolled) and save it.
 
         Args:
@@ -284,6 +298,12 @@ class GameService:
                 side on roll, dice, cube, score and match length. The session is then a match
                 of the setup's length (a single game in money play) without a clock; its
                 ``kind`` and ``length`` options are ignored.
+            seed: the session's seed (checked by
+                :func:`~backgammon.services.seeds.parse_seed`); None draws a new one. The
+                same seed gives the same dice (and the same side drawn at random, the same
+                choices of the computer). Ignored when the service was given fixed dice.
+            browser: the id of the browser starting it: its record counts the games this
+                session finishes (:mod:`backgammon.services.stats`); None: no record.
 
         Returns:
             The state of the new session (``phase`` ``"opening"``, or the setup's).
@@ -291,26 +311,39 @@ class GameService:
         Raises:
             SetupError: the setup cannot be played with these options (a cube in play in a
                 game without the cube, a double the rules refuse).
+            SeedError: a seed out of range.
+            BrowserIdError: a malformed browser id.
         """
         if setup is not None:
             options = dataclasses.replace(
                 options, kind="match" if setup.match_length else "single",
                 length=setup.match_length, time_control="none")
+        if browser is not None:
+            check_browser_id(browser)
+        checked: int | None = None
+        if seed is not None:
+            checked = parse_seed(seed)
+        if self._dice is not None:
+            checked = None
+        elif checked is None:
+            checked = new_seed(self._rng)
         human: Color | None = None
         if options.mode == "computer":
             side = options.side
             if side == "random":
-                side = self._rng.choice(("white", "black"))
+                chooser = self._rng if checked is None else derived_rng(checked, "side")
+                side = chooser.choice(("white", "black"))
             human = Color.parse(side)
         settings = _settings_json(options, human)
         game_id = secrets.token_urlsafe(12)
         if setup is not None:
             match = setup_match(setup, cube=settings["cube"], gammons=settings["gammons"],
-                                dice=self._dice)
+                                dice=self._dice, seed=checked)
         else:
             match = Match(settings["length"], cube=settings["cube"],
-                          gammons=settings["gammons"], dice=self._dice)
+                          gammons=settings["gammons"], dice=self._dice, seed=checked)
         session = _Session(game_id, settings, match, 0)
+        session.browser = browser
         self._timer(session)
         self._save(session)
         with self._lock:
@@ -364,6 +397,9 @@ class GameService:
         version = record.get("version", 0)
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise StoredGameError(f"saved game {game_id!r} is damaged: version {version!r}")
+        browser = record.get("browser")
+        if browser is not None and not (isinstance(browser, str) and _browser_ok(browser)):
+            raise StoredGameError(f"saved game {game_id!r} is damaged: browser {browser!r}")
         try:
             match = Match.replay(record["log"], dice=self._dice)
         except InvalidLogError as exc:
@@ -381,6 +417,7 @@ class GameService:
                 f"{len(match.games)} games"
             )
         session = _Session(game_id, settings, match, version)
+        session.browser = browser
         session.timer = self._restore_timer(session, record.get("clock"))
         return session
 
@@ -391,6 +428,36 @@ class GameService:
         except BaseException:
             self._forget(session.id)
             raise
+        self._count_finished(session)
+
+    def _count_finished(self, session: _Session) -> None:
+        """Once the current game is over, count it in its browser's record (once: the record
+        keys games by session and number). Games started from a set-up position are not
+        counted."""
+        game = session.game
+        outcome = game.outcome
+        if (self._stats is None or session.browser is None or outcome is None
+                or session.match.setup is not None):
+            return
+        player = session.human if session.human is not None else WHITE
+        won = outcome.winner is player
+        result = "single"
+        if outcome.kind not in ("drop", "timeout") and outcome.points > game.cube_value:
+            result = _KIND_NAMES[int(outcome.result_kind)]
+        match: Literal["won", "lost"] | None = None
+        if session.settings["kind"] == "match" and session.match.is_over:
+            match = "won" if won else "lost"
+        opponent = session.settings["level"] if session.computer is not None else \
+            "pass_and_play"
+        self._stats.record(FinishedGame(
+            session.browser, session.id, len(session.games), opponent,
+            session.settings["kind"], won, outcome.points, result, match))
+
+    def forget(self, game_id: str) -> bool:
+        """Delete a saved session (from memory and from the store): the page's "Start
+        over". Returns whether there was one; what it counted in a record stays."""
+        self._forget(game_id)
+        return self._store.delete(game_id)
 
     def _act(self, game_id: str, action: Callable[[_Session], T]) -> T:
         """Run ``action`` under the session's lock, then save. ``action`` must raise before
@@ -543,13 +610,14 @@ class GameService:
             if not session.over:
                 raise IllegalActionError("a rematch is offered once this one is over")
             settings = session.settings
+            browser = session.browser
         options = GameOptions(
             mode=settings["mode"], level=settings["level"],
             side=settings["human"] or "white", cube=settings["cube"],
             gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
         )
-        return self.create(options)
+        return self.create(options, browser=browser)
 
     def _act_and_describe(self, game_id: str, run: Callable[[_Session], None]) -> GameState:
         def action(session: _Session) -> _Session:
@@ -737,7 +805,10 @@ class GameService:
                 raise IllegalActionError(
                     f"the computer is not to act: {_phase_words(session.game)}"
                 )
-            player = self._players(session.settings["level"], self._rng)
+            seed = session.match.seed
+            rng = self._rng if seed is None else derived_rng(
+                seed, "computer", len(session.games), session.game.event_count)
+            player = self._players(session.settings["level"], rng)
             timer = self._computer_clock_on(session)
             steps: list[StepJSON] = []
             notes: list[str] = []
@@ -903,6 +974,7 @@ class GameService:
             "message": self._message(session, legal_now, session_over),
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
             "ids": ids_json(session.match),
+            "seed": session.match.seed,
         }
 
     def _score(self, session: _Session) -> ScoreJSON:
@@ -1037,6 +1109,14 @@ class GameService:
 
 # --------------------------------------------------------------------------------------------
 # JSON pieces
+
+
+def _browser_ok(browser: str) -> bool:
+    try:
+        check_browser_id(browser)
+    except ValueError:
+        return False
+    return True
 
 
 def _name(color: Color) -> ColorName:

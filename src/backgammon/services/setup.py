@@ -321,7 +321,8 @@ def setup_info(xgid: Xgid) -> SetupInfoJSON:
 
 
 def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
-                names: tuple[str, str] = ("White", "Black"), dice: Any = None) -> Match:
+                names: tuple[str, str] = ("White", "Black"), dice: Any = None,
+                seed: int | None = None) -> Match:
     """A match (or money game) picked up at ``xgid``: the first game starts there with its
     cube and score; its dice are thrown, or its double offered, when the setup says so.
 
@@ -332,6 +333,8 @@ def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
         gammons: count gammons and backgammons (see :class:`~backgammon.core.match.Match`).
         names: the players, ``(white, black)``.
         dice: the dice for the rest of the match (a ``Dice``); default: as :class:`Match`.
+        seed: the match's seed (its dice are then ``Dice(random.Random(seed))`` unless
+            ``dice`` is given); the dice of the setup itself are recorded as given.
 
     Raises:
         SetupError: the cube is turned (or a double pending) in a game without the cube, or a
@@ -345,7 +348,7 @@ def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
                        xgid.cube_owner)
     try:
         match = Match(xgid.match_length, cube=cube, gammons=gammons, jacoby=xgid.jacoby,
-                      beavers=xgid.beavers, names=names, dice=dice, setup=setup)
+                      beavers=xgid.beavers, names=names, dice=dice, seed=seed, setup=setup)
         game = match.current
         if xgid.cube_action is not None:
             game.double()

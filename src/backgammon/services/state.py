@@ -216,7 +216,8 @@ class GameState(TypedDict):
     rules; ``pips`` the pip counts; ``message`` one sentence for the status line; ``clock``
     the clocks (None when the game is played without a time control); ``ids`` the position's
     GNU Backgammon Position ID and Match ID and its XGID, at the start of the turn (None when
-    they cannot be written).
+    they cannot be written); ``seed`` the session's seed: the same seed gives the same dice
+    (None for a session without one: saved before seeds, or played with fixed dice).
     """
 
     id: str
@@ -244,6 +245,7 @@ class GameState(TypedDict):
     message: str
     clock: ClockJSON | None
     ids: IdsJSON | None
+    seed: int | None
 
 
 class IdsJSON(TypedDict):

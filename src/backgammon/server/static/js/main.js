@@ -12,6 +12,7 @@ import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
 import { SavedPositions } from "./saved.js";
 import { SetupEditor } from "./setup.js";
+import { StatsView } from "./stats.js";
 import {
   applyTheme,
   loadGameId,
@@ -47,6 +48,7 @@ function show(game) {
   const previous = app.game;
   app.game = game;
   if (app.ids) app.ids.show(game.ids);
+  if (app.stats) app.stats.showSeed(game); // "Seed of this game: …"
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
   const board = app.board;
@@ -234,6 +236,7 @@ async function startGame(settings) {
     kind: settings.kind,
     length: Number(settings.length) || 1,
     time_control: settings.time_control,
+    ...app.stats.takeNewGameFields(), // this browser's id (its record), the seed typed
   };
   await run(async () => {
     const game = await createGame(payload);
@@ -425,6 +428,30 @@ function wire() {
     },
     say: (text) => app.assist && app.assist.say && app.assist.say(text),
   });
+  // The record, the seed, and the Options that forget things (js/stats.js).
+  app.stats = new StatsView({
+    getGame: () => app.game,
+    onSettingsCleared: () => {
+      app.settings = loadSettings();
+      applyTheme(app.settings.theme);
+      $("theme-select").value = app.settings.theme;
+      $("speed-select").value = app.settings.speed;
+    },
+    onStartOver: () => {
+      saveGameId(null);
+      app.game = null;
+      history.replaceState(null, "", location.pathname);
+      $("move-list").replaceChildren();
+      $("result").hidden = true;
+      for (const button of document.querySelectorAll("#controls button")) button.hidden = true;
+      $("status").textContent = "Start a new game.";
+      openNewGame();
+    },
+    newGameFromSeed: (seed) => {
+      openNewGame();
+      $("seed-input").value = seed;
+    },
+  });
   app.online = new OnlineGame({
     board: app.board,
     hasLocalGame: () => Boolean(app.game),
@@ -450,6 +477,7 @@ function wire() {
   $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (!app.stats.checkSeed()) return; // a bad seed is explained in the form
     app.settings = readNewGameForm();
     saveSettings(app.settings);
     $("new-game-dialog").close();

@@ -67,3 +67,9 @@ export function saveGameId(id) {
 export function stepDelay(speed) {
   return { normal: 550, fast: 150, instant: 0 }[speed] ?? 550;
 }
+
+/** Forget the saved settings (Options > Clear the settings): the defaults apply again. */
+export function clearSettings() {
+  const store = storage();
+  if (store) store.removeItem(KEY);
+}

@@ -1,0 +1,114 @@
+"""A browser's record and stats, and "Start over".
+
+* ``GET /api/stats?browser=B``: the browser's stats (:class:`~backgammon.services.stats.StatsJSON`):
+  by opponent and kind of session, games won and lost, points, gammons, backgammons, matches.
+* ``DELETE /api/stats?browser=B``: forget the browser's record (``{"cleared": n}``).
+* ``POST /api/start-over`` (``{browser, game}``): forget the game in progress (``game``, its
+  id, or null) and the browser's saved positions (``{"game": bool, "positions": n}``).
+
+The record is written by the game service when a game the browser started ends
+(:meth:`~backgammon.services.session.GameService.create` with ``browser``). A malformed
+browser id answers 422 with ``code`` ``"invalid_browser"``; a malformed seed (``POST
+/api/games``) 422 with ``code`` ``"invalid_seed"``. Nothing is sent anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import anyio.to_thread
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
+from backgammon.server.api import ErrorResponse
+from backgammon.services.saved_positions import PositionStore
+from backgammon.services.seeds import SeedError
+from backgammon.services.session import GameService
+from backgammon.services.stats import BrowserIdError, StatsJSON, StatsStore, check_browser_id
+
+__all__ = ["install_stats", "router"]
+
+Browser = Annotated[str, Query(max_length=200, description="the browser's own random id")]
+
+
+class ClearedJSON(TypedDict):
+    """How many finished games the record held."""
+
+    cleared: int
+
+
+class StartOver(BaseModel):
+    """Forget the game in progress and the saved positions of a browser."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    browser: str = Field(max_length=200, description="the browser's own random id")
+    game: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                             description="the id of the game in progress, or null")
+
+
+class StartedOverJSON(TypedDict):
+    """Whether a saved game was deleted, and how many saved positions were."""
+
+    game: bool
+    positions: int
+
+
+def _stats(request: Request) -> StatsStore:
+    stats: StatsStore = request.app.state.stats
+    return stats
+
+
+router = APIRouter(prefix="/api", tags=["stats"], responses={
+    422: {"model": ErrorResponse, "description": "The browser id is malformed."}})
+
+
+@router.get("/stats", response_model=StatsJSON, summary="A browser's stats")
+async def read_stats(request: Request, browser: Browser) -> StatsJSON:
+    """The record of the games this browser finished: by opponent (each computer level, pass
+    & play, online) and kind of session (single game, match, money), and in total."""
+    check_browser_id(browser)
+    return await anyio.to_thread.run_sync(_stats(request).summary, browser)
+
+
+@router.delete("/stats", response_model=ClearedJSON, summary="Clear a browser's record")
+async def clear_stats(request: Request, browser: Browser) -> ClearedJSON:
+    """Forget every game this browser's record holds."""
+    check_browser_id(browser)
+    cleared = await anyio.to_thread.run_sync(_stats(request).clear, browser)
+    return {"cleared": cleared}
+
+
+@router.post("/start-over", response_model=StartedOverJSON, summary="Start over")
+async def start_over(request: Request, body: StartOver) -> StartedOverJSON:
+    """Forget the game in progress (deleted from the store: its link no longer opens it) and
+    the browser's saved positions. The record and the settings stay (they have their own
+    buttons)."""
+    browser = check_browser_id(body.browser)
+    service: GameService = request.app.state.games
+    positions: PositionStore = request.app.state.positions
+    deleted = False
+    if body.game is not None:
+        deleted = await anyio.to_thread.run_sync(service.forget, body.game)
+    removed = await anyio.to_thread.run_sync(positions.clear, browser)
+    return {"game": deleted, "positions": removed}
+
+
+def install_stats(app: FastAPI, stats: StatsStore) -> None:
+    """Add the routes above to ``app``, with ``stats`` as its record, and the answers to a
+    malformed browser id or seed (422, ``invalid_browser`` / ``invalid_seed``)."""
+    app.state.stats = stats
+
+    @app.exception_handler(BrowserIdError)
+    async def bad_browser(request: Request, exc: BrowserIdError) -> JSONResponse:
+        return JSONResponse({"error": {"code": "invalid_browser", "message": str(exc)}},
+                            status_code=422)
+
+    @app.exception_handler(SeedError)
+    async def bad_seed(request: Request, exc: SeedError) -> JSONResponse:
+        return JSONResponse({"error": {"code": "invalid_seed", "message": str(exc)}},
+                            status_code=422)
+
+    app.include_router(router)

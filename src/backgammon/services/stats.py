@@ -1,0 +1,274 @@
+"""The record of a browser: every game it finished, and the stats drawn from them.
+
+A browser is known by the random id its page keeps in ``localStorage`` (the one the saved
+positions use); there is no account and nothing leaves the server. Each finished game is one
+row of the table ``stats_games`` in the games' SQLite file: the browser, the session and game
+number (together the key, so a game is counted once however often it is saved), the opponent
+(a computer level, ``"pass_and_play"`` or ``"online"``), the kind of session (``"single"``,
+``"match"`` or ``"money"``), whether the browser's player won, the points the game scored, the
+result as scored (``"single"``, ``"gammon"``, ``"backgammon"``) and, for the game that ended a
+match, whether the match was won.
+
+In pass & play both players sit at this browser: its player is White (a win is White's win).
+
+:meth:`StatsStore.summary` counts, by opponent and kind of session and in total: games, wins
+and losses, points won and lost, gammons and backgammons won and lost, matches won and lost.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+from typing_extensions import TypedDict
+
+from backgammon.core.errors import BackgammonError
+
+__all__ = [
+    "MODES",
+    "OPPONENTS",
+    "BrowserIdError",
+    "FinishedGame",
+    "StatsJSON",
+    "StatsRowJSON",
+    "StatsStore",
+    "check_browser_id",
+]
+
+#: The opponents, in the order the stats list them.
+OPPONENTS: Final = ("easy", "medium", "hard", "expert", "pass_and_play", "online")
+#: The kinds of session, in the order the stats list them.
+MODES: Final = ("single", "match", "money")
+#: The results a game can score.
+RESULTS: Final = ("single", "gammon", "backgammon")
+#: A browser id: 8 to 64 letters, digits, ``-`` or ``_`` (what the page makes: 24 hex digits).
+_BROWSER_ID: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS stats_games (
+    browser   TEXT NOT NULL,
+    session   TEXT NOT NULL,
+    game      INTEGER NOT NULL,
+    opponent  TEXT NOT NULL,
+    mode      TEXT NOT NULL,
+    won       INTEGER NOT NULL,
+    points    INTEGER NOT NULL,
+    result    TEXT NOT NULL,
+    match     TEXT,
+    ended_at  REAL NOT NULL,
+    PRIMARY KEY (browser, session, game)
+)
+"""
+
+
+class BrowserIdError(BackgammonError, ValueError):
+    """A browser id that is not 8 to 64 letters, digits, ``-`` or ``_``; the message quotes
+    it."""
+
+
+def check_browser_id(value: object) -> str:
+    """The browser id, checked.
+
+    Raises:
+        BrowserIdError: not a string of 8 to 64 letters, digits, ``-`` or ``_``.
+    """
+    if not isinstance(value, str) or not _BROWSER_ID.fullmatch(value):
+        shown = repr(value) if not isinstance(value, str) or len(value) <= 70 else \
+            repr(value[:70] + "…")
+        raise BrowserIdError(
+            f"a browser id is 8 to 64 letters, digits, '-' or '_' (the page makes one and "
+            f"keeps it in this browser's storage); {shown} is not one"
+        )
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One game as the record keeps it.
+
+    Attributes:
+        browser: the browser's id.
+        session: the session it belongs to (a local game's id, an online room's code).
+        game: its number in the session, from 1.
+        opponent: one of :data:`OPPONENTS`.
+        mode: one of :data:`MODES`.
+        won: whether the browser's player won it.
+        points: what it scored (the cube and the result; >= 1).
+        result: as scored: one of :data:`RESULTS` (a drop or a timeout scores ``"single"``).
+        match: for the game that ended a match: ``"won"`` or ``"lost"``; otherwise None.
+
+    Raises:
+        ValueError: (on construction) a value outside those listed, quoted.
+    """
+
+    browser: str
+    session: str
+    game: int
+    opponent: str
+    mode: str
+    won: bool
+    points: int
+    result: str
+    match: Literal["won", "lost"] | None = None
+
+    def __post_init__(self) -> None:
+        check_browser_id(self.browser)
+        for name, allowed in (("opponent", OPPONENTS), ("mode", MODES), ("result", RESULTS)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got "
+                                 f"{getattr(self, name)!r}")
+        if self.match not in (None, "won", "lost"):
+            raise ValueError(f"match must be None, 'won' or 'lost', got {self.match!r}")
+        for name in ("game", "points"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if not isinstance(self.session, str) or not self.session:
+            raise ValueError(f"session must be a non-empty string, got {self.session!r}")
+
+
+class StatsRowJSON(TypedDict):
+    """The counts of one group of games (one opponent and kind of session, or a total)."""
+
+    opponent: str | None
+    mode: str | None
+    games: int
+    won: int
+    lost: int
+    points_won: int
+    points_lost: int
+    gammons_won: int
+    gammons_lost: int
+    backgammons_won: int
+    backgammons_lost: int
+    matches_won: int
+    matches_lost: int
+
+
+class StatsJSON(TypedDict):
+    """A browser's record: ``rows`` by opponent and kind of session (only those played, in
+    the order of :data:`OPPONENTS` then :data:`MODES`), ``by_opponent`` and ``by_mode`` the
+    same summed, and ``total``. A group's ``opponent`` or ``mode`` is None where it sums
+    over them."""
+
+    rows: list[StatsRowJSON]
+    by_opponent: list[StatsRowJSON]
+    by_mode: list[StatsRowJSON]
+    total: StatsRowJSON
+
+
+def _empty(opponent: str | None, mode: str | None) -> StatsRowJSON:
+    return {"opponent": opponent, "mode": mode, "games": 0, "won": 0, "lost": 0,
+            "points_won": 0, "points_lost": 0, "gammons_won": 0, "gammons_lost": 0,
+            "backgammons_won": 0, "backgammons_lost": 0, "matches_won": 0, "matches_lost": 0}
+
+
+def _add(row: StatsRowJSON, won: bool, points: int, result: str, match: str | None) -> None:
+    side = "won" if won else "lost"
+    row["games"] += 1
+    row[side] += 1  # type: ignore[literal-required]
+    row[f"points_{side}"] += points  # type: ignore[literal-required]
+    if result in ("gammon", "backgammon"):
+        row[f"{result}s_{side}"] += 1  # type: ignore[literal-required]
+    if match is not None:
+        row[f"matches_{match}"] += 1  # type: ignore[literal-required]
+
+
+class StatsStore:
+    """The record of every browser; safe to share between threads.
+
+    Args:
+        path: the SQLite file (the games' file: the table is its own), or ``":memory:"``.
+        now: the clock for the timestamps, seconds since the epoch (injected for tests).
+    """
+
+    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._now = now
+        self._lock = threading.Lock()
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                     timeout=10)
+        with self._lock:
+            self._conn.execute(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._conn.close()
+
+    def record(self, game: FinishedGame) -> bool:
+        """Count a finished game; a game already counted (same browser, session and number)
+        is left as it is.
+
+        Returns:
+            Whether the game was new to the record.
+        """
+        with self._lock:
+            cursor = self._conn.execute(
+                "INSERT OR IGNORE INTO stats_games (browser, session, game, opponent, mode, "
+                "won, points, result, match, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.browser, game.session, game.game, game.opponent, game.mode,
+                 int(game.won), game.points, game.result, game.match, self._now()))
+        return cursor.rowcount > 0
+
+    def games(self, browser: str) -> list[FinishedGame]:
+        """The browser's finished games, oldest first.
+
+        Raises:
+            BrowserIdError: a malformed browser id.
+        """
+        check_browser_id(browser)
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT session, game, opponent, mode, won, points, result, match "
+                "FROM stats_games WHERE browser = ? ORDER BY ended_at, session, game",
+                (browser,)).fetchall()
+        return [FinishedGame(browser, str(s), int(g), str(o), str(m), bool(w), int(p), str(r),
+                             m2) for s, g, o, m, w, p, r, m2 in rows]
+
+    def summary(self, browser: str) -> StatsJSON:
+        """The browser's stats (see :class:`StatsJSON`); all zero for a browser never seen.
+
+        Raises:
+            BrowserIdError: a malformed browser id.
+        """
+        return summarize(self.games(browser))
+
+    def clear(self, browser: str) -> int:
+        """Forget the browser's record; returns how many games it held.
+
+        Raises:
+            BrowserIdError: a malformed browser id.
+        """
+        check_browser_id(browser)
+        with self._lock:
+            cursor = self._conn.execute("DELETE FROM stats_games WHERE browser = ?", (browser,))
+        return cursor.rowcount
+
+
+def summarize(games: Iterable[FinishedGame]) -> StatsJSON:
+    """The stats of these games (see :class:`StatsJSON`)."""
+    rows: dict[tuple[str, str], StatsRowJSON] = {}
+    by_opponent: dict[str, StatsRowJSON] = {}
+    by_mode: dict[str, StatsRowJSON] = {}
+    total = _empty(None, None)
+    for game in games:
+        for row in (rows.setdefault((game.opponent, game.mode), _empty(game.opponent, game.mode)),
+                    by_opponent.setdefault(game.opponent, _empty(game.opponent, None)),
+                    by_mode.setdefault(game.mode, _empty(None, game.mode)), total):
+            _add(row, game.won, game.points, game.result, game.match)
+    return {
+        "rows": [rows[key] for key in sorted(
+            rows, key=lambda k: (OPPONENTS.index(k[0]), MODES.index(k[1])))],
+        "by_opponent": [by_opponent[o] for o in OPPONENTS if o in by_opponent],
+        "by_mode": [by_mode[m] for m in MODES if m in by_mode],
+        "total": total,
+    }
