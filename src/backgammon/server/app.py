@@ -1,7 +1,8 @@
 """``create_app(settings)``: the FastAPI application of the web game.
 
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
-(:mod:`backgammon.server.api`; review, hints, explanations and ``.mat`` files in
+(:mod:`backgammon.server.api`; the rules page's worked examples in
+:mod:`backgammon.server.rules_api`; review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
 :mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
 :mod:`backgammon.server.online`); the rules page at ``/rules``; ``/health``; the OpenAPI
@@ -45,6 +46,7 @@ from backgammon.server.online.routes import router as online_router
 from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
+from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.services.analysis_jobs import AnalysisJobs
 from backgammon.services.saved_positions import PositionStore
@@ -177,6 +179,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(records_router)
     app.include_router(positions_router)
     app.include_router(analysis_router)
+    app.include_router(rules_router)  # the rules page's worked examples
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)
