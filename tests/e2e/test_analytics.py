@@ -186,10 +186,10 @@ def open_person(browser: Browser) -> Iterator[Callable[..., Person]]:
         context.close()
 
 
-def endgame(server: ServerProcess, cube: bool) -> str:
-    """A game against the computer (Easy; the person White) from a set-up position: White to
-    play 2-1 with one checker left on its 2-point, Black one on its 1-point: 2/off wins a
-    single game. Returns its id."""
+def endgame(server: ServerProcess, cube: bool, mode: str = "computer") -> str:
+    """A game against the computer (Easy; the person White), or pass & play, from a set-up
+    position: White to play 2-1 with one checker left on its 2-point, Black one on its
+    1-point: 2/off wins a single game. Returns its id."""
     points = [0] * 26
     points[2] = 1
     points[24] = -1
@@ -197,7 +197,7 @@ def endgame(server: ServerProcess, cube: bool) -> str:
              "turn": "white", "dice": [2, 1], "cube": {"value": 1, "owner": None},
              "doubled": False, "match_length": 0, "score": {"white": 0, "black": 0},
              "crawford": False, "jacoby": False, "beavers": False}
-    state = server.post("/api/games", {"mode": "computer", "level": "easy", "side": "white",
+    state = server.post("/api/games", {"mode": mode, "level": "easy", "side": "white",
                                        "cube": cube, "setup": setup})
     game_id: str = state["id"]
     return game_id
@@ -261,6 +261,16 @@ def test_a_game_to_its_end_play_again_and_another_to_the_end_send_exactly_their_
     person.wait_idle()
     page.wait_for_function("() => window.__collector !== undefined")
     assert person.calls() == []  # a finished game opened again is not completed again
+
+    # Straight after it, a pass & play game, won by White.
+    page.goto(f"{server_on.url}/#game={endgame(server_on, cube=False, mode='pass_and_play')}")
+    person.wait_idle()
+    assert person.calls() == [{"name": "Played Again", "options": {"props": {
+        "mode": "pass_and_play"}}}]
+    bear_off_the_last_checker(person)
+    assert person.calls()[1:] == [completed(mode="pass_and_play", result="white",
+                                            reason="board", points="1", level="none",
+                                            clock="none", cube="off")]
     assert person.asked and set(person.asked) == {SCRIPT}
 
 

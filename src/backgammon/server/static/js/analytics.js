@@ -56,10 +56,10 @@ function gameStarted(key, mode) {
   }
 }
 
-/** The counts of turns played in game `number` of a local state's history. */
+/** How many turns (a roll and its play, or a roll that could not be played) game `number`
+ * of a local state's history holds. */
 function turnsPlayed(history, number) {
-  return history.filter((entry) => entry.game === number && (entry.kind === "move" ||
-    entry.kind === "play" || entry.kind === "pass")).length;
+  return history.filter((entry) => entry.game === number && entry.kind === "play").length;
 }
 
 /**
@@ -73,7 +73,10 @@ export function localState(previous, game) {
     const key = `local:${game.id}:${number}`;
     const settings = game.settings || {};
     if (!game.result) {
-      gameStarted(key, settings.mode);
+      // A game begins with no turn played yet (a game in progress opened by its link is not
+      // one played again).
+      if (turnsPlayed(game.history || [], number) === 0) gameStarted(key, settings.mode);
+      else finishedKey = null; // a game in progress came between
       return;
     }
     const sameGame = previous && previous.id === game.id && previous.score &&
