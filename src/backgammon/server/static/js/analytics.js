@@ -9,6 +9,7 @@
 //                           a game reached its end after at least one turn was played
 //   "Played Again"          {mode}   another game began straight after one finished
 //   "Online Game Connected" {role}   both sides completed the handshake and a game started
+//                           (once per room and seat in this browser)
 //
 // mode: "computer", "pass_and_play" or "online"; result: "win" or "loss" for the person at
 // this page (against the computer, online), the winner's colour ("white", "black") in pass &
@@ -110,11 +111,11 @@ const REASONS = new Set(["drop", "resign", "timeout"]);
  */
 export function onlineState(state, connected) {
   try {
-    const room = `room:${state.code}`;
-    if (connected && state.phase === "playing" && state.opponent && !reported.has(room) &&
-        !alreadyConnected(state.code)) {
-      reported.add(room);
-      markConnected(state.code);
+    const seat = `${state.code}.${state.you.seat}`;
+    if (connected && state.phase === "playing" && state.opponent && !reported.has(seat) &&
+        !alreadyConnected(seat)) {
+      reported.add(seat);
+      markConnected(seat);
       send(CONNECTED, { role: state.you.seat });
     }
   } catch (err) {
@@ -165,20 +166,22 @@ export function onlineGameBegan(state, event) {
   }
 }
 
-// A room's "connected" event is sent once per room and tab: a reload or a reconnection of the
-// same seat is not a new game.
-function alreadyConnected(code) {
+// A seat's "connected" event is sent once per room in this browser: a reload, another tab or a
+// reconnection of the same seat is not a new game.
+const CONNECTED_KEY = "backgammon.analytics.connected";
+
+function alreadyConnected(seat) {
   try {
-    return window.sessionStorage.getItem(`backgammon.analytics.connected.${code}`) === "1";
+    return window.localStorage.getItem(`${CONNECTED_KEY}.${seat}`) === "1";
   } catch (err) {
     return false;
   }
 }
 
-function markConnected(code) {
+function markConnected(seat) {
   try {
-    window.sessionStorage.setItem(`backgammon.analytics.connected.${code}`, "1");
+    window.localStorage.setItem(`${CONNECTED_KEY}.${seat}`, "1");
   } catch (err) {
-    // private mode: the in-memory set above still holds it
+    // storage refused: the in-memory set above still holds it for this page
   }
 }
