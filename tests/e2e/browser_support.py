@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,11 +75,13 @@ class ServerProcess:
     Args:
         db_path: the SQLite file (kept across :meth:`restart`).
         log_path: where the server's output goes.
+        args: more options for ``serve`` (e.g. ``["--analytics-domain", "example.org"]``).
     """
 
-    def __init__(self, db_path: Path, log_path: Path) -> None:
+    def __init__(self, db_path: Path, log_path: Path, args: Sequence[str] = ()) -> None:
         self.db_path = db_path
         self.log_path = log_path
+        self.args = list(args)
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -91,7 +93,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "backgammon", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--no-browser", "--db", str(self.db_path)],
+             "--port", str(self.port), "--no-browser", "--db", str(self.db_path), *self.args],
             stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()

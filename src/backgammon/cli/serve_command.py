@@ -9,8 +9,12 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from backgammon.cli.common import UsageError
+
+if TYPE_CHECKING:
+    from backgammon.server.analytics import Analytics
 
 #: Where ``serve`` listens by default: this machine only. (Not imported from the server
 #: package, so that other subcommands do not load the web framework.)
@@ -51,6 +55,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "or *) whose X-Forwarded-For and X-Forwarded-Proto headers give the "
                         "client's address and scheme (default 127.0.0.1: a proxy on this "
                         "machine); no one else's are trusted")
+    parser.add_argument("--analytics-domain", metavar="DOMAIN", default=None,
+                        help="turn on the privacy-friendly analytics hook (off by default): the "
+                        "page loads a Plausible-compatible script and reports three events "
+                        "(Game Completed, Played Again, Online Game Connected) for the site "
+                        "DOMAIN, as named in Plausible")
+    parser.add_argument("--analytics-script", metavar="URL", default=None,
+                        help="the analytics script (default Plausible's, "
+                        "https://plausible.io/js/script.js; a self-hosted Plausible's or a "
+                        "proxy's works the same); needs --analytics-domain")
     parser.set_defaults(run=run)
 
 
@@ -89,6 +102,31 @@ def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
     return str(args.certfile), str(args.keyfile)
 
 
+def _analytics(args: argparse.Namespace) -> Analytics | None:
+    """The analytics settings from the flags (a ``backgammon.server.analytics.Analytics``), or
+    None when they are off.
+
+    Raises:
+        UsageError: ``--analytics-script`` without ``--analytics-domain``, or either one that
+            cannot be used (quoted).
+    """
+    domain = getattr(args, "analytics_domain", None)
+    script = getattr(args, "analytics_script", None)
+    if domain is None:
+        if script is not None:
+            raise UsageError("--analytics-script needs --analytics-domain (the site's name in "
+                             "Plausible): analytics are off without it")
+        return None
+    from backgammon.server.analytics import Analytics, AnalyticsConfigError
+
+    try:
+        return Analytics(domain) if script is None else Analytics(domain, script)
+    except AnalyticsConfigError as exc:
+        flag = "--analytics-script" if str(exc).startswith("analytics script") else \
+            "--analytics-domain"
+        raise UsageError(f"{flag}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
@@ -109,7 +147,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from backgammon.services.store import StoredGameError
 
-    settings = ServerSettings() if args.db is None else ServerSettings(db_path=args.db)
+    analytics = _analytics(args)
+    settings = ServerSettings(analytics=analytics) if args.db is None else ServerSettings(
+        db_path=args.db, analytics=analytics)
     try:
         app = create_app(settings)
     except (OSError, sqlite3.Error, StoredGameError) as exc:
@@ -142,6 +182,9 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=open_when_ready, daemon=True).start()
 
     print(f"backgammon: saving games in {settings.db_path}", file=sys.stderr)
+    if settings.analytics is not None:
+        print(f"backgammon: analytics on, for {settings.analytics.domain} through "
+              f"{settings.analytics.script}", file=sys.stderr)
     if args.host in ("0.0.0.0", "::", "") and args.port:
         address = _lan_address() or "<this machine's address>"
         print(f"backgammon: listening on every address; on your network the game is at "

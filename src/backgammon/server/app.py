@@ -1,13 +1,15 @@
 """``create_app(settings)``: the FastAPI application of the web game.
 
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
-(:mod:`backgammon.server.api`; review, hints, explanations and ``.mat`` files in
+(:mod:`backgammon.server.api`; the rules page's worked examples in
+:mod:`backgammon.server.rules_api`; review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
 :mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
 :mod:`backgammon.server.online`); the rules page at ``/rules``; ``/health``; the OpenAPI
 docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
-page's own origin; request bodies over the limit are refused with 413.
+page's own origin (and the analytics script's, when the analytics hook is on:
+:mod:`backgammon.server.analytics`); request bodies over the limit are refused with 413.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -35,6 +37,7 @@ from backgammon.core.errors import (
 )
 from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
+from backgammon.server.analytics import page_with_analytics
 from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
 from backgammon.server.online.rooms import RoomManager
@@ -43,6 +46,7 @@ from backgammon.server.online.routes import router as online_router
 from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
+from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs
@@ -138,7 +142,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
                        overrides={IMPORT_PATH: settings.max_upload_bytes,
                                   ANALYSIS_PATH: settings.max_upload_bytes})
-    app.add_middleware(SecurityHeadersMiddleware)
+    analytics = settings.analytics  # None: off (no script, no other origin in the CSP)
+    app.add_middleware(SecurityHeadersMiddleware,
+                       analytics_origin=None if analytics is None else analytics.origin)
 
     @app.exception_handler(GameNotFoundError)
     async def not_found(request: Request, exc: GameNotFoundError) -> JSONResponse:
@@ -178,12 +184,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(positions_router)
     app.include_router(analysis_router)
     install_stats(app, stats)  # /api/stats, /api/start-over
+    app.include_router(rules_router)  # the rules page's worked examples
     # Online play: the rooms share the game clocks' time source (tests inject a fake one).
     app.state.online = OnlineHub(RoomManager(now=settings.now))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
+    async def index() -> Response:
+        if analytics is not None:  # the page with the analytics script tag
+            page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+            return HTMLResponse(page_with_analytics(page, analytics),
+                                headers={"Cache-Control": "no-cache"})
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -20,6 +20,21 @@ PAGE_CSP: Final = (
     "form-action 'self'; frame-ancestors 'none'"
 )
 
+
+
+def page_csp(analytics_origin: str | None = None) -> str:
+    """The page's policy: :data:`PAGE_CSP`, or with analytics on, the same with
+    ``analytics_origin`` (``scheme://host[:port]``, from
+    :func:`backgammon.server.analytics.script_origin`) allowed for scripts (the analytics
+    script) and connections (the events it sends), and nothing else."""
+    if analytics_origin is None:
+        return PAGE_CSP
+    if not analytics_origin.isascii() or any(c in analytics_origin for c in " ;,'\""):
+        raise ValueError(f"not an origin for a CSP: {analytics_origin!r}")
+    policy = PAGE_CSP.replace("script-src 'self';", f"script-src 'self' {analytics_origin};")
+    return policy.replace("connect-src 'self';", f"connect-src 'self' {analytics_origin};")
+
+
 #: The interactive docs load Swagger UI and ReDoc from this server (the fastapi-offline
 #: package's copies, under ``/static-docs``: no CDN) and start them with an inline script and
 #: inline styles; only those pages get this policy, and it names no other origin.
@@ -46,18 +61,20 @@ _COMMON_HEADERS: Final = (
 class SecurityHeadersMiddleware:
     """Adds a Content-Security-Policy (own origin only) and the usual hardening headers.
 
-    Headers already set by the endpoint are kept; the CSP is :data:`PAGE_CSP` except on the
-    interactive docs (:data:`DOCS_PATHS`), which get :data:`DOCS_CSP`.
+    Headers already set by the endpoint are kept; the CSP is :data:`PAGE_CSP` (with
+    ``analytics_origin`` allowed, when given: :func:`page_csp`) except on the interactive docs
+    (:data:`DOCS_PATHS`), which get :data:`DOCS_CSP`.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, analytics_origin: str | None = None) -> None:
         self.app = app
+        self.page_csp = page_csp(analytics_origin)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = DOCS_CSP if scope.get("path") in DOCS_PATHS else PAGE_CSP
+        csp = DOCS_CSP if scope.get("path") in DOCS_PATHS else self.page_csp
         extra = ((b"content-security-policy", csp.encode("ascii")), *_COMMON_HEADERS)
 
         async def send_with_headers(message: Message) -> None:
@@ -177,4 +194,5 @@ __all__ = [
     "PAGE_CSP",
     "BodySizeLimitMiddleware",
     "SecurityHeadersMiddleware",
+    "page_csp",
 ]

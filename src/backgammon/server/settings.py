@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Final
 
 from backgammon.core.game import DiceLike
+from backgammon.server.analytics import Analytics
 from backgammon.services.clock import TimeControl
 from backgammon.services.store import default_db_path
 from backgammon.services.timing import controls_from_env
@@ -38,6 +39,9 @@ class ServerSettings:
             (:data:`~backgammon.services.clock.TIME_CONTROLS`), except that the environment
             variable ``BACKGAMMON_TEST_TIME_CONTROLS`` (tests only, e.g. ``"bullet=3+1"``)
             shortens them (:func:`~backgammon.services.timing.controls_from_env`).
+        analytics: the analytics hook (:class:`~backgammon.server.analytics.Analytics`);
+            None (the default): off, the page loads no analytics script and its CSP names no
+            other origin.
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -47,6 +51,7 @@ class ServerSettings:
     dice: DiceLike | None = None
     now: Callable[[], float] = time.monotonic
     time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
+    analytics: Analytics | None = None
 
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]

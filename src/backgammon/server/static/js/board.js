@@ -11,6 +11,8 @@
 //
 // The board decides no rule: the destinations it lights up are the ones the server listed.
 
+import { DiceTumble, rollKey } from "./dice_anim.js";
+
 // Geometry, in units.
 const FRAME = 0.35; // frame around the playing area
 const LABEL = 0.7; // band for the point numbers, above and below
@@ -93,6 +95,7 @@ export class BoardView {
     this.drag = null;
     this.enabled = false;
     this.layers = {};
+    this.tumble = new DiceTumble(); // new dice roll in (dice_anim.js); their faces are final
     root.style.setProperty("--board-w", String(WIDTH));
     root.style.setProperty("--board-h", String(HEIGHT));
     this.build("white");
@@ -270,9 +273,13 @@ export class BoardView {
     const centre = (who) => (who === this.viewer ? X_RIGHT + 3 : X_LEFT + 3);
     if (!dice && opening) {
       for (const who of COLORS) drawOne(opening[who], who, centre(who) - 0.55, false);
+      this.tumble.landed([...layer.children], rollKey(null, null, opening));
       return;
     }
-    if (!dice || !color) return;
+    if (!dice || !color) {
+      this.tumble.landed([], null);
+      return;
+    }
     const values = dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [...dice];
     const remaining = [...left];
     const used = values.map((v) => {
@@ -288,6 +295,7 @@ export class BoardView {
     const step = 1.25;
     const start = centre(color) - (values.length * step - 0.15) / 2;
     values.forEach((v, i) => drawOne(v, color, start + i * step, used[i]));
+    this.tumble.landed([...layer.children], rollKey(dice, color, null));
   }
 
   /**

@@ -4,6 +4,7 @@
 // draws. When the computer is to act the page asks /computer and plays back the steps it gets
 // (each roll, each checker, each cube decision) one by one before showing the final state.
 
+import { localState as analyticsLocalState } from "./analytics.js";
 import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "./api.js";
 import { Assist } from "./assist.js";
 import { BoardView } from "./board.js";
@@ -47,6 +48,7 @@ function show(game) {
   if (app.clock) app.clock.show(game);
   const previous = app.game;
   app.game = game;
+  analyticsLocalState(previous, game); // the analytics hook (off unless the server turned it on)
   if (app.ids) app.ids.show(game.ids);
   if (app.stats) app.stats.showSeed(game); // "Seed of this game: …"
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes

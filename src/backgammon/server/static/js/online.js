@@ -27,6 +27,7 @@
 // localStorage (and which seat this tab plays in sessionStorage, so a host can open the invite
 // link in a second tab of the same browser to try it).
 
+import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
 import { clockRow, formatClock } from "./clock.js";
 import { commitment, diceFromSecrets, fromHex, newSecret, toHex, verifyCommitment } from "./fairdice.js";
@@ -631,6 +632,9 @@ export class OnlineGame {
     if (message.clock) this.clock.update(message.clock);
     const names = this.names();
     const who = names[message.color] || "";
+    // The analytics hook (off unless the server turned it on): a game's end, the next one.
+    if (message.type === "game_over") onlineGameOver(this.state, message);
+    else if (message.type === "new_game" || message.type === "new_match") onlineGameBegan(this.state, message);
     switch (message.type) {
       case "commit":
         this.record(message.round).commitments[message.color] ??= message.commitment;
@@ -955,6 +959,7 @@ export class OnlineGame {
 
   applyState(state) {
     this.state = state;
+    onlineState(state, this.welcomed); // the analytics hook: both sides there, a game on
     const open = state.round.open;
     if (open) {
       const seen = this.record(open.number);
