@@ -250,6 +250,7 @@ async function startFromSetup(setup, options) {
     level: options.level || app.settings.level,
     side: options.side || "white",
     cube: options.cube !== false,
+    gammons: options.gammons !== undefined ? options.gammons !== false : app.settings.gammons,
     kind: "single",
     length: 1,
     time_control: "none",
@@ -405,7 +406,8 @@ function wire() {
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
   app.setup = new SetupEditor({
     board: app.board,
-    play: (setup, mode, side, cube) => startFromSetup(setup, { mode, side, cube }),
+    play: (setup, mode, side, cube, gammons) => startFromSetup(setup, { mode, side, cube, gammons }),
+    gammons: () => app.settings.gammons,
     close: () => {
       if (app.game) show(app.game);
       else openNewGame();
