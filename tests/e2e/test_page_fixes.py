@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_web_game import (  # noqa: F401  (pytest fixtures, used by name)
-    GamePage,
-    browser,
-    open_page,
-    play_until,
-    server,
-)
+import test_web_game
+from test_web_game import GamePage
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+
+# The fixtures of test_web_game.py, by the names the tests ask for.
+browser = test_web_game.browser
+server = test_web_game.server
+open_page = test_web_game.open_page
 
 
 def close_new_game(game: GamePage) -> None:
@@ -102,3 +102,75 @@ def test_review_caption_is_the_reviewed_match_and_a_long_name_wraps(
     page.click("#review-exit")
     page.wait_for_function("() => !document.body.classList.contains('reviewing')")
     assert page.inner_text("#score-caption").startswith("Single game")
+
+
+# --------------------------------------------------------------------------------------------
+# First visit: a start screen when the New game dialog is closed
+
+
+def test_a_first_visit_whose_dialog_is_cancelled_shows_a_start_screen(open_page: Any) -> None:
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-cancel")
+    page.wait_for_selector("#start-panel:not([hidden])")
+    status = page.inner_text("#status")
+    assert "Loading" not in status
+    assert "New game" in status
+    assert len(game.board()) == 30  # the starting position, not an empty board
+    assert page.locator("#start-new-game").is_visible()
+    page.click("#start-new-game")
+    page.wait_for_selector("#new-game-dialog[open]")
+    state = game.start(mode="pass_and_play")
+    assert state["phase"] == "opening"
+    assert not game.visible("#start-panel")
+
+
+# --------------------------------------------------------------------------------------------
+# "New game" asks first; the old game is kept in Recent games and can be resumed
+
+
+def test_new_game_asks_first_and_the_old_game_can_be_resumed(open_page: Any) -> None:
+    game = open_page()
+    page = game.page
+    game.start(mode="pass_and_play", cube=False)
+    game.press("#roll-button")
+    old = game.state()
+    assert old["phase"] == "move"
+
+    page.click("#new-game-button")
+    page.wait_for_selector("#replace-dialog[open]")
+    assert page.inner_text("#replace-title") == "Start a new game?"
+    page.click("#replace-cancel")  # keep playing: nothing changes
+    assert not game.visible("#new-game-dialog")
+    assert game.game_id == old["id"] and game.state() == old
+
+    page.click("#new-game-button")
+    page.wait_for_selector("#replace-dialog[open]")
+    page.click("#replace-confirm")
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.check("input[name=mode][value=computer]")
+    page.select_option("#level-select", "easy")
+    page.select_option("#side-select", "white")
+    page.click("#new-game-start")
+    page.wait_for_function(f"() => !location.hash.includes('{old['id']}')")
+    game.wait_idle()
+    new = game.state()
+    assert new["id"] != old["id"] and new["settings"]["mode"] == "computer"
+
+    # a game at its opening roll is not in progress: New game opens the dialog at once,
+    # and it lists the older game to resume
+    page.click("#new-game-button")
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.wait_for_selector(f'#recent-list li[data-id="{old["id"]}"]')
+    assert page.locator(f'#recent-list li[data-id="{new["id"]}"]').count() == 0
+    item = page.locator(f'#recent-list li[data-id="{old["id"]}"]')
+    assert "Pass & play" in item.inner_text() and "Single game" in item.inner_text()
+    item.locator("button.recent-resume").click()
+    page.wait_for_function(f"() => location.hash.includes('{old['id']}')")
+    game.wait_idle()
+    assert not game.visible("#new-game-dialog")
+    assert game.state() == old
+    assert game.dice() == [(str(d), False) for d in
+                           ([old["dice"][0]] * 4 if old["dice"][0] == old["dice"][1]
+                            else old["dice"])]

@@ -12,12 +12,17 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from backgammon.services.session import GameOptions, GameService
+from backgammon.services.session import RECENT_LIMIT, GameOptions, GameService
 from backgammon.services.setup import check_setup
-from backgammon.services.state import ClockCheckJSON, ComputerTurnJSON, GameState
+from backgammon.services.state import (
+    ClockCheckJSON,
+    ComputerTurnJSON,
+    GameState,
+    RecentGameJSON,
+)
 
 T = TypeVar("T")
 
@@ -70,12 +75,23 @@ class NewGame(BaseModel):
         description="the clock: none, bullet (1 min + 2 s a turn), blitz (3 min + 4 s) or "
         "rapid (10 min + 8 s); running out of time loses the game",
     )
+    browser: str | None = Field(
+        None, min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+        description="the page's anonymous browser id: the game is listed among that "
+        "browser's recent games (GET /api/games?browser=...)",
+    )
     setup: dict[str, Any] | None = Field(
         None,
         description="start from a position set up on the page (the editor's setup: board, "
         "turn, dice, cube, match_length, score, crawford); `kind`, `length` and "
         "`time_control` are then the setup's (a match of its length, no clock)",
     )
+
+
+class RecentGames(BaseModel):
+    """A browser's unfinished games, the last played first."""
+
+    games: list[RecentGameJSON]
 
 
 class MoveRequest(BaseModel):
@@ -147,7 +163,21 @@ async def create_game(body: NewGame, service: Service) -> GameState:
         length=body.length if body.kind == "match" else 0,
         time_control=body.time_control,
     )
-    return await _in_thread(service.create, options, setup)
+    return await _in_thread(service.create, options, setup, body.browser)
+
+
+@router.get("/games", response_model=RecentGames, summary="A browser's unfinished games")
+async def recent_games(
+    service: Service,
+    browser: Annotated[str, Query(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                  description="the browser's anonymous id")],
+    limit: Annotated[int, Query(ge=1, le=RECENT_LIMIT,
+                                description="at most this many games")] = RECENT_LIMIT,
+) -> dict[str, list[RecentGameJSON]]:
+    """The games this browser started that are not finished (a single game not yet won, a
+    match not yet decided), the last played first, to resume one (read it with
+    ``GET /api/games/{id}``)."""
+    return {"games": await _in_thread(service.recent, browser, limit)}
 
 
 @router.get("/games/{game_id}", response_model=GameState, summary="Read a game")

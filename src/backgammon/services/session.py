@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import secrets
 import threading
 import time
@@ -65,6 +66,7 @@ from backgammon.services.state import (
     LastTurnJSON,
     Place,
     PlayerJSON,
+    RecentGameJSON,
     ResultJSON,
     ScoreJSON,
     SettingsJSON,
@@ -87,6 +89,13 @@ CACHE_SIZE: Final = 256
 #: The computer never takes more than this many actions in one call (a turn is at most three:
 #: double, roll, play; an answer to a double is one).
 _MAX_COMPUTER_ACTIONS: Final = 8
+
+#: The page's anonymous browser id (as for saved positions): 8 to 64 URL-safe characters.
+BROWSER_ID: Final = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+#: How many of a browser's unfinished games :meth:`GameService.recent` lists at most.
+RECENT_LIMIT: Final = 10
+#: How many of a browser's newest saves it looks through for them.
+_RECENT_SCAN: Final = 50
 
 _KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
 _RESULT_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
@@ -188,11 +197,15 @@ class _Session:
     """One game, match or money session: its settings and its :class:`Match` (a single game
     and a money session are matches of length 0; a single game stops after one game)."""
 
-    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int) -> None:
+    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int,
+                 browser: str | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.match = match
         self.version = version
+        #: The anonymous id of the browser that started it (None: unknown), for its list of
+        #: recent games.
+        self.browser = browser
         self.lock = threading.Lock()
         #: The current game's clock (None when untimed); see GameService._timer.
         self.timer: GameTimer | None = None
@@ -227,6 +240,8 @@ class _Session:
                   "version": self.version}
         if self.timer is not None and self.timer.game_number == len(self.games):
             record["clock"] = self.timer.snapshot()
+        if self.browser is not None:
+            record["browser"] = self.browser
         return record
 
 
@@ -275,11 +290,14 @@ class GameService:
     # ----------------------------------------------------------------------------------------
     # Sessions
 
-    def create(self, options: GameOptions, setup: Xgid | None = None) -> GameState:
+    def create(self, options: GameOptions, setup: Xgid | None = None,
+               browser: str | None = None) -> GameState:
         """Start a session with its first game (nobody has rolled) and save it.
 
         Args:
             options: the New game form.
+            browser: the anonymous id of the browser starting it (:data:`BROWSER_ID`), kept
+                with the game for that browser's list of recent games (:meth:`recent`).
             setup: start from this position instead (:mod:`backgammon.services.setup`): its
                 side on roll, dice, cube, score and match length. The session is then a match
                 of the setup's length (a single game in money play) without a clock; its
@@ -291,7 +309,11 @@ class GameService:
         Raises:
             SetupError: the setup cannot be played with these options (a cube in play in a
                 game without the cube, a double the rules refuse).
+            ValueError: ``browser`` is not a browser id.
         """
+        if browser is not None and not (isinstance(browser, str) and BROWSER_ID.match(browser)):
+            raise ValueError(f"a browser id is 8 to 64 letters, digits, '-' or '_', "
+                             f"got {browser!r}")
         if setup is not None:
             options = dataclasses.replace(
                 options, kind="match" if setup.match_length else "single",
@@ -310,7 +332,7 @@ class GameService:
         else:
             match = Match(settings["length"], cube=settings["cube"],
                           gammons=settings["gammons"], dice=self._dice)
-        session = _Session(game_id, settings, match, 0)
+        session = _Session(game_id, settings, match, 0, browser)
         self._timer(session)
         self._save(session)
         with self._lock:
@@ -380,7 +402,10 @@ class GameService:
                 f"saved game {game_id!r} cannot be loaded: a single game holds "
                 f"{len(match.games)} games"
             )
-        session = _Session(game_id, settings, match, version)
+        browser = record.get("browser")
+        if browser is not None and not (isinstance(browser, str) and BROWSER_ID.match(browser)):
+            raise StoredGameError(f"saved game {game_id!r} is damaged: browser {browser!r}")
+        session = _Session(game_id, settings, match, version, browser)
         session.timer = self._restore_timer(session, record.get("clock"))
         return session
 
@@ -543,13 +568,60 @@ class GameService:
             if not session.over:
                 raise IllegalActionError("a rematch is offered once this one is over")
             settings = session.settings
+            browser = session.browser
         options = GameOptions(
             mode=settings["mode"], level=settings["level"],
             side=settings["human"] or "white", cube=settings["cube"],
             gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
         )
-        return self.create(options)
+        return self.create(options, browser=browser)
+
+    def recent(self, browser: str, limit: int = RECENT_LIMIT) -> list[RecentGameJSON]:
+        """A browser's unfinished games, the last played first, for the page to offer to
+        resume (a game is resumed by reading its state: :meth:`state`).
+
+        Args:
+            browser: the browser's anonymous id (:data:`BROWSER_ID`).
+            limit: at most this many (1..:data:`RECENT_LIMIT`).
+
+        Returns:
+            Each game's id, when it was last played, who plays, the score's caption, the
+            score, the turns played in its current game and its status line. Finished games
+            (a single game played, a match won) and saves that no longer load are left out.
+
+        Raises:
+            ValueError: ``browser`` is not a browser id, or ``limit`` is out of range.
+        """
+        if not (isinstance(browser, str) and BROWSER_ID.match(browser)):
+            raise ValueError(f"a browser id is 8 to 64 letters, digits, '-' or '_', "
+                             f"got {browser!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not (
+            1 <= limit <= RECENT_LIMIT
+        ):
+            raise ValueError(f"limit must be 1 to {RECENT_LIMIT}, got {limit!r}")
+        found: list[RecentGameJSON] = []
+        for game_id, updated in self._store.ids_for_browser(browser, _RECENT_SCAN):
+            try:
+                session = self._get(game_id)
+            except (StoredGameError, LookupError):
+                continue  # a damaged save (its own read says why) or one deleted meanwhile
+            with session.lock:
+                if session.over or session.browser != browser:
+                    continue
+                state = self._describe(session)
+            found.append({
+                "id": game_id,
+                "updated_at": updated,
+                "title": _session_title(state),
+                "description": state["score"]["description"],
+                "score": {"white": state["score"]["white"], "black": state["score"]["black"]},
+                "turns": len(session.game.history),
+                "message": state["message"],
+            })
+            if len(found) >= limit:
+                break
+        return found
 
     def _act_and_describe(self, game_id: str, run: Callable[[_Session], None]) -> GameState:
         def action(session: _Session) -> _Session:
@@ -1043,6 +1115,15 @@ def _name(color: Color) -> ColorName:
     return "white" if color is WHITE else "black"
 
 
+def _session_title(state: GameState) -> str:
+    """Who plays, for the list of recent games: "You (White) vs Computer (Easy)"."""
+    if state["settings"]["mode"] == "pass_and_play":
+        return "Pass & play"
+    human = state["settings"]["human"] or "white"
+    other = "black" if human == "white" else "white"
+    return f"You ({human.capitalize()}) vs {state['players'][other]['name']}"
+
+
 def _title(color: Color | None) -> str:
     return "White" if color is WHITE else "Black"
 
@@ -1218,4 +1299,4 @@ def _last_turn(game: Game) -> LastTurnJSON | None:
     return None
 
 
-__all__ = ["GameOptions", "GameService"]
+__all__ = ["BROWSER_ID", "RECENT_LIMIT", "GameOptions", "GameService"]

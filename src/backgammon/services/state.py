@@ -255,6 +255,22 @@ class IdsJSON(TypedDict):
     xgid: str
 
 
+class RecentGameJSON(TypedDict):
+    """One of a browser's unfinished games, for the page's list of games to resume: ``id``;
+    ``updated_at`` when it was last played, seconds since the epoch; ``title`` who plays
+    (``"You vs Computer (Easy)"``, ``"Pass & play"``); ``description`` the score's caption
+    (``"Match to 5 points · game 2"``); ``score`` the points so far; ``turns`` the turns
+    played in the current game; ``message`` the status line."""
+
+    id: str
+    updated_at: float
+    title: str
+    description: str
+    score: dict[str, int]
+    turns: int
+    message: str
+
+
 class StepJSON(TypedDict):
     """One frame of the computer's turn as the page plays it back: ``kind`` ``"roll"``,
     ``"move"``, ``"pass"``, ``"double"``, ``"take"``, ``"drop"`` or ``"resign"``; ``color``
@@ -296,6 +312,7 @@ __all__ = [
     "Phase",
     "Place",
     "PlayerJSON",
+    "RecentGameJSON",
     "ResultJSON",
     "ScoreJSON",
     "SettingsJSON",

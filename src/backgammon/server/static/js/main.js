@@ -10,7 +10,8 @@ import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
-import { SavedPositions } from "./saved.js";
+import { RecentGames, StartScreen } from "./recent.js";
+import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
 import {
   applyTheme,
@@ -234,6 +235,7 @@ async function startGame(settings) {
     kind: settings.kind,
     length: Number(settings.length) || 1,
     time_control: settings.time_control,
+    browser: browserId(),
   };
   await run(async () => {
     const game = await createGame(payload);
@@ -254,6 +256,7 @@ async function startFromSetup(setup, options) {
     kind: "single",
     length: 1,
     time_control: "none",
+    browser: browserId(),
     setup,
   };
   await run(async () => {
@@ -271,10 +274,29 @@ function gameInProgress() {
   return Boolean(game && !game.result && game.phase !== "opening");
 }
 
-/** Ask before replacing a game in progress; resolves to true to go ahead. */
-function confirmReplace() {
+const REPLACE_WORDS = {
+  position: {
+    title: "Replace the game?",
+    text: "A game is in progress. Loading this position replaces it on the board (the game stays saved: its link still opens it).",
+    confirm: "Replace",
+  },
+  new: {
+    title: "Start a new game?",
+    text: "A game is in progress. It stays saved: the New game dialog lists it under Recent games, to resume it later.",
+    confirm: "New game",
+  },
+};
+
+/** Ask before replacing a game in progress (`kind` "position" or "new"); resolves to true to
+ * go ahead. */
+function confirmReplace(kind = "position") {
   if (!gameInProgress()) return Promise.resolve(true);
   const dialog = $("replace-dialog");
+  const words = REPLACE_WORDS[kind] || REPLACE_WORDS.position;
+  $("replace-title").textContent = words.title;
+  $("replace-text").textContent = words.text;
+  $("replace-confirm").textContent = words.confirm;
+  dialog.dataset.kind = kind;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "replace"), { once: true });
     dialog.returnValue = "";
@@ -334,6 +356,32 @@ async function resume() {
 // ---------------------------------------------------------------------------------------------
 // Dialogs
 
+/** "New game": ask first when a game is in progress, then open the New game dialog. */
+async function askNewGame() {
+  if (!(await confirmReplace("new"))) return;
+  openNewGame();
+}
+
+/** Open a game of this browser's recent games (the New game dialog's Resume). */
+function resumeGame(id) {
+  const dialog = $("new-game-dialog");
+  if (dialog.open) dialog.close("resume");
+  if (app.assist && app.assist.reviewing()) app.assist.review.exit();
+  if (app.setup && app.setup.active) app.setup.close();
+  saveGameId(id);
+  history.replaceState(null, "", `#game=${id}`);
+  resume();
+}
+
+/** Nothing on the board (the New game dialog closed on a first visit): the start screen. */
+function showStartIfEmpty() {
+  if (app.game || app.busy) return;
+  if (app.online && app.online.active) return;
+  if (app.setup && app.setup.active) return;
+  if (app.assist && app.assist.reviewing()) return;
+  app.start.show();
+}
+
 function openNewGame() {
   const form = $("new-game-form");
   const s = app.settings;
@@ -347,6 +395,8 @@ function openNewGame() {
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
+  app.recent.refresh(app.game && app.game.id);
+  dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();
 }
 
@@ -404,6 +454,8 @@ function wire() {
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
+  app.recent = new RecentGames({ browser: browserId, resume: resumeGame });
+  app.start = new StartScreen(app.board);
   app.setup = new SetupEditor({
     board: app.board,
     play: (setup, mode, side, cube, gammons) => startFromSetup(setup, { mode, side, cube, gammons }),
@@ -419,7 +471,7 @@ function wire() {
     current: () => null,
     getGame: () => app.game,
     load: async (setup) => {
-      if (!(await confirmReplace())) return;
+      if (!(await confirmReplace("position"))) return;
       if (app.setup.active) app.setup.close();
       const mode = app.settings.mode;
       const side = mode === "computer" ? (app.settings.side === "black" ? "black" : "white") : "white";
@@ -436,7 +488,8 @@ function wire() {
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
     button.addEventListener("click", () => perform(button.dataset.action, {}));
   }
-  $("new-game-button").addEventListener("click", openNewGame);
+  $("new-game-button").addEventListener("click", askNewGame);
+  $("start-new-game").addEventListener("click", openNewGame);
   $("setup-button").addEventListener("click", openSetup);
   $("saved-button").addEventListener("click", () => app.saved.open(null));
   $("save-position-button").addEventListener("click", () => app.saved.open(null));
@@ -449,12 +502,15 @@ function wire() {
   });
   const form = $("new-game-form");
   form.addEventListener("change", syncNewGameForm);
-  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
+  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close("cancel"));
+  $("new-game-dialog").addEventListener("close", () => {
+    if (!["start", "resume"].includes($("new-game-dialog").returnValue)) showStartIfEmpty();
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     app.settings = readNewGameForm();
     saveSettings(app.settings);
-    $("new-game-dialog").close();
+    $("new-game-dialog").close("start");
     startGame(app.settings);
   });
   $("theme-select").addEventListener("change", (e) => {
