@@ -120,10 +120,10 @@ def test_a_bullet_game_left_alone_is_lost_on_time(page: Page, server: ServerProc
     state = server.get(f"/api/games/{game_id(page)}")
     assert state["result"]["reason"] == "timeout"
     assert state["result"]["winner"] == "black"
-    assert [h["text"] for h in state["history"]][-2:] == ["White times out",
-                                                           "Black wins 1 point"]
+    assert [h["text"] for h in state["history"]][-2:] == ["You time out",
+                                                           "Computer wins 1 point"]
     history = page.locator("#move-list li").all_inner_texts()
-    assert history[-2:] == ["White times out", "Black wins 1 point"]
+    assert history[-2:] == ["You time out", "Computer wins 1 point"]
     page.screenshot(path=str(ARTIFACTS / "clock-lost-on-time.png"), full_page=True)
 
 

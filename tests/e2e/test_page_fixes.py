@@ -28,6 +28,52 @@ def close_new_game(game: GamePage) -> None:
         game.page.click("#new-game-cancel")
 
 
+#: Records what the board shows at every change: the dice (colour, value, used), the label on
+#: the board, the status line, whether the board is the starting position, and whether the
+#: page holds a roll for a moment.
+RECORDER = """
+window.__shown = [];
+new MutationObserver(() => {
+  const board = document.getElementById('board');
+  if (!board) return;
+  const dice = [...board.querySelectorAll('.die')].map(
+    d => [d.dataset.color, Number(d.dataset.value), d.classList.contains('used')]);
+  const label = board.querySelector('.dice-label');
+  const status = document.getElementById('status');
+  const shown = {
+    dice, label: label ? label.textContent : null, status: status ? status.textContent : '',
+    checkers: [...board.querySelectorAll('.checker')].map(
+      c => c.dataset.color + c.dataset.point).sort().join(' '),
+    holding: document.body.dataset.holding || null,
+  };
+  const last = window.__shown[window.__shown.length - 1];
+  if (!last || JSON.stringify(last) !== JSON.stringify(shown)) window.__shown.push(shown);
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+"""
+
+
+def open_game(game: GamePage, game_id: str, record: bool = False) -> None:
+    """Show the saved game ``game_id`` on the page (as its link does)."""
+    page = game.page
+    if record:
+        page.add_init_script(RECORDER)
+    page.goto(f"{game.server.url}/#game={game_id}")
+    page.reload()
+    game.wait_idle()
+
+
+def computer_won_opening(game: GamePage) -> dict[str, Any]:
+    """A new game against the computer (the person White) whose opening roll the computer
+    won, not yet shown on any page: its state."""
+    for _ in range(40):
+        state: dict[str, Any] = game.server.post(
+            "/api/games", {"mode": "computer", "level": "easy", "side": "white", "cube": False})
+        state = game.server.post(f"/api/games/{state['id']}/roll")
+        if state["turn"] == "black":
+            return state
+    raise AssertionError("the computer never won the opening roll")
+
+
 # --------------------------------------------------------------------------------------------
 # A set-up game keeps the gammons setting
 
@@ -174,3 +220,92 @@ def test_new_game_asks_first_and_the_old_game_can_be_resumed(open_page: Any) -> 
     assert game.dice() == [(str(d), False) for d in
                            ([old["dice"][0]] * 4 if old["dice"][0] == old["dice"][1]
                             else old["dice"])]
+
+
+# --------------------------------------------------------------------------------------------
+# The dice you never see
+
+
+def test_the_opening_roll_the_computer_won_is_shown_while_it_plays(open_page: Any) -> None:
+    game = open_page(settings={"speed": "fast"})
+    state = computer_won_opening(game)
+    opening = state["opening"]
+    open_game(game, state["id"], record=True)
+    shown = game.page.evaluate("window.__shown")
+    both = sorted([["white", opening["white"]], ["black", opening["black"]]])
+    start = next(s["checkers"] for s in shown if len(s["checkers"].split()) == 30)
+    words = f"Opening roll: Computer (Easy) {opening['black']}, You {opening['white']}."
+    with_opening = [s for s in shown
+                    if sorted([c, v] for c, v, _ in s["dice"]) == both and words in s["status"]]
+    assert with_opening, shown
+    # ... before its play (held a moment) and while its play is shown checker by checker
+    assert any(s["holding"] == "opening" and s["checkers"] == start for s in with_opening), shown
+    assert any(s["checkers"] != start for s in with_opening)
+
+
+def test_the_computers_dice_stay_on_the_board_and_in_the_move_list(open_page: Any) -> None:
+    game = open_page(settings={"speed": "fast"})
+    state = computer_won_opening(game)
+    open_game(game, state["id"], record=True)
+    after = game.state()
+    assert after["phase"] == "roll" and after["turn"] == "white"
+    roll = after["last_turn"]["dice"]
+    # every step of the playback had the dice on the board
+    shown = game.page.evaluate("window.__shown")
+    start = next(s["checkers"] for s in shown if len(s["checkers"].split()) == 30)
+    moving = [s for s in shown if s["checkers"] != start and s["checkers"]]
+    assert moving and all(len(s["dice"]) == 2 for s in moving)
+    # ... and they stay after it, faded, until the person rolls
+    dice = game.page.eval_on_selector_all(
+        "#board .die", "ns => ns.map(n => [n.dataset.color, Number(n.dataset.value),"
+        " n.classList.contains('last')])")
+    assert sorted(dice) == sorted(["black", v, True] for v in roll)
+    line = game.page.locator("#move-list li").all_inner_texts()[-1]
+    high, low = max(roll), min(roll)
+    assert line.startswith(f"Computer {high}-{low}: "), line
+    assert line == after["history"][-1]["text"]
+    game.press("#roll-button")
+    assert all(color == "white" for color, _, _ in game.page.eval_on_selector_all(
+        "#board .die", "ns => ns.map(n => [n.dataset.color, n.dataset.value, 0])"))
+
+
+#: Both sides on the bar against a closed board: no roll can ever be played.
+BLOCKED = {
+    "board": {"points": [-1, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2,
+                         -2, -2, -2, -2, -2, -2, 1],
+              "off": {"white": 0, "black": 0}},
+    "turn": "white", "dice": None, "cube": {"value": 1, "owner": None},
+    "match_length": 0, "score": {"white": 0, "black": 0},
+}
+
+
+def test_a_roll_that_cannot_be_played_is_shown_before_the_turn_passes(open_page: Any) -> None:
+    game = open_page(settings={"speed": "normal"})
+    state = game.server.post("/api/games", {"mode": "computer", "side": "white",
+                                            "setup": BLOCKED})
+    open_game(game, state["id"])
+    page = game.page
+    page.click("#roll-button")
+    # the person's roll: held with "No legal move", the computer not yet asked
+    page.wait_for_function("() => document.body.dataset.holding === 'pass'")
+    held = game.state()
+    assert held["computer_to_act"] is True and held["last_turn"]["color"] == "white"
+    assert page.inner_text("#board .dice-label") == "No legal move"
+    dice = page.eval_on_selector_all("#board .die", "ns => ns.map(n => n.dataset.color)")
+    assert dice == ["white", "white"]
+    assert "cannot move" in page.inner_text("#status")
+    page.mouse.click(5, 5)  # acknowledged: the turn passes on at once
+    # the computer's roll: held too, with its dice
+    page.wait_for_function(
+        "() => document.body.dataset.holding === 'pass' && [...document.querySelectorAll("
+        "'#board .die')].every(d => d.dataset.color === 'black')")
+    assert page.inner_text("#board .dice-label") == "No legal move"
+    assert "cannot move" in page.inner_text("#status")
+    game.wait_idle()  # not acknowledged: it passes by itself after a moment
+    after = game.state()
+    assert after["turn"] == "white" and after["phase"] == "roll"
+    assert after["last_turn"]["color"] == "black" and after["last_turn"]["cannot_move"]
+    # the computer's dice stay with the words until the person rolls
+    assert page.inner_text("#board .dice-label") == "No legal move"
+    assert page.locator("#move-list li").all_inner_texts()[-2:] == [
+        held["history"][-1]["text"], after["history"][-1]["text"]]

@@ -52,7 +52,7 @@ from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import legal_json, move_json, paths_by_destination
-from backgammon.services.review import pass_reason
+from backgammon.services.review import pass_reason, turn_text
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     BoardJSON,
@@ -969,7 +969,7 @@ class GameService:
             "can": can,
             "cube": _cube(game),
             "score": self._score(session),
-            "history": _history(session.games),
+            "history": _history(session.games, human),
             "last_turn": _last_turn(game),
             "result": self._result(session, session_over),
             "message": self._message(session, legal_now, session_over),
@@ -1038,7 +1038,8 @@ class GameService:
             if session_over:
                 title += " the match"
         elif settings["kind"] == "money":
-            text += f" Running total: White {white}, Black {black}."
+            text += (f" Running total: {_side(WHITE, human)} {white}, "
+                     f"{_side(BLACK, human)} {black}.")
         return {"winner": _name(winner), "kind": kind, "points": points, "reason": reason,
                 "match_over": session_over, "title": title, "text": text}
 
@@ -1091,7 +1092,10 @@ class GameService:
             opening = _opening(game)
             start = ""
             if opening is not None:
-                start = (f"Opening roll: White {opening['white']}, Black {opening['black']}. ")
+                first = cast(Color, on_roll)
+                dice_of = {WHITE: opening["white"], BLACK: opening["black"]}
+                start = (f"Opening roll: {_side(first, human)} {dice_of[first]}, "
+                         f"{_side(first.opponent, human)} {dice_of[first.opponent]}. ")
             if computer is not None and on_roll is computer:
                 return f"{start}The computer plays {rolled}."
             subject = "You" if human is not None else _title(on_roll)
@@ -1126,6 +1130,14 @@ def _session_title(state: GameState) -> str:
 
 def _title(color: Color | None) -> str:
     return "White" if color is WHITE else "Black"
+
+
+def _side(color: Color, human: Color | None) -> str:
+    """A side's name in the page's words: "White" / "Black" in pass & play; "You" and
+    "Computer" against the computer."""
+    if human is None:
+        return _title(color)
+    return "You" if color is human else "Computer"
 
 
 def _on_roll(game: Game) -> Color:
@@ -1256,16 +1268,10 @@ def _roll_text(dice: tuple[int, int]) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
-def _turn_text(turn: Turn) -> str:
-    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``."""
-    name = _title(turn.color)
-    if turn.action == "move" and turn.dice is not None:
-        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
-    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    return f"{name} {text[:1].lower()}{text[1:]}"
-
-
-def _history(games: Sequence[Game]) -> list[HistoryJSON]:
+def _history(games: Sequence[Game], human: Color | None = None) -> list[HistoryJSON]:
+    """The move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"`` in pass & play;
+    ``"Computer 6-4: 24/18 13/9"``, ``"You double to 2"`` against the computer."""
+    names = {WHITE: _side(WHITE, human), BLACK: _side(BLACK, human)}
     entries: list[HistoryJSON] = []
     several = len(games) > 1
     white = black = 0
@@ -1276,7 +1282,7 @@ def _history(games: Sequence[Game]) -> list[HistoryJSON]:
         for turn in game.history:
             kind = "play" if turn.action == "move" else turn.action
             entries.append({"game": number, "kind": kind, "color": _name(turn.color),
-                            "text": _turn_text(turn)})
+                            "text": turn_text(turn, names)})
         outcome = game.outcome
         if outcome is not None:
             if outcome.winner is WHITE:
@@ -1284,9 +1290,11 @@ def _history(games: Sequence[Game]) -> list[HistoryJSON]:
             else:
                 black += outcome.points
             points = outcome.points
+            winner = names[outcome.winner]
+            wins = "win" if winner == "You" else "wins"
             entries.append({
                 "game": number, "kind": "result", "color": _name(outcome.winner),
-                "text": f"{_title(outcome.winner)} wins {points} point{'s' if points != 1 else ''}",
+                "text": f"{winner} {wins} {points} point{'s' if points != 1 else ''}",
             })
     return entries
 
@@ -1294,8 +1302,12 @@ def _history(games: Sequence[Game]) -> list[HistoryJSON]:
 def _last_turn(game: Game) -> LastTurnJSON | None:
     for turn in reversed(game.history):
         if turn.action == "move":
+            passed = not turn.moves and turn.dice is not None
             return {"color": _name(turn.color),
-                    "moves": [move_json(m, turn.color) for m in turn.moves]}
+                    "moves": [move_json(m, turn.color) for m in turn.moves],
+                    "dice": list(turn.dice) if turn.dice is not None else None,
+                    "cannot_move": passed,
+                    "reason": pass_reason(turn) if passed else None}
     return None
 
 

@@ -178,10 +178,15 @@ class HistoryJSON(TypedDict):
 
 
 class LastTurnJSON(TypedDict):
-    """The previous turn of the game, highlighted on the board: who played and its moves."""
+    """The previous turn of the game, highlighted on the board: who played, its moves, its
+    dice (kept on the board until the next roll; None for a turn without a roll), and
+    ``cannot_move`` when the roll could not be played (``reason`` then says why)."""
 
     color: ColorName
     moves: list[MoveJSON]
+    dice: list[int] | None
+    cannot_move: bool
+    reason: str | None
 
 
 class ResultJSON(TypedDict):

@@ -253,13 +253,18 @@ export class BoardView {
    * @param {number[]|null} dice the roll, or null
    * @param {number[]} left the dice not used yet
    * @param {string|null} color who threw them
-   * @param {{white: number, black: number}|null} opening the opening roll, one die each
+   * @param {{white: number, black: number}|null} opening the opening roll, one die each: each
+   *   side's die is drawn on its own half (the higher die moves first)
+   * @param {{last?: boolean, label?: string|null}} [options] `last`: the dice of the turn
+   *   before, kept on the board until the next roll; `label`: a word shown in the other half
+   *   (e.g. "No legal move")
    */
-  drawDice(dice, left, color, opening) {
+  drawDice(dice, left, color, opening, options = {}) {
     const layer = this.layers.dice;
     layer.replaceChildren();
+    const last = Boolean(options.last);
     const drawOne = (value, who, x, used) => {
-      const die = el("div", `die ${who}${used ? " used" : ""}`, layer);
+      const die = el("div", `die ${who}${used ? " used" : ""}${last ? " last" : ""}`, layer);
       die.dataset.value = String(value);
       die.dataset.color = who;
       die.setAttribute("role", "img");
@@ -268,8 +273,20 @@ export class BoardView {
       place(die, x, Y_MID - 0.55);
     };
     const centre = (who) => (who === this.viewer ? X_RIGHT + 3 : X_LEFT + 3);
-    if (!dice && opening) {
-      for (const who of COLORS) drawOne(opening[who], who, centre(who) - 0.55, false);
+    const drawLabel = (text, half) => {
+      if (!text) return;
+      const node = el("div", "dice-label", layer);
+      node.textContent = text;
+      node.setAttribute("role", "status");
+      place(node, centre(half) - 2.6, Y_MID - 0.4);
+    };
+    if (opening) {
+      const remaining = dice ? [...left] : [opening.white, opening.black];
+      for (const who of COLORS) {
+        const i = remaining.indexOf(opening[who]);
+        if (i >= 0) remaining.splice(i, 1);
+        drawOne(opening[who], who, centre(who) - 0.55, i < 0);
+      }
       return;
     }
     if (!dice || !color) return;
@@ -288,6 +305,7 @@ export class BoardView {
     const step = 1.25;
     const start = centre(color) - (values.length * step - 0.15) / 2;
     values.forEach((v, i) => drawOne(v, color, start + i * step, used[i]));
+    drawLabel(options.label, other(color));
   }
 
   /**

@@ -14,6 +14,15 @@ import { RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
 import {
+  NO_MOVE,
+  drawStateDice,
+  hold,
+  openingHold,
+  openingText,
+  passHold,
+  personPassed,
+} from "./turnshow.js";
+import {
   applyTheme,
   loadGameId,
   loadSettings,
@@ -55,7 +64,7 @@ function show(game) {
   const passAndPlay = game.settings.mode === "pass_and_play";
   board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
   board.drawPosition(game.board);
-  board.drawDice(game.dice, game.dice_left, game.turn, game.opening);
+  drawStateDice(board, game);
   board.drawCube(game.cube);
   board.setLastTurn(game.last_turn);
   const humanMoves = game.phase === "move" && !game.computer_to_act;
@@ -183,10 +192,23 @@ async function refresh(err) {
   show(app.game);
 }
 
-/** While the computer is to act: ask the server, then play back its steps one by one. */
+/** While the computer is to act: ask the server, then play back its steps one by one. The
+ * person's roll that could not be played, and the opening roll the computer won, are shown for
+ * a moment first (turnshow.js). */
 async function playComputer() {
   for (let guard = 0; app.game && app.game.computer_to_act && guard < 8; guard++) {
     setBusy(true);
+    const before = app.game;
+    if (personPassed(before) && app.heldPass !== `${before.id}:${before.version}`) {
+      app.heldPass = `${before.id}:${before.version}`;
+      await hold(passHold(app.settings.speed));
+    }
+    const opening = before.opening ? { ...before.opening } : null;
+    const openingWords = opening ? openingText(before) : "";
+    if (opening) {
+      $("status").textContent = `${openingWords} ${before.players[before.turn].name} moves first.`;
+      await hold(openingHold(app.settings.speed), "opening");
+    }
     document.body.classList.add("computer-thinking");
     $("status").textContent = `${app.game.players[app.game.to_act].name} is thinking…`;
     let answer;
@@ -197,13 +219,18 @@ async function playComputer() {
     }
     const delay = stepDelay(app.settings.speed);
     app.board.root.classList.toggle("no-anim", delay === 0);
+    let firstTurn = Boolean(opening);
     for (const step of answer.steps) {
+      if (step.kind === "roll" || step.kind === "pass") firstTurn = false; // a new roll
+      const pass = step.kind === "pass";
       app.board.drawPosition(step.board);
-      app.board.drawDice(step.dice, step.dice_left, step.color, null);
+      app.board.drawDice(step.dice, step.dice_left, step.color, firstTurn ? opening : null,
+        { label: pass ? NO_MOVE : null });
       app.board.drawCube(step.cube);
-      $("status").textContent = step.text;
+      $("status").textContent = firstTurn ? `${openingWords} ${step.text}` : step.text;
       if (app.assist) app.assist.onStep(step);
-      if (delay) await sleep(delay);
+      if (pass) await hold(passHold(app.settings.speed));
+      else if (delay) await sleep(delay);
     }
     app.board.root.classList.remove("no-anim");
     // The computer's last words stay in view (its cube answer, its play) until the next action.
