@@ -199,6 +199,7 @@ async function playComputer() {
   for (let guard = 0; app.game && app.game.computer_to_act && guard < 8; guard++) {
     setBusy(true);
     const before = app.game;
+    if (app.clock) app.clock.runLocally(before.to_act); // the computer's clock counts down
     if (personPassed(before) && app.heldPass !== `${before.id}:${before.version}`) {
       app.heldPass = `${before.id}:${before.version}`;
       await hold(passHold(app.settings.speed));
