@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import test_web_game
-from test_web_game import GamePage
+from test_web_game import GamePage, play_until
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
@@ -307,3 +307,37 @@ def test_a_roll_that_cannot_be_played_is_shown_before_the_turn_passes(open_page:
     assert page.inner_text("#board .dice-label") == "No legal move"
     assert page.locator("#move-list li").all_inner_texts()[-2:] == [
         held["history"][-1]["text"], after["history"][-1]["text"]]
+
+
+# --------------------------------------------------------------------------------------------
+# Wording: against the computer the page says You and Computer
+
+
+WORDS = """
+window.__words = [];
+new MutationObserver(() => {
+  for (const id of ['status', 'computer-note', 'move-list', 'announcer', 'result']) {
+    const node = document.getElementById(id);
+    if (node && node.textContent) window.__words.push(node.textContent);
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def test_against_the_computer_the_words_are_you_and_computer(open_page: Any) -> None:
+    game = open_page()
+    game.page.add_init_script(WORDS)
+    game.page.reload()
+    game.start(mode="computer", level="easy", side="black", cube=False)
+    state = play_until(game, lambda s: len(s["history"]) >= 6 or s["result"] is not None)
+    game.page.click("#resign-button")
+    game.page.click('#resign-dialog [data-resign="single"]')
+    game.wait_idle()
+    game.page.wait_for_function("() => document.querySelector('#result-text').textContent")
+    words = game.page.evaluate("window.__words")
+    assert any("Computer" in w for w in words) and any("You" in w for w in words)
+    for text in words:
+        assert "White" not in text and "Black" not in text, text
+    lines = game.page.locator("#move-list li").all_inner_texts()
+    assert len(lines) >= len(state["history"])
+    assert all(line.startswith(("You ", "Computer ")) for line in lines), lines

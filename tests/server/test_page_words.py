@@ -78,3 +78,19 @@ def test_pass_and_play_keeps_white_and_black(clients: Clients) -> None:
     act(client, game_id, "move", {"from": 6, "to": 5})
     state = act(client, game_id, "done")
     assert state["history"][-1]["text"] == "White 3-1: 8/5 6/5"
+
+
+def test_why_a_roll_cannot_be_played_names_you_and_the_computer(clients: Clients) -> None:
+    client = clients.new(rolls=[(6, 5), (4, 2), (3, 1)])
+    game_id = client.post("/api/games", json={"mode": "computer", "side": "white",
+                                              "setup": BLOCKED}).json()["id"]
+    state = act(client, game_id, "roll")
+    reason = state["last_turn"]["reason"]
+    assert "held by the computer" in reason and "Black" not in reason
+    assert "held by the computer" in state["message"]
+    state = act(client, game_id, "computer")["state"]
+    assert "held by you" in state["last_turn"]["reason"]
+    # pass & play keeps the colours
+    pp = client.post("/api/games", json={"mode": "pass_and_play", "setup": BLOCKED}).json()
+    passed = act(client, pp["id"], "roll")
+    assert "held by Black" in passed["last_turn"]["reason"]

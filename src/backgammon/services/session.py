@@ -52,7 +52,7 @@ from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import legal_json, move_json, paths_by_destination
-from backgammon.services.review import pass_reason, turn_text
+from backgammon.services.review import pass_reason, players_words, turn_text
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     BoardJSON,
@@ -470,7 +470,8 @@ class GameService:
             paths = paths_by_destination(game)
             path = paths.get((src, dst))
             if path is None:
-                raise IllegalMoveError(_refusal(game, src, dst, paths))
+                raise IllegalMoveError(players_words(_refusal(game, src, dst, paths),
+                                                     session.human))
             made = 0
             try:
                 for step in path:
@@ -816,6 +817,7 @@ class GameService:
             passed = _passed(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
+                why = players_words(why, session.human) if why else why
                 notes.append(f"You rolled {_roll_text(passed.dice)} and cannot move"
                              f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
             try:
@@ -970,7 +972,7 @@ class GameService:
             "cube": _cube(game),
             "score": self._score(session),
             "history": _history(session.games, human),
-            "last_turn": _last_turn(game),
+            "last_turn": _last_turn(game, human),
             "result": self._result(session, session_over),
             "message": self._message(session, legal_now, session_over),
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
@@ -1068,6 +1070,7 @@ class GameService:
             before = ""
             if passed is not None and passed.dice is not None:
                 why = pass_reason(passed)
+                why = players_words(why, human) if why else why
                 before = (f"{who(passed.color)} rolled {_roll_text(passed.dice)} "
                           f"and cannot move{': ' + why if why else ''}. ")
             if computer is not None and on_roll is computer:
@@ -1299,7 +1302,13 @@ def _history(games: Sequence[Game], human: Color | None = None) -> list[HistoryJ
     return entries
 
 
-def _last_turn(game: Game) -> LastTurnJSON | None:
+def _pass_words(turn: Turn, human: Color | None) -> str | None:
+    """Why ``turn``'s roll could not be played, in the page's words."""
+    why = pass_reason(turn)
+    return players_words(why, human) if why else None
+
+
+def _last_turn(game: Game, human: Color | None = None) -> LastTurnJSON | None:
     for turn in reversed(game.history):
         if turn.action == "move":
             passed = not turn.moves and turn.dice is not None
@@ -1307,7 +1316,7 @@ def _last_turn(game: Game) -> LastTurnJSON | None:
                     "moves": [move_json(m, turn.color) for m in turn.moves],
                     "dice": list(turn.dice) if turn.dice is not None else None,
                     "cannot_move": passed,
-                    "reason": pass_reason(turn) if passed else None}
+                    "reason": _pass_words(turn, human) if passed else None}
     return None
 
 
