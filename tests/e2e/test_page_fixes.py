@@ -341,3 +341,101 @@ def test_against_the_computer_the_words_are_you_and_computer(open_page: Any) -> 
     lines = game.page.locator("#move-list li").all_inner_texts()
     assert len(lines) >= len(state["history"])
     assert all(line.startswith(("You ", "Computer ")) for line in lines), lines
+
+
+# --------------------------------------------------------------------------------------------
+# Settings: auto-roll, auto-confirm of a forced play, the board flip
+
+
+def test_auto_roll_rolls_only_when_no_double_is_possible(open_page: Any) -> None:
+    game = open_page(settings={"auto_roll": True})
+    page = game.page
+    close_new_game(game)
+    page.click("#settings-button")
+    assert page.is_checked("#auto-roll-input")
+    page.click("#settings-close")
+    # with the cube: the first roll after the opening could be a double: no auto-roll
+    game.start(mode="pass_and_play", cube=True)
+    assert game.state()["phase"] == "opening"  # never the opening roll
+    state = play_until(game, lambda s: s["phase"] == "roll")
+    assert state["can"]["double"] is True and game.visible("#roll-button")
+    game.page.wait_for_timeout(300)
+    assert game.state()["version"] == state["version"]
+    # without the cube: the next player's dice are rolled by themselves
+    page.click("#new-game-button")
+    page.click("#replace-confirm")
+    game.start(mode="pass_and_play", cube=False)
+    game.press("#roll-button")
+    first = game.state()
+    while first["legal"]:
+        entry = first["legal"][0]
+        game.click_move(first["turn"], entry["from"], entry["destinations"][0]["to"])
+        first = game.state()
+    page.click("#done-button")
+    page.wait_for_function(
+        "() => document.body.dataset.phase === 'move' && "
+        "!document.body.classList.contains('busy')")
+    state = game.state()
+    assert state["phase"] == "move" and state["turn"] != first["turn"]
+    assert len(state["history"]) == len(first["history"]) + 1
+
+
+#: White bears off: 3 checkers on its 1-point, 12 off, 6-5 to play: 1/off(2) is the only play.
+FORCED = {
+    "board": {"points": [0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                         -15, 0, 0, 0, 0, 0, 0],
+              "off": {"white": 12, "black": 0}},
+    "turn": "white", "dice": [6, 5], "cube": {"value": 1, "owner": None},
+    "match_length": 0, "score": {"white": 0, "black": 0},
+}
+
+
+@pytest.mark.parametrize("auto", [False, True])
+def test_auto_confirm_plays_a_forced_play_by_itself(open_page: Any, auto: bool) -> None:
+    game = open_page(settings={"auto_confirm": auto, "speed": "instant"})
+    state = game.server.post("/api/games", {"mode": "computer", "side": "white",
+                                            "cube": False, "setup": FORCED})
+    assert [m["text"] for m in state["forced_play"]] == ["1/off", "1/off"]
+    open_game(game, state["id"])
+    if not auto:
+        assert game.state()["phase"] == "move" and game.visible("#board .checker.top.movable")
+        return
+    game.page.wait_for_function("() => document.querySelector('#move-list li')")
+    game.wait_idle()
+    after = game.state()
+    assert after["history"][0]["text"] == "You 6-5: 1/off(2)"
+    assert after["board"]["off"]["white"] == 14
+    assert after["turn"] == "white" and after["phase"] in ("roll", "move")  # the computer played
+
+
+def test_the_board_flip_puts_the_home_board_on_the_left(open_page: Any) -> None:
+    game = open_page(settings={"home": "left"})
+    game.start(mode="pass_and_play", cube=False)
+    page = game.page
+
+    def x(selector: str) -> float:
+        box = page.locator(selector).bounding_box()
+        assert box is not None, selector
+        return float(box["x"])
+
+    assert page.get_attribute("#board", "data-home") == "left"
+    bar = x("#board .bar-zone")
+    assert x('#board .point[data-point="1"]') < x('#board .point[data-point="6"]') < bar
+    assert x('#board .point[data-point="7"]') > bar
+    assert x('#board .point[data-point="24"]') < bar
+    assert x('#board .tray[data-color="white"]') < x('#board .point[data-point="1"]')
+    # a move played by clicks on the flipped board
+    game.press("#roll-button")
+    state = game.state()
+    entry = state["legal"][0]
+    game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+    assert len(game.state()["played"]) == 1
+    # the setting, changed back, redraws the board with the home board on the right
+    page.click("#settings-button")
+    page.select_option("#home-select", "right")
+    page.click("#settings-close")
+    assert page.get_attribute("#board", "data-home") == "right"
+    assert x('#board .point[data-point="1"]') > x("#board .bar-zone")
+    assert len(game.board()) == 30
+    # kept in the settings (the test's page sets its own on every load, so read them)
+    assert page.evaluate("JSON.parse(localStorage.getItem('backgammon.settings')).home") == "right"

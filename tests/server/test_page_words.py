@@ -94,3 +94,18 @@ def test_why_a_roll_cannot_be_played_names_you_and_the_computer(clients: Clients
     pp = client.post("/api/games", json={"mode": "pass_and_play", "setup": BLOCKED}).json()
     passed = act(client, pp["id"], "roll")
     assert "held by Black" in passed["last_turn"]["reason"]
+
+
+def test_the_only_legal_play_is_in_the_state_at_the_start_of_the_turn(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1)])
+    forced = {**BLOCKED, "dice": [6, 5],
+              "board": {"points": [0, 3] + [0] * 17 + [-15] + [0] * 6,
+                        "off": {"white": 12, "black": 0}}}
+    state = client.post("/api/games", json={"mode": "pass_and_play", "setup": forced}).json()
+    assert [(m["from"], m["to"], m["text"]) for m in state["forced_play"]] == [
+        (1, "off", "1/off"), (1, "off", "1/off")]
+    state = act(client, state["id"], "move", {"from": 1, "to": "off"})
+    assert state["forced_play"] is None  # a move made: the person goes on as they like
+    # the opening 3-1 has several plays
+    opening = new_game(client, cube=False)
+    assert act(client, opening["id"], "roll")["forced_play"] is None

@@ -64,6 +64,7 @@ from backgammon.services.state import (
     GameState,
     HistoryJSON,
     LastTurnJSON,
+    MoveJSON,
     Place,
     PlayerJSON,
     RecentGameJSON,
@@ -968,6 +969,7 @@ class GameService:
             "opening": _opening(game),
             "played": [move_json(m, _on_roll(game)) for m in game.played],
             "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
+            "forced_play": _forced_play(game) if mine else None,
             "can": can,
             "cube": _cube(game),
             "score": self._score(session),
@@ -1300,6 +1302,18 @@ def _history(games: Sequence[Game], human: Color | None = None) -> list[HistoryJ
                 "text": f"{winner} {wins} {points} point{'s' if points != 1 else ''}",
             })
     return entries
+
+
+def _forced_play(game: Game) -> list[MoveJSON] | None:
+    """The moves of the roll's only legal play, at the start of a turn whose roll has exactly
+    one (the page's auto-confirm plays it); None otherwise."""
+    if game.phase is not Phase.MOVE or game.played:
+        return None
+    plays = game.legal_plays()
+    if len(plays) != 1 or not plays[0].moves:
+        return None
+    mover = _on_roll(game)
+    return [move_json(m, mover) for m in plays[0].moves]
 
 
 def _pass_words(turn: Turn, human: Color | None) -> str | None:

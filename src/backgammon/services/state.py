@@ -218,7 +218,9 @@ class GameState(TypedDict):
     turn; ``dice`` the roll (None before rolling); ``dice_left`` the dice not yet used (four
     entries at most); ``opening`` the opening roll's two dice while they are shown;
     ``played`` the moves already made this turn; ``legal`` what can move now, from the server's
-    rules; ``pips`` the pip counts; ``message`` one sentence for the status line; ``clock``
+    rules; ``forced_play`` the moves of the roll's only legal play, at the start of a turn that
+    has exactly one (None otherwise); ``pips`` the pip counts; ``message`` one sentence for
+    the status line; ``clock``
     the clocks (None when the game is played without a time control); ``ids`` the position's
     GNU Backgammon Position ID and Match ID and its XGID, at the start of the turn (None when
     they cannot be written).
@@ -240,6 +242,7 @@ class GameState(TypedDict):
     opening: dict[str, int] | None
     played: list[MoveJSON]
     legal: list[LegalJSON]
+    forced_play: list[MoveJSON] | None
     can: CanJSON
     cube: CubeJSON
     score: ScoreJSON

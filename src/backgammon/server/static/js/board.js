@@ -20,10 +20,17 @@ const HALF = 5; // length of a point (five checkers)
 const GAP = 1.6; // between the top and bottom points: the dice lie here
 export const WIDTH = 3 * FRAME + 12 + BAR_W + TRAY_W;
 export const HEIGHT = 2 * LABEL + 2 * HALF + GAP;
-const X_LEFT = FRAME;
-const X_BAR = FRAME + 6;
-const X_RIGHT = FRAME + 6 + BAR_W;
-const X_TRAY = FRAME + 12 + BAR_W + FRAME;
+/**
+ * Where the halves, the bar and the tray are across the board, in units: the home board on the
+ * right (the tray beside it), or, flipped, on the left.
+ */
+function across(homeLeft) {
+  if (homeLeft) {
+    const left = FRAME + TRAY_W + FRAME;
+    return { left, bar: left + 6, right: left + 6 + BAR_W, tray: FRAME };
+  }
+  return { left: FRAME, bar: FRAME + 6, right: FRAME + 6 + BAR_W, tray: FRAME + 12 + BAR_W + FRAME };
+}
 const Y_TOP = LABEL;
 const Y_BOTTOM = LABEL + 2 * HALF + GAP; // the bottom edge of the lower points
 const Y_MID = LABEL + HALF + GAP / 2;
@@ -93,6 +100,8 @@ export class BoardView {
     this.drag = null;
     this.enabled = false;
     this.layers = {};
+    this.homeLeft = false;
+    this.gx = across(false);
     root.style.setProperty("--board-w", String(WIDTH));
     root.style.setProperty("--board-h", String(HEIGHT));
     this.build("white");
@@ -111,10 +120,30 @@ export class BoardView {
   /** Column of an absolute point: [x, top?]. */
   column(point) {
     const n = this.own(point);
-    if (n <= 6) return [X_RIGHT + (6 - n), false];
-    if (n <= 12) return [X_LEFT + (12 - n), false];
-    if (n <= 18) return [X_LEFT + (n - 13), true];
-    return [X_RIGHT + (n - 19), true];
+    if (this.homeLeft) {
+      if (n <= 6) return [this.gx.left + (n - 1), false];
+      if (n <= 12) return [this.gx.right + (n - 7), false];
+      if (n <= 18) return [this.gx.right + (18 - n), true];
+      return [this.gx.left + (24 - n), true];
+    }
+    if (n <= 6) return [this.gx.right + (6 - n), false];
+    if (n <= 12) return [this.gx.left + (12 - n), false];
+    if (n <= 18) return [this.gx.left + (n - 13), true];
+    return [this.gx.right + (n - 19), true];
+  }
+
+  /**
+   * The board flip: the viewer's home board on the left (true) or on the right (false), the
+   * bear-off tray beside it. Returns whether it changed (the caller then draws again: the
+   * board is built anew).
+   */
+  setHomeLeft(homeLeft) {
+    const flip = Boolean(homeLeft);
+    if (flip === this.homeLeft) return false;
+    this.homeLeft = flip;
+    this.gx = across(flip);
+    this.build(this.viewer || "white");
+    return true;
   }
 
   /** Number the points from `color`'s side (in pass & play, the side to act). */
@@ -132,11 +161,12 @@ export class BoardView {
     this.viewer = viewer;
     this.labels = viewer;
     this.root.dataset.viewer = viewer;
+    this.root.dataset.home = this.homeLeft ? "left" : "right";
     this.root.replaceChildren();
     this.checkers = { white: [], black: [] };
     const felt = el("div", "felt", this.root);
     felt.setAttribute("aria-hidden", "true");
-    for (const [x, w] of [[X_LEFT, 6], [X_RIGHT, 6]]) {
+    for (const [x, w] of [[this.gx.left, 6], [this.gx.right, 6]]) {
       const half = el("div", "half", felt);
       place(half, x, Y_TOP);
       half.style.setProperty("--w", String(w));
@@ -154,12 +184,12 @@ export class BoardView {
     }
     const bar = el("div", "bar-zone", this.root);
     bar.dataset.point = "bar";
-    place(bar, X_BAR, Y_TOP);
+    place(bar, this.gx.bar, Y_TOP);
     for (const color of COLORS) {
       const tray = el("div", `tray ${color === viewer ? "bottom" : "top"}`, this.root);
       tray.dataset.point = "off";
       tray.dataset.color = color;
-      place(tray, X_TRAY, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
+      place(tray, this.gx.tray, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
     }
     this.layers.checkers = el("div", "layer checkers-layer", this.root);
     this.layers.marks = el("div", "layer marks-layer", this.root);
@@ -173,14 +203,14 @@ export class BoardView {
   slot(color, where, k) {
     if (where === "bar") {
       const j = Math.min(k, CAP.bar - 1);
-      const x = X_BAR + (BAR_W - 1) / 2;
+      const x = this.gx.bar + (BAR_W - 1) / 2;
       // A side's checkers on the bar wait next to the half where they will enter.
       return color === this.viewer ? [x, Y_TOP + HALF - 1 - j, false] : [x, Y_BOTTOM - HALF + j, false];
     }
     if (where === "off") {
       return color === this.viewer
-        ? [X_TRAY + 0.1, Y_BOTTOM - SLAB * (k + 1) - 0.02, true]
-        : [X_TRAY + 0.1, Y_TOP + SLAB * k + 0.02, true];
+        ? [this.gx.tray + 0.1, Y_BOTTOM - SLAB * (k + 1) - 0.02, true]
+        : [this.gx.tray + 0.1, Y_TOP + SLAB * k + 0.02, true];
     }
     const [x, top] = this.column(Number(where));
     const j = Math.min(k, CAP.point - 1);
@@ -272,7 +302,7 @@ export class BoardView {
       for (const pip of PIPS[value]) el("span", `pip ${pip}`, die);
       place(die, x, Y_MID - 0.55);
     };
-    const centre = (who) => (who === this.viewer ? X_RIGHT + 3 : X_LEFT + 3);
+    const centre = (who) => (who === this.viewer ? this.gx.right + 3 : this.gx.left + 3);
     const drawLabel = (text, half) => {
       if (!text) return;
       const node = el("div", "dice-label", layer);
@@ -328,10 +358,10 @@ export class BoardView {
         ? `${offered} offers the cube at ${value}`
         : `cube at ${cube.value}, ${cube.owner ? `owned by ${cube.owner}` : "in the centre"}`,
     );
-    let x = X_BAR + (BAR_W - 0.9) / 2;
+    let x = this.gx.bar + (BAR_W - 0.9) / 2;
     let y = Y_MID - 0.45;
     if (offered) {
-      x = (offered === this.viewer ? X_RIGHT : X_LEFT) + 3 - 0.45;
+      x = (offered === this.viewer ? this.gx.right : this.gx.left) + 3 - 0.45;
     } else if (cube.owner) {
       y = cube.owner === this.viewer ? Y_BOTTOM - 0.95 : Y_TOP + 0.05;
     }

@@ -6,6 +6,7 @@
 
 import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "./api.js";
 import { Assist } from "./assist.js";
+import { autoRollPause, automaticAction } from "./autoplay.js";
 import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
 import { IdsView } from "./ids.js";
@@ -60,6 +61,7 @@ function show(game) {
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
   const board = app.board;
+  board.setHomeLeft(app.settings.home === "left");
   if (board.viewer !== game.viewer) board.build(game.viewer);
   const passAndPlay = game.settings.mode === "pass_and_play";
   board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
@@ -177,6 +179,34 @@ async function run(task) {
   } finally {
     setBusy(false);
   }
+  maybeAutomatic();
+}
+
+/** Auto-roll and auto-confirm (autoplay.js): once per state shown, when the settings ask. */
+async function maybeAutomatic() {
+  const game = app.game;
+  if (!game || app.busy || (app.online && app.online.active)) return;
+  if ((app.setup && app.setup.active) || (app.assist && app.assist.reviewing())) return;
+  const next = automaticAction(game, app.settings);
+  const key = `${game.id}:${game.version}`;
+  if (!next || app.autoKey === key) return;
+  app.autoKey = key;
+  if (next.action === "roll") {
+    setBusy(true);
+    await hold(autoRollPause(app.settings.speed), "auto-roll");
+    setBusy(false);
+    if (app.game !== game) return; // something else happened meanwhile
+    perform("roll", {});
+    return;
+  }
+  run(async () => {
+    let state = game;
+    for (const move of next.moves) {
+      state = await act(game.id, "move", { from: move.from, to: move.to });
+      show(state);
+    }
+    return act(game.id, "done");
+  });
 }
 
 /** After a refused action, show the game as the server has it (another tab may have moved). */
@@ -379,6 +409,7 @@ async function resume() {
   } finally {
     setBusy(false);
   }
+  maybeAutomatic();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -451,9 +482,23 @@ function readNewGameForm() {
   };
 }
 
+/** The board drawn again as it is (after the board flip changed). */
+function redrawBoard() {
+  const flipped = app.board.setHomeLeft(app.settings.home === "left");
+  if (!flipped) return;
+  if (app.setup && app.setup.active) app.setup.changed();
+  else if (app.assist && app.assist.reviewing()) app.assist.review.go(app.assist.review.index);
+  else if (app.online && app.online.active) app.online.draw();
+  else if (app.game) show(app.game);
+  else if (app.start && app.start.active) app.start.show();
+}
+
 function openSettings() {
   $("theme-select").value = app.settings.theme;
   $("speed-select").value = app.settings.speed;
+  $("home-select").value = app.settings.home;
+  $("auto-roll-input").checked = app.settings.auto_roll;
+  $("auto-confirm-input").checked = app.settings.auto_confirm;
   $("settings-dialog").showModal();
 }
 
@@ -468,6 +513,7 @@ function wire() {
     onMove: (from, to) => perform("move", { from: placeValue(from), to: placeValue(to) }),
     onExplain: (from, to) => app.assist && app.assist.explain(from, to),
   });
+  app.board.setHomeLeft(app.settings.home === "left");
   app.assist = new Assist({
     board: app.board,
     getGame: () => app.game,
@@ -550,6 +596,20 @@ function wire() {
     app.settings.speed = e.target.value;
     saveSettings(app.settings);
   });
+  $("home-select").addEventListener("change", (e) => {
+    app.settings.home = e.target.value === "left" ? "left" : "right";
+    saveSettings(app.settings);
+    redrawBoard();
+  });
+  $("auto-roll-input").addEventListener("change", (e) => {
+    app.settings.auto_roll = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("auto-confirm-input").addEventListener("change", (e) => {
+    app.settings.auto_confirm = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("settings-dialog").addEventListener("close", () => maybeAutomatic());
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     if (id && (!app.game || app.game.id !== id)) resume();
