@@ -31,7 +31,7 @@ def test_the_computer_wins_the_opening_in_the_words_of_the_page(clients: Clients
     game_id = new_game(client, mode="computer", side="white", cube=False)["id"]
     state = act(client, game_id, "roll")
     assert state["opening"] == {"white": 1, "black": 3}
-    assert state["message"] == "Opening roll: Computer 3, You 1. The computer plays 3-1."
+    assert state["message"] == "Opening roll: You 1, Computer 3. The computer plays 3-1."
     answer = act(client, game_id, "computer")
     state = answer["state"]
     line = state["history"][-1]["text"]

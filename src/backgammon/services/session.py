@@ -1097,10 +1097,8 @@ class GameService:
             opening = _opening(game)
             start = ""
             if opening is not None:
-                first = cast(Color, on_roll)
-                dice_of = {WHITE: opening["white"], BLACK: opening["black"]}
-                start = (f"Opening roll: {_side(first, human)} {dice_of[first]}, "
-                         f"{_side(first.opponent, human)} {dice_of[first.opponent]}. ")
+                start = (f"Opening roll: {_side(WHITE, human)} {opening['white']}, "
+                         f"{_side(BLACK, human)} {opening['black']}. ")
             if computer is not None and on_roll is computer:
                 return f"{start}The computer plays {rolled}."
             subject = "You" if human is not None else _title(on_roll)

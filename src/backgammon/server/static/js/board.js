@@ -171,6 +171,7 @@ export class BoardView {
       place(half, x, Y_TOP);
       half.style.setProperty("--w", String(w));
     }
+    this.buildTapZones(); // under the points, the bar and the trays: they take the rest
     for (let p = 1; p <= 24; p++) {
       const [x, top] = this.column(p);
       const n = this.own(p);
@@ -197,6 +198,37 @@ export class BoardView {
     this.cube = el("div", "cube", this.root);
     this.cube.hidden = true;
     this.board = null;
+  }
+
+  /**
+   * Tap zones: a touch target for each place, under everything else, bigger than a checker.
+   * Each point's zone is its whole column, from the board's edge to the middle (6.5 units:
+   * 157 px on a 390 px phone, whose checkers are 24 px); the bar's is the bar's whole height;
+   * each tray's reaches over the frame beside it (1.8 units: 44 px there). A tap or a drop
+   * anywhere on a zone counts for its place, as on the point itself.
+   */
+  buildTapZones() {
+    const zone = (where, x, y, w, h) => {
+      const node = el("div", "tap-zone", this.root);
+      node.dataset.point = where;
+      node.setAttribute("aria-hidden", "true");
+      node.style.setProperty("--w", w.toFixed(3));
+      node.style.setProperty("--h", h.toFixed(3));
+      place(node, x, y);
+      return node;
+    };
+    for (let p = 1; p <= 24; p++) {
+      const [x, top] = this.column(p);
+      zone(String(p), x, top ? 0 : Y_MID, 1, top ? Y_MID : HEIGHT - Y_MID);
+    }
+    zone("bar", this.gx.bar, 0, BAR_W, HEIGHT);
+    const trayW = TRAY_W + 1.5 * FRAME;
+    const trayX = this.homeLeft ? 0 : WIDTH - trayW;
+    for (const color of COLORS) {
+      const bottom = color === this.viewer;
+      zone("off", trayX, bottom ? Y_MID : 0, trayW, bottom ? HEIGHT - Y_MID : Y_MID)
+        .dataset.color = color;
+    }
   }
 
   /** Where the k-th checker (from 0) of `color` on `where` is drawn: [x, y, slab?]. */
