@@ -193,7 +193,10 @@ async function maybeAutomatic() {
   app.autoKey = key;
   if (next.action === "roll") {
     setBusy(true);
-    await hold(autoRollPause(app.settings.speed), "auto-roll");
+    const speed = app.settings.speed;
+    const passed = game.last_turn && game.last_turn.cannot_move; // "No legal move" stays as long
+    await hold(passed ? Math.max(passHold(speed), autoRollPause(speed)) : autoRollPause(speed),
+      "auto-roll");
     setBusy(false);
     if (app.game !== game) return; // something else happened meanwhile
     perform("roll", {});
