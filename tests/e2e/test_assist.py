@@ -416,7 +416,8 @@ def test_a_whole_turn_with_the_keyboard_alone(open_page: Any) -> None:
     page.keyboard.press("d")
     game.wait_idle()
     done = game.state()
-    assert done["last_turn"] == {"color": mover, "moves": made}
+    assert done["last_turn"] == {"color": mover, "moves": made, "dice": state["dice"],
+                                 "cannot_move": False, "reason": None}
     assert [h for h in done["history"] if h["kind"] == "play"][-1]["color"] == mover
     assert done["turn"] != mover and done["can"]["roll"]
     assert announced(game)[-1] == done["message"]

@@ -8,6 +8,7 @@ to 30 s + 1 s) so the test is quick; the real values are tested in
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -120,10 +121,10 @@ def test_a_bullet_game_left_alone_is_lost_on_time(page: Page, server: ServerProc
     state = server.get(f"/api/games/{game_id(page)}")
     assert state["result"]["reason"] == "timeout"
     assert state["result"]["winner"] == "black"
-    assert [h["text"] for h in state["history"]][-2:] == ["White times out",
-                                                           "Black wins 1 point"]
+    assert [h["text"] for h in state["history"]][-2:] == ["You time out",
+                                                           "Computer wins 1 point"]
     history = page.locator("#move-list li").all_inner_texts()
-    assert history[-2:] == ["White times out", "Black wins 1 point"]
+    assert history[-2:] == ["You time out", "Computer wins 1 point"]
     page.screenshot(path=str(ARTIFACTS / "clock-lost-on-time.png"), full_page=True)
 
 
@@ -144,3 +145,48 @@ def test_the_clock_stops_while_no_page_has_the_game_open(page: Page,
     # Only the moment of leaving is charged, not the 4 s without a page.
     assert left_at_close - 1.0 < left <= left_at_close
     assert check["version"] == state["version"]
+
+
+def test_the_computers_clock_counts_down_while_its_turn_is_shown(
+    page: Page, server: ServerProcess
+) -> None:
+    # a blitz game (30 s + 1 s here) whose opening roll the computer won, shown at normal speed
+    for _ in range(40):
+        state: dict[str, Any] = server.post(
+            "/api/games", {"mode": "computer", "level": "easy", "side": "white", "cube": False,
+                           "time_control": "blitz"})
+        state = server.post(f"/api/games/{state['id']}/roll")
+        if state["turn"] == "black":
+            break
+    else:
+        raise AssertionError("the computer never won the opening roll")
+    page.add_init_script(
+        "localStorage.setItem('backgammon.settings', JSON.stringify({speed: 'normal'}));"
+        "window.__clock = [];"
+        "new MutationObserver(() => { const n = document.getElementById('clock-black');"
+        " if (!n) return; const busy = document.body.classList.contains('busy');"
+        " const last = window.__clock[window.__clock.length - 1];"
+        " if (!last || last[0] !== n.textContent || last[1] !== busy)"
+        " window.__clock.push([n.textContent, busy]); })"
+        ".observe(document, {subtree: true, childList: true, characterData: true,"
+        " attributes: true});")
+    page.goto(f"{server.url}/health")  # then a new document: the game first shown with the recorder
+    page.goto(f"{server.url}/#game={state['id']}")
+    wait_idle(page)
+    after: dict[str, Any] = server.get(f"/api/games/{state['id']}")
+    assert after["turn"] == "white" and len(after["history"]) == 1
+
+    def seconds(text: str) -> float:
+        minutes, rest = text.split(":")
+        return int(minutes) * 60 + float(rest)
+
+    during = [seconds(text) for text, busy in page.evaluate("window.__clock")
+              if busy and text]
+    assert during, "the computer's clock was not shown during its turn"
+    assert during[0] == 30.0
+    # it counts down while the computer's turn is shown, as the person's does in theirs
+    assert min(during) < during[0], during
+    assert all(b <= a for a, b in itertools.pairwise(during)), during
+    # ... and the state after the turn has the server's figure (increment included)
+    assert shown_seconds(page, "black") == pytest.approx(
+        after["clock"]["remaining"]["black"], abs=1.0)

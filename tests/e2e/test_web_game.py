@@ -214,9 +214,12 @@ def test_a_complete_game_against_the_computer_by_clicks(open_page: Any) -> None:
     assert game.page.inner_text(f"#score-{winner}-points") == str(result["points"])
     assert game.visible("#rematch-button")
     history = game.page.locator("#move-list li").all_inner_texts()
-    assert history[-1] == f"{winner.capitalize()} wins {result['points']} point" + (
-        "s" if result["points"] != 1 else "")
-    assert any(line.startswith("Black ") for line in history)  # the computer's turns
+    points = f"{result['points']} point" + ("s" if result["points"] != 1 else "")
+    assert history[-1] == (f"You win {points}" if winner == "white"
+                           else f"Computer wins {points}")
+    assert any(line.startswith("Computer ") for line in history)  # the computer's turns
+    assert any(line.startswith("You ") for line in history)  # the person's
+    assert not any(line.startswith(("White ", "Black ")) for line in history)
     game.screenshot("complete-game")
 
 
@@ -239,11 +242,13 @@ def test_pass_and_play_both_sides_move_by_drag_and_drop(open_page: Any) -> None:
             state = after
         assert game.board() != before
         played = state["played"]
+        dice = state["dice"]
         game.press("#done-button")
         state = game.state()
         entry = [h for h in state["history"] if h["kind"] == "play"][-1]
         assert entry["color"] == mover
-        assert state["last_turn"] == {"color": mover, "moves": played}
+        assert state["last_turn"] == {"color": mover, "moves": played, "dice": dice,
+                                      "cannot_move": False, "reason": None}
         if state["can"]["roll"]:
             game.press("#roll-button")
     assert sorted(movers) == ["black", "white"]
@@ -309,7 +314,7 @@ def test_double_and_the_computers_answer_is_shown(open_page: Any) -> None:
         assert cube.get_attribute("data-owner") == "black"
         assert cube.inner_text() == str(value * 2)
         history = game.page.locator("#move-list li").all_inner_texts()
-        assert history[-2:] == [f"White doubles to {value * 2}", "Black takes"]
+        assert history[-2:] == [f"You double to {value * 2}", "Computer takes"]
     else:
         assert note.startswith("The computer drops")
         assert state["result"]["reason"] == "drop"

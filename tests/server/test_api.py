@@ -141,6 +141,9 @@ def test_opening_roll_and_a_turn_checker_by_checker(clients: Clients) -> None:
             {"from": 8, "to": 5, "die": 3, "hit": False, "text": "8/5"},
             {"from": 6, "to": 5, "die": 1, "hit": False, "text": "6/5"},
         ],
+        "dice": [3, 1],
+        "cannot_move": False,
+        "reason": None,
     }
 
 
@@ -369,7 +372,7 @@ def test_computer_plays_its_turn_step_by_step(clients: Clients) -> None:
     assert kinds == ["roll", "move", "move"]
     assert answer["steps"][0]["text"] == "The computer rolls 4-2"
     assert answer["steps"][0]["dice"] == [4, 2]
-    assert answer["state"]["history"][-1]["text"].startswith("Black 4-2: ")
+    assert answer["state"]["history"][-1]["text"].startswith("Computer 4-2: ")
 
 
 def test_double_take_and_the_cube_changes_hands(clients: Clients) -> None:
@@ -394,7 +397,7 @@ def test_double_take_and_the_cube_changes_hands(clients: Clients) -> None:
     assert state["phase"] == "roll"
     assert state["turn"] == "white"
     assert state["can"]["double"] is False
-    assert [h["text"] for h in state["history"][-2:]] == ["White doubles to 2", "Black takes"]
+    assert [h["text"] for h in state["history"][-2:]] == ["You double to 2", "Computer takes"]
 
 
 def test_computer_that_drops_loses_the_game(clients: Clients) -> None:

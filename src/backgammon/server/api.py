@@ -12,12 +12,17 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
-from backgammon.services.session import GameOptions, GameService
+from backgammon.services.session import RECENT_LIMIT, GameOptions, GameService
 from backgammon.services.setup import check_setup
-from backgammon.services.state import ClockCheckJSON, ComputerTurnJSON, GameState
+from backgammon.services.state import (
+    ClockCheckJSON,
+    ComputerTurnJSON,
+    GameState,
+    RecentGameJSON,
+)
 
 T = TypeVar("T")
 
@@ -83,7 +88,14 @@ class NewGame(BaseModel):
         "text): the same seed gives the same dice; none: a new seed")
     browser: StrictStr | None = Field(
         None, description="the browser's own random id (8 to 64 letters, digits, '-', '_'): "
-        "the games this session finishes count in that browser's record")
+        "the game is listed among that browser's recent games (GET /api/games?browser=...) "
+        "and the games this session finishes count in its record")
+
+
+class RecentGames(BaseModel):
+    """A browser's unfinished games, the last played first."""
+
+    games: list[RecentGameJSON]
 
 
 class MoveRequest(BaseModel):
@@ -157,6 +169,20 @@ async def create_game(body: NewGame, service: Service) -> GameState:
     )
     return await _in_thread(lambda: service.create(options, setup, seed=body.seed,
                                                    browser=body.browser))
+
+
+@router.get("/games", response_model=RecentGames, summary="A browser's unfinished games")
+async def recent_games(
+    service: Service,
+    browser: Annotated[str, Query(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                                  description="the browser's anonymous id")],
+    limit: Annotated[int, Query(ge=1, le=RECENT_LIMIT,
+                                description="at most this many games")] = RECENT_LIMIT,
+) -> dict[str, list[RecentGameJSON]]:
+    """The games this browser started that are not finished (a single game not yet won, a
+    match not yet decided), the last played first, to resume one (read it with
+    ``GET /api/games/{id}``)."""
+    return {"games": await _in_thread(service.recent, browser, limit)}
 
 
 @router.get("/games/{game_id}", response_model=GameState, summary="Read a game")

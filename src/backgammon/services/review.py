@@ -23,6 +23,7 @@ Places are named as in :mod:`backgammon.services.state`: 1..24 in White's number
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -444,8 +445,34 @@ def _refused(prefix: str, reason: str) -> ExplainJSON:
             "source": rule.source if rule else None}
 
 
+def players_words(text: str, human: Color | None) -> str:
+    """An engine sentence in the words of a game against the computer (``human`` the person's
+    side; None: pass & play, left as it is): a side named by its colour becomes "you" or "the
+    computer" (``"the 7-point is held by Black"`` -> ``"the 7-point is held by the
+    computer"``)."""
+    if human is None:
+        return text
+    names = {"White": "you" if human is WHITE else "the computer",
+             "Black": "you" if human is BLACK else "the computer"}
+    return re.sub(r"\bheld by (White|Black)\b", lambda m: f"held by {names[m.group(1)]}", text)
+
+
 def explain_attempt(game: Game, from_place: Place, to_place: Place | None, *,
                     computer: Color | None = None) -> ExplainJSON:
+    """Why a checker cannot go from ``from_place`` to ``to_place`` now, or (``to_place``
+    None) why it cannot be picked up: :func:`_explain_attempt`, in the words of a game against
+    the computer when ``computer`` is given (:func:`players_words`)."""
+    result = _explain_attempt(game, from_place, to_place, computer=computer)
+    if computer is not None:
+        human = computer.opponent
+        result["text"] = players_words(result["text"], human)
+        if result["reason"] is not None:
+            result["reason"] = players_words(result["reason"], human)
+    return result
+
+
+def _explain_attempt(game: Game, from_place: Place, to_place: Place | None, *,
+                     computer: Color | None = None) -> ExplainJSON:
     """Why a checker cannot go from ``from_place`` to ``to_place`` now, or (``to_place``
     None) why it cannot be picked up.
 
@@ -596,6 +623,7 @@ __all__ = [
     "match_mat",
     "pass_reason",
     "player_names",
+    "players_words",
     "review_match",
     "session_title",
     "turn_text",

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import secrets
 import threading
 import time
@@ -50,7 +51,7 @@ from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import legal_json, move_json, paths_by_destination
-from backgammon.services.review import pass_reason
+from backgammon.services.review import pass_reason, players_words, turn_text
 from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
@@ -63,8 +64,10 @@ from backgammon.services.state import (
     GameState,
     HistoryJSON,
     LastTurnJSON,
+    MoveJSON,
     Place,
     PlayerJSON,
+    RecentGameJSON,
     ResultJSON,
     ScoreJSON,
     SettingsJSON,
@@ -88,6 +91,13 @@ CACHE_SIZE: Final = 256
 #: The computer never takes more than this many actions in one call (a turn is at most three:
 #: double, roll, play; an answer to a double is one).
 _MAX_COMPUTER_ACTIONS: Final = 8
+
+#: The page's anonymous browser id (as for saved positions): 8 to 64 URL-safe characters.
+BROWSER_ID: Final = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+#: How many of a browser's unfinished games :meth:`GameService.recent` lists at most.
+RECENT_LIMIT: Final = 10
+#: How many of a browser's newest saves it looks through for them.
+_RECENT_SCAN: Final = 50
 
 _KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
 _RESULT_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
@@ -189,16 +199,18 @@ class _Session:
     """One game, match or money session: its settings and its :class:`Match` (a single game
     and a money session are matches of length 0; a single game stops after one game)."""
 
-    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int) -> None:
+    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int,
+                 browser: str | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.match = match
         self.version = version
+        #: The anonymous id of the browser that started it (None: unknown), for its list of
+        #: recent games and its record (the games it finished).
+        self.browser = browser
         self.lock = threading.Lock()
         #: The current game's clock (None when untimed); see GameService._timer.
         self.timer: GameTimer | None = None
-        #: The id of the browser that started the session (its record counts the games).
-        self.browser: str | None = None
 
     @property
     def game(self) -> Game:
@@ -302,8 +314,10 @@ class GameService:
                 :func:`~backgammon.services.seeds.parse_seed`); None draws a new one. The
                 same seed gives the same dice (and the same side drawn at random, the same
                 choices of the computer). Ignored when the service was given fixed dice.
-            browser: the id of the browser starting it: its record counts the games this
-                session finishes (:mod:`backgammon.services.stats`); None: no record.
+            browser: the anonymous id of the browser starting it (:data:`BROWSER_ID`), kept
+                with the game: its list of recent games (:meth:`recent`) and its record
+                count the games this session finishes (:mod:`backgammon.services.stats`);
+                None: neither.
 
         Returns:
             The state of the new session (``phase`` ``"opening"``, or the setup's).
@@ -342,8 +356,7 @@ class GameService:
         else:
             match = Match(settings["length"], cube=settings["cube"],
                           gammons=settings["gammons"], dice=self._dice, seed=checked)
-        session = _Session(game_id, settings, match, 0)
-        session.browser = browser
+        session = _Session(game_id, settings, match, 0, browser)
         self._timer(session)
         self._save(session)
         with self._lock:
@@ -416,8 +429,7 @@ class GameService:
                 f"saved game {game_id!r} cannot be loaded: a single game holds "
                 f"{len(match.games)} games"
             )
-        session = _Session(game_id, settings, match, version)
-        session.browser = browser
+        session = _Session(game_id, settings, match, version, browser)
         session.timer = self._restore_timer(session, record.get("clock"))
         return session
 
@@ -512,7 +524,8 @@ class GameService:
             paths = paths_by_destination(game)
             path = paths.get((src, dst))
             if path is None:
-                raise IllegalMoveError(_refusal(game, src, dst, paths))
+                raise IllegalMoveError(players_words(_refusal(game, src, dst, paths),
+                                                     session.human))
             made = 0
             try:
                 for step in path:
@@ -618,6 +631,52 @@ class GameService:
             length=settings["length"], time_control=settings["time_control"],
         )
         return self.create(options, browser=browser)
+
+    def recent(self, browser: str, limit: int = RECENT_LIMIT) -> list[RecentGameJSON]:
+        """A browser's unfinished games, the last played first, for the page to offer to
+        resume (a game is resumed by reading its state: :meth:`state`).
+
+        Args:
+            browser: the browser's anonymous id (:data:`BROWSER_ID`).
+            limit: at most this many (1..:data:`RECENT_LIMIT`).
+
+        Returns:
+            Each game's id, when it was last played, who plays, the score's caption, the
+            score, the turns played in its current game and its status line. Finished games
+            (a single game played, a match won) and saves that no longer load are left out.
+
+        Raises:
+            ValueError: ``browser`` is not a browser id, or ``limit`` is out of range.
+        """
+        if not (isinstance(browser, str) and BROWSER_ID.match(browser)):
+            raise ValueError(f"a browser id is 8 to 64 letters, digits, '-' or '_', "
+                             f"got {browser!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not (
+            1 <= limit <= RECENT_LIMIT
+        ):
+            raise ValueError(f"limit must be 1 to {RECENT_LIMIT}, got {limit!r}")
+        found: list[RecentGameJSON] = []
+        for game_id, updated in self._store.ids_for_browser(browser, _RECENT_SCAN):
+            try:
+                session = self._get(game_id)
+            except (StoredGameError, LookupError):
+                continue  # a damaged save (its own read says why) or one deleted meanwhile
+            with session.lock:
+                if session.over or session.browser != browser:
+                    continue
+                state = self._describe(session)
+            found.append({
+                "id": game_id,
+                "updated_at": updated,
+                "title": _session_title(state),
+                "description": state["score"]["description"],
+                "score": {"white": state["score"]["white"], "black": state["score"]["black"]},
+                "turns": len(session.game.history),
+                "message": state["message"],
+            })
+            if len(found) >= limit:
+                break
+        return found
 
     def _act_and_describe(self, game_id: str, run: Callable[[_Session], None]) -> GameState:
         def action(session: _Session) -> _Session:
@@ -815,6 +874,7 @@ class GameService:
             passed = _passed(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
+                why = players_words(why, session.human) if why else why
                 notes.append(f"You rolled {_roll_text(passed.dice)} and cannot move"
                              f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
             try:
@@ -965,11 +1025,12 @@ class GameService:
             "opening": _opening(game),
             "played": [move_json(m, _on_roll(game)) for m in game.played],
             "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
+            "forced_play": _forced_play(game) if mine else None,
             "can": can,
             "cube": _cube(game),
             "score": self._score(session),
-            "history": _history(session.games),
-            "last_turn": _last_turn(game),
+            "history": _history(session.games, human),
+            "last_turn": _last_turn(game, human),
             "result": self._result(session, session_over),
             "message": self._message(session, legal_now, session_over),
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
@@ -1038,7 +1099,8 @@ class GameService:
             if session_over:
                 title += " the match"
         elif settings["kind"] == "money":
-            text += f" Running total: White {white}, Black {black}."
+            text += (f" Running total: {_side(WHITE, human)} {white}, "
+                     f"{_side(BLACK, human)} {black}.")
         return {"winner": _name(winner), "kind": kind, "points": points, "reason": reason,
                 "match_over": session_over, "title": title, "text": text}
 
@@ -1067,6 +1129,7 @@ class GameService:
             before = ""
             if passed is not None and passed.dice is not None:
                 why = pass_reason(passed)
+                why = players_words(why, human) if why else why
                 before = (f"{who(passed.color)} rolled {_roll_text(passed.dice)} "
                           f"and cannot move{': ' + why if why else ''}. ")
             if computer is not None and on_roll is computer:
@@ -1091,7 +1154,8 @@ class GameService:
             opening = _opening(game)
             start = ""
             if opening is not None:
-                start = (f"Opening roll: White {opening['white']}, Black {opening['black']}. ")
+                start = (f"Opening roll: {_side(WHITE, human)} {opening['white']}, "
+                         f"{_side(BLACK, human)} {opening['black']}. ")
             if computer is not None and on_roll is computer:
                 return f"{start}The computer plays {rolled}."
             subject = "You" if human is not None else _title(on_roll)
@@ -1123,8 +1187,25 @@ def _name(color: Color) -> ColorName:
     return "white" if color is WHITE else "black"
 
 
+def _session_title(state: GameState) -> str:
+    """Who plays, for the list of recent games: "You (White) vs Computer (Easy)"."""
+    if state["settings"]["mode"] == "pass_and_play":
+        return "Pass & play"
+    human = state["settings"]["human"] or "white"
+    other = "black" if human == "white" else "white"
+    return f"You ({human.capitalize()}) vs {state['players'][other]['name']}"
+
+
 def _title(color: Color | None) -> str:
     return "White" if color is WHITE else "Black"
+
+
+def _side(color: Color, human: Color | None) -> str:
+    """A side's name in the page's words: "White" / "Black" in pass & play; "You" and
+    "Computer" against the computer."""
+    if human is None:
+        return _title(color)
+    return "You" if color is human else "Computer"
 
 
 def _on_roll(game: Game) -> Color:
@@ -1255,16 +1336,10 @@ def _roll_text(dice: tuple[int, int]) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
-def _turn_text(turn: Turn) -> str:
-    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``."""
-    name = _title(turn.color)
-    if turn.action == "move" and turn.dice is not None:
-        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
-    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    return f"{name} {text[:1].lower()}{text[1:]}"
-
-
-def _history(games: Sequence[Game]) -> list[HistoryJSON]:
+def _history(games: Sequence[Game], human: Color | None = None) -> list[HistoryJSON]:
+    """The move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"`` in pass & play;
+    ``"Computer 6-4: 24/18 13/9"``, ``"You double to 2"`` against the computer."""
+    names = {WHITE: _side(WHITE, human), BLACK: _side(BLACK, human)}
     entries: list[HistoryJSON] = []
     several = len(games) > 1
     white = black = 0
@@ -1275,7 +1350,7 @@ def _history(games: Sequence[Game]) -> list[HistoryJSON]:
         for turn in game.history:
             kind = "play" if turn.action == "move" else turn.action
             entries.append({"game": number, "kind": kind, "color": _name(turn.color),
-                            "text": _turn_text(turn)})
+                            "text": turn_text(turn, names)})
         outcome = game.outcome
         if outcome is not None:
             if outcome.winner is WHITE:
@@ -1283,19 +1358,43 @@ def _history(games: Sequence[Game]) -> list[HistoryJSON]:
             else:
                 black += outcome.points
             points = outcome.points
+            winner = names[outcome.winner]
+            wins = "win" if winner == "You" else "wins"
             entries.append({
                 "game": number, "kind": "result", "color": _name(outcome.winner),
-                "text": f"{_title(outcome.winner)} wins {points} point{'s' if points != 1 else ''}",
+                "text": f"{winner} {wins} {points} point{'s' if points != 1 else ''}",
             })
     return entries
 
 
-def _last_turn(game: Game) -> LastTurnJSON | None:
+def _forced_play(game: Game) -> list[MoveJSON] | None:
+    """The moves of the roll's only legal play, at the start of a turn whose roll has exactly
+    one (the page's auto-confirm plays it); None otherwise."""
+    if game.phase is not Phase.MOVE or game.played:
+        return None
+    plays = game.legal_plays()
+    if len(plays) != 1 or not plays[0].moves:
+        return None
+    mover = _on_roll(game)
+    return [move_json(m, mover) for m in plays[0].moves]
+
+
+def _pass_words(turn: Turn, human: Color | None) -> str | None:
+    """Why ``turn``'s roll could not be played, in the page's words."""
+    why = pass_reason(turn)
+    return players_words(why, human) if why else None
+
+
+def _last_turn(game: Game, human: Color | None = None) -> LastTurnJSON | None:
     for turn in reversed(game.history):
         if turn.action == "move":
+            passed = not turn.moves and turn.dice is not None
             return {"color": _name(turn.color),
-                    "moves": [move_json(m, turn.color) for m in turn.moves]}
+                    "moves": [move_json(m, turn.color) for m in turn.moves],
+                    "dice": list(turn.dice) if turn.dice is not None else None,
+                    "cannot_move": passed,
+                    "reason": _pass_words(turn, human) if passed else None}
     return None
 
 
-__all__ = ["GameOptions", "GameService"]
+__all__ = ["BROWSER_ID", "RECENT_LIMIT", "GameOptions", "GameService"]

@@ -178,10 +178,15 @@ class HistoryJSON(TypedDict):
 
 
 class LastTurnJSON(TypedDict):
-    """The previous turn of the game, highlighted on the board: who played and its moves."""
+    """The previous turn of the game, highlighted on the board: who played, its moves, its
+    dice (kept on the board until the next roll; None for a turn without a roll), and
+    ``cannot_move`` when the roll could not be played (``reason`` then says why)."""
 
     color: ColorName
     moves: list[MoveJSON]
+    dice: list[int] | None
+    cannot_move: bool
+    reason: str | None
 
 
 class ResultJSON(TypedDict):
@@ -213,7 +218,9 @@ class GameState(TypedDict):
     turn; ``dice`` the roll (None before rolling); ``dice_left`` the dice not yet used (four
     entries at most); ``opening`` the opening roll's two dice while they are shown;
     ``played`` the moves already made this turn; ``legal`` what can move now, from the server's
-    rules; ``pips`` the pip counts; ``message`` one sentence for the status line; ``clock``
+    rules; ``forced_play`` the moves of the roll's only legal play, at the start of a turn that
+    has exactly one (None otherwise); ``pips`` the pip counts; ``message`` one sentence for
+    the status line; ``clock``
     the clocks (None when the game is played without a time control); ``ids`` the position's
     GNU Backgammon Position ID and Match ID and its XGID, at the start of the turn (None when
     they cannot be written); ``seed`` the session's seed: the same seed gives the same dice
@@ -236,6 +243,7 @@ class GameState(TypedDict):
     opening: dict[str, int] | None
     played: list[MoveJSON]
     legal: list[LegalJSON]
+    forced_play: list[MoveJSON] | None
     can: CanJSON
     cube: CubeJSON
     score: ScoreJSON
@@ -255,6 +263,22 @@ class IdsJSON(TypedDict):
     position_id: str
     match_id: str | None
     xgid: str
+
+
+class RecentGameJSON(TypedDict):
+    """One of a browser's unfinished games, for the page's list of games to resume: ``id``;
+    ``updated_at`` when it was last played, seconds since the epoch; ``title`` who plays
+    (``"You vs Computer (Easy)"``, ``"Pass & play"``); ``description`` the score's caption
+    (``"Match to 5 points · game 2"``); ``score`` the points so far; ``turns`` the turns
+    played in the current game; ``message`` the status line."""
+
+    id: str
+    updated_at: float
+    title: str
+    description: str
+    score: dict[str, int]
+    turns: int
+    message: str
 
 
 class StepJSON(TypedDict):
@@ -298,6 +322,7 @@ __all__ = [
     "Phase",
     "Place",
     "PlayerJSON",
+    "RecentGameJSON",
     "ResultJSON",
     "ScoreJSON",
     "SettingsJSON",

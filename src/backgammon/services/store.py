@@ -226,6 +226,19 @@ class GameStore:
             ).fetchall()
         return [(str(i), float(u)) for i, u in rows]
 
+    def ids_for_browser(self, browser: str, limit: int = 20) -> list[tuple[str, float]]:
+        """The games saved with ``record["browser"] == browser`` (the page's anonymous id),
+        newest first: ``(id, updated_at)``, at most ``limit``. (A scan of the records with
+        SQLite's JSON functions: a local store holds few games.)"""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, updated_at FROM games WHERE json_valid(record) "
+                "AND json_extract(record, '$.browser') = ? "
+                "ORDER BY updated_at DESC, id LIMIT ?",
+                (browser, limit),
+            ).fetchall()
+        return [(str(i), float(u)) for i, u in rows]
+
     def write_raw(self, game_id: str, text: str) -> None:
         """Store ``text`` as a game's record unchecked: for tests of damaged saves and repairs."""
         stamp = self._now()

@@ -22,10 +22,17 @@ const HALF = 5; // length of a point (five checkers)
 const GAP = 1.6; // between the top and bottom points: the dice lie here
 export const WIDTH = 3 * FRAME + 12 + BAR_W + TRAY_W;
 export const HEIGHT = 2 * LABEL + 2 * HALF + GAP;
-const X_LEFT = FRAME;
-const X_BAR = FRAME + 6;
-const X_RIGHT = FRAME + 6 + BAR_W;
-const X_TRAY = FRAME + 12 + BAR_W + FRAME;
+/**
+ * Where the halves, the bar and the tray are across the board, in units: the home board on the
+ * right (the tray beside it), or, flipped, on the left.
+ */
+function across(homeLeft) {
+  if (homeLeft) {
+    const left = FRAME + TRAY_W + FRAME;
+    return { left, bar: left + 6, right: left + 6 + BAR_W, tray: FRAME };
+  }
+  return { left: FRAME, bar: FRAME + 6, right: FRAME + 6 + BAR_W, tray: FRAME + 12 + BAR_W + FRAME };
+}
 const Y_TOP = LABEL;
 const Y_BOTTOM = LABEL + 2 * HALF + GAP; // the bottom edge of the lower points
 const Y_MID = LABEL + HALF + GAP / 2;
@@ -96,6 +103,8 @@ export class BoardView {
     this.enabled = false;
     this.layers = {};
     this.tumble = new DiceTumble(); // new dice roll in (dice_anim.js); their faces are final
+    this.homeLeft = false;
+    this.gx = across(false);
     root.style.setProperty("--board-w", String(WIDTH));
     root.style.setProperty("--board-h", String(HEIGHT));
     this.build("white");
@@ -114,10 +123,30 @@ export class BoardView {
   /** Column of an absolute point: [x, top?]. */
   column(point) {
     const n = this.own(point);
-    if (n <= 6) return [X_RIGHT + (6 - n), false];
-    if (n <= 12) return [X_LEFT + (12 - n), false];
-    if (n <= 18) return [X_LEFT + (n - 13), true];
-    return [X_RIGHT + (n - 19), true];
+    if (this.homeLeft) {
+      if (n <= 6) return [this.gx.left + (n - 1), false];
+      if (n <= 12) return [this.gx.right + (n - 7), false];
+      if (n <= 18) return [this.gx.right + (18 - n), true];
+      return [this.gx.left + (24 - n), true];
+    }
+    if (n <= 6) return [this.gx.right + (6 - n), false];
+    if (n <= 12) return [this.gx.left + (12 - n), false];
+    if (n <= 18) return [this.gx.left + (n - 13), true];
+    return [this.gx.right + (n - 19), true];
+  }
+
+  /**
+   * The board flip: the viewer's home board on the left (true) or on the right (false), the
+   * bear-off tray beside it. Returns whether it changed (the caller then draws again: the
+   * board is built anew).
+   */
+  setHomeLeft(homeLeft) {
+    const flip = Boolean(homeLeft);
+    if (flip === this.homeLeft) return false;
+    this.homeLeft = flip;
+    this.gx = across(flip);
+    this.build(this.viewer || "white");
+    return true;
   }
 
   /** Number the points from `color`'s side (in pass & play, the side to act). */
@@ -135,15 +164,17 @@ export class BoardView {
     this.viewer = viewer;
     this.labels = viewer;
     this.root.dataset.viewer = viewer;
+    this.root.dataset.home = this.homeLeft ? "left" : "right";
     this.root.replaceChildren();
     this.checkers = { white: [], black: [] };
     const felt = el("div", "felt", this.root);
     felt.setAttribute("aria-hidden", "true");
-    for (const [x, w] of [[X_LEFT, 6], [X_RIGHT, 6]]) {
+    for (const [x, w] of [[this.gx.left, 6], [this.gx.right, 6]]) {
       const half = el("div", "half", felt);
       place(half, x, Y_TOP);
       half.style.setProperty("--w", String(w));
     }
+    this.buildTapZones(); // under the points, the bar and the trays: they take the rest
     for (let p = 1; p <= 24; p++) {
       const [x, top] = this.column(p);
       const n = this.own(p);
@@ -157,12 +188,12 @@ export class BoardView {
     }
     const bar = el("div", "bar-zone", this.root);
     bar.dataset.point = "bar";
-    place(bar, X_BAR, Y_TOP);
+    place(bar, this.gx.bar, Y_TOP);
     for (const color of COLORS) {
       const tray = el("div", `tray ${color === viewer ? "bottom" : "top"}`, this.root);
       tray.dataset.point = "off";
       tray.dataset.color = color;
-      place(tray, X_TRAY, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
+      place(tray, this.gx.tray, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
     }
     this.layers.checkers = el("div", "layer checkers-layer", this.root);
     this.layers.marks = el("div", "layer marks-layer", this.root);
@@ -172,18 +203,49 @@ export class BoardView {
     this.board = null;
   }
 
+  /**
+   * Tap zones: a touch target for each place, under everything else, bigger than a checker.
+   * Each point's zone is its whole column, from the board's edge to the middle (6.5 units:
+   * 157 px on a 390 px phone, whose checkers are 24 px); the bar's is the bar's whole height;
+   * each tray's reaches over the frame beside it (1.8 units: 44 px there). A tap or a drop
+   * anywhere on a zone counts for its place, as on the point itself.
+   */
+  buildTapZones() {
+    const zone = (where, x, y, w, h) => {
+      const node = el("div", "tap-zone", this.root);
+      node.dataset.point = where;
+      node.setAttribute("aria-hidden", "true");
+      node.style.setProperty("--w", w.toFixed(3));
+      node.style.setProperty("--h", h.toFixed(3));
+      place(node, x, y);
+      return node;
+    };
+    for (let p = 1; p <= 24; p++) {
+      const [x, top] = this.column(p);
+      zone(String(p), x, top ? 0 : Y_MID, 1, top ? Y_MID : HEIGHT - Y_MID);
+    }
+    zone("bar", this.gx.bar, 0, BAR_W, HEIGHT);
+    const trayW = TRAY_W + 1.5 * FRAME;
+    const trayX = this.homeLeft ? 0 : WIDTH - trayW;
+    for (const color of COLORS) {
+      const bottom = color === this.viewer;
+      zone("off", trayX, bottom ? Y_MID : 0, trayW, bottom ? HEIGHT - Y_MID : Y_MID)
+        .dataset.color = color;
+    }
+  }
+
   /** Where the k-th checker (from 0) of `color` on `where` is drawn: [x, y, slab?]. */
   slot(color, where, k) {
     if (where === "bar") {
       const j = Math.min(k, CAP.bar - 1);
-      const x = X_BAR + (BAR_W - 1) / 2;
+      const x = this.gx.bar + (BAR_W - 1) / 2;
       // A side's checkers on the bar wait next to the half where they will enter.
       return color === this.viewer ? [x, Y_TOP + HALF - 1 - j, false] : [x, Y_BOTTOM - HALF + j, false];
     }
     if (where === "off") {
       return color === this.viewer
-        ? [X_TRAY + 0.1, Y_BOTTOM - SLAB * (k + 1) - 0.02, true]
-        : [X_TRAY + 0.1, Y_TOP + SLAB * k + 0.02, true];
+        ? [this.gx.tray + 0.1, Y_BOTTOM - SLAB * (k + 1) - 0.02, true]
+        : [this.gx.tray + 0.1, Y_TOP + SLAB * k + 0.02, true];
     }
     const [x, top] = this.column(Number(where));
     const j = Math.min(k, CAP.point - 1);
@@ -256,13 +318,18 @@ export class BoardView {
    * @param {number[]|null} dice the roll, or null
    * @param {number[]} left the dice not used yet
    * @param {string|null} color who threw them
-   * @param {{white: number, black: number}|null} opening the opening roll, one die each
+   * @param {{white: number, black: number}|null} opening the opening roll, one die each: each
+   *   side's die is drawn on its own half (the higher die moves first)
+   * @param {{last?: boolean, label?: string|null}} [options] `last`: the dice of the turn
+   *   before, kept on the board until the next roll; `label`: a word shown in the other half
+   *   (e.g. "No legal move")
    */
-  drawDice(dice, left, color, opening) {
+  drawDice(dice, left, color, opening, options = {}) {
     const layer = this.layers.dice;
     layer.replaceChildren();
+    const last = Boolean(options.last);
     const drawOne = (value, who, x, used) => {
-      const die = el("div", `die ${who}${used ? " used" : ""}`, layer);
+      const die = el("div", `die ${who}${used ? " used" : ""}${last ? " last" : ""}`, layer);
       die.dataset.value = String(value);
       die.dataset.color = who;
       die.setAttribute("role", "img");
@@ -270,10 +337,22 @@ export class BoardView {
       for (const pip of PIPS[value]) el("span", `pip ${pip}`, die);
       place(die, x, Y_MID - 0.55);
     };
-    const centre = (who) => (who === this.viewer ? X_RIGHT + 3 : X_LEFT + 3);
-    if (!dice && opening) {
-      for (const who of COLORS) drawOne(opening[who], who, centre(who) - 0.55, false);
-      this.tumble.landed([...layer.children], rollKey(null, null, opening));
+    const centre = (who) => (who === this.viewer ? this.gx.right + 3 : this.gx.left + 3);
+    const drawLabel = (text, half) => {
+      if (!text) return;
+      const node = el("div", "dice-label", layer);
+      node.textContent = text;
+      node.setAttribute("role", "status");
+      place(node, centre(half) - 2.6, Y_MID - 0.4);
+    };
+    if (opening) {
+      const remaining = dice ? [...left] : [opening.white, opening.black];
+      for (const who of COLORS) {
+        const i = remaining.indexOf(opening[who]);
+        if (i >= 0) remaining.splice(i, 1);
+        drawOne(opening[who], who, centre(who) - 0.55, i < 0);
+      }
+      this.tumble.landed([...layer.querySelectorAll(".die")], rollKey(null, null, opening));
       return;
     }
     if (!dice || !color) {
@@ -295,7 +374,8 @@ export class BoardView {
     const step = 1.25;
     const start = centre(color) - (values.length * step - 0.15) / 2;
     values.forEach((v, i) => drawOne(v, color, start + i * step, used[i]));
-    this.tumble.landed([...layer.children], rollKey(dice, color, null));
+    this.tumble.landed([...layer.querySelectorAll(".die")], rollKey(dice, color, null));
+    drawLabel(options.label, other(color));
   }
 
   /**
@@ -318,10 +398,10 @@ export class BoardView {
         ? `${offered} offers the cube at ${value}`
         : `cube at ${cube.value}, ${cube.owner ? `owned by ${cube.owner}` : "in the centre"}`,
     );
-    let x = X_BAR + (BAR_W - 0.9) / 2;
+    let x = this.gx.bar + (BAR_W - 0.9) / 2;
     let y = Y_MID - 0.45;
     if (offered) {
-      x = (offered === this.viewer ? X_RIGHT : X_LEFT) + 3 - 0.45;
+      x = (offered === this.viewer ? this.gx.right : this.gx.left) + 3 - 0.45;
     } else if (cube.owner) {
       y = cube.owner === this.viewer ? Y_BOTTOM - 0.95 : Y_TOP + 0.05;
     }

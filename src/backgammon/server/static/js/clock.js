@@ -14,6 +14,11 @@
 //   turn waits for this page to show it (after the computer's turn is played back);
 // - a keepalive "leave" on pagehide, so the clock stops as soon as the last page goes away.
 // When the answer's version is not the one drawn (a timeout, another tab), `onStale` is called.
+//
+// The computer's turn: the server runs the computer's clock while it thinks (well under the
+// increment, so its figure alone would only ever grow). While the page waits for the turn and
+// plays it back, the computer's clock counts down on the display like the person's
+// (runLocally); the state after the turn brings the server's figures, increment included.
 
 /** This page's id for the server's presence count (not a secret; random per load). */
 const PAGE_ID = `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
@@ -83,6 +88,7 @@ export class ClockView {
     this.interval = 0;
     this.checking = false;
     this.lastZeroCheck = 0;
+    this.localRun = null; // the side counted down on the display alone (the computer's turn)
     this.rows = {};
     this.build();
     document.addEventListener("visibilitychange", () => {
@@ -108,6 +114,7 @@ export class ClockView {
   show(game) {
     const sameGame = this.game && this.game.id === game.id;
     this.game = game;
+    this.localRun = null;
     for (const color of COLORS) this.rows[color].name.textContent = game.players[color].name;
     this.setClock(game.clock);
     this.schedule();
@@ -127,6 +134,22 @@ export class ClockView {
     this.draw();
     cancelAnimationFrame(this.frame);
     if (this.clock && this.clock.running) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  /**
+   * The computer's turn is being computed and played back: count `color`'s clock down on the
+   * display from what it shows now, until the next state is shown.
+   */
+  runLocally(color) {
+    const clock = this.clock;
+    if (!clock || !color || (this.game && this.game.result)) return;
+    const left = this.remaining(color);
+    this.clock = { ...clock, remaining: { ...clock.remaining, [color]: left }, running: color, paused: null };
+    this.receivedAt = performance.now();
+    this.localRun = color;
+    this.draw();
+    cancelAnimationFrame(this.frame);
+    this.frame = requestAnimationFrame(() => this.tick());
   }
 
   /** Seconds left to `color` as displayed now. */
@@ -158,7 +181,7 @@ export class ClockView {
     this.draw();
     const clock = this.clock;
     if (!clock || !clock.running) return;
-    if (this.remaining(clock.running) <= 0) {
+    if (this.remaining(clock.running) <= 0 && !this.localRun) {
       const now = performance.now();
       if (now - this.lastZeroCheck >= ZERO_RECHECK_MS) {
         this.lastZeroCheck = now;
@@ -197,7 +220,7 @@ export class ClockView {
       if (this.game !== game) return; // a newer state was drawn meanwhile
       if (answer.version !== game.version) {
         this.onStale(answer.version);
-      } else {
+      } else if (!this.localRun) {
         this.setClock(answer.clock);
       }
     } catch (err) {

@@ -7,13 +7,24 @@
 import { localState as analyticsLocalState } from "./analytics.js";
 import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "./api.js";
 import { Assist } from "./assist.js";
+import { autoRollPause, automaticAction } from "./autoplay.js";
 import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
-import { SavedPositions } from "./saved.js";
+import { RecentGames, StartScreen } from "./recent.js";
+import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
+import {
+  NO_MOVE,
+  drawStateDice,
+  hold,
+  openingHold,
+  openingText,
+  passHold,
+  personPassed,
+} from "./turnshow.js";
 import {
   applyTheme,
   loadGameId,
@@ -54,11 +65,12 @@ function show(game) {
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
   const board = app.board;
+  board.setHomeLeft(app.settings.home === "left");
   if (board.viewer !== game.viewer) board.build(game.viewer);
   const passAndPlay = game.settings.mode === "pass_and_play";
   board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
   board.drawPosition(game.board);
-  board.drawDice(game.dice, game.dice_left, game.turn, game.opening);
+  drawStateDice(board, game);
   board.drawCube(game.cube);
   board.setLastTurn(game.last_turn);
   const humanMoves = game.phase === "move" && !game.computer_to_act;
@@ -171,6 +183,37 @@ async function run(task) {
   } finally {
     setBusy(false);
   }
+  maybeAutomatic();
+}
+
+/** Auto-roll and auto-confirm (autoplay.js): once per state shown, when the settings ask. */
+async function maybeAutomatic() {
+  const game = app.game;
+  if (!game || app.busy || (app.online && app.online.active)) return;
+  if ((app.setup && app.setup.active) || (app.assist && app.assist.reviewing())) return;
+  const next = automaticAction(game, app.settings);
+  const key = `${game.id}:${game.version}`;
+  if (!next || app.autoKey === key) return;
+  app.autoKey = key;
+  if (next.action === "roll") {
+    setBusy(true);
+    const speed = app.settings.speed;
+    const passed = game.last_turn && game.last_turn.cannot_move; // "No legal move" stays as long
+    await hold(passed ? Math.max(passHold(speed), autoRollPause(speed)) : autoRollPause(speed),
+      "auto-roll");
+    setBusy(false);
+    if (app.game !== game) return; // something else happened meanwhile
+    perform("roll", {});
+    return;
+  }
+  run(async () => {
+    let state = game;
+    for (const move of next.moves) {
+      state = await act(game.id, "move", { from: move.from, to: move.to });
+      show(state);
+    }
+    return act(game.id, "done");
+  });
 }
 
 /** After a refused action, show the game as the server has it (another tab may have moved). */
@@ -186,10 +229,24 @@ async function refresh(err) {
   show(app.game);
 }
 
-/** While the computer is to act: ask the server, then play back its steps one by one. */
+/** While the computer is to act: ask the server, then play back its steps one by one. The
+ * person's roll that could not be played, and the opening roll the computer won, are shown for
+ * a moment first (turnshow.js). */
 async function playComputer() {
   for (let guard = 0; app.game && app.game.computer_to_act && guard < 8; guard++) {
     setBusy(true);
+    const before = app.game;
+    if (app.clock) app.clock.runLocally(before.to_act); // the computer's clock counts down
+    if (personPassed(before) && app.heldPass !== `${before.id}:${before.version}`) {
+      app.heldPass = `${before.id}:${before.version}`;
+      await hold(passHold(app.settings.speed));
+    }
+    const opening = before.opening ? { ...before.opening } : null;
+    const openingWords = opening ? openingText(before) : "";
+    if (opening) {
+      $("status").textContent = `${openingWords} ${before.players[before.turn].name} moves first.`;
+      await hold(openingHold(app.settings.speed), "opening");
+    }
     document.body.classList.add("computer-thinking");
     $("status").textContent = `${app.game.players[app.game.to_act].name} is thinking…`;
     let answer;
@@ -200,13 +257,18 @@ async function playComputer() {
     }
     const delay = stepDelay(app.settings.speed);
     app.board.root.classList.toggle("no-anim", delay === 0);
+    let firstTurn = Boolean(opening);
     for (const step of answer.steps) {
+      if (step.kind === "roll" || step.kind === "pass") firstTurn = false; // a new roll
+      const pass = step.kind === "pass";
       app.board.drawPosition(step.board);
-      app.board.drawDice(step.dice, step.dice_left, step.color, null);
+      app.board.drawDice(step.dice, step.dice_left, step.color, firstTurn ? opening : null,
+        { label: pass ? NO_MOVE : null });
       app.board.drawCube(step.cube);
-      $("status").textContent = step.text;
+      $("status").textContent = firstTurn ? `${openingWords} ${step.text}` : step.text;
       if (app.assist) app.assist.onStep(step);
-      if (delay) await sleep(delay);
+      if (pass) await hold(passHold(app.settings.speed));
+      else if (delay) await sleep(delay);
     }
     app.board.root.classList.remove("no-anim");
     // The computer's last words stay in view (its cube answer, its play) until the next action.
@@ -238,7 +300,8 @@ async function startGame(settings) {
     kind: settings.kind,
     length: Number(settings.length) || 1,
     time_control: settings.time_control,
-    ...app.stats.takeNewGameFields(), // this browser's id (its record), the seed typed
+    // this browser's id (its record, its recent games) and the seed typed, if any
+    ...app.stats.takeNewGameFields(),
   };
   await run(async () => {
     const game = await createGame(payload);
@@ -255,9 +318,11 @@ async function startFromSetup(setup, options) {
     level: options.level || app.settings.level,
     side: options.side || "white",
     cube: options.cube !== false,
+    gammons: options.gammons !== undefined ? options.gammons !== false : app.settings.gammons,
     kind: "single",
     length: 1,
     time_control: "none",
+    browser: browserId(),
     setup,
   };
   await run(async () => {
@@ -275,10 +340,29 @@ function gameInProgress() {
   return Boolean(game && !game.result && game.phase !== "opening");
 }
 
-/** Ask before replacing a game in progress; resolves to true to go ahead. */
-function confirmReplace() {
+const REPLACE_WORDS = {
+  position: {
+    title: "Replace the game?",
+    text: "A game is in progress. Loading this position replaces it on the board (the game stays saved: its link still opens it).",
+    confirm: "Replace",
+  },
+  new: {
+    title: "Start a new game?",
+    text: "A game is in progress. It stays saved: the New game dialog lists it under Recent games, to resume it later.",
+    confirm: "New game",
+  },
+};
+
+/** Ask before replacing a game in progress (`kind` "position" or "new"); resolves to true to
+ * go ahead. */
+function confirmReplace(kind = "position") {
   if (!gameInProgress()) return Promise.resolve(true);
   const dialog = $("replace-dialog");
+  const words = REPLACE_WORDS[kind] || REPLACE_WORDS.position;
+  $("replace-title").textContent = words.title;
+  $("replace-text").textContent = words.text;
+  $("replace-confirm").textContent = words.confirm;
+  dialog.dataset.kind = kind;
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "replace"), { once: true });
     dialog.returnValue = "";
@@ -333,10 +417,37 @@ async function resume() {
   } finally {
     setBusy(false);
   }
+  maybeAutomatic();
 }
 
 // ---------------------------------------------------------------------------------------------
 // Dialogs
+
+/** "New game": ask first when a game is in progress, then open the New game dialog. */
+async function askNewGame() {
+  if (!(await confirmReplace("new"))) return;
+  openNewGame();
+}
+
+/** Open a game of this browser's recent games (the New game dialog's Resume). */
+function resumeGame(id) {
+  const dialog = $("new-game-dialog");
+  if (dialog.open) dialog.close("resume");
+  if (app.assist && app.assist.reviewing()) app.assist.review.exit();
+  if (app.setup && app.setup.active) app.setup.close();
+  saveGameId(id);
+  history.replaceState(null, "", `#game=${id}`);
+  resume();
+}
+
+/** Nothing on the board (the New game dialog closed on a first visit): the start screen. */
+function showStartIfEmpty() {
+  if (app.game || app.busy) return;
+  if (app.online && app.online.active) return;
+  if (app.setup && app.setup.active) return;
+  if (app.assist && app.assist.reviewing()) return;
+  app.start.show();
+}
 
 function openNewGame() {
   const form = $("new-game-form");
@@ -351,6 +462,8 @@ function openNewGame() {
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
+  app.recent.refresh(app.game && app.game.id);
+  dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();
 }
 
@@ -377,9 +490,23 @@ function readNewGameForm() {
   };
 }
 
+/** The board drawn again as it is (after the board flip changed). */
+function redrawBoard() {
+  const flipped = app.board.setHomeLeft(app.settings.home === "left");
+  if (!flipped) return;
+  if (app.setup && app.setup.active) app.setup.changed();
+  else if (app.assist && app.assist.reviewing()) app.assist.review.go(app.assist.review.index);
+  else if (app.online && app.online.active) app.online.draw();
+  else if (app.game) show(app.game);
+  else if (app.start && app.start.active) app.start.show();
+}
+
 function openSettings() {
   $("theme-select").value = app.settings.theme;
   $("speed-select").value = app.settings.speed;
+  $("home-select").value = app.settings.home;
+  $("auto-roll-input").checked = app.settings.auto_roll;
+  $("auto-confirm-input").checked = app.settings.auto_confirm;
   $("settings-dialog").showModal();
 }
 
@@ -394,6 +521,7 @@ function wire() {
     onMove: (from, to) => perform("move", { from: placeValue(from), to: placeValue(to) }),
     onExplain: (from, to) => app.assist && app.assist.explain(from, to),
   });
+  app.board.setHomeLeft(app.settings.home === "left");
   app.assist = new Assist({
     board: app.board,
     getGame: () => app.game,
@@ -408,9 +536,12 @@ function wire() {
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
+  app.recent = new RecentGames({ browser: browserId, resume: resumeGame });
+  app.start = new StartScreen(app.board);
   app.setup = new SetupEditor({
     board: app.board,
-    play: (setup, mode, side, cube) => startFromSetup(setup, { mode, side, cube }),
+    play: (setup, mode, side, cube, gammons) => startFromSetup(setup, { mode, side, cube, gammons }),
+    gammons: () => app.settings.gammons,
     close: () => {
       if (app.game) show(app.game);
       else openNewGame();
@@ -422,7 +553,7 @@ function wire() {
     current: () => null,
     getGame: () => app.game,
     load: async (setup) => {
-      if (!(await confirmReplace())) return;
+      if (!(await confirmReplace("position"))) return;
       if (app.setup.active) app.setup.close();
       const mode = app.settings.mode;
       const side = mode === "computer" ? (app.settings.side === "black" ? "black" : "white") : "white";
@@ -463,7 +594,8 @@ function wire() {
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
     button.addEventListener("click", () => perform(button.dataset.action, {}));
   }
-  $("new-game-button").addEventListener("click", openNewGame);
+  $("new-game-button").addEventListener("click", askNewGame);
+  $("start-new-game").addEventListener("click", openNewGame);
   $("setup-button").addEventListener("click", openSetup);
   $("saved-button").addEventListener("click", () => app.saved.open(null));
   $("save-position-button").addEventListener("click", () => app.saved.open(null));
@@ -476,13 +608,16 @@ function wire() {
   });
   const form = $("new-game-form");
   form.addEventListener("change", syncNewGameForm);
-  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
+  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close("cancel"));
+  $("new-game-dialog").addEventListener("close", () => {
+    if (!["start", "resume"].includes($("new-game-dialog").returnValue)) showStartIfEmpty();
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!app.stats.checkSeed()) return; // a bad seed is explained in the form
     app.settings = readNewGameForm();
     saveSettings(app.settings);
-    $("new-game-dialog").close();
+    $("new-game-dialog").close("start");
     startGame(app.settings);
   });
   $("theme-select").addEventListener("change", (e) => {
@@ -494,6 +629,20 @@ function wire() {
     app.settings.speed = e.target.value;
     saveSettings(app.settings);
   });
+  $("home-select").addEventListener("change", (e) => {
+    app.settings.home = e.target.value === "left" ? "left" : "right";
+    saveSettings(app.settings);
+    redrawBoard();
+  });
+  $("auto-roll-input").addEventListener("change", (e) => {
+    app.settings.auto_roll = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("auto-confirm-input").addEventListener("change", (e) => {
+    app.settings.auto_confirm = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("settings-dialog").addEventListener("close", () => maybeAutomatic());
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     if (id && (!app.game || app.game.id !== id)) resume();

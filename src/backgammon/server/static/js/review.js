@@ -9,6 +9,20 @@ import { getReview } from "./assist_api.js";
 
 const $ = (id) => document.getElementById(id);
 
+/**
+ * The scoreboard's caption for a frame of a review: "5-point match, game 2", "Money session,
+ * game 3", "Single game" (the length and the games of the review, not of the live game).
+ */
+export function reviewCaption(data, frame) {
+  const length = Number(data.length) || 0;
+  const frames = data.frames || [];
+  const games = frames.length ? Math.max(...frames.map((f) => f.game || 1)) : 1;
+  const game = (frame && frame.game) || 1;
+  if (length > 0) return `${length}-point match, game ${game}`;
+  if (games > 1) return `Money session, game ${game}`;
+  return "Single game";
+}
+
 export class Review {
   /**
    * @param {object} hooks
@@ -100,6 +114,9 @@ export class Review {
     board.setLegal(null, []);
     board.setEnabled(false);
     $("review-bar").hidden = false;
+    if (this.liveCaption === undefined || this.liveCaption === null) {
+      this.liveCaption = $("score-caption").textContent; // given back when the review ends
+    }
     const title = this.source === "record" && this.fileName ? `${this.data.title} (${this.fileName})` : this.data.title;
     $("review-title").textContent = title;
     const warnings = this.data.warnings || [];
@@ -125,6 +142,8 @@ export class Review {
     $("review-button").setAttribute("aria-pressed", "false");
     for (const item of $("move-list").querySelectorAll(".current")) item.classList.remove("current");
     this.hooks.board.setLastTurn(null);
+    $("score-caption").textContent = this.liveCaption || "";
+    this.liveCaption = null;
     this.hooks.showLive();
     this.hooks.say("Back to the game.");
   }
@@ -200,6 +219,7 @@ export class Review {
     } else if (this.index === 0) {
       list.scrollTop = 0;
     }
+    $("score-caption").textContent = reviewCaption(this.data, frame);
     const label = `${this.index + 1} of ${frames.length}: ${frame.text}`;
     $("review-label").textContent = label;
     $("status").textContent = `Reviewing. ${frame.text}`;

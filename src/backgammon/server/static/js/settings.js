@@ -14,6 +14,9 @@ export const DEFAULTS = Object.freeze({
   time_control: "none", // "none" | "bullet" | "blitz" | "rapid": the clock
   theme: "system", // "system" | "light" | "dark"
   speed: "normal", // "normal" | "fast" | "instant": the computer's moves
+  auto_roll: false, // roll by itself when no double is possible (autoplay.js)
+  auto_confirm: false, // play a forced play (the roll's only legal play) by itself
+  home: "right", // "right" | "left": where the player's home board is drawn
 });
 
 function storage() {

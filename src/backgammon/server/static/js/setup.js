@@ -42,8 +42,9 @@ export class SetupEditor {
   /**
    * @param {object} hooks
    * @param {import("./board.js").BoardView} hooks.board
-   * @param {(setup: object, mode: string, side: string, cube: boolean) => void} hooks.play
+   * @param {(setup: object, mode: string, side: string, cube: boolean, gammons: boolean) => void} hooks.play
    *   start a game from the checked setup
+   * @param {() => boolean} [hooks.gammons] whether gammons count by default (the settings')
    * @param {() => void} hooks.close back to the game
    * @param {(setup: object) => void} hooks.save keep the setup among the saved positions
    * @param {(text: string) => void} hooks.say announce a line
@@ -90,6 +91,7 @@ export class SetupEditor {
     document.body.classList.add("setting-up");
     $("setup-panel").hidden = false;
     $("setup-hint-box").hidden = true;
+    if (this.hooks.gammons) $("setup-gammons-on").checked = this.hooks.gammons();
     this.replace(setup ? copy(setup) : startSetup());
     $("setup-id-input").focus();
   }
@@ -289,11 +291,12 @@ export class SetupEditor {
     const setup = copy(this.setup);
     const side = $("setup-side").value;
     const cube = $("setup-cube-on").checked;
+    const gammons = $("setup-gammons-on").checked;
     this.active = false;
     document.body.classList.remove("setting-up");
     delete document.body.dataset.setupValid;
     $("setup-panel").hidden = true;
-    this.hooks.play(setup, mode, side, cube);
+    this.hooks.play(setup, mode, side, cube, gammons);
   }
 
   async hint() {

@@ -1,0 +1,123 @@
+// Recent games and the start screen.
+//
+// Every local game is started with this browser's anonymous id (saved.js browserId), so the
+// server can list the browser's unfinished games (GET /api/games?browser=...). The New game
+// dialog lists them, each with a Resume button: a game replaced by "New game" is never lost.
+// The start screen is what the page shows while no game is on the board (a first visit whose
+// New game dialog was closed): the starting position, a line of welcome and a New game button.
+
+import { request } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** This browser's unfinished games, the last played first: [{id, title, description, ...}]. */
+export async function recentGames(browser) {
+  const answer = await request("GET", `/api/games?browser=${encodeURIComponent(browser)}`);
+  return answer.games;
+}
+
+/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
+export function ago(seconds, now = Date.now() / 1000) {
+  const s = Math.max(0, now - seconds);
+  if (s < 60) return "just now";
+  const units = [[86400, "day"], [3600, "hour"], [60, "minute"]];
+  for (const [size, name] of units) {
+    if (s >= size) {
+      const n = Math.floor(s / size);
+      return `${n} ${name}${n === 1 ? "" : "s"} ago`;
+    }
+  }
+  return "just now";
+}
+
+export class RecentGames {
+  /**
+   * @param {object} hooks
+   * @param {() => string} hooks.browser this browser's id
+   * @param {(id: string) => void} hooks.resume open a game by its id
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.section = $("recent-games");
+    this.list = $("recent-list");
+    this.sequence = 0;
+  }
+
+  /** List the browser's unfinished games but `current` (the one on the board). */
+  async refresh(current) {
+    const sequence = ++this.sequence;
+    let games = [];
+    try {
+      games = await recentGames(this.hooks.browser());
+    } catch (err) {
+      games = []; // the list is a convenience: a server that cannot answer shows none
+    }
+    if (sequence !== this.sequence) return; // a newer refresh is under way
+    games = games.filter((g) => g.id !== current);
+    this.list.replaceChildren();
+    for (const game of games) {
+      const item = document.createElement("li");
+      item.className = "recent-game";
+      item.dataset.id = game.id;
+      const text = document.createElement("span");
+      text.className = "recent-text";
+      const title = document.createElement("strong");
+      title.textContent = game.title;
+      const detail = document.createElement("span");
+      detail.className = "small-note";
+      detail.textContent = `${game.description} · ${game.turns} turn${game.turns === 1 ? "" : "s"} · ${ago(game.updated_at)}`;
+      text.append(title, detail);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "recent-resume";
+      button.textContent = "Resume";
+      button.setAttribute("aria-label", `Resume ${game.title}, ${game.description}`);
+      button.addEventListener("click", () => this.hooks.resume(game.id));
+      item.append(text, button);
+      this.list.appendChild(item);
+    }
+    this.section.hidden = games.length === 0;
+    document.body.dataset.recentGames = String(games.length);
+  }
+}
+
+const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
+
+/** The start screen: shown while no game is on the board, gone as soon as one is drawn. */
+export class StartScreen {
+  /**
+   * @param {import("./board.js").BoardView} board
+   */
+  constructor(board) {
+    this.board = board;
+    this.active = false;
+    this.drawing = false;
+    // Any other position drawn on the board (a game, a review, online play) ends it.
+    board.root.addEventListener("position", () => {
+      if (!this.drawing) this.hide();
+    });
+  }
+
+  show() {
+    this.active = true;
+    document.body.classList.add("no-game");
+    $("start-panel").hidden = false;
+    $("status").textContent = "No game on the board yet: start one with New game.";
+    this.drawing = true;
+    try {
+      this.board.setLegal(null, []);
+      this.board.setEnabled(false);
+      this.board.drawPosition({ points: [...START], off: { white: 0, black: 0 } });
+      this.board.drawDice(null, [], null, null);
+    } finally {
+      this.drawing = false;
+    }
+  }
+
+  hide() {
+    if (!this.active) return;
+    this.active = false;
+    document.body.classList.remove("no-game");
+    $("start-panel").hidden = true;
+  }
+}
