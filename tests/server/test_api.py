@@ -564,7 +564,7 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
         def accept_resign(self, game: Any) -> bool:
             return False
 
-    client = clients.new(rolls=[(3, 1)])
+    client = clients.new(rolls=[(3, 1), (2, 1), (4, 2)])
     service = app_of(client).state.games
     service._players = lambda level, rng: Decliner(rng)
     game_id = new_game(client, mode="computer", side="white")["id"]
@@ -580,6 +580,16 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
     state = answer["state"]
     assert state["phase"] == "move"
     assert [m["text"] for m in state["played"]] == ["8/5"]  # the turn goes on where it was
+    # One offer a turn (the table's policy, as online): a declined offer waits for the next.
+    response = client.post(f"/api/games/{game_id}/resign", json={"level": "gammon"})
+    assert response.status_code == 409
+    assert response.json()["error"]["message"] == (
+        "you cannot resign now: white has already offered a resignation this turn: "
+        "one offer a turn")
+    act(client, game_id, "move", {"from": 6, "to": 5})
+    act(client, game_id, "done")
+    state = act(client, game_id, "computer")["state"]
+    assert state["phase"] == "roll" and state["turn"] == "white"
 
     service._players = lambda level, rng: RandomPlayer(rng)
     act(client, game_id, "resign", {"level": "backgammon"})

@@ -381,9 +381,10 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     other = table.guest if mover is table.host else table.host
     assert mover.replica is not None
     first = mover.replica.legal_moves()[0]
-    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    mover.send(type="move", moves=[[first.from_point, first.to_point, first.die]])
     mine, theirs = mover.expect("move"), other.expect("move")
-    assert mine["move"] == theirs["move"] == [first.from_point, first.to_point, first.die]
+    assert mine["moves"] == theirs["moves"] == [[first.from_point, first.to_point, first.die]]
+    assert mine["hits"] == theirs["hits"] == [False]
     assert "legal_moves" in mine and "legal_moves" not in theirs
     assert "legal" in mine and "legal" not in theirs
     # the state's record holds the turn in progress too
@@ -395,7 +396,7 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     assert table.both("undo")[0]["move"] == [first.from_point, first.to_point, first.die]
     play = sorted(mover.replica.legal_plays(), key=str)[0]
     for move in play.moves:
-        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
+        mover.send(type="move", moves=[[move.from_point, move.to_point, move.die]])
         table.both("move")
     mover.send(type="end_turn")
     event = table.both("play")[0]
@@ -416,15 +417,15 @@ def test_the_mover_gets_the_boards_destinations_as_local_play(table_factory: Any
     assert legal == legal_json(mover.replica)
     assert any(len(d["moves"]) == 2 for entry in legal for d in entry["destinations"])
     assert other.state()["game"]["legal"] == []
-    # a two-dice destination is played as its single moves, one message each
+    # a two-dice destination is one gesture: its single moves in one message, all or none
     entry = next(e for e in legal if any(len(d["moves"]) == 2 for d in e["destinations"]))
     destination = next(d for d in entry["destinations"] if len(d["moves"]) == 2)
     color = mover.color
-    for step in destination["moves"]:
-        move = Move(*(_own(step["from"], color), _own(step["to"], color), step["die"]))
-        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
-        mine = mover.expect("move")
-        other.expect("move")
+    path = [[_own(step["from"], color), _own(step["to"], color), step["die"]]
+            for step in destination["moves"]]
+    mover.send(type="move", moves=path)
+    mine = mover.expect("move")
+    assert other.expect("move")["moves"] == mine["moves"] == path
     # after the last die, the mover is told that nothing is left to move
     assert mine["legal"] == [] and mine["legal_moves"] == []
     board = mover.state()["game"]["board"]["points"]
@@ -674,7 +675,7 @@ def test_an_illegal_play_is_refused_and_changes_nothing(table_factory: Any) -> N
     assert mover.error("illegal_move") == (
         f"an empty play is not legal with {roll}: a checker can move")
     # One checker at a time, the engine's words.
-    mover.send(type="move", move=[13, 13 - missing, missing])
+    mover.send(type="move", moves=[[13, 13 - missing, missing]])
     assert mover.error("illegal_move").startswith(
         f"13/{13 - missing} (die {missing}) is not a legal move now; legal: ")
     unchanged(table, before)
@@ -735,7 +736,7 @@ def test_reconnect_with_the_seat_token_restores_the_state(client: TestClient,
     mover = table.by_color(rolled["color"])
     assert mover.replica is not None
     first = mover.replica.legal_moves()[0]
-    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    mover.send(type="move", moves=[[first.from_point, first.to_point, first.die]])
     table.both("move")
     before = table.guest.state()
     table.guest.ws.__exit__(None, None, None)
@@ -891,6 +892,10 @@ def test_resign_declined_then_accepted(table_factory: Any) -> None:
     assert over["outcome"] == {"winner": other.color, "kind": "resign", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is False
+    # The next game starts when a player asks for it (the table's policy, as in local play).
+    state = table.host.state()
+    assert (state["game_number"], state["game"]["phase"]) == (1, "game_over")
+    other.send(type="next_game")
     new_game = table.both("new_game")[0]
     assert new_game["game"] == 2 and new_game["score"][other.color] == 1
     state = table.host.state()
@@ -1093,14 +1098,16 @@ def test_an_opening_tie_is_thrown_again_in_the_next_round(table_factory: Any) ->
     assert table.opening()["round"] == 2
 
 
-def test_the_server_flags_a_side_whose_time_runs_out_unprompted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(TIME_CONTROLS, "test", TimeControl("test", 0.3, 0.0))
+def test_the_server_flags_a_side_whose_time_runs_out_unprompted() -> None:
     app = FastAPI()
-    app.include_router(router)  # the hub is made on first use, on the real monotonic clock
+    app.include_router(router)
+    # The configured time controls (as `backgammon serve` passes them), on the real clock.
+    controls = {**TIME_CONTROLS, "bullet": TimeControl("bullet", 0.3, 0.0)}
+    app.state.online = OnlineHub(RoomManager(time_controls=controls))
     with TestClient(app) as real_client:
-        room = create(real_client, time_control="test")
+        room = create(real_client, time_control="bullet")
+        assert room["settings"]["time_control"] == {"name": "bullet", "reserve": 0.3,
+                                                    "increment": 0.0}
         with real_client.websocket_connect(room["ws_path"]) as host_ws, \
                 real_client.websocket_connect(room["ws_path"]) as guest_ws:
             host, guest = Player(host_ws, random.Random(1)), Player(guest_ws, random.Random(2))
@@ -1318,3 +1325,132 @@ def test_the_time_before_a_forced_pass_is_charged(client: TestClient, table_fact
     # Charged, not given back: 60 - 20, plus the increment of a completed turn.
     assert rolled["clock"] == {"white": 60.0, "black": 42.0, "running": "white",
                                "waiting": ["white"]}
+
+
+# ------------------------------------------------------------------------------------------
+# The same flow as local play (issue 16: every drift between the two doors)
+
+
+def test_the_app_gives_online_rooms_the_configured_time_controls(tmp_path: Any) -> None:
+    from backgammon.server.app import create_app
+    from backgammon.server.settings import ServerSettings
+
+    controls = {**TIME_CONTROLS, "blitz": TimeControl("blitz", 20.0, 2.0)}
+    app = create_app(ServerSettings(db_path=tmp_path / "games.sqlite3", time_controls=controls))
+    with TestClient(app) as app_client:
+        room = create(app_client, time_control="blitz")
+        assert room["settings"]["time_control"] == {"name": "blitz", "reserve": 20.0,
+                                                    "increment": 2.0}
+        info = app_client.get(f"/api/online/rooms/{room['code']}").json()
+        assert info["settings"]["time_control"]["reserve"] == 20.0
+
+
+def test_event_seconds_mean_what_they_mean_locally(table_factory: Any, now: FakeNow) -> None:
+    """Roll seconds: the roller's time before the roll; play seconds: its time after it. (The
+    opponent's secret is the opponent's time, in neither.)"""
+    table = table_factory(seed=15, time_control="blitz")
+    table.play_random(table.by_color(table.opening()["color"]))
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    now.advance(2)
+    number = table.next_round
+    table.next_round += 1
+    mine, theirs = roller.secret(), other.secret()
+    roller.send(type="commit", round=number, commitment=commitment(mine))
+    table.both("commit")
+    now.advance(1)  # the opponent's page answers after 1 s: its time
+    other.send(type="secret", round=number, secret=theirs.hex())
+    table.both("secret")
+    roller.send(type="reveal", round=number, secret=mine.hex())
+    table.both("reveal")
+    rolled = roller.expect("rolled")
+    other.expect("rolled")
+    table.apply_roll(rolled)
+    if rolled["passed"]:
+        pytest.skip("this seed's roll cannot be played")
+    now.advance(4)
+    event = table.play_random(roller)
+    assert event["seconds"] == 4.0
+    events = roller.state()["match"]["games"][0]["events"]
+    roll = next(e for e in reversed(events) if e["type"] == "roll")
+    assert roll["seconds"] == 2.0
+    assert events[-1] == {"type": "play", "color": roller.color, "moves": event["moves"],
+                          "seconds": 4.0}
+
+
+def test_turn_phase_and_cube_read_as_in_local_play(table_factory: Any) -> None:
+    table = table_factory(seed=12, cube=True)
+    roller, other = _to_a_roll_phase(table)
+    game = roller.state()["game"]
+    assert (game["phase"], game["turn"], game["to_act"]) == ("roll", roller.color, roller.color)
+    roller.send(type="double")
+    table.both("double")
+    game = other.state()["game"]
+    # `turn` is the side on roll (the doubler), `to_act` the doubled side, as locally.
+    assert (game["phase"], game["turn"], game["to_act"]) == ("cube", roller.color, other.color)
+    assert game["cube"] == {"enabled": True, "value": 1, "owner": None,
+                            "offered_by": roller.color, "can_double": False}
+    other.send(type="drop")
+    table.both("drop")
+    over = table.both("game_over")[0]
+    assert over["match_over"] is True
+    game = roller.state()["game"]
+    assert (game["phase"], game["turn"], game["to_act"]) == ("match_over", None, None)
+
+
+def test_the_crawford_cube_is_shown_as_locally(table_factory: Any) -> None:
+    table = table_factory(seed=13, match_length=2, cube=True)
+    roller, other = _to_a_roll_phase(table)
+    roller.send(type="resign", level="single")
+    table.both("resign")
+    other.send(type="accept")
+    table.both("accept")
+    assert table.both("game_over")[0]["match_over"] is False
+    assert roller.state()["game"]["phase"] == "game_over"
+    roller.send(type="next_game")
+    assert table.both("new_game")[0]["crawford"] is True
+    state = roller.state()
+    assert state["crawford"] is True
+    # The cube is in play (shown), but nobody may double in the Crawford game.
+    assert state["game"]["cube"] == {"enabled": True, "value": 1, "owner": None,
+                                     "offered_by": None, "can_double": False}
+
+
+def test_next_game_only_once_a_game_of_a_match_is_over(table_factory: Any) -> None:
+    table = table_factory(seed=13, match_length=3)
+    roller, other = _to_a_roll_phase(table)
+    before = states(table)
+    roller.send(type="next_game")
+    assert roller.error("not_now") == "cannot start the next game: this game is not over"
+    unchanged(table, before)
+
+
+def test_a_gesture_over_two_dice_is_all_or_nothing(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.replica is not None
+    first = mover.replica.legal_moves()[0]
+    before = states(table)
+    # The first step is legal, the second uses the same die again: refused, and the first
+    # step is taken back (nothing was relayed, the position is as it was).
+    path = [[first.from_point, first.to_point, first.die],
+            [first.to_point, first.to_point - first.die, first.die]]
+    if rolled["dice"][0] == rolled["dice"][1]:
+        pytest.skip("a double: the same die may be played again")
+    mover.send(type="move", moves=path)
+    assert mover.error("illegal_move")
+    unchanged(table, before)
+    mover.send(type="move", moves=[])
+    assert "1 to 4 moves" in mover.error("malformed")
+
+
+def test_the_previous_turn_is_in_the_state_for_the_highlight(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.state()["game"]["last_turn"] is None
+    event = table.play_random(mover)
+    last = table.host.state()["game"]["last_turn"]
+    assert last["color"] == mover.color
+    assert [[m["die"]] for m in last["moves"]] == [[m[2]] for m in event["moves"]]

@@ -173,8 +173,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(records_router)
     app.include_router(positions_router)
     app.include_router(analysis_router)
-    # Online play: the rooms share the game clocks' time source (tests inject a fake one).
-    app.state.online = OnlineHub(RoomManager(now=settings.now))
+    # Online play: the rooms share the game clocks' time source (tests inject a fake one)
+    # and their configured time controls.
+    app.state.online = OnlineHub(RoomManager(now=settings.now,
+                                             time_controls=settings.time_controls))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

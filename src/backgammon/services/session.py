@@ -30,7 +30,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar, cast
 
@@ -45,7 +45,6 @@ from backgammon.core.explain import explain_move
 from backgammon.core.game import DiceLike, Game, Phase, Turn
 from backgammon.core.match import Match
 from backgammon.core.moves import Move
-from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
@@ -54,15 +53,11 @@ from backgammon.services.destinations import legal_json, move_json, paths_by_des
 from backgammon.services.review import pass_reason
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
-    BoardJSON,
     CanJSON,
     ClockCheckJSON,
     ColorName,
     ComputerTurnJSON,
-    CubeJSON,
     GameState,
-    HistoryJSON,
-    LastTurnJSON,
     Place,
     PlayerJSON,
     ResultJSON,
@@ -72,7 +67,20 @@ from backgammon.services.state import (
     TimeControlName,
 )
 from backgammon.services.store import GameStore, StoredGameError
+from backgammon.services.table import (
+    board_json,
+    color_name,
+    cube_json,
+    history_json,
+    last_turn_json,
+    opening_json,
+    phase_name,
+    resign_refusal,
+)
+from backgammon.services.table import on_roll as on_roll_of
 from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
+from backgammon.services.words import KIND_NAMES, RESULT_WORDS, roll_text
+from backgammon.services.words import title as title_of
 
 T = TypeVar("T")
 
@@ -88,9 +96,6 @@ CACHE_SIZE: Final = 256
 #: double, roll, play; an answer to a double is one).
 _MAX_COMPUTER_ACTIONS: Final = 8
 
-_KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
-_RESULT_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
-                        "backgammon": "a backgammon"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +151,7 @@ def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
     return {
         "mode": cast(Literal["computer", "pass_and_play"], options.mode),
         "level": cast(Literal["easy", "medium", "hard"], options.level),
-        "human": _name(human) if human is not None else None,
+        "human": color_name(human) if human is not None else None,
         "cube": options.cube,
         "gammons": options.gammons,
         "kind": cast(Literal["single", "match", "money"], options.kind),
@@ -439,7 +444,7 @@ class GameService:
             if game.phase is not Phase.MOVE:
                 raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
             self._check_human(session, game.on_roll, "move")
-            mover = _on_roll(game)
+            mover = on_roll_of(game)
             src = _own_point(from_place, mover, source=True)
             dst = _own_point(to_place, mover, source=False)
             paths = paths_by_destination(game)
@@ -517,6 +522,9 @@ class GameService:
                 raise IllegalActionError(f"you cannot resign now: {_phase_words(game)}")
             if session.computer is not None and game.on_roll is session.computer:
                 raise IllegalActionError("you cannot resign now: it is the computer's turn")
+            refusal = resign_refusal(game, who)
+            if refusal is not None:
+                raise IllegalActionError(f"you cannot resign now: {refusal}")
             game.resign(who, level, seconds=self._lap(session))
             if session.computer is None:
                 game.accept_resignation()
@@ -587,7 +595,7 @@ class GameService:
             if timer is not None and not timed_out and not session.game.is_over:
                 self._save_clock(session)
             return {"version": session.version,
-                    "phase": _phase_json(session.game, session.over),
+                    "phase": phase_name(session.game, session.over),
                     "clock": timer.to_json() if timer is not None else None}
 
     def _timer(self, session: _Session) -> GameTimer | None:
@@ -744,7 +752,7 @@ class GameService:
             passed = _passed(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
-                notes.append(f"You rolled {_roll_text(passed.dice)} and cannot move"
+                notes.append(f"You rolled {roll_text(passed.dice)} and cannot move"
                              f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
             try:
                 for _ in range(_MAX_COMPUTER_ACTIONS):
@@ -777,7 +785,7 @@ class GameService:
         """One decision of the computer: a step per change on the board, a note per decision
         (the cube, a resignation, the whole play) for the summary."""
         game = session.game
-        color = _name(cast(Color, game.turn))
+        color = color_name(cast(Color, game.turn))
         who = "The computer"
         if game.phase is Phase.DOUBLE_OFFERED:
             if player.should_take(game):
@@ -793,7 +801,7 @@ class GameService:
         if game.phase is Phase.RESIGNATION_OFFERED:
             offer = game.resignation
             assert offer is not None
-            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
+            words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
             if player.accept_resign(game):
                 game.accept_resignation(seconds=self._lap(session))
                 steps.append(_step(game, "accept", color,
@@ -812,7 +820,7 @@ class GameService:
                 notes.append(steps[-1]["text"])
                 return
             dice = game.roll(seconds=self._lap(session))
-            text = f"{who} rolls {_roll_text(dice)}"
+            text = f"{who} rolls {roll_text(dice)}"
             if not game.legal_moves():  # the roll could not be played: the turn passed
                 steps.append(_step(game, "pass", color, f"{text} and cannot move", dice=dice))
                 notes.append(steps[-1]["text"])
@@ -837,7 +845,7 @@ class GameService:
             else:
                 game.end_turn(seconds=self._lap(session))
             turn = game.history[-1]
-            dice_text = f"{_roll_text(turn.dice)}" if turn.dice else ""
+            dice_text = f"{roll_text(turn.dice)}" if turn.dice else ""
             notes.append(f"{who} plays {dice_text}: {turn.text}")
             return
         raise IllegalActionError(f"the computer cannot act: {_phase_words(game)}")
@@ -852,7 +860,7 @@ class GameService:
         human = session.human
         over = game.is_over
         session_over = session.over
-        phase_name = _phase_json(game, session_over)
+        phase = phase_name(game, session_over)
         computer_to_act = self._computer_to_act(session)
         people_act = not computer_to_act and not over
         on_roll = game.on_roll
@@ -881,24 +889,24 @@ class GameService:
                 "white": _player(settings, WHITE, computer),
                 "black": _player(settings, BLACK, computer),
             },
-            "viewer": _name(viewer),
-            "phase": phase_name,
-            "turn": _name(on_roll) if on_roll is not None and not over else None,
-            "to_act": _name(to_act) if to_act is not None and not over else None,
+            "viewer": color_name(viewer),
+            "phase": phase,
+            "turn": color_name(on_roll) if on_roll is not None and not over else None,
+            "to_act": color_name(to_act) if to_act is not None and not over else None,
             "computer_to_act": computer_to_act,
-            "board": _board(game.position),
+            "board": board_json(game.position),
             "pips": {"white": game.position.pip_count(WHITE),
                      "black": game.position.pip_count(BLACK)},
             "dice": list(game.dice) if game.phase is Phase.MOVE and game.dice else None,
             "dice_left": list(game.dice_left),
-            "opening": _opening(game),
-            "played": [move_json(m, _on_roll(game)) for m in game.played],
+            "opening": opening_json(game),
+            "played": [move_json(m, on_roll_of(game)) for m in game.played],
             "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
             "can": can,
-            "cube": _cube(game),
+            "cube": cube_json(game),
             "score": self._score(session),
-            "history": _history(session.games),
-            "last_turn": _last_turn(game),
+            "history": history_json(session.games),
+            "last_turn": last_turn_json(game),
             "result": self._result(session, session_over),
             "message": self._message(session, legal_now, session_over),
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
@@ -936,12 +944,12 @@ class GameService:
             return None
         winner = outcome.winner
         kind = cast(Literal["single", "gammon", "backgammon"],
-                    _KIND_NAMES[int(outcome.result_kind)])
+                    KIND_NAMES[int(outcome.result_kind)])
         reason = cast(Literal["board", "drop", "resign", "timeout"],
                       outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
         human = session.human
         if human is None:
-            title = subject = f"{_title(winner)} wins"
+            title = subject = f"{title_of(winner)} wins"
         elif winner is human:
             title, subject = "You win", "You win"
         else:
@@ -951,12 +959,12 @@ class GameService:
         if reason == "drop":
             text = f"{subject}: the double was dropped ({worth})."
         elif reason == "resign":
-            text = f"{subject} {_RESULT_WORDS[kind]} by resignation ({worth})."
+            text = f"{subject} {RESULT_WORDS[kind]} by resignation ({worth})."
         elif reason == "timeout":
-            text = (f"{subject} {_RESULT_WORDS[kind]} on time ({worth}): "
+            text = (f"{subject} {RESULT_WORDS[kind]} on time ({worth}): "
                     f"{_whose_time(session, outcome.loser)} ran out of time.")
         else:
-            text = f"{subject} {_RESULT_WORDS[kind]} ({worth})."
+            text = f"{subject} {RESULT_WORDS[kind]} ({worth})."
         if kind != "single" and reason != "drop" and not game.settings.gammons:
             text += " Gammons are off: every win scores a single game."
         white, black = session.match.score
@@ -967,7 +975,7 @@ class GameService:
                 title += " the match"
         elif settings["kind"] == "money":
             text += f" Running total: White {white}, Black {black}."
-        return {"winner": _name(winner), "kind": kind, "points": points, "reason": reason,
+        return {"winner": color_name(winner), "kind": kind, "points": points, "reason": reason,
                 "match_over": session_over, "title": title, "text": text}
 
     def _message(self, session: _Session, legal_now: list[Move], session_over: bool) -> str:
@@ -979,7 +987,7 @@ class GameService:
             if color is None:
                 return "Nobody"
             if human is None:
-                return _title(color)
+                return title_of(color)
             return "You" if color is human else "The computer"
 
         if game.is_over:
@@ -995,14 +1003,14 @@ class GameService:
             before = ""
             if passed is not None and passed.dice is not None:
                 why = pass_reason(passed)
-                before = (f"{who(passed.color)} rolled {_roll_text(passed.dice)} "
+                before = (f"{who(passed.color)} rolled {roll_text(passed.dice)} "
                           f"and cannot move{': ' + why if why else ''}. ")
             if computer is not None and on_roll is computer:
                 return f"{before}The computer is on roll."
             double = " or double" if game.can_double() else ""
             if human is not None:
                 return f"{before}Your turn: roll{double}."
-            return f"{before}{_title(on_roll)} to roll{double}."
+            return f"{before}{title_of(on_roll)} to roll{double}."
         if phase is Phase.DOUBLE_OFFERED:
             doubler = cast(Color, on_roll)
             offered = game.cube_value * 2
@@ -1010,19 +1018,19 @@ class GameService:
                 return f"The computer doubles to {offered}: take or drop?"
             if computer is not None:
                 return f"You double to {offered}: the computer is thinking."
-            return f"{_title(doubler)} doubles to {offered}: {_title(doubler.opponent)}, " \
+            return f"{title_of(doubler)} doubles to {offered}: {title_of(doubler.opponent)}, " \
                    f"take or drop?"
         if phase is Phase.MOVE:
             dice = game.dice
             assert dice is not None
-            rolled = _roll_text(dice)
-            opening = _opening(game)
+            rolled = roll_text(dice)
+            opening = opening_json(game)
             start = ""
             if opening is not None:
                 start = (f"Opening roll: White {opening['white']}, Black {opening['black']}. ")
             if computer is not None and on_roll is computer:
                 return f"{start}The computer plays {rolled}."
-            subject = "You" if human is not None else _title(on_roll)
+            subject = "You" if human is not None else title_of(on_roll)
             if not legal_now:
                 return f"{start}{subject} played {rolled}: press Done (or Undo)."
             verb = "rolled" if not start else ("start with" if subject == "You" else "starts with")
@@ -1030,37 +1038,13 @@ class GameService:
         if phase is Phase.RESIGNATION_OFFERED:
             offer = game.resignation
             assert offer is not None
-            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
+            words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
             return f"You offer to resign {words}: the computer is thinking."
         return f"{who(game.turn)} to act."
 
 
 # --------------------------------------------------------------------------------------------
 # JSON pieces
-
-
-def _name(color: Color) -> ColorName:
-    return "white" if color is WHITE else "black"
-
-
-def _title(color: Color | None) -> str:
-    return "White" if color is WHITE else "Black"
-
-
-def _on_roll(game: Game) -> Color:
-    color = game.on_roll
-    return color if color is not None else WHITE
-
-
-def _phase_json(game: Game, session_over: bool) -> Any:
-    phase = game.phase
-    if phase is Phase.OVER:
-        return "match_over" if session_over else "game_over"
-    if phase is Phase.DOUBLE_OFFERED:
-        return "cube"
-    if phase is Phase.RESIGNATION_OFFERED:
-        return "resign"
-    return str(phase)
 
 
 def _phase_words(game: Game) -> str:
@@ -1081,40 +1065,17 @@ def _phase_words(game: Game) -> str:
 def _whose_time(session: _Session, loser: Color) -> str:
     """Who ran out of time, in the words of the result: "you", "the computer" or "White"."""
     if session.human is None:
-        return _title(loser)
+        return title_of(loser)
     return "you" if loser is session.human else "the computer"
 
 
 def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> PlayerJSON:
     if computer is None:
-        return {"name": _title(color), "computer": False, "level": None}
+        return {"name": title_of(color), "computer": False, "level": None}
     if color is computer:
         level = settings["level"]
         return {"name": f"Computer ({level.capitalize()})", "computer": True, "level": level}
     return {"name": "You", "computer": False, "level": None}
-
-
-def _board(position: Position) -> BoardJSON:
-    return {"points": list(position.points),
-            "off": {"white": position.off[0], "black": position.off[1]}}
-
-
-def _cube(game: Game) -> CubeJSON:
-    owner = game.cube_owner
-    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
-    return {"enabled": game.settings.cube, "value": game.cube_value,
-            "owner": _name(owner) if owner is not None else None,
-            "offered_by": _name(offered) if offered is not None else None}
-
-
-def _opening(game: Game) -> dict[str, int] | None:
-    """The opening roll's dice while the first play is being made."""
-    if game.phase is not Phase.MOVE or game.history:
-        return None
-    for event in reversed(game.events):
-        if event["type"] == "opening_roll":
-            return {"white": int(event["white"]), "black": int(event["black"])}
-    return None
 
 
 def _own_point(place: Place, mover: Color, *, source: bool) -> int:
@@ -1157,9 +1118,9 @@ def _step(game: Game, kind: str, color: ColorName, text: str,
           dice: tuple[int, int] | None = None) -> StepJSON:
     if dice is None and game.phase is Phase.MOVE and game.dice:
         dice = game.dice
-    return {"kind": kind, "color": color, "text": text, "board": _board(game.position),
+    return {"kind": kind, "color": color, "text": text, "board": board_json(game.position),
             "dice": list(dice) if dice else None, "dice_left": list(game.dice_left),
-            "cube": _cube(game)}
+            "cube": cube_json(game)}
 
 
 def _passed(game: Game) -> Turn | None:
@@ -1167,54 +1128,6 @@ def _passed(game: Game) -> Turn | None:
     history = game.history
     if history and history[-1].action == "move" and not history[-1].moves:
         return history[-1]
-    return None
-
-
-def _roll_text(dice: tuple[int, int]) -> str:
-    """A roll as players say it, the higher die first: ``"5-1"``."""
-    return f"{max(dice)}-{min(dice)}"
-
-
-def _turn_text(turn: Turn) -> str:
-    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``."""
-    name = _title(turn.color)
-    if turn.action == "move" and turn.dice is not None:
-        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
-    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    return f"{name} {text[:1].lower()}{text[1:]}"
-
-
-def _history(games: Sequence[Game]) -> list[HistoryJSON]:
-    entries: list[HistoryJSON] = []
-    several = len(games) > 1
-    white = black = 0
-    for number, game in enumerate(games, start=1):
-        if several:
-            entries.append({"game": number, "kind": "game", "color": None,
-                            "text": f"Game {number} (score {white}-{black})"})
-        for turn in game.history:
-            kind = "play" if turn.action == "move" else turn.action
-            entries.append({"game": number, "kind": kind, "color": _name(turn.color),
-                            "text": _turn_text(turn)})
-        outcome = game.outcome
-        if outcome is not None:
-            if outcome.winner is WHITE:
-                white += outcome.points
-            else:
-                black += outcome.points
-            points = outcome.points
-            entries.append({
-                "game": number, "kind": "result", "color": _name(outcome.winner),
-                "text": f"{_title(outcome.winner)} wins {points} point{'s' if points != 1 else ''}",
-            })
-    return entries
-
-
-def _last_turn(game: Game) -> LastTurnJSON | None:
-    for turn in reversed(game.history):
-        if turn.action == "move":
-            return {"color": _name(turn.color),
-                    "moves": [move_json(m, turn.color) for m in turn.moves]}
     return None
 
 

@@ -48,7 +48,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -75,6 +75,15 @@ from backgammon.services.review import (
     explain_attempt,
     match_mat,
     review_match,
+)
+from backgammon.services.table import (
+    board_json,
+    color_name,
+    cube_json,
+    last_turn_json,
+    phase_name,
+    played_json,
+    resign_refusal,
 )
 
 __all__ = [
@@ -111,7 +120,7 @@ DEFAULT_ABANDON_AFTER: Final = 120.0
 #: ``review``, ``export`` and ``explain`` only read.
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
                              "double", "take", "drop", "beaver", "resign", "accept",
-                             "decline", "rematch", "claim"})
+                             "decline", "rematch", "claim", "next_game"})
 #: Bytes of randomness in an invite code (96 bits, 16 URL-safe characters) and a seat token
 #: (192 bits, 32 characters); the issue asks for at least 80 bits.
 CODE_BYTES: Final = 12
@@ -219,15 +228,22 @@ class OnlineSettings:
                 f"got {length!r}"
             )
 
+    def control_in(self, controls: Mapping[str, TimeControl | None] | None = None
+                   ) -> TimeControl | None:
+        """The time control's values in ``controls`` (the server's configured ones; default
+        the standard :data:`~backgammon.services.clock.TIME_CONTROLS`), or None untimed."""
+        return (TIME_CONTROLS if controls is None else controls).get(self.time_control)
+
     @property
     def control(self) -> TimeControl | None:
-        """The time control, or None for an untimed game."""
-        return TIME_CONTROLS[self.time_control]
+        """The standard time control of that name, or None for an untimed game."""
+        return self.control_in()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, controls: Mapping[str, TimeControl | None] | None = None
+                ) -> dict[str, Any]:
         """JSON-ready: ``{"cube", "time_control": {"name", "reserve", "increment"} | None
-        (seconds), "match_length"}``."""
-        control = self.control
+        (seconds), "match_length"}``, the time control's values as ``controls`` give them."""
+        control = self.control_in(controls)
         return {
             "cube": self.cube,
             "time_control": None if control is None else control.to_dict(),
@@ -370,6 +386,9 @@ class Room:
         new_token: makes the guest's seat token.
         abandon_after: seconds an untimed game waits on a silent side before the other may
             claim it (> 0).
+        controls: the values of the time controls this server offers (default the standard
+            :data:`~backgammon.services.clock.TIME_CONTROLS`; ``backgammon serve`` passes its
+            configured ones, tests shorten them).
     """
 
     def __init__(
@@ -382,11 +401,14 @@ class Room:
         host_name: str = "Host",
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(TOKEN_BYTES),
         abandon_after: float = DEFAULT_ABANDON_AFTER,
+        controls: Mapping[str, TimeControl | None] | None = None,
     ) -> None:
         if not abandon_after > 0:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.controls: dict[str, TimeControl | None] = dict(
+            TIME_CONTROLS if controls is None else controls)
         self.code = code
         self.settings = settings
         self.phase = RoomPhase.WAITING
@@ -404,14 +426,16 @@ class Room:
         self.round: DiceRound | None = None
         self.next_round = 1
         self.clock: Clock | None = self._new_clock()
+        # the seconds of the current turn on the clock already given to its events (the
+        # roll's), so each event records its own stretch: the roll the time before it, the
+        # play the time after it (as local play)
+        self.lap_start = 0.0
         self.rematch_offers: set[Seat] = set()
         self.seq = 0
         # since when (``now()``) the game has waited on each side it waits on (awaited())
         self._awaited_since: dict[Color, float] = {}
         # the silent sides both pages were told may be claimed against
         self._claimable: set[Color] = set()
-        # each side's last resignation offer: (game number, next round, side on roll)
-        self._resigned: dict[Color, tuple[int, int, Color | None]] = {}
         # the side whose game was claimed as abandoned (the match ends with this game)
         self._abandoned: Color | None = None
         # (game, (event count, moves played), the board's legal list) of the last one made
@@ -461,7 +485,7 @@ class Room:
             "code": self.code,
             "phase": str(self.phase),
             "reason": self.reason,
-            "settings": self.settings.to_dict(),
+            "settings": self.settings.to_dict(self.controls),
             "you": {"seat": str(seat), "color": str(color), "name": self.names[seat],
                     "connected": self.connected(seat)},
             "opponent": opponent,
@@ -485,25 +509,29 @@ class Room:
         position = game.position
         resignation = game.resignation
         outcome = game.outcome
+        over = game.is_over
         return {
-            "phase": str(game.phase),
+            # the same names, ``turn`` and cube as local play (services/table.py): ``turn``
+            # is the side on roll, ``to_act`` the side that must act (the doubled side while
+            # a double waits for its answer)
+            "phase": phase_name(game, self.session_over or self._abandoned is not None),
             "on_roll": None if game.on_roll is None else str(game.on_roll),
-            "turn": None if game.turn is None else str(game.turn),
-            "board": {"points": list(position.points),
-                      "off": {"white": position.off[0], "black": position.off[1]}},
+            "turn": None if game.on_roll is None or over else color_name(game.on_roll),
+            "to_act": None if game.turn is None or over else color_name(game.turn),
+            "board": board_json(position),
             "pips": {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)},
             "dice": None if game.dice is None else list(game.dice),
             "dice_left": list(game.dice_left),
             "played": [_move_list(m) for m in game.played],
+            "played_moves": played_json(game),
+            "last_turn": last_turn_json(game),
             # each play of this game in standard notation, hits marked, by the index of its
             # event in the log: what the move list shows
             "play_texts": [[turn.event_index, turn.text] for turn in game.history
                            if turn.action == "move"],
             "legal_moves": self._legal_for(viewer),
             "legal": self._destinations_for(viewer),
-            "cube": {"enabled": game.settings.cube and not game.settings.crawford,
-                     "value": game.cube_value,
-                     "owner": None if game.cube_owner is None else str(game.cube_owner),
+            "cube": {**cube_json(game),
                      "can_double": game.can_double(viewer) and self.round is None},
             "resignation": None if resignation is None else {
                 "color": str(resignation[0]), "level": resignation[1].name.lower()},
@@ -624,7 +652,8 @@ class Room:
                      dice=_NoDice())
 
     def _new_clock(self) -> Clock | None:
-        control = self.settings.control
+        self.lap_start = 0.0
+        control = self.settings.control_in(self.controls)
         return None if control is None else Clock(control, self._now)
 
     # ----------------------------------------------------------------------------------------
@@ -958,7 +987,11 @@ class Room:
             assert current.roller is not None
             dice = dice_from_secrets(current.secrets[current.roller],
                                      current.secrets[current.roller.opponent], number)
-        game.roll(dice=dice)
+        seconds = None
+        if current.kind == "roll":
+            assert current.roller is not None
+            seconds, _ = self._used(current.roller)  # the roller's time before the roll
+        game.roll(dice=dice, seconds=seconds)
         self.round = None
         self.next_round = number + 1
         # A roll that cannot be played passes by itself: the game is back in a roll phase.
@@ -969,11 +1002,15 @@ class Room:
             if current.kind == "opening" and not tie:
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
+                self.lap_start = 0.0
             elif passed:
                 # A forced pass is a completed turn: the time before its roll is charged.
                 clock.stop(increment=True)
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
+                self.lap_start = 0.0
+            elif current.kind == "roll":
+                self.lap_start = clock.turn_used()  # the play's seconds start here
         mover = None if tie else (current.roller or game.on_roll)
         return self._broadcast({
             "type": "rolled", "round": number, "opening": current.kind == "opening",
@@ -1018,12 +1055,13 @@ class Room:
                         "drift": round(drift, 3)})]
 
     def _used(self, color: Color) -> tuple[float | None, float | None]:
-        """The seconds ``color``'s current stretch on the clock has used, and its remaining
-        time (both None when its clock is not running)."""
+        """The seconds ``color`` has used on the clock since its previous event this turn
+        (what its next event records: the roll the time before it, the play the time after
+        it), and its remaining time (both None when its clock is not running)."""
         clock = self.clock
         if clock is None or clock.running is not color:
             return None, None
-        return round(clock.turn_used(), 3), clock.remaining(color)
+        return round(max(0.0, clock.turn_used() - self.lap_start), 3), clock.remaining(color)
 
     def _hand_clock(self, *, increment: bool) -> None:
         """After a cube, resignation or turn action: stop the running clock and start the
@@ -1033,6 +1071,7 @@ class Room:
             return
         if clock.running is not None or clock.paused is not None:
             clock.stop(increment=increment)
+        self.lap_start = 0.0
         game = self.game
         if not game.is_over and game.turn is not None:
             clock.start(game.turn)
@@ -1045,13 +1084,21 @@ class Room:
         return color, game
 
     def _on_move(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        """One gesture: a checker moved by one or several dice (through the points between),
+        all or nothing, as local play's ``move``: a refused step takes back the steps before
+        it and the room is as it was."""
         color, game = self._moving(seat, "move")
+        made: list[Move] = []
         try:
-            made = game.move(Move(*message["move"]))
+            for triple in message["moves"]:
+                made.append(game.move(Move(*triple)))
         except BackgammonError as exc:
+            for _ in made:
+                game.undo()
             raise _engine_error(exc) from None
-        return self._broadcast({"type": "move", "color": str(color), "move": _move_list(made),
-                                "hit": made.hit})
+        return self._broadcast({"type": "move", "color": str(color),
+                                "moves": [_move_list(m) for m in made],
+                                "hits": [m.hit for m in made]})
 
     def _on_undo(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         color, game = self._moving(seat, "undo")
@@ -1134,14 +1181,12 @@ class Room:
     def _on_resign(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         level = message["level"]
         color = self.colors[seat]
-        turn = (len(self.match.games), self.next_round, self.game.on_roll)
-        if self._resigned.get(color) == turn and self.phase is RoomPhase.PLAYING:
-            raise OnlineError("not_now", f"{color} has already offered a resignation this "
-                                         f"turn: one offer a turn")
-        out = self._cube_or_resign(seat, message, "resign",
-                                   lambda g, c, s: g.resign(c, level, seconds=s), anyone=True)
-        self._resigned[color] = turn
-        return out
+        refusal = resign_refusal(self.game, color) if self.phase is RoomPhase.PLAYING else None
+        if refusal is not None:
+            raise OnlineError("not_now", refusal)
+        return self._cube_or_resign(seat, message, "resign",
+                                    lambda g, c, s: g.resign(c, level, seconds=s),
+                                    anyone=True)
 
     def _on_claim(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         game = self._playing("claim the game")
@@ -1207,12 +1252,21 @@ class Room:
         })
         if over:
             self._transition(RoomPhase.FINISHED, None if abandoned is None else text)
-            return out
+        return out
+
+    def _on_next_game(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        """The next game of the match, once this one is over (either player may start it: the
+        table's next-game policy, as in local play)."""
+        game = self._playing("start the next game")
+        if not game.is_over:
+            raise OnlineError("not_now", "cannot start the next game: this game is not over")
         self.match.new_game()
         self.clock = self._new_clock()
-        return out + self._broadcast({"type": "new_game", "game": len(self.match.games),
-                                      "score": {"white": score[0], "black": score[1]},
-                                      "crawford": self.match.crawford})
+        self.round = None
+        score = self.match.score
+        return self._broadcast({"type": "new_game", "game": len(self.match.games),
+                                "score": {"white": score[0], "black": score[1]},
+                                "crawford": self.match.crawford})
 
     # Room actions ---------------------------------------------------------------------------
 
@@ -1315,8 +1369,8 @@ class Room:
 _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]]] = {
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
-                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "rematch",
-                 "state", "review", "export", "explain", "leave")
+                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "next_game",
+                 "rematch", "state", "review", "export", "explain", "leave")
 }
 
 
@@ -1331,6 +1385,8 @@ class RoomManager:
             may claim it (:class:`Room`).
         create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined that one client address may hold at once.
+        time_controls: the values of the time controls offered (default the standard ones;
+            the app passes the server's configured ones, as local play gets them).
     """
 
     def __init__(
@@ -1342,6 +1398,7 @@ class RoomManager:
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         create_rate: int = DEFAULT_CREATE_RATE,
         max_waiting: int = DEFAULT_MAX_WAITING,
+        time_controls: Mapping[str, TimeControl | None] | None = None,
     ) -> None:
         if not expiry > 0:
             raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
@@ -1349,6 +1406,8 @@ class RoomManager:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.time_controls: dict[str, TimeControl | None] = dict(
+            TIME_CONTROLS if time_controls is None else time_controls)
         self.create_rate = create_rate
         self.max_waiting = max_waiting
         self._created: dict[str, list[float]] = {}  # each address's recent creations
@@ -1403,7 +1462,7 @@ class RoomManager:
             code = secrets.token_urlsafe(CODE_BYTES)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         room = Room(code, settings, token, now=self.now, host_name=host_name or "Host",
-                    abandon_after=self.abandon_after)
+                    abandon_after=self.abandon_after, controls=self.time_controls)
         self._rooms[code] = room
         if address is not None:
             self._created[address].append(self.now())

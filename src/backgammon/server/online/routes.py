@@ -251,7 +251,8 @@ async def create_room(request: Request,
         return _error(429 if exc.code == "rate_limited" else 503, exc.code, str(exc))
     hub._schedule_sweep()
     return RoomCreated(code=room.code, token=token, seat="host",
-                       color=str(room.colors[Seat.HOST]), settings=settings.to_dict(),
+                       color=str(room.colors[Seat.HOST]),
+                       settings=settings.to_dict(room.controls),
                        invite_path=f"/#join={room.code}",
                        ws_path=f"/api/online/rooms/{room.code}/ws")
 
@@ -264,7 +265,8 @@ async def room_info(request: Request, code: str) -> RoomInfo | JSONResponse:
         room = hub_of(request.app).rooms.get(code)
     except OnlineError as exc:
         return _error(404, exc.code, str(exc))
-    return RoomInfo(code=room.code, phase=str(room.phase), settings=room.settings.to_dict(),
+    return RoomInfo(code=room.code, phase=str(room.phase),
+                    settings=room.settings.to_dict(room.controls),
                     host=room.names[Seat.HOST], open=room.phase == "waiting")
 
 
@@ -338,6 +340,7 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
     hub.attach(room, seat, connection)
     hub.dispatch(room, room.tick())
     connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
-                     "token": token, "code": room.code, "settings": room.settings.to_dict(),
+                     "token": token, "code": room.code,
+                     "settings": room.settings.to_dict(room.controls),
                      "state": room.state_for(seat)})
     hub.schedule(room)

@@ -113,6 +113,11 @@ export function codeFromText(text) {
   return found ? found[1] : null;
 }
 
+/** A roll as players say it, the higher die first: "4-1" (as the server writes it). */
+export function rollText(dice) {
+  return dice && dice.length ? `${Math.max(...dice)}-${Math.min(...dice)}` : "";
+}
+
 /** A move [from, to, die] in the mover's numbering, as players write it: "bar/22", "6/off". */
 function moveText([from, to]) {
   return `${from === 25 ? "bar" : from}/${to === 0 ? "off" : to}`;
@@ -133,7 +138,7 @@ function eventText(event, names, notation = null) {
     case "opening_roll":
       return `Opening roll: ${names.white} ${event.white}, ${names.black} ${event.black}`;
     case "roll":
-      return `${who} rolls ${Math.max(...event.dice)}-${Math.min(...event.dice)}`;
+      return `${who} rolls ${rollText(event.dice)}`;
     case "play":
       // The server's notation of the play (hits marked, as the review and .mat write it).
       if (!event.moves.length) return `${who} cannot move`;
@@ -270,7 +275,6 @@ export class OnlineGame {
     this.lastResult = null;
     this.ref = 0;
     this.asked = new Map(); // ref -> {resolve, reject}: questions answered to this page only
-    this.pendingMoves = 0; // moves of one destination sent and not yet echoed
     this.clock = new OnlineClock($("online-clocks"));
     this.wire();
   }
@@ -364,7 +368,6 @@ export class OnlineGame {
     if (!this.active) return;
     this.active = false;
     this.finished = true;
-    this.pendingMoves = 0;
     this.dropQuestions("You left the online game.");
     clearTimeout(this.reconnectTimer);
     const ws = this.ws;
@@ -435,7 +438,6 @@ export class OnlineGame {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
-      this.pendingMoves = 0;
       this.dropQuestions("The connection to the online game dropped: try again.");
       this.markIdle();
       if (this.finished || !this.active || event.code === CLOSE_REFUSED) {
@@ -590,7 +592,6 @@ export class OnlineGame {
   refused(message) {
     const code = message.code;
     this.busy = false;
-    this.pendingMoves = 0;
     this.dutyPending = false;
     if (SEAT_GONE.has(code)) {
       this.forgetSeat();
@@ -625,8 +626,7 @@ export class OnlineGame {
   /** One event of the room (numbered by `seq`): note it, check the dice, read the state. */
   event(message) {
     if (typeof message.seq === "number") this.lastSeq = Math.max(this.lastSeq, message.seq);
-    if (message.type === "move" && this.pendingMoves > 0) this.pendingMoves -= 1;
-    this.busy = this.pendingMoves > 0; // a destination several dice away: all its moves echoed
+    this.busy = false;
     this.dutyPending = false;
     if (message.clock) this.clock.update(message.clock);
     const names = this.names();
@@ -643,7 +643,7 @@ export class OnlineGame {
         break;
       case "rolled":
         this.checkRoll(message);
-        if (message.passed) this.showNote(`${who} rolled ${message.dice.join("-")} and cannot move: the turn passes.`);
+        if (message.passed) this.showNote(`${who} rolled ${rollText(message.dice)} and cannot move: the turn passes.`);
         else if (message.tie) this.showNote(`Opening roll: both threw ${message.dice[0]}; throw again.`);
         else if (!message.opening) this.showNote(""); // (an opening keeps the note before it)
         break;
@@ -676,7 +676,10 @@ export class OnlineGame {
         break;
       case "game_over":
         this.lastResult = message;
-        this.showNote(message.match_over ? "" : `${message.text} The next game begins.`);
+        this.showNote(message.match_over ? "" : `${message.text} Next game when you are ready.`);
+        break;
+      case "new_game":
+        this.showNote("");
         break;
       case "rematch":
         this.showNote(message.color === this.color() ? "You asked for a rematch; waiting for your opponent."
@@ -878,31 +881,20 @@ export class OnlineGame {
     let message = null;
     switch (action) {
       case "roll":
-        if (state.round.open || game.phase !== "roll" || game.turn !== me) return;
+        if (state.round.open || game.phase !== "roll" || game.to_act !== me) return;
         this.busy = this.commit(state.round.next);
         this.draw();
         return;
       case "move": {
         // The server's path to that place (one move, or several dice through open points),
-        // sent as one message a move; the page waits for all of them before the next action.
+        // sent as one message: all its moves are made, or none (as local play's move).
         const entry = game.legal.find((e) => String(e.from) === String(body.from));
         const destination = entry && entry.destinations.find((d) => String(d.to) === String(body.to));
         if (!destination) return;
         this.board.select(null);
         const moves = destination.moves.map((m) => [ownPoint(m.from, me, true), ownPoint(m.to, me, false), m.die]);
-        let sent = 0;
-        for (const move of moves) {
-          this.ref += 1;
-          if (!this.send({ type: "move", move, ref: this.ref })) break;
-          sent += 1;
-        }
-        if (sent) {
-          this.pendingMoves = sent;
-          this.busy = true;
-          this.showError("");
-          this.draw();
-        }
-        return;
+        message = { type: "move", moves };
+        break;
       }
       case "undo":
         message = { type: "undo" };
@@ -922,6 +914,9 @@ export class OnlineGame {
         break;
       case "rematch":
         message = { type: "rematch" };
+        break;
+      case "next":
+        message = { type: "next_game" };
         break;
       case "claim":
         message = { type: "claim" };
@@ -993,15 +988,13 @@ export class OnlineGame {
     if (board.viewer !== me) board.build(me);
     board.setLabels(me);
     board.drawPosition(game.board);
+    board.setLastTurn(game.last_turn);
     if (game.dice) board.drawDice(game.dice, game.dice_left, game.on_roll, null);
     else if (game.phase === "opening" && this.lastTie) {
       board.drawDice(null, [], null, { white: this.lastTie[0], black: this.lastTie[1] });
     } else board.drawDice(null, [], null, null);
-    board.drawCube({
-      ...game.cube,
-      offered_by: game.phase === "double_offered" ? game.on_roll : null,
-    });
-    const myMove = playing && !open && game.phase === "move" && game.turn === me;
+    board.drawCube(game.cube);
+    const myMove = playing && !open && game.phase === "move" && game.to_act === me;
     board.setLegal(myMove ? me : null, myMove ? game.legal : []);
     board.setEnabled(myMove && !this.busy);
     const body = document.body;
@@ -1045,21 +1038,21 @@ export class OnlineGame {
     if (open && open.kind === "roll") {
       return open.roller === me ? "Rolling: fair dice with your opponent's secret…" : `${opponent} is rolling…`;
     }
-    const dice = game.dice ? game.dice.join("-") : "";
+    const dice = rollText(game.dice);
     switch (game.phase) {
       case "opening":
         return "Opening roll: each side throws one die; the higher one moves first.";
       case "roll":
-        if (game.turn !== me) return `${opponent} to roll.`;
+        if (game.to_act !== me) return `${opponent} to roll.`;
         return game.cube.can_double ? "Your turn: roll, or double." : "Your turn: roll the dice.";
       case "move":
-        if (game.turn !== me) return `${opponent} is moving (${dice}).`;
+        if (game.to_act !== me) return `${opponent} is moving (${dice}).`;
         if (game.legal_moves.length) return `You rolled ${dice}: move your checkers.`;
         return game.played.length ? "Your play is complete: Done, or undo." : `You rolled ${dice} and cannot move.`;
-      case "double_offered":
-        return game.turn === me ? `${opponent} doubles to ${game.cube.value * 2}: take or drop?`
+      case "cube":
+        return game.to_act === me ? `${opponent} doubles to ${game.cube.value * 2}: take or drop?`
           : `Waiting for ${opponent} to take or drop.`;
-      case "resignation_offered": {
+      case "resign": {
         const offer = game.resignation;
         const level = offer ? LEVEL_WORDS[offer.level] : "";
         return offer && offer.color !== me ? `${opponent} offers to resign ${level}: accept or decline?`
@@ -1073,21 +1066,21 @@ export class OnlineGame {
   drawControls(state, playing) {
     const game = state.game;
     const me = state.you.color;
-    const myTurn = game.turn === me;
+    const myTurn = game.to_act === me;
     const open = Boolean(state.round.open);
     const roll = playing && !open && game.phase === "roll" && myTurn;
     const offer = game.resignation;
     const visible = { // (the ids of CONTROLS)
       "roll-button": roll,
       "double-button": roll && game.cube.can_double,
-      "take-button": playing && game.phase === "double_offered" && myTurn,
-      "drop-button": playing && game.phase === "double_offered" && myTurn,
+      "take-button": playing && game.phase === "cube" && myTurn,
+      "drop-button": playing && game.phase === "cube" && myTurn,
       "undo-button": playing && !open && game.phase === "move" && myTurn && game.played.length > 0,
       "done-button": playing && !open && game.phase === "move" && myTurn && game.legal_moves.length === 0,
-      "next-game-button": false,
+      "next-game-button": playing && game.phase === "game_over",
       "resign-button": playing && !open && (game.phase === "roll" || game.phase === "move"),
-      "online-accept-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
-      "online-decline-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
+      "online-accept-button": playing && game.phase === "resign" && Boolean(offer) && offer.color !== me,
+      "online-decline-button": playing && game.phase === "resign" && Boolean(offer) && offer.color !== me,
       "online-claim-button": playing && state.claimable === other(me),
     };
     for (const [id, show] of Object.entries(visible)) {

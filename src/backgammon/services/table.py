@@ -1,0 +1,191 @@
+"""The table: what local play (:mod:`backgammon.services.session`) and online play
+(:mod:`backgammon.services.online.rooms`) share about a game in progress.
+
+Both doors build the page's view of a game from the functions here, so the two flows speak the
+same language: the same phase names, the same ``turn`` (the side on roll, also while a double
+or a resignation waits for an answer; ``to_act`` is the side that must answer), the same cube
+(shown in the Crawford game, where nobody may double), the same board, move list, last turn and
+words (:mod:`backgammon.services.words`).
+
+The policies both doors follow (one rule each, no fork):
+
+* **Next game**: when a game of a match or money session ends, the next game starts when a
+  player asks for it (``next_game``); a single game has no next game.
+* **Rematch**: once the single game or the match is over, a new one with the same settings
+  starts when every person at another screen has asked (a computer always agrees; two people
+  at one screen ask once). :data:`REMATCH_SWAPS_SIDES` says whether the sides swap: online
+  they do (the host played White), locally the person keeps the side chosen.
+* **Resign**: a side may offer to resign in the roll or move phase of a game, at most once a
+  turn (until the next roll or play: :func:`resign_refusal` reads it from the log, so it
+  survives a reload or a restart); the opponent answers (the computer by its evaluation, a
+  person at another screen with accept or decline; a person at the same screen has already
+  agreed: the offer is accepted at once).
+
+The rules behind these views are backgammon's, reached only through
+:class:`~backgammon.core.game.Game` and :class:`~backgammon.core.match.Match`: a second game
+(American checkers) will bring its own view pieces behind the same names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal
+
+from backgammon.core.game import Game, Phase
+from backgammon.core.position import Position
+from backgammon.core.types import WHITE, Color
+from backgammon.services.destinations import move_json
+from backgammon.services.state import (
+    BoardJSON,
+    ColorName,
+    CubeJSON,
+    HistoryJSON,
+    LastTurnJSON,
+    MoveJSON,
+)
+from backgammon.services.words import roll_text, turn_text
+
+#: The view's phase names, for both doors (the page's ``data-phase``).
+PHASES: Final = ("opening", "roll", "move", "cube", "resign", "game_over", "match_over")
+#: Whether a rematch swaps the sides, by door: online the guest gets White; locally the person
+#: keeps the side they chose.
+REMATCH_SWAPS_SIDES: Final = {"local": False, "online": True}
+
+
+def color_name(color: Color) -> ColorName:
+    """``"white"`` or ``"black"``."""
+    return "white" if color is WHITE else "black"
+
+
+def phase_name(game: Game, session_over: bool) -> Literal[
+        "opening", "roll", "move", "cube", "resign", "game_over", "match_over"]:
+    """The view's phase: one of :data:`PHASES` (``"cube"`` while a double waits for its
+    answer, ``"resign"`` while a resignation does; ``"match_over"`` once no further game can be
+    played, ``"game_over"`` between games)."""
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "match_over" if session_over else "game_over"
+    if phase is Phase.DOUBLE_OFFERED:
+        return "cube"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return "resign"
+    if phase is Phase.OPENING:
+        return "opening"
+    if phase is Phase.ROLL:
+        return "roll"
+    return "move"
+
+
+def board_json(position: Position) -> BoardJSON:
+    """The checkers: the 26 signed slots and the checkers borne off."""
+    return {"points": list(position.points),
+            "off": {"white": position.off[0], "black": position.off[1]}}
+
+
+def cube_json(game: Game) -> CubeJSON:
+    """The cube as both doors show it: ``enabled`` whenever the game is played with the cube
+    (the Crawford game too, where nobody may double: ``can`` says so), ``offered_by`` the
+    doubler while a double waits for its answer."""
+    owner = game.cube_owner
+    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
+    return {"enabled": game.settings.cube, "value": game.cube_value,
+            "owner": color_name(owner) if owner is not None else None,
+            "offered_by": color_name(offered) if offered is not None else None}
+
+
+def on_roll(game: Game) -> Color:
+    """The side on roll (White before the opening roll)."""
+    color = game.on_roll
+    return color if color is not None else WHITE
+
+
+def played_json(game: Game) -> list[MoveJSON]:
+    """The moves made so far this turn, as the page lists them."""
+    return [move_json(m, on_roll(game)) for m in game.played]
+
+
+def opening_json(game: Game) -> dict[str, int] | None:
+    """The opening roll's dice while the first play is being made."""
+    if game.phase is not Phase.MOVE or game.history:
+        return None
+    for event in reversed(game.events):
+        if event["type"] == "opening_roll":
+            return {"white": int(event["white"]), "black": int(event["black"])}
+    return None
+
+
+def last_turn_json(game: Game) -> LastTurnJSON | None:
+    """The last play of the game (the board marks where its checkers came from and went)."""
+    for turn in reversed(game.history):
+        if turn.action == "move":
+            return {"color": color_name(turn.color),
+                    "moves": [move_json(m, turn.color) for m in turn.moves]}
+    return None
+
+
+def history_json(games: Sequence[Game], names: tuple[str, str] = ("White", "Black")
+                 ) -> list[HistoryJSON]:
+    """The move list of a match: a heading per game when there are several, each turn in
+    words (``"White 3-1: 8/5 6/5"``), each result. ``names`` are (White's, Black's)."""
+    entries: list[HistoryJSON] = []
+    several = len(games) > 1
+    white = black = 0
+    for number, game in enumerate(games, start=1):
+        if several:
+            entries.append({"game": number, "kind": "game", "color": None,
+                            "text": f"Game {number} (score {white}-{black})"})
+        for turn in game.history:
+            kind = "play" if turn.action == "move" else turn.action
+            entries.append({"game": number, "kind": kind, "color": color_name(turn.color),
+                            "text": turn_text(turn, names)})
+        outcome = game.outcome
+        if outcome is not None:
+            if outcome.winner is WHITE:
+                white += outcome.points
+            else:
+                black += outcome.points
+            points = outcome.points
+            name = names[0] if outcome.winner is WHITE else names[1]
+            entries.append({
+                "game": number, "kind": "result", "color": color_name(outcome.winner),
+                "text": f"{name} wins {points} point{'s' if points != 1 else ''}",
+            })
+    return entries
+
+
+def resign_refusal(game: Game, color: Color) -> str | None:
+    """Why ``color`` may not offer to resign now under the one-offer-a-turn policy, or None.
+
+    A turn here runs from one roll (or the opening roll, or the end of a play) to the next:
+    an offer declined cannot be sent again before the dice are thrown again or the turn
+    passes, so resigning cannot be used to stop play. Read from the game's log, so it holds
+    across reloads and restarts."""
+    name = color_name(color)
+    for event in reversed(game.events):
+        if event["type"] in ("roll", "opening_roll", "play", "pass"):
+            return None
+        if event["type"] == "resign" and event.get("color") == name:
+            return f"{name} has already offered a resignation this turn: one offer a turn"
+    return None
+
+
+def dice_text(dice: Sequence[int] | None) -> str:
+    """The roll in words, higher die first (``"4-1"``); ``""`` without dice."""
+    return roll_text((int(dice[0]), int(dice[1]))) if dice else ""
+
+
+__all__ = [
+    "PHASES",
+    "REMATCH_SWAPS_SIDES",
+    "board_json",
+    "color_name",
+    "cube_json",
+    "dice_text",
+    "history_json",
+    "last_turn_json",
+    "on_roll",
+    "opening_json",
+    "phase_name",
+    "played_json",
+    "resign_refusal",
+]
