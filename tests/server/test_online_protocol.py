@@ -1418,7 +1418,7 @@ def test_the_crawford_cube_is_shown_as_locally(table_factory: Any) -> None:
 
 def test_next_game_only_once_a_game_of_a_match_is_over(table_factory: Any) -> None:
     table = table_factory(seed=13, match_length=3)
-    roller, other = _to_a_roll_phase(table)
+    roller, _ = _to_a_roll_phase(table)
     before = states(table)
     roller.send(type="next_game")
     assert roller.error("not_now") == "cannot start the next game: this game is not over"

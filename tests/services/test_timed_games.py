@@ -1,5 +1,5 @@
 """Timed games in the game service on a fake ``now()``: what each turn is charged, increments, a
-forced pass (charged), timeouts (exactly at zero, acting late, the score they give), the computer's time,
+forced pass, timeouts (exactly at zero, acting late, the score they give), the computer's time,
 presence (no page, no clock), and the clock surviving a reload and a server restart.
 
 Dice are fixed; an opening roll reads as (White's die, Black's die). Places are the page's: points
