@@ -22,15 +22,15 @@ from backgammon.core.dice import commitment, dice_from_secrets
 from backgammon.core.game import Game, GameSettings
 from backgammon.core.moves import Move
 from backgammon.server.online import OnlineHub, RoomManager, router
-from backgammon.server.online.protocol import MAX_MESSAGE_BYTES, OnlineError, parse_message
-from backgammon.server.online.rooms import (
+from backgammon.services.clock import TIME_CONTROLS, TimeControl
+from backgammon.services.online.protocol import MAX_MESSAGE_BYTES, OnlineError, parse_message
+from backgammon.services.online.rooms import (
     TRANSITIONS,
     OnlineSettings,
     Room,
     RoomPhase,
     RoomStateError,
 )
-from backgammon.services.clock import TIME_CONTROLS, TimeControl
 
 EXPIRY = 60.0
 
@@ -995,7 +995,7 @@ def test_parse_message_checks_and_converts_fields() -> None:
 
 
 def test_the_state_answer_is_encoded_once_per_event_and_reads_back_the_same() -> None:
-    from backgammon.server.online.rooms import Seat
+    from backgammon.services.online.rooms import Seat
 
     room = Room("code", OnlineSettings(), "token", now=FakeNow())
     room.join("Bob")
@@ -1029,7 +1029,7 @@ def test_the_state_answer_is_encoded_once_per_event_and_reads_back_the_same() ->
 
 def test_the_log_encoder_writes_what_json_writes_game_after_game() -> None:
     from backgammon.core.match import Match
-    from backgammon.server.online.rooms import _LogEncoder
+    from backgammon.services.online.rooms import _LogEncoder
 
     encoder = _LogEncoder()
     match = Match(3, cube=False, names=("Ann", "Bob"), seed=4)
@@ -1127,7 +1127,7 @@ def test_the_server_flags_a_side_whose_time_runs_out_unprompted() -> None:
 def test_the_rooms_and_the_protocol_import_no_web_framework() -> None:
     from pathlib import Path
 
-    import backgammon.server.online as online
+    import backgammon.services.online as online
 
     folder = Path(online.__file__).parent
     for name in ("rooms.py", "protocol.py"):
@@ -1297,7 +1297,7 @@ def test_the_time_before_a_forced_pass_is_charged(client: TestClient, table_fact
     from backgammon.core.match import Match, MatchSetup
     from backgammon.core.position import Position
     from backgammon.core.types import BLACK
-    from backgammon.server.online.rooms import _NoDice
+    from backgammon.services.online.rooms import _NoDice
 
     table = table_factory(seed=26, time_control="bullet")
     room = _room(client, table)

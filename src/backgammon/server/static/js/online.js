@@ -1,6 +1,6 @@
 // Online play: two browsers, one server that referees, dice that neither side can steer.
 //
-// The protocol is documented in backgammon/server/online/protocol.py. In short: the host
+// The protocol is documented in backgammon/services/online/protocol.py. In short: the host
 // creates a room over HTTP (POST /api/online/rooms) and shares the invite link (the server's
 // `invite_path`, "/#join=CODE"); each page opens the WebSocket /api/online/rooms/CODE/ws and
 // says hello (with its seat token when it has one). Every event the server sends changes the

@@ -4,12 +4,14 @@ A :class:`Room` is an explicit state machine (:class:`RoomPhase`; :data:`TRANSIT
 the moves allowed and any other raises :class:`RoomStateError`). It holds the
 :class:`~backgammon.core.match.Match` (each game a :class:`~backgammon.core.game.Game`), the dice
 round in progress and the clock, and turns each checked :class:`~.protocol.ClientMessage` into
-the messages to send: :meth:`Room.handle` either raises :class:`~.protocol.OnlineError` having
-changed nothing, or returns ``[(seat, payload), ...]``. The wire protocol is documented in
-:mod:`backgammon.server.online.protocol`.
+the messages to send: :meth:`Room.handle` either raises :class:`~.protocol.OnlineError` (or
+the engine's own :class:`~backgammon.core.errors.BackgammonError`) having changed nothing, or
+returns ``[(seat, payload), ...]``. The wire protocol is documented in
+:mod:`backgammon.services.online.protocol`.
 
-This module is synchronous and imports no web framework: :mod:`.routes` calls it from the event
-loop (each call is short: one engine action) and owns the sockets. Time comes from an injected
+This module is synchronous and imports no web framework: the transport
+(:mod:`backgammon.server.online.routes`) calls it from the event loop (each call is short: one
+engine action) and owns the sockets. Time comes from an injected
 ``now()`` (seconds, monotonic), so tests run on a fake clock (DESIGN.md habit 7).
 
 Clock rules online (the host's time control, :class:`~backgammon.services.clock.Clock`, a fresh
@@ -63,13 +65,13 @@ from backgammon.core.match import Match
 from backgammon.core.moves import Move, Play, apply_play
 from backgammon.core.notation import format_play
 from backgammon.core.types import BLACK, WHITE, Color, Roll
-from backgammon.server.online.protocol import (
+from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
+from backgammon.services.destinations import legal_json
+from backgammon.services.online.protocol import (
     CLOCK_TOLERANCE,
     ClientMessage,
     OnlineError,
 )
-from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
-from backgammon.services.destinations import legal_json
 from backgammon.services.review import (
     NoSuchGameError,
     explain_attempt,
@@ -323,12 +325,6 @@ class _NoDice:
 
     def opening_roll(self) -> Roll:
         raise IllegalActionError("online dice come from the players' secrets only")
-
-
-def _engine_error(exc: BackgammonError) -> OnlineError:
-    if isinstance(exc, IllegalActionError):
-        return OnlineError("not_allowed", str(exc))
-    return OnlineError("illegal_move", str(exc))
 
 
 def _move_list(move: Move) -> list[int]:
@@ -1092,10 +1088,10 @@ class Room:
         try:
             for triple in message["moves"]:
                 made.append(game.move(Move(*triple)))
-        except BackgammonError as exc:
+        except BackgammonError:
             for _ in made:
                 game.undo()
-            raise _engine_error(exc) from None
+            raise  # as it was; server/errors.py words the engine's refusal
         return self._broadcast({"type": "move", "color": str(color),
                                 "moves": [_move_list(m) for m in made],
                                 "hits": [m.hit for m in made]})
@@ -1104,8 +1100,8 @@ class Room:
         color, game = self._moving(seat, "undo")
         try:
             taken = game.undo()
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         return self._broadcast({"type": "undo", "color": str(color), "move": _move_list(taken)})
 
     def _on_end_turn(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
@@ -1113,8 +1109,8 @@ class Room:
         seconds, server = self._used(color)
         try:
             play = game.end_turn(seconds=seconds)
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
                                 seconds, server)
 
@@ -1127,8 +1123,8 @@ class Room:
         play = _checked_play(game, message["moves"])
         try:
             play = game.play(play, seconds=seconds)
-        except BackgammonError as exc:  # pragma: no cover - _checked_play found it legal
-            raise _engine_error(exc) from None
+        except BackgammonError:  # pragma: no cover - _checked_play found it legal
+            raise  # the engine changed nothing; server/errors.py words it
         return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
                                 seconds, server)
 
@@ -1150,8 +1146,8 @@ class Room:
         seconds, server = self._used(color)
         try:
             result = action(game, color, seconds)
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         self._hand_clock(increment=False)
         out = self._clock_check(seat, message, server)
         payload: dict[str, Any] = {"type": message.type, "color": str(color)}
