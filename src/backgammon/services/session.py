@@ -42,26 +42,23 @@ from backgammon.core.errors import (
     InvalidLogError,
 )
 from backgammon.core.explain import explain_move
-from backgammon.core.game import DiceLike, Game, Phase, Turn
+from backgammon.core.game import DiceLike, Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.moves import Move
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
-from backgammon.services.destinations import legal_json, move_json, paths_by_destination
+from backgammon.services.destinations import paths_by_destination
 from backgammon.services.review import pass_reason
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
-    CanJSON,
     ClockCheckJSON,
     ColorName,
     ComputerTurnJSON,
     GameState,
     Place,
     PlayerJSON,
-    ResultJSON,
-    ScoreJSON,
     SettingsJSON,
     StepJSON,
     TimeControlName,
@@ -71,15 +68,14 @@ from backgammon.services.table import (
     board_json,
     color_name,
     cube_json,
-    history_json,
-    last_turn_json,
-    opening_json,
+    describe,
+    passed_turn,
     phase_name,
     resign_refusal,
 )
 from backgammon.services.table import on_roll as on_roll_of
 from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
-from backgammon.services.words import KIND_NAMES, RESULT_WORDS, roll_text
+from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, roll_text
 from backgammon.services.words import title as title_of
 
 T = TypeVar("T")
@@ -749,7 +745,7 @@ class GameService:
             timer = self._computer_clock_on(session)
             steps: list[StepJSON] = []
             notes: list[str] = []
-            passed = _passed(session.game)
+            passed = passed_turn(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
                 notes.append(f"You rolled {roll_text(passed.dice)} and cannot move"
@@ -858,30 +854,15 @@ class GameService:
         settings = session.settings
         computer = session.computer
         human = session.human
-        over = game.is_over
-        session_over = session.over
-        phase = phase_name(game, session_over)
         computer_to_act = self._computer_to_act(session)
-        people_act = not computer_to_act and not over
-        on_roll = game.on_roll
-        to_act = game.turn
-        if game.phase is Phase.OPENING:
-            to_act = human
-        mine = people_act and (computer is None or to_act is not computer)
-        legal_now = game.legal_moves() if game.phase is Phase.MOVE else []
-        can: CanJSON = {
-            "roll": mine and game.phase in (Phase.OPENING, Phase.ROLL),
-            "double": mine and game.phase is Phase.ROLL and game.can_double(),
-            "take": mine and game.phase is Phase.DOUBLE_OFFERED,
-            "drop": mine and game.phase is Phase.DOUBLE_OFFERED,
-            "undo": mine and game.phase is Phase.MOVE and bool(game.played),
-            "done": mine and game.phase is Phase.MOVE and not legal_now,
-            "resign": mine and game.phase in (Phase.ROLL, Phase.MOVE),
-            "next_game": over and not session_over,
-            "rematch": session_over,
-        }
+        to_act = human if game.phase is Phase.OPENING else game.turn
+        mine = (not computer_to_act and not game.is_over
+                and (computer is None or to_act is not computer))
+        view = describe(session.match, kind=settings["kind"], names=_names(session),
+                        mine=mine, session_over=session.over,
+                        computer_to_act=computer_to_act, to_act=to_act)
         viewer = human if human is not None else WHITE
-        return {
+        return cast(GameState, {
             "id": session.id,
             "version": session.version,
             "settings": settings,
@@ -890,157 +871,10 @@ class GameService:
                 "black": _player(settings, BLACK, computer),
             },
             "viewer": color_name(viewer),
-            "phase": phase,
-            "turn": color_name(on_roll) if on_roll is not None and not over else None,
-            "to_act": color_name(to_act) if to_act is not None and not over else None,
-            "computer_to_act": computer_to_act,
-            "board": board_json(game.position),
-            "pips": {"white": game.position.pip_count(WHITE),
-                     "black": game.position.pip_count(BLACK)},
-            "dice": list(game.dice) if game.phase is Phase.MOVE and game.dice else None,
-            "dice_left": list(game.dice_left),
-            "opening": opening_json(game),
-            "played": [move_json(m, on_roll_of(game)) for m in game.played],
-            "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
-            "can": can,
-            "cube": cube_json(game),
-            "score": self._score(session),
-            "history": history_json(session.games),
-            "last_turn": last_turn_json(game),
-            "result": self._result(session, session_over),
-            "message": self._message(session, legal_now, session_over),
+            **view,
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
             "ids": ids_json(session.match),
-        }
-
-    def _score(self, session: _Session) -> ScoreJSON:
-        settings = session.settings
-        white, black = session.match.score
-        game = session.game
-        number = len(session.games)
-        if settings["kind"] == "match":
-            length: int | None = settings["length"]
-            text = f"Match to {length} point{'s' if length != 1 else ''} · game {number}"
-            if game.settings.crawford:
-                text += " · Crawford game"
-        elif settings["kind"] == "money":
-            length = None
-            text = f"Money session · game {number}"
-        else:
-            length = None
-            text = "Single game"
-        if not settings["cube"]:
-            text += " · no cube"
-        if not settings["gammons"]:
-            text += " · gammons off"
-        return {"white": white, "black": black, "length": length,
-                "crawford": game.settings.crawford, "game_number": number,
-                "description": text}
-
-    def _result(self, session: _Session, session_over: bool) -> ResultJSON | None:
-        game = session.game
-        outcome = game.outcome
-        if outcome is None:
-            return None
-        winner = outcome.winner
-        kind = cast(Literal["single", "gammon", "backgammon"],
-                    KIND_NAMES[int(outcome.result_kind)])
-        reason = cast(Literal["board", "drop", "resign", "timeout"],
-                      outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
-        human = session.human
-        if human is None:
-            title = subject = f"{title_of(winner)} wins"
-        elif winner is human:
-            title, subject = "You win", "You win"
-        else:
-            title, subject = "The computer wins", "The computer wins"
-        points = outcome.points
-        worth = f"{points} point{'s' if points != 1 else ''}"
-        if reason == "drop":
-            text = f"{subject}: the double was dropped ({worth})."
-        elif reason == "resign":
-            text = f"{subject} {RESULT_WORDS[kind]} by resignation ({worth})."
-        elif reason == "timeout":
-            text = (f"{subject} {RESULT_WORDS[kind]} on time ({worth}): "
-                    f"{_whose_time(session, outcome.loser)} ran out of time.")
-        else:
-            text = f"{subject} {RESULT_WORDS[kind]} ({worth})."
-        if kind != "single" and reason != "drop" and not game.settings.gammons:
-            text += " Gammons are off: every win scores a single game."
-        white, black = session.match.score
-        settings = session.settings
-        if settings["kind"] == "match":
-            text += f" Score {white}-{black} in a match to {settings['length']}."
-            if session_over:
-                title += " the match"
-        elif settings["kind"] == "money":
-            text += f" Running total: White {white}, Black {black}."
-        return {"winner": color_name(winner), "kind": kind, "points": points, "reason": reason,
-                "match_over": session_over, "title": title, "text": text}
-
-    def _message(self, session: _Session, legal_now: list[Move], session_over: bool) -> str:
-        game = session.game
-        human = session.human
-        computer = session.computer
-
-        def who(color: Color | None) -> str:
-            if color is None:
-                return "Nobody"
-            if human is None:
-                return title_of(color)
-            return "You" if color is human else "The computer"
-
-        if game.is_over:
-            result = self._result(session, session_over)
-            assert result is not None
-            return result["text"]
-        phase = game.phase
-        if phase is Phase.OPENING:
-            return "Roll to start: each side throws one die, the higher die moves first."
-        on_roll = game.on_roll
-        if phase is Phase.ROLL:
-            passed = _passed(game)
-            before = ""
-            if passed is not None and passed.dice is not None:
-                why = pass_reason(passed)
-                before = (f"{who(passed.color)} rolled {roll_text(passed.dice)} "
-                          f"and cannot move{': ' + why if why else ''}. ")
-            if computer is not None and on_roll is computer:
-                return f"{before}The computer is on roll."
-            double = " or double" if game.can_double() else ""
-            if human is not None:
-                return f"{before}Your turn: roll{double}."
-            return f"{before}{title_of(on_roll)} to roll{double}."
-        if phase is Phase.DOUBLE_OFFERED:
-            doubler = cast(Color, on_roll)
-            offered = game.cube_value * 2
-            if computer is not None and doubler is computer:
-                return f"The computer doubles to {offered}: take or drop?"
-            if computer is not None:
-                return f"You double to {offered}: the computer is thinking."
-            return f"{title_of(doubler)} doubles to {offered}: {title_of(doubler.opponent)}, " \
-                   f"take or drop?"
-        if phase is Phase.MOVE:
-            dice = game.dice
-            assert dice is not None
-            rolled = roll_text(dice)
-            opening = opening_json(game)
-            start = ""
-            if opening is not None:
-                start = (f"Opening roll: White {opening['white']}, Black {opening['black']}. ")
-            if computer is not None and on_roll is computer:
-                return f"{start}The computer plays {rolled}."
-            subject = "You" if human is not None else title_of(on_roll)
-            if not legal_now:
-                return f"{start}{subject} played {rolled}: press Done (or Undo)."
-            verb = "rolled" if not start else ("start with" if subject == "You" else "starts with")
-            return f"{start}{subject} {verb} {rolled}: move a checker."
-        if phase is Phase.RESIGNATION_OFFERED:
-            offer = game.resignation
-            assert offer is not None
-            words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
-            return f"You offer to resign {words}: the computer is thinking."
-        return f"{who(game.turn)} to act."
+        })
 
 
 # --------------------------------------------------------------------------------------------
@@ -1060,6 +894,16 @@ def _phase_words(game: Game) -> str:
     if phase is Phase.RESIGNATION_OFFERED:
         return f"{game.turn} must answer the resignation"
     return f"{game.on_roll} is moving"
+
+
+def _names(session: _Session) -> Names:
+    """How the sentences name the sides: "You" and "The computer", or White and Black in
+    pass & play."""
+    human = session.human
+    if human is None:
+        return Names()
+    names = {human: "You", human.opponent: "The computer"}
+    return Names(names[WHITE], names[BLACK], me=human, computer=human.opponent)
 
 
 def _whose_time(session: _Session, loser: Color) -> str:
@@ -1121,14 +965,6 @@ def _step(game: Game, kind: str, color: ColorName, text: str,
     return {"kind": kind, "color": color, "text": text, "board": board_json(game.position),
             "dice": list(dice) if dice else None, "dice_left": list(game.dice_left),
             "cube": cube_json(game)}
-
-
-def _passed(game: Game) -> Turn | None:
-    """The last turn when it was a roll that could not be played (and nothing came after)."""
-    history = game.history
-    if history and history[-1].action == "move" and not history[-1].moves:
-        return history[-1]
-    return None
 
 
 __all__ = ["GameOptions", "GameService"]

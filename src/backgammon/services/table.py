@@ -29,21 +29,37 @@ The rules behind these views are backgammon's, reached only through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
-from backgammon.core.game import Game, Phase
+from typing_extensions import TypedDict
+
+from backgammon.core.game import Game, Phase, Turn
+from backgammon.core.match import Match
 from backgammon.core.position import Position
-from backgammon.core.types import WHITE, Color
-from backgammon.services.destinations import move_json
+from backgammon.core.types import BLACK, WHITE, Color
+from backgammon.services.destinations import legal_json, move_json
+from backgammon.services.review import pass_reason
 from backgammon.services.state import (
     BoardJSON,
+    CanJSON,
     ColorName,
     CubeJSON,
     HistoryJSON,
     LastTurnJSON,
+    LegalJSON,
     MoveJSON,
+    ResultJSON,
+    ScoreJSON,
 )
-from backgammon.services.words import roll_text, turn_text
+from backgammon.services.words import (
+    KIND_NAMES,
+    Names,
+    result_text,
+    roll_text,
+    score_text,
+    status_text,
+    turn_text,
+)
 
 #: The view's phase names, for both doors (the page's ``data-phase``).
 PHASES: Final = ("opening", "roll", "move", "cube", "resign", "game_over", "match_over")
@@ -174,18 +190,178 @@ def dice_text(dice: Sequence[int] | None) -> str:
     return roll_text((int(dice[0]), int(dice[1]))) if dice else ""
 
 
+def passed_turn(game: Game) -> Turn | None:
+    """The last turn when it was a roll that could not be played (and nothing came after)."""
+    history = game.history
+    if history and history[-1].action == "move" and not history[-1].moves:
+        return history[-1]
+    return None
+
+
+def score_json(match: Match, kind: str) -> ScoreJSON:
+    """The scoreboard: points so far, the match length, the Crawford flag and the caption."""
+    white, black = match.score
+    game = match.current
+    number = len(match.games)
+    length = match.length if kind == "match" else None
+    return {"white": white, "black": black, "length": length,
+            "crawford": game.settings.crawford, "game_number": number,
+            "description": score_text(kind, match.length, number,
+                                      crawford=game.settings.crawford, cube=match.cube,
+                                      gammons=match.gammons)}
+
+
+def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
+                abandoned_after: float | None = None) -> ResultJSON | None:
+    """The result box of the game just ended (None while it goes on)."""
+    game = match.current
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    winner = outcome.winner
+    result_kind = cast(Literal["single", "gammon", "backgammon"],
+                       KIND_NAMES[int(outcome.result_kind)])
+    reason = cast(Literal["board", "drop", "resign", "timeout"],
+                  outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
+    title = names.wins(winner)
+    text = result_text(names, winner=winner, loser=outcome.loser, kind=result_kind,
+                       reason=reason, points=outcome.points, gammons=game.settings.gammons,
+                       abandoned_after=abandoned_after)
+    white, black = match.score
+    if kind == "match":
+        text += f" Score {white}-{black} in a match to {match.length}."
+        if session_over:
+            title += " the match"
+    elif kind == "money":
+        text += f" Running total: White {white}, Black {black}."
+    return {"winner": color_name(winner), "kind": result_kind, "points": outcome.points,
+            "reason": reason, "match_over": session_over, "title": title, "text": text}
+
+
+def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over: bool,
+             computer_to_act: bool = False, to_act: Color | None = None,
+             resign: bool | None = None, legal: list[LegalJSON] | None = None,
+             history_names: tuple[str, str] = ("White", "Black"),
+             abandoned_after: float | None = None) -> TableView:
+    """The view of a game in progress, the same shape for both doors.
+
+    Args:
+        match: the match (its current game is shown).
+        kind: ``"single"``, ``"match"`` or ``"money"``.
+        names: how the sentences name the sides (the viewer's point of view).
+        mine: whether the viewer may act now (the side to act is the viewer's, nothing else
+            is pending).
+        session_over: no further game can be played.
+        computer_to_act: the computer is to act next (local play).
+        to_act: who acts before the opening roll (local play: the person), else ``game.turn``.
+        resign: whether the viewer may offer to resign now (default: ``mine`` in the roll or
+            move phase); the one-offer-a-turn policy applies in any case.
+        legal: the board's legal list, when the caller keeps it (default: made here).
+        history_names: the names the move list gives (White's, Black's).
+        abandoned_after: the silence after which the game was claimed as abandoned (online).
+
+    Returns:
+        ``phase``, ``turn``, ``to_act``, ``computer_to_act``, ``board``, ``pips``, ``dice``,
+        ``dice_left``, ``opening``, ``played``, ``legal``, ``can``, ``cube``, ``score``,
+        ``history``, ``last_turn``, ``result``, ``message``.
+    """
+    game = match.current
+    over = game.is_over
+    phase = game.phase
+    acting = to_act if phase is Phase.OPENING else game.turn
+    legal_now = bool(game.legal_moves()) if phase is Phase.MOVE else False
+    viewer = names.me if names.me is not None else game.on_roll
+    may_resign = (mine and phase in (Phase.ROLL, Phase.MOVE)) if resign is None else resign
+    if may_resign and viewer is not None and resign_refusal(game, viewer) is not None:
+        may_resign = False
+    can: CanJSON = {
+        "roll": mine and phase in (Phase.OPENING, Phase.ROLL),
+        "double": mine and phase is Phase.ROLL and game.can_double(),
+        "take": mine and phase is Phase.DOUBLE_OFFERED,
+        "drop": mine and phase is Phase.DOUBLE_OFFERED,
+        "undo": mine and phase is Phase.MOVE and bool(game.played),
+        "done": mine and phase is Phase.MOVE and not legal_now,
+        "resign": may_resign,
+        "next_game": over and not session_over,
+        "rematch": session_over,
+    }
+    on = game.on_roll
+    opening = opening_json(game)
+    result = result_json(match, kind, names, session_over, abandoned_after=abandoned_after)
+    if result is not None:
+        message = result["text"]
+    else:
+        passed = passed_turn(game)
+        message = status_text(
+            game, names, legal_now=legal_now, opening=opening,
+            passed=None if passed is None or passed.dice is None
+            else (passed.color, passed.dice, pass_reason(passed)))
+    if legal is None:
+        legal = legal_json(game) if phase is Phase.MOVE and mine else []
+    return {
+        "phase": phase_name(game, session_over),
+        "turn": color_name(on) if on is not None and not over else None,
+        "to_act": color_name(acting) if acting is not None and not over else None,
+        "computer_to_act": computer_to_act,
+        "board": board_json(game.position),
+        "pips": {"white": game.position.pip_count(WHITE),
+                 "black": game.position.pip_count(BLACK)},
+        "dice": list(game.dice) if phase is Phase.MOVE and game.dice else None,
+        "dice_left": list(game.dice_left),
+        "opening": opening,
+        "played": played_json(game),
+        "legal": legal if phase is Phase.MOVE and mine else [],
+        "can": can,
+        "cube": cube_json(game),
+        "score": score_json(match, kind),
+        "history": history_json(match.games, history_names),
+        "last_turn": last_turn_json(game),
+        "result": result,
+        "message": message,
+    }
+
+
+class TableView(TypedDict):
+    """The view both doors share (:func:`describe`); local play adds its session's fields
+    (:class:`~backgammon.services.state.GameState`), online play its room's."""
+
+    phase: str
+    turn: ColorName | None
+    to_act: ColorName | None
+    computer_to_act: bool
+    board: BoardJSON
+    pips: dict[str, int]
+    dice: list[int] | None
+    dice_left: list[int]
+    opening: dict[str, int] | None
+    played: list[MoveJSON]
+    legal: list[LegalJSON]
+    can: CanJSON
+    cube: CubeJSON
+    score: ScoreJSON
+    history: list[HistoryJSON]
+    last_turn: LastTurnJSON | None
+    result: ResultJSON | None
+    message: str
+
+
 __all__ = [
     "PHASES",
     "REMATCH_SWAPS_SIDES",
+    "TableView",
     "board_json",
     "color_name",
     "cube_json",
+    "describe",
     "dice_text",
     "history_json",
     "last_turn_json",
     "on_roll",
     "opening_json",
+    "passed_turn",
     "phase_name",
     "played_json",
     "resign_refusal",
+    "result_json",
+    "score_json",
 ]

@@ -79,14 +79,17 @@ from backgammon.services.review import (
     review_match,
 )
 from backgammon.services.table import (
+    TableView,
     board_json,
     color_name,
     cube_json,
+    describe,
     last_turn_json,
     phase_name,
     played_json,
     resign_refusal,
 )
+from backgammon.services.words import Names, online_status
 
 __all__ = [
     "DEFAULT_ABANDON_AFTER",
@@ -490,6 +493,9 @@ class Room:
             "game_number": len(self.match.games),
             "crawford": self.match.crawford,
             "game": self._game_view(game, color),
+            # the table's view, the same shape and words as local play's state
+            # (services/table.py): what the page draws
+            "view": self.view_for(seat),
             "round": {"next": self.next_round,
                       "open": None if self.round is None else self.round.to_dict()},
             "clock": self._clock_view(),
@@ -500,6 +506,52 @@ class Room:
         if not match_log:
             del state["match"]
         return state
+
+    @property
+    def kind(self) -> str:
+        """``"match"``, ``"money"`` or ``"single"``: what the score and the result say."""
+        if self.settings.match_length:
+            return "match"
+        return "money" if getattr(self.settings, "money", False) else "single"
+
+    def names_for(self, seat: Seat) -> Names:
+        """How the sentences name the sides on ``seat``'s page: "You" and the opponent."""
+        me = self.colors[seat]
+        other = self.names.get(seat.other, "Your opponent")
+        names = {me: "You", me.opponent: other}
+        return Names(names[WHITE], names[BLACK], me=me)
+
+    def view_for(self, seat: Seat) -> TableView:
+        """The table's view of the game on ``seat``'s page (:func:`~backgammon.services.table.
+        describe`): what the page draws, as in local play, with the room's own status line
+        while the room (not the game) decides it."""
+        game = self.game
+        color = self.colors[seat]
+        playing = self.phase is RoomPhase.PLAYING
+        quiet = playing and self.round is None and not game.is_over
+        mine = quiet and game.phase is not Phase.OPENING and game.turn is color
+        session_over = self.session_over or self._abandoned is not None
+        view = describe(
+            self.match, kind=self.kind, names=self.names_for(seat), mine=mine,
+            session_over=session_over,
+            resign=quiet and game.phase in (Phase.ROLL, Phase.MOVE),
+            legal=self._destinations_for(color) if mine else [],
+            history_names=self._record_names(),
+            abandoned_after=self.abandon_after if self._abandoned is not None else None)
+        can = view["can"]
+        can["roll"] = can["roll"] and game.phase is Phase.ROLL  # the opening rolls by itself
+        can["next_game"] = can["next_game"] and playing
+        can["rematch"] = self.phase is RoomPhase.FINISHED and seat not in self.rematch_offers
+        current = self.round
+        status = online_status(
+            str(self.phase), reason=self.reason,
+            opponent=self.names.get(seat.other, "Your opponent"),
+            round_kind=None if current is None else current.kind,
+            rolling_is_me=current is not None and current.roller is color,
+            rematch_asked=seat in self.rematch_offers)
+        if status is not None:
+            view["message"] = status
+        return view
 
     def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
         position = game.position
