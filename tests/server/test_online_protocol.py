@@ -257,7 +257,8 @@ def test_create_gives_a_long_url_safe_code_and_the_settings(client: TestClient) 
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert room["settings"] == {"cube": True, "match_length": 5,
                                 "time_control": {"name": "blitz", "reserve": 180.0,
-                                                 "increment": 4.0}}
+                                                 "increment": 4.0},
+                                "money": False, "jacoby": False, "beavers": False}
     assert room["invite_path"] == f"/#join={room['code']}"
     info = client.get(f"/api/online/rooms/{room['code']}").json()
     assert info == {"code": room["code"], "phase": "waiting", "settings": room["settings"],
@@ -281,7 +282,8 @@ def test_the_handshake_sends_the_hosts_settings_to_the_guest(table_factory: Any)
     table = table_factory(cube=True, time_control="rapid", match_length=3)
     guest_state = table.guest.state()
     assert guest_state["settings"] == {"cube": True, "match_length": 3, "time_control": {
-        "name": "rapid", "reserve": 600.0, "increment": 8.0}}
+        "name": "rapid", "reserve": 600.0, "increment": 8.0}, "money": False, "jacoby": False,
+        "beavers": False}
     assert guest_state["you"] == {"seat": "guest", "color": "black", "name": "Bob",
                                   "connected": True}
     assert guest_state["opponent"] == {"seat": "host", "color": "white", "name": "Ann",
@@ -364,7 +366,7 @@ def test_a_full_game_through_commit_reveal_dice(table_factory: Any) -> None:
     assert over["log"] == record == table.guest.replica.to_log()
     replayed = Game.replay(over["log"])
     assert replayed.outcome is not None and replayed.outcome.to_dict() == over["outcome"]
-    assert over["text"].startswith(("Ann (", "Bob ("))
+    assert over["text"].startswith(("Ann wins ", "Bob wins "))
     for player in table.players:
         state = player.state()
         assert state["phase"] == "finished"
@@ -854,7 +856,7 @@ def test_double_take_then_double_drop(table_factory: Any) -> None:
     over = table.both("game_over")[0]
     assert over["outcome"] == {"winner": other.color, "kind": "drop", "points": 2,
                                "result_kind": "single"}
-    assert over["text"].endswith("wins 2 points: the double was dropped.")
+    assert over["text"].endswith(" wins: the double was dropped (2 points).")
 
 
 def test_double_refused_when_the_opponent_owns_the_cube(table_factory: Any) -> None:
@@ -1227,10 +1229,9 @@ def test_a_withheld_reveal_in_an_untimed_match_can_be_claimed(table_factory: Any
     assert over["outcome"] == {"winner": other.color, "kind": "timeout", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is True  # the claim wins the match, not only the game
-    name = "Ann" if other is table.host else "Bob"
-    assert over["text"] == (f"{name} ({other.color}) wins the match (1 point for this game): "
-                            f"{roller.color} was silent for 120 s and the game was claimed as "
-                            f"abandoned.")
+    name, silent = ("Ann", "Bob") if other is table.host else ("Bob", "Ann")
+    assert over["text"].startswith(f"{name} wins a single game (1 point): {silent} was silent "
+                                   f"for 120 s and the game was claimed as abandoned.")
     state = other.state()
     assert (state["phase"], state["reason"]) == ("finished", over["text"])
     other.send(type="rematch")  # the room goes on as after any match
@@ -1274,7 +1275,7 @@ def test_an_opening_never_committed_in_an_untimed_game_can_be_claimed(table_fact
                                           "seconds": 301.0, "seq": 4}
     over = table.both("game_over")[0]
     assert over["outcome"]["points"] == 1 and over["match_over"] is True
-    assert over["text"].startswith(f"Ann ({table.host.color}) wins the game (1 point")
+    assert over["text"].startswith("Ann wins a single game (1 point): Bob was silent")
 
 
 def test_a_dropped_player_is_claimable_once_the_game_waits_on_it(client: TestClient,
@@ -1454,3 +1455,39 @@ def test_the_previous_turn_is_in_the_state_for_the_highlight(table_factory: Any)
     last = table.host.state()["game"]["last_turn"]
     assert last["color"] == mover.color
     assert [[m["die"]] for m in last["moves"]] == [[m[2]] for m in event["moves"]]
+
+
+def test_money_play_online_with_jacoby_and_beavers(table_factory: Any,
+                                                   client: TestClient) -> None:
+    for bad, words in (
+            ({"jacoby": True, "cube": True}, "the Jacoby rule is for money play only"),
+            ({"money": True, "beavers": True}, "beavers needs the doubling cube"),
+            ({"money": True, "match_length": 3}, "money play has no match length, got 3")):
+        response = client.post("/api/online/rooms", json=bad)
+        assert response.status_code == 422, bad
+        assert response.json()["error"] == {"code": "invalid_settings", "message": words}
+    table = table_factory(seed=12, cube=True, money=True, jacoby=True, beavers=True)
+    roller, other = _to_a_roll_phase(table)
+    state = roller.state()
+    assert state["settings"] == {"cube": True, "time_control": None, "match_length": 0,
+                                 "money": True, "jacoby": True, "beavers": True}
+    assert state["match"]["jacoby"] is True and state["match"]["beavers"] is True
+    assert state["view"]["score"]["description"] == "Money session · game 1"
+    roller.send(type="double")
+    table.both("double")
+    other.send(type="beaver")
+    assert table.both("beaver")[0]["cube"] == 4
+    beaver = other.state()["game"]
+    assert (beaver["phase"], beaver["to_act"], beaver["cube"]["value"]) == (
+        "cube", roller.color, 2)
+    roller.send(type="drop")  # the doubler drops the beaver: loses twice the old cube
+    table.both("drop")
+    over = table.both("game_over")[0]
+    assert over["outcome"]["points"] == 2 and over["match_over"] is False
+    state = roller.state()
+    assert (state["phase"], state["view"]["phase"]) == ("playing", "game_over")
+    assert state["view"]["can"]["next_game"] is True
+    assert state["view"]["result"]["text"].endswith(
+        f"Running total: White {state['score']['white']}, Black {state['score']['black']}.")
+    roller.send(type="next_game")
+    assert table.both("new_game")[0]["game"] == 2

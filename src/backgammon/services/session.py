@@ -69,6 +69,7 @@ from backgammon.services.table import (
     color_name,
     cube_json,
     describe,
+    make_moves,
     passed_turn,
     phase_name,
     resign_refusal,
@@ -447,15 +448,7 @@ class GameService:
             path = paths.get((src, dst))
             if path is None:
                 raise IllegalMoveError(_refusal(game, src, dst, paths))
-            made = 0
-            try:
-                for step in path:
-                    game.move(step)
-                    made += 1
-            except BackgammonError:
-                for _ in range(made):
-                    game.undo()
-                raise
+            make_moves(game, path)  # all or nothing (services/table.py), as online
 
         return self._act_and_describe(game_id, run)
 

@@ -29,12 +29,14 @@ The rules behind these views are backgammon's, reached only through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, Protocol, cast, runtime_checkable
 
 from typing_extensions import TypedDict
 
+from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game, Phase, Turn
 from backgammon.core.match import Match
+from backgammon.core.moves import Move, Play
 from backgammon.core.position import Position
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.services.destinations import legal_json, move_json
@@ -188,6 +190,66 @@ def resign_refusal(game: Game, color: Color) -> str | None:
 def dice_text(dice: Sequence[int] | None) -> str:
     """The roll in words, higher die first (``"4-1"``); ``""`` without dice."""
     return roll_text((int(dice[0]), int(dice[1]))) if dice else ""
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What the table needs of a game's rules: the interface backgammon's
+    :class:`~backgammon.core.game.Game` implements, and American checkers will.
+
+    The table reads whose turn it is and what has happened (the event log, the turns), asks
+    for the legal moves, and drives the actions; it never decides a rule. A refused action
+    raises a :class:`~backgammon.core.errors.BackgammonError` and changes nothing.
+    """
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def on_roll(self) -> Color | None: ...
+
+    @property
+    def turn(self) -> Color | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]: ...
+
+    @property
+    def history(self) -> tuple[Turn, ...]: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def move(self, move: Move | str) -> Move: ...
+
+    def undo(self) -> Move: ...
+
+    def end_turn(self, *, seconds: float | None = None) -> Play: ...
+
+    def to_log(self) -> dict[str, Any]: ...
+
+
+def make_moves(game: GameRules, moves: Sequence[Move]) -> list[Move]:
+    """One gesture (a checker moved by one or several dice), for both doors: every move made,
+    or none. A refused step takes back the steps before it and raises the engine's error.
+
+    Returns:
+        The moves as made (hits marked).
+
+    Raises:
+        BackgammonError: a move the rules refuse now; the game is as it was.
+    """
+    made: list[Move] = []
+    try:
+        for move in moves:
+            made.append(game.move(move))
+    except BackgammonError:
+        for _ in made:
+            game.undo()
+        raise
+    return made
 
 
 def passed_turn(game: Game) -> Turn | None:

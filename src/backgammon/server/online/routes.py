@@ -191,8 +191,12 @@ class CreateRoom(BaseModel):
 
     cube: bool = Field(False, description="Play with the doubling cube.")
     time_control: str = Field("none", description="none, bullet, blitz or rapid.")
-    match_length: int = Field(0, description="0: a single game; 1-25: a match to that many "
-                                             "points.")
+    match_length: int = Field(0, description="0: a single game (or money play); 1-25: a "
+                                             "match to that many points.")
+    money: bool = Field(False, description="Money play: games one after another with a "
+                                           "running total (match_length 0).")
+    jacoby: bool = Field(False, description="The Jacoby rule (money play with the cube).")
+    beavers: bool = Field(False, description="Beavers (money play with the cube).")
     name: str | None = Field(None, max_length=MAX_NAME, description="The host's name.")
 
 
@@ -234,7 +238,8 @@ async def create_room(request: Request,
     hub = hub_of(request.app)
     try:
         settings = OnlineSettings(cube=body.cube, time_control=body.time_control,
-                                  match_length=body.match_length)
+                                  match_length=body.match_length, money=body.money,
+                                  jacoby=body.jacoby, beavers=body.beavers)
     except InvalidSettingsError as exc:
         return http_error(OnlineError("invalid_settings", str(exc)))
     name = body.name.strip() if body.name and body.name.strip() else None

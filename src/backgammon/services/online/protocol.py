@@ -12,8 +12,10 @@ Creating and joining
 ====================
 
 1. The host ``POST /api/online/rooms`` with ``{"cube": bool, "time_control": "none" | "bullet" |
-   "blitz" | "rapid", "match_length": 0..25, "name": str?}`` (``match_length`` 0: a single game;
-   N: a match to N points, Crawford rule) and gets ``201 {"code", "token", "seat": "host",
+   "blitz" | "rapid", "match_length": 0..25, "money": bool?, "jacoby": bool?, "beavers": bool?,
+   "name": str?}`` (``match_length`` 0: a single game, or with ``money`` a money session, games
+   one after another with a running total, with the Jacoby rule and beavers when asked; N: a
+   match to N points, Crawford rule) and gets ``201 {"code", "token", "seat": "host",
    "color": "white", "settings", "invite_path", "ws_path"}``. ``code`` is the invite code (96 bits
    from :mod:`secrets`, URL-safe); ``token`` the host's seat token (192 bits): keep it private.
 2. Each player opens the WebSocket and sends ``hello`` first. The host (and anyone reconnecting)
@@ -52,9 +54,9 @@ type            fields                                         who, when
 ``play``        ``moves`` (0-4 moves), ``clock``?              the side on roll: a whole play at
                                                                once (no single moves made before)
 ``double``      ``clock``?                                     the side on roll, before its commit
-``take``,       ``clock``?                                     the doubled side (``beaver`` needs
-``drop``,                                                      beavers, which the online settings
-``beaver``                                                     do not offer yet: refused)
+``take``,       ``clock``?                                     the doubled side (``beaver``: money
+``drop``,                                                      play with beavers on; refused
+``beaver``                                                     otherwise)
 ``resign``      ``level`` (single, gammon, backgammon),        either side, while no roll is in
                 ``clock``?                                     progress; one offer a side a turn
 ``accept``,     ``clock``?                                     the resigning side's opponent

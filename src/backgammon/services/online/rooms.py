@@ -79,15 +79,16 @@ from backgammon.services.review import (
     review_match,
 )
 from backgammon.services.table import (
-    TableView,
     board_json,
     color_name,
     cube_json,
     describe,
     last_turn_json,
+    make_moves,
     phase_name,
     played_json,
     resign_refusal,
+    result_json,
 )
 from backgammon.services.words import Names, online_status
 
@@ -131,8 +132,6 @@ _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_
 CODE_BYTES: Final = 12
 TOKEN_BYTES: Final = 24
 
-_LEVEL_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
-                       "backgammon": "a backgammon"}
 
 
 class RoomPhase(enum.StrEnum):
@@ -205,8 +204,12 @@ class OnlineSettings:
         cube: play with the doubling cube.
         time_control: a name of :data:`backgammon.services.clock.TIME_CONTROLS` (``"none"``,
             ``"bullet"``, ``"blitz"``, ``"rapid"``); each game of a match gets a fresh clock.
-        match_length: 0 for a single game; 1..25 for a match to that many points (Crawford
-            rule).
+        match_length: 0 for a single game (or money play); 1..25 for a match to that many
+            points (Crawford rule).
+        money: money play (``match_length`` 0): games one after another with a running total,
+            as local play's money session.
+        jacoby: the Jacoby rule (money play with the cube).
+        beavers: beavers allowed (money play with the cube).
 
     Raises:
         InvalidSettingsError: (on construction) a value of the wrong type or range, quoted.
@@ -215,8 +218,15 @@ class OnlineSettings:
     cube: bool = False
     time_control: str = "none"
     match_length: int = 0
+    money: bool = False
+    jacoby: bool = False
+    beavers: bool = False
 
     def __post_init__(self) -> None:
+        for flag in ("money", "jacoby", "beavers"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidSettingsError(f"{flag} must be true or false, got "
+                                           f"{getattr(self, flag)!r}")
         if not isinstance(self.cube, bool):
             raise InvalidSettingsError(f"cube must be true or false, got {self.cube!r}")
         if not isinstance(self.time_control, str) or self.time_control not in TIME_CONTROLS:
@@ -232,6 +242,13 @@ class OnlineSettings:
                 f"match_length must be 0 (a single game) or 1 to {MAX_MATCH_LENGTH} points, "
                 f"got {length!r}"
             )
+        if self.money and length:
+            raise InvalidSettingsError(f"money play has no match length, got {length}")
+        for rule, name in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers")):
+            if rule and not self.money:
+                raise InvalidSettingsError(f"{name} is for money play only")
+            if rule and not self.cube:
+                raise InvalidSettingsError(f"{name} needs the doubling cube")
 
     def control_in(self, controls: Mapping[str, TimeControl | None] | None = None
                    ) -> TimeControl | None:
@@ -253,6 +270,9 @@ class OnlineSettings:
             "cube": self.cube,
             "time_control": None if control is None else control.to_dict(),
             "match_length": self.match_length,
+            "money": self.money,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
         }
 
 
@@ -468,6 +488,8 @@ class Room:
         """Whether the single game, or the match, is decided."""
         if not self.game.is_over:
             return False
+        if self.settings.money:
+            return False  # money play goes on game after game
         return self.settings.match_length == 0 or self.match.is_over
 
     def state_for(self, seat: Seat, *, match_log: bool = True) -> dict[str, Any]:
@@ -512,7 +534,7 @@ class Room:
         """``"match"``, ``"money"`` or ``"single"``: what the score and the result say."""
         if self.settings.match_length:
             return "match"
-        return "money" if getattr(self.settings, "money", False) else "single"
+        return "money" if self.settings.money else "single"
 
     def names_for(self, seat: Seat) -> Names:
         """How the sentences name the sides on ``seat``'s page: "You" and the opponent."""
@@ -521,7 +543,7 @@ class Room:
         names = {me: "You", me.opponent: other}
         return Names(names[WHITE], names[BLACK], me=me)
 
-    def view_for(self, seat: Seat) -> TableView:
+    def view_for(self, seat: Seat) -> dict[str, Any]:
         """The table's view of the game on ``seat``'s page (:func:`~backgammon.services.table.
         describe`): what the page draws, as in local play, with the room's own status line
         while the room (not the game) decides it."""
@@ -551,7 +573,13 @@ class Room:
             rematch_asked=seat in self.rematch_offers)
         if status is not None:
             view["message"] = status
-        return view
+        names = self.names_for(seat)
+        return {**view,
+                # what the page needs beside (local play's state has the same fields)
+                "id": f"online:{self.code}", "version": self.seq, "viewer": color_name(color),
+                "players": {c: {"name": names.subject(col), "computer": False, "level": None}
+                            for c, col in (("white", WHITE), ("black", BLACK))},
+                "hints": False}  # no hints for a game against a person
 
     def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
         position = game.position
@@ -697,6 +725,7 @@ class Room:
         names = (self.names.get(self.seat_of(WHITE), "White"),
                  self.names.get(self.seat_of(BLACK), "Black"))
         return Match(self.settings.match_length, cube=self.settings.cube, names=names,
+                     jacoby=self.settings.jacoby, beavers=self.settings.beavers,
                      dice=_NoDice())
 
     def _new_clock(self) -> Clock | None:
@@ -1136,14 +1165,9 @@ class Room:
         all or nothing, as local play's ``move``: a refused step takes back the steps before
         it and the room is as it was."""
         color, game = self._moving(seat, "move")
-        made: list[Move] = []
-        try:
-            for triple in message["moves"]:
-                made.append(game.move(Move(*triple)))
-        except BackgammonError:
-            for _ in made:
-                game.undo()
-            raise  # as it was; server/errors.py words the engine's refusal
+        # all or nothing (services/table.py), as local play; the engine's refusal is worded
+        # by server/errors.py
+        made = make_moves(game, [Move(*triple) for triple in message["moves"]])
         return self._broadcast({"type": "move", "color": str(color),
                                 "moves": [_move_list(m) for m in made],
                                 "hits": [m.hit for m in made]})
@@ -1278,21 +1302,12 @@ class Room:
         score = self.match.score
         abandoned = self._abandoned
         over = self.session_over or abandoned is not None
-        winner = f"{self.names[self.seat_of(outcome.winner)]} ({outcome.winner})"
-        points = f"{outcome.points} point{'s' if outcome.points != 1 else ''}"
-        level = _LEVEL_WORDS[outcome.result_kind.name.lower()]
-        if abandoned is not None:
-            what = "the match" if self.settings.match_length else "the game"
-            text = (f"{winner} wins {what} ({points} for this game): {abandoned} was silent "
-                    f"for {self.abandon_after:g} s and the game was claimed as abandoned.")
-        elif outcome.kind == "drop":
-            text = f"{winner} wins {points}: the double was dropped."
-        elif outcome.kind == "resign":
-            text = f"{winner} wins {points}: {outcome.loser} resigned {level}."
-        elif outcome.kind == "timeout":
-            text = f"{winner} wins {level} on time ({points}): {outcome.loser} ran out."
-        else:
-            text = f"{winner} wins {level}: {points}."
+        # The result in the words of local play (services/words.py), the players named.
+        white, black = self._record_names()
+        result = result_json(self.match, self.kind, Names(white, black), over,
+                             abandoned_after=None if abandoned is None else self.abandon_after)
+        assert result is not None
+        text = result["text"]
         out = self._broadcast({
             "type": "game_over", "game": len(self.match.games), "outcome": outcome.to_dict(),
             "score": {"white": score[0], "black": score[1]}, "match_over": over, "text": text,

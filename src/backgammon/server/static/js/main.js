@@ -12,6 +12,7 @@ import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
 import { SavedPositions } from "./saved.js";
 import { SetupEditor } from "./setup.js";
+import { drawControls, drawView } from "./table.js";
 import {
   applyTheme,
   loadGameId,
@@ -49,79 +50,14 @@ function show(game) {
   if (app.ids) app.ids.show(game.ids);
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
-  const board = app.board;
-  if (board.viewer !== game.viewer) board.build(game.viewer);
   const passAndPlay = game.settings.mode === "pass_and_play";
-  board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
-  board.drawPosition(game.board);
-  board.drawDice(game.dice, game.dice_left, game.turn, game.opening);
-  board.drawCube(game.cube);
-  board.setLastTurn(game.last_turn);
-  const humanMoves = game.phase === "move" && !game.computer_to_act;
-  board.setLegal(humanMoves ? game.turn : null, humanMoves ? game.legal : []);
-  board.setEnabled(humanMoves && !app.busy);
-  document.body.dataset.phase = game.phase;
+  drawView(game, {
+    board: app.board,
+    busy: app.busy,
+    labels: passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer,
+  });
   document.body.dataset.version = String(game.version);
-  document.body.dataset.turn = game.turn || "";
-  $("status").textContent = game.message;
-  showControls(game);
-  showScore(game);
-  showHistory(game);
-  showResult(game);
   if (app.assist) app.assist.onState(previous, game);
-}
-
-function showControls(game) {
-  const can = game.computer_to_act ? {} : game.can;
-  const buttons = {
-    "roll-button": can.roll,
-    "double-button": can.double,
-    "take-button": can.take,
-    "drop-button": can.drop,
-    "undo-button": can.undo,
-    "done-button": can.done,
-    "next-game-button": can.next_game,
-  };
-  for (const [id, visible] of Object.entries(buttons)) {
-    const button = $(id);
-    button.hidden = !visible;
-    button.disabled = app.busy;
-  }
-  $("resign-button").hidden = !can.resign;
-  $("resign-button").disabled = app.busy;
-}
-
-function showScore(game) {
-  for (const color of ["white", "black"]) {
-    const row = $(`score-${color}`);
-    row.querySelector(".name").textContent = game.players[color].name;
-    row.classList.toggle("on-roll", game.turn === color && !game.result);
-    $(`pips-${color}`).textContent = String(game.pips[color]);
-    $(`score-${color}-points`).textContent = String(game.score[color]);
-  }
-  $("score-caption").textContent = game.score.description;
-}
-
-function showHistory(game) {
-  const list = $("move-list");
-  list.replaceChildren();
-  for (const entry of game.history) {
-    const item = document.createElement("li");
-    item.className = `history-entry ${entry.color || ""}`;
-    item.dataset.kind = entry.kind;
-    item.textContent = entry.text;
-    list.appendChild(item);
-  }
-  list.scrollTop = list.scrollHeight;
-}
-
-function showResult(game) {
-  const result = game.result;
-  $("result").hidden = !result;
-  if (!result) return;
-  $("result-title").textContent = result.title;
-  $("result-text").textContent = result.text;
-  $("rematch-button").hidden = !game.can.rematch;
 }
 
 function showNote(text) {
@@ -140,7 +76,7 @@ function setBusy(busy) {
   app.busy = busy;
   document.body.classList.toggle("busy", busy);
   if (app.game && !(app.assist && app.assist.reviewing())) {
-    showControls(app.game);
+    drawControls(app.game, { busy });
     const humanMoves = app.game.phase === "move" && !app.game.computer_to_act;
     app.board.setEnabled(humanMoves && !busy);
   }
@@ -427,6 +363,7 @@ function wire() {
   });
   app.online = new OnlineGame({
     board: app.board,
+    onView: (previous, view) => app.assist.onState(previous, view),
     hasLocalGame: () => Boolean(app.game),
     isReviewing: () => app.assist.reviewing(),
     openNewGame,
