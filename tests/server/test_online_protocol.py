@@ -1450,9 +1450,9 @@ def test_the_previous_turn_is_in_the_state_for_the_highlight(table_factory: Any)
     table = table_factory(seed=3)
     rolled = table.opening()
     mover = table.by_color(rolled["color"])
-    assert mover.state()["game"]["last_turn"] is None
+    assert mover.state()["view"]["last_turn"] is None
     event = table.play_random(mover)
-    last = table.host.state()["game"]["last_turn"]
+    last = table.host.state()["view"]["last_turn"]
     assert last["color"] == mover.color
     assert [[m["die"]] for m in last["moves"]] == [[m[2]] for m in event["moves"]]
 

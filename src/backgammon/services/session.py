@@ -76,7 +76,7 @@ from backgammon.services.table import (
 )
 from backgammon.services.table import on_roll as on_roll_of
 from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
-from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, roll_text
+from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, computer_says, roll_text
 from backgammon.services.words import title as title_of
 
 T = TypeVar("T")
@@ -741,8 +741,9 @@ class GameService:
             passed = passed_turn(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
-                notes.append(f"You rolled {roll_text(passed.dice)} and cannot move"
-                             f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
+                notes.append(computer_says("you_passed", dice=roll_text(passed.dice),
+                                           why=f": {why}" if why else "")
+                             if passed.dice else computer_says("you_cannot_move"))
             try:
                 for _ in range(_MAX_COMPUTER_ACTIONS):
                     if not self._computer_to_act(session):
@@ -751,7 +752,7 @@ class GameService:
                     before = len(game.events)
                     self._computer_act(session, player, steps, notes)
                     if self._clock_after(session, game, before):
-                        notes.append("The computer ran out of time")
+                        notes.append(computer_says("timeout"))
                         break
             finally:
                 # What the computer did stands (each engine action is whole); save it even if
@@ -775,16 +776,14 @@ class GameService:
         (the cube, a resignation, the whole play) for the summary."""
         game = session.game
         color = color_name(cast(Color, game.turn))
-        who = "The computer"
         if game.phase is Phase.DOUBLE_OFFERED:
             if player.should_take(game):
                 game.take(seconds=self._lap(session))
                 steps.append(_step(game, "take", color,
-                                   f"{who} takes: the cube is at {game.cube_value}, "
-                                   f"the computer owns it"))
+                                   computer_says("take", cube=game.cube_value)))
             else:
                 game.drop(seconds=self._lap(session))
-                steps.append(_step(game, "drop", color, f"{who} drops: you win the game"))
+                steps.append(_step(game, "drop", color, computer_says("drop")))
             notes.append(steps[-1]["text"])
             return
         if game.phase is Phase.RESIGNATION_OFFERED:
@@ -794,24 +793,25 @@ class GameService:
             if player.accept_resign(game):
                 game.accept_resignation(seconds=self._lap(session))
                 steps.append(_step(game, "accept", color,
-                                   f"{who} accepts your resignation: it wins {words}"))
+                                   computer_says("accept", level=words)))
             else:
                 game.decline_resignation(seconds=self._lap(session))
                 steps.append(_step(game, "decline", color,
-                                   f"{who} declines your resignation ({words}): play on"))
+                                   computer_says("decline", level=words)))
             notes.append(steps[-1]["text"])
             return
         if game.phase is Phase.ROLL:
             if game.can_double() and player.should_double(game):
                 offered = game.double(seconds=self._lap(session))
                 steps.append(_step(game, "double", color,
-                                   f"{who} doubles to {offered}: take or drop?"))
+                                   computer_says("double", cube=offered)))
                 notes.append(steps[-1]["text"])
                 return
             dice = game.roll(seconds=self._lap(session))
-            text = f"{who} rolls {roll_text(dice)}"
+            text = computer_says("roll", dice=roll_text(dice))
             if not game.legal_moves():  # the roll could not be played: the turn passed
-                steps.append(_step(game, "pass", color, f"{text} and cannot move", dice=dice))
+                steps.append(_step(game, "pass", color,
+                                   computer_says("pass", dice=roll_text(dice)), dice=dice))
                 notes.append(steps[-1]["text"])
                 return
             steps.append(_step(game, "roll", color, text))
@@ -823,19 +823,19 @@ class GameService:
                 for move in play.moves:
                     done = game.move(move)
                     made += 1
-                    steps.append(_step(game, "move", color, f"{who} plays {done}"))
+                    steps.append(_step(game, "move", color, computer_says("move", move=done)))
             except BackgammonError:
                 # A play whose moves cannot be replayed one by one in this order: make it whole.
                 for _ in range(made):
                     game.undo()
                 del steps[len(steps) - made:]
                 game.play(play, seconds=self._lap(session))
-                steps.append(_step(game, "move", color, f"{who} plays {play}"))
+                steps.append(_step(game, "move", color, computer_says("move", move=play)))
             else:
                 game.end_turn(seconds=self._lap(session))
             turn = game.history[-1]
             dice_text = f"{roll_text(turn.dice)}" if turn.dice else ""
-            notes.append(f"{who} plays {dice_text}: {turn.text}")
+            notes.append(computer_says("play", dice=dice_text, play=turn.text))
             return
         raise IllegalActionError(f"the computer cannot act: {_phase_words(game)}")
 

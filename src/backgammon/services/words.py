@@ -225,6 +225,33 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
     return f"{names.subject(game.turn)} to act."
 
 
+#: What the page says while it plays back the computer's turn, step by step, and in the
+#: summary after it (local play): ``{field}`` filled by :func:`computer_says`.
+COMPUTER_WORDS: Final = {
+    "take": "The computer takes: the cube is at {cube}, the computer owns it",
+    "drop": "The computer drops: you win the game",
+    "accept": "The computer accepts your resignation: it wins {level}",
+    "decline": "The computer declines your resignation ({level}): play on",
+    "double": "The computer doubles to {cube}: take or drop?",
+    "roll": "The computer rolls {dice}",
+    "pass": "The computer rolls {dice} and cannot move",
+    "move": "The computer plays {move}",
+    "play": "The computer plays {dice}: {play}",
+    "timeout": "The computer ran out of time",
+    "you_passed": "You rolled {dice} and cannot move{why}",
+    "you_cannot_move": "You cannot move",
+}
+
+
+def computer_says(kind: str, **fields: object) -> str:
+    """One of :data:`COMPUTER_WORDS` with its fields filled.
+
+    Raises:
+        KeyError: an unknown kind or a missing field (a bug, not bad input).
+    """
+    return COMPUTER_WORDS[kind].format(**fields)
+
+
 def online_status(room_phase: str, *, reason: str | None, opponent: str,
                   round_kind: str | None = None, rolling_is_me: bool = False,
                   rematch_asked: bool = False) -> str | None:
@@ -257,6 +284,7 @@ def online_status(room_phase: str, *, reason: str | None, opponent: str,
     return None
 
 
-__all__ = ["KIND_NAMES", "RESULT_WORDS", "Names", "online_status", "points_text",
+__all__ = ["COMPUTER_WORDS", "KIND_NAMES", "RESULT_WORDS", "Names", "computer_says",
+           "online_status", "points_text",
            "result_text", "roll_text",
            "score_text", "status_text", "title", "turn_text"]

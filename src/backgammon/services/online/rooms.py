@@ -83,10 +83,8 @@ from backgammon.services.table import (
     color_name,
     cube_json,
     describe,
-    last_turn_json,
     make_moves,
     phase_name,
-    played_json,
     resign_refusal,
     result_json,
 )
@@ -599,8 +597,6 @@ class Room:
             "dice": None if game.dice is None else list(game.dice),
             "dice_left": list(game.dice_left),
             "played": [_move_list(m) for m in game.played],
-            "played_moves": played_json(game),
-            "last_turn": last_turn_json(game),
             # each play of this game in standard notation, hits marked, by the index of its
             # event in the log: what the move list shows
             "play_texts": [[turn.event_index, turn.text] for turn in game.history

@@ -45,7 +45,6 @@ const QUIET = new Set(["replayed", "bad_round"]);
 const KEY = "backgammon.online";
 const NAME_KEY = "backgammon.online.name";
 const CODE_RE = /^[A-Za-z0-9_-]{8,64}$/;
-const LEVEL_WORDS = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" };
 const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and Accept/Decline). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
@@ -233,7 +232,6 @@ export class OnlineGame {
     this.reconnectTimer = 0;
     this.finished = false; // no more reconnecting (left, refused, stopped)
     this.lastTie = null;
-    this.lastResult = null;
     this.ref = 0;
     this.asked = new Map(); // ref -> {resolve, reject}: questions answered to this page only
     this.clock = new OnlineClock($("online-clocks"));
@@ -311,7 +309,6 @@ export class OnlineGame {
     this.lastSeq = 0;
     this.rounds = new Map();
     this.lastTie = null;
-    this.lastResult = null;
     this.shownView = null;
     document.body.classList.add("online");
     document.body.dataset.online = "connecting";
@@ -610,20 +607,16 @@ export class OnlineGame {
         else if (!message.opening) this.showNote(""); // (an opening keeps the note before it)
         break;
       case "double":
-        this.showNote(`${who} doubles to ${message.cube}.`);
-        break;
       case "take":
       case "drop":
-        this.showNote(`${who} ${message.type}s.`);
-        break;
+      case "beaver":
       case "resign":
-        this.showNote(`${who} offers to resign ${LEVEL_WORDS[message.level]}.`);
-        break;
       case "decline":
-        this.showNote(`${who} declines the resignation: play on.`);
-        break;
       case "timeout":
-        this.showNote(`${who} ran out of time.`);
+      case "new_game":
+        // The game's own flow: the view says it (status line, move list, result box), and the
+        // live region announces it, as in local play.
+        this.showNote("");
         break;
       case "claimable": {
         const minutes = Math.round(message.seconds / 60);
@@ -636,19 +629,11 @@ export class OnlineGame {
         this.showNote(message.color === this.color() ? "Your opponent claimed the game: you were silent too long."
           : `You claimed the game: ${who} was silent too long.`);
         break;
-      case "game_over":
-        this.lastResult = message;
-        this.showNote(message.match_over ? "" : `${message.text} Next game when you are ready.`);
-        break;
-      case "new_game":
-        this.showNote("");
-        break;
       case "rematch":
         this.showNote(message.color === this.color() ? "You asked for a rematch; waiting for your opponent."
           : `${who} asks for a rematch.`);
         break;
       case "new_match":
-        this.lastResult = null;
         this.lastTie = null;
         delete $("online-opponent").dataset.status; // redrawn with the new colours
         this.showNote(`Rematch: you play ${message.you} this time.`);
