@@ -15,6 +15,8 @@ from backgammon.services.table import (
     describe,
     make_moves,
     phase_name,
+    rematch_ready,
+    rematch_sides,
     resign_refusal,
 )
 from backgammon.services.words import Names, roll_text
@@ -78,3 +80,11 @@ def test_a_roll_reads_higher_die_first_and_names_follow_the_seat() -> None:
     names = Names("You", "Ann", me=WHITE)
     assert names.wins(WHITE) == "You win" and names.wins(BLACK) == "Ann wins"
     assert names.object(WHITE) == "you" and names.remote(BLACK) and not names.remote(WHITE)
+
+
+def test_the_rematch_policy() -> None:
+    assert rematch_ready(set(), ())  # nobody at another screen: the request starts it
+    assert not rematch_ready({"host"}, ("host", "guest"))
+    assert rematch_ready({"host", "guest"}, ("host", "guest"))
+    assert rematch_sides("online", "host", "guest") == ("guest", "host")
+    assert rematch_sides("local", "person", "computer") == ("person", "computer")

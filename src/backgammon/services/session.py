@@ -72,6 +72,7 @@ from backgammon.services.table import (
     make_moves,
     passed_turn,
     phase_name,
+    rematch_sides,
     resign_refusal,
 )
 from backgammon.services.table import on_roll as on_roll_of
@@ -540,9 +541,15 @@ class GameService:
             if not session.over:
                 raise IllegalActionError("a rematch is offered once this one is over")
             settings = session.settings
+            # The table's rematch policy: nobody plays here from another screen, so this
+            # request starts it (rematch_ready); the sides as rematch_sides says for "local".
+            human = settings["human"]
+            seats = ("person", "computer") if human != "black" else ("computer", "person")
+            white_seat, _ = rematch_sides("local", *seats)
+            side = "white" if white_seat == "person" else "black"
         options = GameOptions(
             mode=settings["mode"], level=settings["level"],
-            side=settings["human"] or "white", cube=settings["cube"],
+            side=side, cube=settings["cube"],
             gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
         )

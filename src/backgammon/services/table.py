@@ -28,8 +28,8 @@ The rules behind these views are backgammon's, reached only through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final, Literal, Protocol, cast, runtime_checkable
+from collections.abc import Collection, Sequence
+from typing import Any, Final, Literal, Protocol, TypeVar, cast, runtime_checkable
 
 from typing_extensions import TypedDict
 
@@ -62,6 +62,8 @@ from backgammon.services.words import (
     status_text,
     turn_text,
 )
+
+_T = TypeVar("_T")
 
 #: The view's phase names, for both doors (the page's ``data-phase``).
 PHASES: Final = ("opening", "roll", "move", "cube", "resign", "game_over", "match_over")
@@ -250,6 +252,19 @@ def make_moves(game: GameRules, moves: Sequence[Move]) -> list[Move]:
             game.undo()
         raise
     return made
+
+
+def rematch_ready(asked: Collection[object], remote: Collection[object]) -> bool:
+    """The rematch policy: a new match starts once every person at another screen (``remote``:
+    their seats) has asked for it (``asked``). The computer always agrees, and people at one
+    screen ask once: with no remote seat, the first request starts it."""
+    return all(seat in asked for seat in remote)
+
+
+def rematch_sides(door: str, white: _T, black: _T) -> tuple[_T, _T]:
+    """Who plays (White, Black) in the rematch: swapped where :data:`REMATCH_SWAPS_SIDES` says
+    so for ``door`` (``"local"`` or ``"online"``)."""
+    return (black, white) if REMATCH_SWAPS_SIDES[door] else (white, black)
 
 
 def passed_turn(game: Game) -> Turn | None:

@@ -206,7 +206,11 @@ for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation`
 ``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
 ``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``rematch`` (the
-seats that asked) and ``seq``.
+seats that asked), ``seq``, and ``view``: the table's view of the game from this seat, the same
+shape and words as local play's state (:func:`backgammon.services.table.describe`: ``phase``,
+``turn``, ``to_act``, ``board``, ``dice``, ``legal``, ``can``, ``cube``, ``score``, ``history``,
+``last_turn``, ``result``, ``message``, ...; with ``id``, ``version``, ``viewer``,
+``players``), which the page draws.
 
 Errors
 ======

@@ -85,6 +85,8 @@ from backgammon.services.table import (
     describe,
     make_moves,
     phase_name,
+    rematch_ready,
+    rematch_sides,
     resign_refusal,
     result_json,
 )
@@ -1336,12 +1338,13 @@ class Room:
                               else f"no rematch: the room is {self.phase}")
         if seat in self.rematch_offers:
             raise OnlineError("replayed", "you have already asked for a rematch")
-        if len(self.rematch_offers) == 0:
-            self.rematch_offers.add(seat)
+        self.rematch_offers.add(seat)
+        if not rematch_ready(self.rematch_offers, (Seat.HOST, Seat.GUEST)):  # both are remote
             return self._broadcast({"type": "rematch", "color": str(self.colors[seat])})
         self._transition(RoomPhase.PLAYING)
         self.rematch_offers.clear()
-        self.colors = {Seat.HOST: self.colors[Seat.GUEST], Seat.GUEST: self.colors[Seat.HOST]}
+        white, black = rematch_sides("online", self.seat_of(WHITE), self.seat_of(BLACK))
+        self.colors = {white: WHITE, black: BLACK}
         self.match = self._new_match()
         self.clock = self._new_clock()
         self.round = None

@@ -442,7 +442,7 @@ export class OnlineGame {
     const state = this.state;
     if (!this.active || !state) return null;
     return {
-      key: `online:${this.code}:${state.seq}:${state.game.played.length}`,
+      key: `online:${this.code}:${state.seq}:${state.view.played.length}`,
       viewer: state.you.color,
       sameHistory: false, // this page lists the current game's events; the review, the match's
       load: async () => (await this.ask("review")).review,
@@ -722,7 +722,7 @@ export class OnlineGame {
   duties() {
     const state = this.state;
     if (!state || state.phase !== "playing" || !this.welcomed || state.seq < this.lastSeq) return;
-    const game = state.game;
+    const game = state.view;
     const me = state.you.color;
     const open = state.round.open;
     if (open) {
@@ -822,13 +822,13 @@ export class OnlineGame {
   perform(action, body = {}) {
     const state = this.state;
     if (!this.active || !state || !this.welcomed || this.busy) return;
-    const game = state.game;
+    const game = state.view; // the table's view: what the page shows is what it acts on
     const me = state.you.color;
     const clock = state.clock ? { clock: Number(this.clock.remaining(me).toFixed(3)) } : {};
     let message = null;
     switch (action) {
       case "roll":
-        if (state.round.open || game.phase !== "roll" || game.to_act !== me) return;
+        if (!game.can.roll) return;
         this.busy = this.commit(state.round.next);
         this.draw();
         return;
