@@ -279,6 +279,23 @@ def test_the_same_match_through_both_doors(
         online.act("white", "next_game", event="new_game")
         assert state["phase"] == "opening"
         _same_view(state, online, _log(local_client, game_id))
+        # Its opening roll, then the side on roll resigns a gammon: at one screen the offer is
+        # accepted at once; online the opponent accepts it. The same record either way.
+        state = _local(local_client, game_id, "roll")
+        opening = _log(local_client, game_id)["games"][-1]["events"][-1]
+        online.opening(opening["white"], opening["black"])
+        _same_view(state, online, _log(local_client, game_id))
+        resigner = state["turn"]
+        clocks.advance(3)
+        state = _local(local_client, game_id, "resign", {"level": "gammon"})
+        online.act(resigner, "resign", level="gammon")
+        online.act(_other(resigner), "accept")
+        online.both("game_over")
+        assert state["result"]["reason"] == "resign" and state["result"]["points"] == 2
+        _same_view(state, online, _log(local_client, game_id))
+        assert _log(local_client, game_id)["games"][-1]["events"][-2:] == [
+            {"type": "resign", "color": resigner, "kind": "gammon", "seconds": 3.0},
+            {"type": "accept", "color": _other(resigner), "seconds": 0.0}]
     finally:
         online.close()
 

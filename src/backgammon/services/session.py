@@ -517,7 +517,9 @@ class GameService:
                 raise IllegalActionError(f"you cannot resign now: {refusal}")
             game.resign(who, level, seconds=self._lap(session))
             if session.computer is None:
-                game.accept_resignation()
+                # The opponent at the same screen has agreed already: accepted at once (in a
+                # timed game its answer took 0 s, as an online answer sent at once records).
+                game.accept_resignation(seconds=None if session.timer is None else 0.0)
 
         return self._act_and_describe(game_id, run)
 
