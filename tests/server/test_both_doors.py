@@ -156,18 +156,23 @@ def _own(place: Any, color: str) -> int:
     return int(place) if color == "white" else 25 - int(place)
 
 
-@pytest.fixture
-def doors(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient, Clocks]]:
+#: The local dice's seeds: with 5 a roll that cannot be played comes in the first game.
+SEEDS = (5, 11, 23)
+
+
+@pytest.fixture(params=SEEDS)
+def doors(request: pytest.FixtureRequest, tmp_path: Path
+          ) -> Iterator[tuple[TestClient, TestClient, Clocks, int]]:
     clocks = Clocks()
     local = TestClient(create_app(ServerSettings(
-        db_path=tmp_path / "games.sqlite3", rng=random.Random(11), now=clocks.local,
+        db_path=tmp_path / "games.sqlite3", rng=random.Random(request.param), now=clocks.local,
         time_controls=TIME_CONTROLS)))
     app = FastAPI()
     app.include_router(router)
     app.state.online = OnlineHub(RoomManager(now=clocks.online, time_controls=TIME_CONTROLS))
     online = TestClient(app)
     with local, online:
-        yield local, online, clocks
+        yield local, online, clocks, request.param
 
 
 def _local(client: TestClient, game_id: str, action: str, body: Any = None) -> dict[str, Any]:
@@ -211,8 +216,8 @@ def _events(log: dict[str, Any]) -> list[list[dict[str, Any]]]:
 
 
 def test_the_same_match_through_both_doors(
-        doors: tuple[TestClient, TestClient, Clocks]) -> None:
-    local_client, online_client, clocks = doors
+        doors: tuple[TestClient, TestClient, Clocks, int]) -> None:
+    local_client, online_client, clocks, seed = doors
     settings = {"cube": True, "time_control": "blitz"}
     state = local_client.post("/api/games", json={"mode": "pass_and_play", "kind": "match",
                                                   "length": 7, **settings}).json()
@@ -272,6 +277,9 @@ def test_the_same_match_through_both_doors(
         local_log = _log(local_client, game_id)
         online_log = online.host.state()["match"]
         assert _events(local_log) == _events(online_log)
+        kinds = {e["type"] for e in _events(local_log)[0]}
+        assert {"opening_roll", "roll", "play", "double", "take"} <= kinds
+        assert ("pass" in kinds) is (seed == 5)  # a forced pass, charged alike
         assert any(e.get("seconds") == 2.0 and e["type"] == "roll" for e in _events(local_log)[0])
         assert any(e.get("seconds") == 4.0 and e["type"] == "play" for e in _events(local_log)[0])
         # The next game, by the same policy: a player asks for it.
