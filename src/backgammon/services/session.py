@@ -114,6 +114,8 @@ class GameOptions:
         length: the match length in points, 1..25 for a match (ignored otherwise).
         time_control: the clock: ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"``
             (:data:`~backgammon.services.clock.TIME_CONTROLS`).
+        jacoby: the Jacoby rule (money play with the cube), as online play offers it.
+        beavers: beavers allowed (money play with the cube).
 
     Raises:
         ValueError: (on construction) a value not listed above, quoted.
@@ -127,6 +129,8 @@ class GameOptions:
     kind: str = "single"
     length: int = 0
     time_control: str = "none"
+    jacoby: bool = False
+    beavers: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in (("mode", MODES), ("level", LEVELS), ("side", SIDES),
@@ -134,9 +138,12 @@ class GameOptions:
             value = getattr(self, name)
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-        for flag in ("cube", "gammons"):
+        for flag in ("cube", "gammons", "jacoby", "beavers"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        for rule, name in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers")):
+            if rule and (self.kind != "money" or not self.cube):
+                raise ValueError(f"{name} is for money play with the cube")
         if self.kind == "match" and not (
             isinstance(self.length, int) and 1 <= self.length <= MAX_MATCH_LENGTH
         ):
@@ -155,6 +162,8 @@ def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
         "kind": cast(Literal["single", "match", "money"], options.kind),
         "length": options.length if options.kind == "match" else 0,
         "time_control": cast(TimeControlName, options.time_control),
+        "jacoby": options.jacoby,
+        "beavers": options.beavers,
     }
 
 
@@ -162,8 +171,9 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
     """The stored settings, checked; raises :class:`StoredGameError` naming the problem. (Games
     saved before clocks existed have no ``time_control``: they are untimed; games saved before
     the gammons setting count gammons.)"""
-    data = {"time_control": "none", "gammons": True, **data}
-    expected = {"mode", "level", "human", "cube", "gammons", "kind", "length", "time_control"}
+    data = {"time_control": "none", "gammons": True, "jacoby": False, "beavers": False, **data}
+    expected = {"mode", "level", "human", "cube", "gammons", "kind", "length", "time_control",
+                "jacoby", "beavers"}
     if set(data) != expected:
         raise StoredGameError(
             f"saved game {game_id!r} is damaged: its settings have the keys "
@@ -172,7 +182,8 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
     try:
         options = GameOptions(mode=data["mode"], level=data["level"], cube=data["cube"],
                               gammons=data["gammons"], kind=data["kind"], length=data["length"],
-                              time_control=data["time_control"])
+                              time_control=data["time_control"], jacoby=data["jacoby"],
+                              beavers=data["beavers"])
     except ValueError as exc:
         raise StoredGameError(f"saved game {game_id!r} is damaged: {exc}") from None
     human = data["human"]
@@ -312,7 +323,8 @@ class GameService:
                                 dice=self._dice)
         else:
             match = Match(settings["length"], cube=settings["cube"],
-                          gammons=settings["gammons"], dice=self._dice)
+                          gammons=settings["gammons"], jacoby=settings["jacoby"],
+                          beavers=settings["beavers"], dice=self._dice)
         session = _Session(game_id, settings, match, 0)
         self._timer(session)
         self._save(session)
@@ -489,6 +501,16 @@ class GameService:
 
         return self._act_and_describe(game_id, run)
 
+    def beaver(self, game_id: str) -> GameState:
+        """Take the double offered and redouble at once, keeping the cube (money play with
+        beavers)."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.turn, "beaver")
+            session.game.beaver(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
     def drop(self, game_id: str) -> GameState:
         """Drop the double offered: the game is lost at the cube's value."""
 
@@ -554,6 +576,7 @@ class GameService:
             side=side, cube=settings["cube"],
             gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
+            jacoby=settings["jacoby"], beavers=settings["beavers"],
         )
         return self.create(options)
 

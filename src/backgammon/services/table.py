@@ -267,6 +267,15 @@ def rematch_sides(door: str, white: _T, black: _T) -> tuple[_T, _T]:
     return (black, white) if REMATCH_SWAPS_SIDES[door] else (white, black)
 
 
+def _may_beaver(game: Game) -> bool:
+    """Beavers are on and the double being answered is not itself a beaver."""
+    if not game.settings.beavers:
+        return False
+    last = next((e["type"] for e in reversed(game.events) if e["type"] in ("double", "beaver")),
+                None)
+    return last == "double"
+
+
 def passed_turn(game: Game) -> Turn | None:
     """The last turn when it was a roll that could not be played (and nothing came after)."""
     history = game.history
@@ -356,6 +365,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "double": mine and phase is Phase.ROLL and game.can_double(),
         "take": mine and phase is Phase.DOUBLE_OFFERED,
         "drop": mine and phase is Phase.DOUBLE_OFFERED,
+        "beaver": mine and phase is Phase.DOUBLE_OFFERED and _may_beaver(game),
         "undo": mine and phase is Phase.MOVE and bool(game.played),
         "done": mine and phase is Phase.MOVE and not legal_now,
         "resign": may_resign,

@@ -171,6 +171,11 @@ async function startGame(settings) {
     length: Number(settings.length) || 1,
     time_control: settings.time_control,
   };
+  if (settings.kind === "money" && settings.cube) {
+    // The money-play rules, as online play offers them (they need the cube).
+    payload.jacoby = Boolean(settings.jacoby);
+    payload.beavers = Boolean(settings.beavers);
+  }
   await run(async () => {
     const game = await createGame(payload);
     saveGameId(game.id);
@@ -279,6 +284,8 @@ function openNewGame() {
   $("length-input").value = String(s.length);
   form.elements.cube.checked = s.cube;
   form.elements.gammons.checked = s.gammons;
+  form.elements.jacoby.checked = s.jacoby;
+  form.elements.beavers.checked = s.beavers;
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
@@ -290,6 +297,7 @@ function syncNewGameForm() {
   const computer = form.elements.mode.value === "computer";
   for (const row of form.querySelectorAll(".computer-only")) row.hidden = !computer;
   for (const row of form.querySelectorAll(".match-only")) row.hidden = form.elements.kind.value !== "match";
+  for (const row of form.querySelectorAll(".money-only")) row.hidden = form.elements.kind.value !== "money";
 }
 
 function readNewGameForm() {
@@ -304,6 +312,8 @@ function readNewGameForm() {
     length,
     cube: form.elements.cube.checked,
     gammons: form.elements.gammons.checked,
+    jacoby: form.elements.jacoby.checked,
+    beavers: form.elements.beavers.checked,
     time_control: form.elements.time_control.value,
   };
 }

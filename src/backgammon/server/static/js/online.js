@@ -49,7 +49,7 @@ const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and Accept/Decline). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
   "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button",
-  "online-claim-button", "online-beaver-button"];
+  "online-claim-button", "beaver-button"];
 
 function other(color) {
   return color === "white" ? "black" : "white";
@@ -962,7 +962,6 @@ export class OnlineGame {
       "online-accept-button": answer,
       "online-decline-button": answer,
       "online-claim-button": playing && state.claimable === other(me),
-      "online-beaver-button": playing && view.can.take && Boolean(state.settings.beavers),
     };
     for (const [id, show] of Object.entries(visible)) {
       const button = $(id);
@@ -1220,7 +1219,6 @@ export class OnlineGame {
     $("online-accept-button").addEventListener("click", () => this.perform("accept"));
     $("online-decline-button").addEventListener("click", () => this.perform("decline"));
     $("online-claim-button").addEventListener("click", () => this.perform("claim"));
-    $("online-beaver-button").addEventListener("click", () => this.perform("beaver"));
     window.addEventListener("hashchange", () => {
       const found = roomFromLocation();
       if (found && !(this.active && this.code === found.code)) this.enter(found.code, found.mode);

@@ -15,6 +15,7 @@ export const BUTTONS = {
   double: "double-button",
   take: "take-button",
   drop: "drop-button",
+  beaver: "beaver-button",
   undo: "undo-button",
   done: "done-button",
   next_game: "next-game-button",
