@@ -21,9 +21,14 @@ The policies both doors follow (one rule each, no fork):
   person at another screen with accept or decline; a person at the same screen has already
   agreed: the offer is accepted at once).
 
+* **Clocks** (the same rules, each door's bookkeeping): every event records its own stretch
+  (a roll the time before it, a play the time after it); only a completed turn earns the
+  increment; the time before a roll that must pass is charged.
+
 The rules behind these views are backgammon's, reached only through
 :class:`~backgammon.core.game.Game` and :class:`~backgammon.core.match.Match`: a second game
-(American checkers) will bring its own view pieces behind the same names.
+(American checkers) will bring its own view pieces behind the same names. :class:`GameRules`
+lists what the table asks of a game.
 """
 
 from __future__ import annotations
@@ -57,7 +62,6 @@ from backgammon.services.words import (
     KIND_NAMES,
     Names,
     result_text,
-    roll_text,
     score_text,
     status_text,
     turn_text,
@@ -187,11 +191,6 @@ def resign_refusal(game: Game, color: Color) -> str | None:
         if event["type"] == "resign" and event.get("color") == name:
             return f"{name} has already offered a resignation this turn: one offer a turn"
     return None
-
-
-def dice_text(dice: Sequence[int] | None) -> str:
-    """The roll in words, higher die first (``"4-1"``); ``""`` without dice."""
-    return roll_text((int(dice[0]), int(dice[1]))) if dice else ""
 
 
 @runtime_checkable
@@ -440,7 +439,6 @@ __all__ = [
     "color_name",
     "cube_json",
     "describe",
-    "dice_text",
     "history_json",
     "last_turn_json",
     "on_roll",
