@@ -252,6 +252,24 @@ def computer_says(kind: str, **fields: object) -> str:
     return COMPUTER_WORDS[kind].format(**fields)
 
 
+#: What a page hears about the other player of an online room (``{name}``: that player;
+#: ``{color}``: its colour).
+ROOM_WORDS: Final = {
+    "joined": "{name} joined: the game begins with the opening roll.",
+    "reconnected": "{name} is back.",
+    "disconnected": "{name}'s connection dropped; they can come back to their seat.",
+    "disconnected_clock": ("{name}'s connection dropped; they can come back to their seat. "
+                           "Their clock keeps running."),
+    "left": "{name} has left the game.",
+    "left_room": "{name} ({color}) left the room",
+}
+
+
+def room_says(kind: str, **fields: object) -> str:
+    """One of :data:`ROOM_WORDS` with its fields filled."""
+    return ROOM_WORDS[kind].format(**fields)
+
+
 def online_status(room_phase: str, *, reason: str | None, opponent: str,
                   round_kind: str | None = None, rolling_is_me: bool = False,
                   rematch_asked: bool = False) -> str | None:
@@ -284,7 +302,20 @@ def online_status(room_phase: str, *, reason: str | None, opponent: str,
     return None
 
 
-__all__ = ["COMPUTER_WORDS", "KIND_NAMES", "RESULT_WORDS", "Names", "computer_says",
-           "online_status", "points_text",
-           "result_text", "roll_text",
-           "score_text", "status_text", "title", "turn_text"]
+__all__ = [
+    "COMPUTER_WORDS",
+    "KIND_NAMES",
+    "RESULT_WORDS",
+    "ROOM_WORDS",
+    "Names",
+    "computer_says",
+    "online_status",
+    "points_text",
+    "result_text",
+    "roll_text",
+    "room_says",
+    "score_text",
+    "status_text",
+    "title",
+    "turn_text",
+]

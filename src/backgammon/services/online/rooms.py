@@ -90,7 +90,7 @@ from backgammon.services.table import (
     resign_refusal,
     result_json,
 )
-from backgammon.services.words import Names, online_status
+from backgammon.services.words import Names, online_status, room_says
 
 __all__ = [
     "DEFAULT_ABANDON_AFTER",
@@ -790,11 +790,10 @@ class Room:
             name = self.names[seat]
             if seat in self._seen:
                 out.append((other, {"type": "opponent", "status": "reconnected", "name": name,
-                                    "message": f"{name} is back."}))
+                                    "message": room_says("reconnected", name=name)}))
             else:
                 out.append((other, {"type": "opponent", "status": "joined", "name": name,
-                                    "message": f"{name} joined: the game begins with the "
-                                               f"opening roll."}))
+                                    "message": room_says("joined", name=name)}))
         self._seen.add(seat)
         return self._connection_ids, out
 
@@ -814,13 +813,12 @@ class Room:
             return []
         name = self.names[seat]
         clock = self.clock
-        running = "" if (clock is None or self.phase is not RoomPhase.PLAYING
-                         or clock.running is not self.colors[seat]) else (
-            " Their clock keeps running.")
+        running = not (clock is None or self.phase is not RoomPhase.PLAYING
+                       or clock.running is not self.colors[seat])
         return [(seat.other, {
             "type": "opponent", "status": "disconnected", "name": name,
-            "message": f"{name}'s connection dropped; they can come back to their seat."
-                       f"{running}"})]
+            "message": room_says("disconnected_clock" if running else "disconnected",
+                                 name=name)})]
 
     def expired(self, expiry: float) -> bool:
         """Whether nobody has been connected for ``expiry`` seconds."""
@@ -1417,14 +1415,14 @@ class Room:
         if self.phase is RoomPhase.CLOSED:
             return []
         name = self.names[seat]
-        reason = f"{name} ({self.colors[seat]}) left the room"
+        reason = room_says("left_room", name=name, color=self.colors[seat])
         self._transition(RoomPhase.CLOSED, reason)
         self.round = None
         if self.clock is not None:
             self.clock.cancel()
         out = self._broadcast({"type": "closed", "reason": reason})
         out.append((seat.other, {"type": "opponent", "status": "left", "name": name,
-                                 "message": f"{name} has left the game."}))
+                                 "message": room_says("left", name=name)}))
         return out
 
 
