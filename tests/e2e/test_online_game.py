@@ -327,7 +327,8 @@ def test_create_join_play_double_take_resign_and_rematch(
     assert host.data("onlinePhase") == "waiting"
     room = server.get(f"/api/online/rooms/{code}")
     assert room == {"code": code, "phase": "waiting", "host": "Alice", "open": True,
-                    "settings": {"cube": True, "time_control": None, "match_length": 0}}
+                    "settings": {"cube": True, "time_control": None, "match_length": 0,
+                                 "money": False, "jacoby": False, "beavers": False}}
     host.screenshot("online-invite")
 
     guest = open_page(path=None)
@@ -353,8 +354,15 @@ def test_create_join_play_double_take_resign_and_rematch(
     first = "white" if white_die > black_die else "black"
     assert host.data("turn") == guest.data("turn") == first
     assert host.data("phase") == "move"
-    assert host.history()[-1] == f"Opening roll: Alice (you) {white_die}, Bob {black_die}"
-    assert guest.history()[-1] == f"Opening roll: Alice {white_die}, Bob (you) {black_die}"
+    # The server's words, as in local play: the opening roll, then who starts with what.
+    mover_page, waiter = (host, guest) if first == "white" else (guest, host)
+    opening_words = f"Opening roll: White {white_die}, Black {black_die}. "
+    high, low = max(white_die, black_die), min(white_die, black_die)
+    assert mover_page.text("#status") == (
+        f"{opening_words}You start with {high}-{low}: move a checker.")
+    mover_name = "Alice" if mover_page is host else "Bob"
+    assert waiter.text("#status") == f"{opening_words}{mover_name} is playing {high}-{low}."
+    assert host.history() == guest.history() == []
     assert host.board() == guest.board() and len(host.board()) == 30
     assert host.text("#online-dice-check") == (
         f"Dice checked: {white_die}-{black_die} (round {opening['round']})")
@@ -393,8 +401,8 @@ def test_create_join_play_double_take_resign_and_rematch(
         assert online.page.get_attribute("#board .cube", "data-value") == "2"
         assert online.page.get_attribute("#board .cube", "data-owner") == taker.color
     assert roller.visible("#roll-button") and not roller.visible("#double-button")
-    assert roller.history()[-2:] == [f"{roller_name(roller)} doubles to 2",
-                                     f"{roller_name(taker, roller)} takes"]
+    assert roller.history()[-2:] == taker.history()[-2:] == [
+        f"{player_name(roller)} doubles to 2", f"{player_name(taker)} takes"]
 
     # The doubler resigns a single game: worth the cube's 2 points once accepted.
     roller.page.click("#resign-button")
@@ -404,10 +412,12 @@ def test_create_join_play_double_take_resign_and_rematch(
     taker.page.click("#online-accept-button")
     settle(host, guest)
     winner_name = "Alice" if taker is host else "Bob"
-    text = f"{winner_name} ({taker.color}) wins 2 points: {roller.color} resigned a single game."
+    # The result in local play's words, from each page's side.
+    assert taker.text("#result-text") == "You win a single game by resignation (2 points)."
+    assert roller.text("#result-text") == (
+        f"{winner_name} wins a single game by resignation (2 points).")
     for online in (host, guest):
         assert online.visible("#result")
-        assert online.text("#result-text") == text
         assert online.text(f"#score-{taker.color}-points") == "2"
         assert online.text(f"#score-{roller.color}-points") == "0"
         assert online.visible("#rematch-button")
@@ -441,11 +451,9 @@ def test_create_join_play_double_take_resign_and_rematch(
     guest.screenshot("online-rematch")
 
 
-def roller_name(online: OnlinePage, viewer: OnlinePage | None = None) -> str:
-    """The name ``viewer``'s page shows for ``online``'s player (its own page: "(you)")."""
-    viewer = viewer or online
-    name = "Alice" if online.data("onlineSeat") == "host" else "Bob"
-    return f"{name} (you)" if viewer is online else name
+def player_name(online: OnlinePage) -> str:
+    """The name the move list gives ``online``'s player (on both pages)."""
+    return "Alice" if online.data("onlineSeat") == "host" else "Bob"
 
 
 def test_a_two_dice_move_then_review_and_export_of_the_online_game(
@@ -482,13 +490,22 @@ def test_a_two_dice_move_then_review_and_export_of_the_online_game(
     assert chosen is not None, "the opening roll offers no place two dice away"
     source, target, moves = chosen
     settle(host, guest)
-    # Both moves were made (one message each): the opening roll's two dice are used up.
+    # Both moves were made (one message, all or nothing): the opening roll's dice are used up.
     assert mover.visible("#done-button") and not mover.movable()
-    assert mover.history()[-1].endswith(f"{moves} …")
+    assert mover.text("#status").endswith(": press Done (or Undo).")
+    # The live region announces each move, as in local play (announce.js on the table's view).
+    said = [t.strip() for t in mover.page.locator("#announcer p").all_inner_texts()]
+    for text in moves.split():
+        assert f"You move {text}" in said, said
     assert watcher.board() == mover.board()
     mover.page.click("#done-button")
     settle(host, guest)
     assert not mover.visible("#explanation")  # it was about a position gone by
+    # The previous turn is highlighted on both boards, as in local play: where the checker
+    # came from and where it went.
+    for online in (host, guest):
+        assert online.page.locator("#board .last-from").count() >= 1
+        assert online.page.locator("#board .last-to").count() >= 1
     play_turns((host, guest), 2)
 
     # Review, on the watcher's page: every position of the online match, from the start.
@@ -566,12 +583,12 @@ def test_a_dropped_connection_a_reload_mid_turn_and_mid_roll_then_play_on(
     other = guest if mover is host else host
     mover.click_move(mover.movable()[0])
     settle(host, guest)
-    board, pending = mover.board(), mover.history()[-1]
-    assert pending.endswith("…") and "(you)" in pending
+    board, pending = mover.board(), mover.text("#status")
+    assert "You " in pending and pending.endswith(".")
     mover.page.reload()
     settle(host, guest)
     assert mover.board() == board == other.board()
-    assert mover.history()[-1] == pending
+    assert mover.text("#status") == pending
     assert mover.color == ("white" if mover is host else "black")
     assert mover.data("onlineSeat") == ("host" if mover is host else "guest")
     assert other.page.locator("#online-opponent").get_attribute("data-status") == "reconnected"
@@ -721,7 +738,7 @@ def test_over_plain_http_on_the_lan_join_by_code_timed_match_and_the_opponent_le
         assert not online.visible("#clocks")
         assert online.text("#online-clocks .clock-caption") == (
             "Blitz: 3 min + 4 s a turn (the server keeps the time)")
-        assert online.text("#score-caption") == "Online: Match to 3 points, game 1, cube on"
+        assert online.text("#score-caption") == "Match to 3 points · game 1"
         running = online.page.eval_on_selector_all(
             "#online-clocks .clock.running", "nodes => nodes.map(n => n.dataset.color)")
         assert running == [online.data("turn")]

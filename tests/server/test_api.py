@@ -59,7 +59,7 @@ def test_new_game_starts_at_the_opening(clients: Clients) -> None:
     assert state["score"]["description"] == "Single game"
     assert state["settings"] == {"mode": "computer", "level": "easy", "human": "black",
                                  "cube": True, "gammons": True, "kind": "single", "length": 0,
-                                 "time_control": "none"}
+                                 "time_control": "none", "jacoby": False, "beavers": False}
     assert state["clock"] is None
     assert state["version"] == 1
     assert state_of(client, state["id"]) == state
@@ -576,7 +576,7 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
         def accept_resign(self, game: Any) -> bool:
             return False
 
-    client = clients.new(rolls=[(3, 1)])
+    client = clients.new(rolls=[(3, 1), (2, 1), (4, 2)])
     service = app_of(client).state.games
     service._players = lambda level, rng: Decliner(rng)
     game_id = new_game(client, mode="computer", side="white")["id"]
@@ -592,6 +592,16 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
     state = answer["state"]
     assert state["phase"] == "move"
     assert [m["text"] for m in state["played"]] == ["8/5"]  # the turn goes on where it was
+    # One offer a turn (the table's policy, as online): a declined offer waits for the next.
+    response = client.post(f"/api/games/{game_id}/resign", json={"level": "gammon"})
+    assert response.status_code == 409
+    assert response.json()["error"]["message"] == (
+        "you cannot resign now: white has already offered a resignation this turn: "
+        "one offer a turn")
+    act(client, game_id, "move", {"from": 6, "to": 5})
+    act(client, game_id, "done")
+    state = act(client, game_id, "computer")["state"]
+    assert state["phase"] == "roll" and state["turn"] == "white"
 
     service._players = lambda level, rng: RandomPlayer(rng)
     act(client, game_id, "resign", {"level": "backgammon"})
@@ -601,6 +611,32 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
     result = answer["state"]["result"]
     assert (result["winner"], result["kind"], result["points"]) == ("black", "backgammon", 3)
     assert result["text"] == "The computer wins a backgammon by resignation (3 points)."
+
+
+def test_money_play_with_the_jacoby_rule_and_beavers(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1), (5, 2)])
+    response = client.post("/api/games", json={"mode": "pass_and_play", "kind": "single",
+                                               "jacoby": True})
+    assert response.status_code == 422
+    assert response.json()["error"] == {
+        "code": "invalid", "message": "the Jacoby rule is for money play with the cube"}
+    state = new_game(client, kind="money", cube=True, jacoby=True, beavers=True)
+    game_id = state["id"]
+    assert (state["settings"]["jacoby"], state["settings"]["beavers"]) == (True, True)
+    act(client, game_id, "roll")  # White 3-1
+    act(client, game_id, "move", {"from": 8, "to": 5})
+    act(client, game_id, "move", {"from": 6, "to": 5})
+    state = act(client, game_id, "done")
+    assert state["can"]["double"] is True
+    state = act(client, game_id, "double")  # Black doubles
+    assert (state["phase"], state["can"]["take"], state["can"]["beaver"]) == ("cube", True, True)
+    state = act(client, game_id, "beaver")  # White beavers: the cube offered at 4
+    assert (state["phase"], state["to_act"], state["can"]["beaver"]) == ("cube", "black", False)
+    assert state["history"][-1]["text"] == "White beavers to 4"
+    state = act(client, game_id, "take")
+    assert (state["cube"]["value"], state["cube"]["owner"]) == (4, "white")
+    # The rules are in the saved record: a reload plays on with them.
+    assert client.get(f"/api/games/{game_id}").json()["settings"]["beavers"] is True
 
 
 def test_money_session_keeps_a_running_total(clients: Clients) -> None:

@@ -32,7 +32,9 @@ def test_nothing_outside_the_server_imports_it() -> None:
 
 
 def test_services_import_no_web_framework() -> None:
-    for source in (PACKAGE / "services").glob("*.py"):
+    sources = list((PACKAGE / "services").rglob("*.py"))  # online/ (the rooms) included
+    assert PACKAGE / "services" / "online" / "rooms.py" in sources
+    for source in sources:
         for name in _imports(source):
             assert name.split(".")[0] not in WEB, (source.name, name)
             assert not name.startswith("backgammon.server"), (source.name, name)
@@ -46,3 +48,12 @@ def test_the_command_line_loads_the_web_framework_only_to_serve() -> None:
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_the_online_room_logic_lives_in_the_services() -> None:
+    """server/online/ is transport only: its modules are the package and the routes."""
+    names = sorted(p.name for p in (PACKAGE / "server" / "online").glob("*.py"))
+    assert names == ["__init__.py", "routes.py"]
+    import backgammon.services.online.rooms as rooms
+
+    assert Path(rooms.__file__).parent == PACKAGE / "services" / "online"

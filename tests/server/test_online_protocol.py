@@ -22,15 +22,15 @@ from backgammon.core.dice import commitment, dice_from_secrets
 from backgammon.core.game import Game, GameSettings
 from backgammon.core.moves import Move
 from backgammon.server.online import OnlineHub, RoomManager, router
-from backgammon.server.online.protocol import MAX_MESSAGE_BYTES, OnlineError, parse_message
-from backgammon.server.online.rooms import (
+from backgammon.services.clock import TIME_CONTROLS, TimeControl
+from backgammon.services.online.protocol import MAX_MESSAGE_BYTES, OnlineError, parse_message
+from backgammon.services.online.rooms import (
     TRANSITIONS,
     OnlineSettings,
     Room,
     RoomPhase,
     RoomStateError,
 )
-from backgammon.services.clock import TIME_CONTROLS, TimeControl
 
 EXPIRY = 60.0
 
@@ -257,7 +257,8 @@ def test_create_gives_a_long_url_safe_code_and_the_settings(client: TestClient) 
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert room["settings"] == {"cube": True, "match_length": 5,
                                 "time_control": {"name": "blitz", "reserve": 180.0,
-                                                 "increment": 4.0}}
+                                                 "increment": 4.0},
+                                "money": False, "jacoby": False, "beavers": False}
     assert room["invite_path"] == f"/#join={room['code']}"
     info = client.get(f"/api/online/rooms/{room['code']}").json()
     assert info == {"code": room["code"], "phase": "waiting", "settings": room["settings"],
@@ -281,7 +282,8 @@ def test_the_handshake_sends_the_hosts_settings_to_the_guest(table_factory: Any)
     table = table_factory(cube=True, time_control="rapid", match_length=3)
     guest_state = table.guest.state()
     assert guest_state["settings"] == {"cube": True, "match_length": 3, "time_control": {
-        "name": "rapid", "reserve": 600.0, "increment": 8.0}}
+        "name": "rapid", "reserve": 600.0, "increment": 8.0}, "money": False, "jacoby": False,
+        "beavers": False}
     assert guest_state["you"] == {"seat": "guest", "color": "black", "name": "Bob",
                                   "connected": True}
     assert guest_state["opponent"] == {"seat": "host", "color": "white", "name": "Ann",
@@ -364,7 +366,7 @@ def test_a_full_game_through_commit_reveal_dice(table_factory: Any) -> None:
     assert over["log"] == record == table.guest.replica.to_log()
     replayed = Game.replay(over["log"])
     assert replayed.outcome is not None and replayed.outcome.to_dict() == over["outcome"]
-    assert over["text"].startswith(("Ann (", "Bob ("))
+    assert over["text"].startswith(("Ann wins ", "Bob wins "))
     for player in table.players:
         state = player.state()
         assert state["phase"] == "finished"
@@ -381,9 +383,10 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     other = table.guest if mover is table.host else table.host
     assert mover.replica is not None
     first = mover.replica.legal_moves()[0]
-    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    mover.send(type="move", moves=[[first.from_point, first.to_point, first.die]])
     mine, theirs = mover.expect("move"), other.expect("move")
-    assert mine["move"] == theirs["move"] == [first.from_point, first.to_point, first.die]
+    assert mine["moves"] == theirs["moves"] == [[first.from_point, first.to_point, first.die]]
+    assert mine["hits"] == theirs["hits"] == [False]
     assert "legal_moves" in mine and "legal_moves" not in theirs
     assert "legal" in mine and "legal" not in theirs
     # the state's record holds the turn in progress too
@@ -395,7 +398,7 @@ def test_single_moves_undo_and_end_turn_are_relayed(table_factory: Any) -> None:
     assert table.both("undo")[0]["move"] == [first.from_point, first.to_point, first.die]
     play = sorted(mover.replica.legal_plays(), key=str)[0]
     for move in play.moves:
-        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
+        mover.send(type="move", moves=[[move.from_point, move.to_point, move.die]])
         table.both("move")
     mover.send(type="end_turn")
     event = table.both("play")[0]
@@ -416,15 +419,15 @@ def test_the_mover_gets_the_boards_destinations_as_local_play(table_factory: Any
     assert legal == legal_json(mover.replica)
     assert any(len(d["moves"]) == 2 for entry in legal for d in entry["destinations"])
     assert other.state()["game"]["legal"] == []
-    # a two-dice destination is played as its single moves, one message each
+    # a two-dice destination is one gesture: its single moves in one message, all or none
     entry = next(e for e in legal if any(len(d["moves"]) == 2 for d in e["destinations"]))
     destination = next(d for d in entry["destinations"] if len(d["moves"]) == 2)
     color = mover.color
-    for step in destination["moves"]:
-        move = Move(*(_own(step["from"], color), _own(step["to"], color), step["die"]))
-        mover.send(type="move", move=[move.from_point, move.to_point, move.die])
-        mine = mover.expect("move")
-        other.expect("move")
+    path = [[_own(step["from"], color), _own(step["to"], color), step["die"]]
+            for step in destination["moves"]]
+    mover.send(type="move", moves=path)
+    mine = mover.expect("move")
+    assert other.expect("move")["moves"] == mine["moves"] == path
     # after the last die, the mover is told that nothing is left to move
     assert mine["legal"] == [] and mine["legal_moves"] == []
     board = mover.state()["game"]["board"]["points"]
@@ -674,7 +677,7 @@ def test_an_illegal_play_is_refused_and_changes_nothing(table_factory: Any) -> N
     assert mover.error("illegal_move") == (
         f"an empty play is not legal with {roll}: a checker can move")
     # One checker at a time, the engine's words.
-    mover.send(type="move", move=[13, 13 - missing, missing])
+    mover.send(type="move", moves=[[13, 13 - missing, missing]])
     assert mover.error("illegal_move").startswith(
         f"13/{13 - missing} (die {missing}) is not a legal move now; legal: ")
     unchanged(table, before)
@@ -735,7 +738,7 @@ def test_reconnect_with_the_seat_token_restores_the_state(client: TestClient,
     mover = table.by_color(rolled["color"])
     assert mover.replica is not None
     first = mover.replica.legal_moves()[0]
-    mover.send(type="move", move=[first.from_point, first.to_point, first.die])
+    mover.send(type="move", moves=[[first.from_point, first.to_point, first.die]])
     table.both("move")
     before = table.guest.state()
     table.guest.ws.__exit__(None, None, None)
@@ -853,7 +856,7 @@ def test_double_take_then_double_drop(table_factory: Any) -> None:
     over = table.both("game_over")[0]
     assert over["outcome"] == {"winner": other.color, "kind": "drop", "points": 2,
                                "result_kind": "single"}
-    assert over["text"].endswith("wins 2 points: the double was dropped.")
+    assert over["text"].endswith(" wins: the double was dropped (2 points).")
 
 
 def test_double_refused_when_the_opponent_owns_the_cube(table_factory: Any) -> None:
@@ -891,6 +894,10 @@ def test_resign_declined_then_accepted(table_factory: Any) -> None:
     assert over["outcome"] == {"winner": other.color, "kind": "resign", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is False
+    # The next game starts when a player asks for it (the table's policy, as in local play).
+    state = table.host.state()
+    assert (state["game_number"], state["game"]["phase"]) == (1, "game_over")
+    other.send(type="next_game")
     new_game = table.both("new_game")[0]
     assert new_game["game"] == 2 and new_game["score"][other.color] == 1
     state = table.host.state()
@@ -990,7 +997,7 @@ def test_parse_message_checks_and_converts_fields() -> None:
 
 
 def test_the_state_answer_is_encoded_once_per_event_and_reads_back_the_same() -> None:
-    from backgammon.server.online.rooms import Seat
+    from backgammon.services.online.rooms import Seat
 
     room = Room("code", OnlineSettings(), "token", now=FakeNow())
     room.join("Bob")
@@ -1024,7 +1031,7 @@ def test_the_state_answer_is_encoded_once_per_event_and_reads_back_the_same() ->
 
 def test_the_log_encoder_writes_what_json_writes_game_after_game() -> None:
     from backgammon.core.match import Match
-    from backgammon.server.online.rooms import _LogEncoder
+    from backgammon.services.online.rooms import _LogEncoder
 
     encoder = _LogEncoder()
     match = Match(3, cube=False, names=("Ann", "Bob"), seed=4)
@@ -1093,14 +1100,16 @@ def test_an_opening_tie_is_thrown_again_in_the_next_round(table_factory: Any) ->
     assert table.opening()["round"] == 2
 
 
-def test_the_server_flags_a_side_whose_time_runs_out_unprompted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(TIME_CONTROLS, "test", TimeControl("test", 0.3, 0.0))
+def test_the_server_flags_a_side_whose_time_runs_out_unprompted() -> None:
     app = FastAPI()
-    app.include_router(router)  # the hub is made on first use, on the real monotonic clock
+    app.include_router(router)
+    # The configured time controls (as `backgammon serve` passes them), on the real clock.
+    controls = {**TIME_CONTROLS, "bullet": TimeControl("bullet", 0.3, 0.0)}
+    app.state.online = OnlineHub(RoomManager(time_controls=controls))
     with TestClient(app) as real_client:
-        room = create(real_client, time_control="test")
+        room = create(real_client, time_control="bullet")
+        assert room["settings"]["time_control"] == {"name": "bullet", "reserve": 0.3,
+                                                    "increment": 0.0}
         with real_client.websocket_connect(room["ws_path"]) as host_ws, \
                 real_client.websocket_connect(room["ws_path"]) as guest_ws:
             host, guest = Player(host_ws, random.Random(1)), Player(guest_ws, random.Random(2))
@@ -1120,7 +1129,7 @@ def test_the_server_flags_a_side_whose_time_runs_out_unprompted(
 def test_the_rooms_and_the_protocol_import_no_web_framework() -> None:
     from pathlib import Path
 
-    import backgammon.server.online as online
+    import backgammon.services.online as online
 
     folder = Path(online.__file__).parent
     for name in ("rooms.py", "protocol.py"):
@@ -1220,10 +1229,9 @@ def test_a_withheld_reveal_in_an_untimed_match_can_be_claimed(table_factory: Any
     assert over["outcome"] == {"winner": other.color, "kind": "timeout", "points": 1,
                                "result_kind": "single"}
     assert over["match_over"] is True  # the claim wins the match, not only the game
-    name = "Ann" if other is table.host else "Bob"
-    assert over["text"] == (f"{name} ({other.color}) wins the match (1 point for this game): "
-                            f"{roller.color} was silent for 120 s and the game was claimed as "
-                            f"abandoned.")
+    name, silent = ("Ann", "Bob") if other is table.host else ("Bob", "Ann")
+    assert over["text"].startswith(f"{name} wins a single game (1 point): {silent} was silent "
+                                   f"for 120 s and the game was claimed as abandoned.")
     state = other.state()
     assert (state["phase"], state["reason"]) == ("finished", over["text"])
     other.send(type="rematch")  # the room goes on as after any match
@@ -1267,7 +1275,7 @@ def test_an_opening_never_committed_in_an_untimed_game_can_be_claimed(table_fact
                                           "seconds": 301.0, "seq": 4}
     over = table.both("game_over")[0]
     assert over["outcome"]["points"] == 1 and over["match_over"] is True
-    assert over["text"].startswith(f"Ann ({table.host.color}) wins the game (1 point")
+    assert over["text"].startswith("Ann wins a single game (1 point): Bob was silent")
 
 
 def test_a_dropped_player_is_claimable_once_the_game_waits_on_it(client: TestClient,
@@ -1290,7 +1298,7 @@ def test_the_time_before_a_forced_pass_is_charged(client: TestClient, table_fact
     from backgammon.core.match import Match, MatchSetup
     from backgammon.core.position import Position
     from backgammon.core.types import BLACK
-    from backgammon.server.online.rooms import _NoDice
+    from backgammon.services.online.rooms import _NoDice
 
     table = table_factory(seed=26, time_control="bullet")
     room = _room(client, table)
@@ -1318,3 +1326,168 @@ def test_the_time_before_a_forced_pass_is_charged(client: TestClient, table_fact
     # Charged, not given back: 60 - 20, plus the increment of a completed turn.
     assert rolled["clock"] == {"white": 60.0, "black": 42.0, "running": "white",
                                "waiting": ["white"]}
+
+
+# ------------------------------------------------------------------------------------------
+# The same flow as local play (issue 16: every drift between the two doors)
+
+
+def test_the_app_gives_online_rooms_the_configured_time_controls(tmp_path: Any) -> None:
+    from backgammon.server.app import create_app
+    from backgammon.server.settings import ServerSettings
+
+    controls = {**TIME_CONTROLS, "blitz": TimeControl("blitz", 20.0, 2.0)}
+    app = create_app(ServerSettings(db_path=tmp_path / "games.sqlite3", time_controls=controls))
+    with TestClient(app) as app_client:
+        room = create(app_client, time_control="blitz")
+        assert room["settings"]["time_control"] == {"name": "blitz", "reserve": 20.0,
+                                                    "increment": 2.0}
+        info = app_client.get(f"/api/online/rooms/{room['code']}").json()
+        assert info["settings"]["time_control"]["reserve"] == 20.0
+
+
+def test_event_seconds_mean_what_they_mean_locally(table_factory: Any, now: FakeNow) -> None:
+    """Roll seconds: the roller's time before the roll; play seconds: its time after it. (The
+    opponent's secret is the opponent's time, in neither.)"""
+    table = table_factory(seed=15, time_control="blitz")
+    table.play_random(table.by_color(table.opening()["color"]))
+    roller = table.to_move()
+    other = table.guest if roller is table.host else table.host
+    now.advance(2)
+    number = table.next_round
+    table.next_round += 1
+    mine, theirs = roller.secret(), other.secret()
+    roller.send(type="commit", round=number, commitment=commitment(mine))
+    table.both("commit")
+    now.advance(1)  # the opponent's page answers after 1 s: its time
+    other.send(type="secret", round=number, secret=theirs.hex())
+    table.both("secret")
+    roller.send(type="reveal", round=number, secret=mine.hex())
+    table.both("reveal")
+    rolled = roller.expect("rolled")
+    other.expect("rolled")
+    table.apply_roll(rolled)
+    if rolled["passed"]:
+        pytest.skip("this seed's roll cannot be played")
+    now.advance(4)
+    event = table.play_random(roller)
+    assert event["seconds"] == 4.0
+    events = roller.state()["match"]["games"][0]["events"]
+    roll = next(e for e in reversed(events) if e["type"] == "roll")
+    assert roll["seconds"] == 2.0
+    assert events[-1] == {"type": "play", "color": roller.color, "moves": event["moves"],
+                          "seconds": 4.0}
+
+
+def test_turn_phase_and_cube_read_as_in_local_play(table_factory: Any) -> None:
+    table = table_factory(seed=12, cube=True)
+    roller, other = _to_a_roll_phase(table)
+    game = roller.state()["game"]
+    assert (game["phase"], game["turn"], game["to_act"]) == ("roll", roller.color, roller.color)
+    roller.send(type="double")
+    table.both("double")
+    game = other.state()["game"]
+    # `turn` is the side on roll (the doubler), `to_act` the doubled side, as locally.
+    assert (game["phase"], game["turn"], game["to_act"]) == ("cube", roller.color, other.color)
+    assert game["cube"] == {"enabled": True, "value": 1, "owner": None,
+                            "offered_by": roller.color, "can_double": False}
+    other.send(type="drop")
+    table.both("drop")
+    over = table.both("game_over")[0]
+    assert over["match_over"] is True
+    game = roller.state()["game"]
+    assert (game["phase"], game["turn"], game["to_act"]) == ("match_over", None, None)
+
+
+def test_the_crawford_cube_is_shown_as_locally(table_factory: Any) -> None:
+    table = table_factory(seed=13, match_length=2, cube=True)
+    roller, other = _to_a_roll_phase(table)
+    roller.send(type="resign", level="single")
+    table.both("resign")
+    other.send(type="accept")
+    table.both("accept")
+    assert table.both("game_over")[0]["match_over"] is False
+    assert roller.state()["game"]["phase"] == "game_over"
+    roller.send(type="next_game")
+    assert table.both("new_game")[0]["crawford"] is True
+    state = roller.state()
+    assert state["crawford"] is True
+    # The cube is in play (shown), but nobody may double in the Crawford game.
+    assert state["game"]["cube"] == {"enabled": True, "value": 1, "owner": None,
+                                     "offered_by": None, "can_double": False}
+
+
+def test_next_game_only_once_a_game_of_a_match_is_over(table_factory: Any) -> None:
+    table = table_factory(seed=13, match_length=3)
+    roller, _ = _to_a_roll_phase(table)
+    before = states(table)
+    roller.send(type="next_game")
+    assert roller.error("not_now") == "cannot start the next game: this game is not over"
+    unchanged(table, before)
+
+
+def test_a_gesture_over_two_dice_is_all_or_nothing(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.replica is not None
+    first = mover.replica.legal_moves()[0]
+    before = states(table)
+    # The first step is legal, the second uses the same die again: refused, and the first
+    # step is taken back (nothing was relayed, the position is as it was).
+    path = [[first.from_point, first.to_point, first.die],
+            [first.to_point, first.to_point - first.die, first.die]]
+    if rolled["dice"][0] == rolled["dice"][1]:
+        pytest.skip("a double: the same die may be played again")
+    mover.send(type="move", moves=path)
+    assert mover.error("illegal_move")
+    unchanged(table, before)
+    mover.send(type="move", moves=[])
+    assert "1 to 4 moves" in mover.error("malformed")
+
+
+def test_the_previous_turn_is_in_the_state_for_the_highlight(table_factory: Any) -> None:
+    table = table_factory(seed=3)
+    rolled = table.opening()
+    mover = table.by_color(rolled["color"])
+    assert mover.state()["view"]["last_turn"] is None
+    event = table.play_random(mover)
+    last = table.host.state()["view"]["last_turn"]
+    assert last["color"] == mover.color
+    assert [[m["die"]] for m in last["moves"]] == [[m[2]] for m in event["moves"]]
+
+
+def test_money_play_online_with_jacoby_and_beavers(table_factory: Any,
+                                                   client: TestClient) -> None:
+    for bad, words in (
+            ({"jacoby": True, "cube": True}, "the Jacoby rule is for money play only"),
+            ({"money": True, "beavers": True}, "beavers needs the doubling cube"),
+            ({"money": True, "match_length": 3}, "money play has no match length, got 3")):
+        response = client.post("/api/online/rooms", json=bad)
+        assert response.status_code == 422, bad
+        assert response.json()["error"] == {"code": "invalid_settings", "message": words}
+    table = table_factory(seed=12, cube=True, money=True, jacoby=True, beavers=True)
+    roller, other = _to_a_roll_phase(table)
+    state = roller.state()
+    assert state["settings"] == {"cube": True, "time_control": None, "match_length": 0,
+                                 "money": True, "jacoby": True, "beavers": True}
+    assert state["match"]["jacoby"] is True and state["match"]["beavers"] is True
+    assert state["view"]["score"]["description"] == "Money session · game 1"
+    roller.send(type="double")
+    table.both("double")
+    other.send(type="beaver")
+    assert table.both("beaver")[0]["cube"] == 4
+    beaver = other.state()["game"]
+    assert (beaver["phase"], beaver["to_act"], beaver["cube"]["value"]) == (
+        "cube", roller.color, 2)
+    roller.send(type="drop")  # the doubler drops the beaver: loses twice the old cube
+    table.both("drop")
+    over = table.both("game_over")[0]
+    assert over["outcome"]["points"] == 2 and over["match_over"] is False
+    state = roller.state()
+    assert (state["phase"], state["view"]["phase"]) == ("playing", "game_over")
+    assert state["view"]["can"]["next_game"] is True
+    assert state["view"]["result"]["text"].endswith(
+        f"Running total: White {state['score']['white']}, Black {state['score']['black']}.")
+    roller.send(type="next_game")
+    assert table.both("new_game")[0]["game"] == 2

@@ -174,7 +174,7 @@ def test_tests_may_shorten_the_controls_through_the_environment() -> None:
         controls_from_env({TEST_CONTROLS_ENV: "none=3+1"})
 
 
-def test_a_forced_pass_costs_nothing(db: Path) -> None:
+def test_the_time_before_a_forced_pass_is_charged(db: Path) -> None:
     # White 2-1: 24/23 24/22; Black 1-1 hits on White's 22 from its 6-point; White dances
     # with 6-6 against Black's 6-point.
     table = Table(db, [(2, 1), (1, 1), (6, 6), (3, 1)])
@@ -195,7 +195,8 @@ def test_a_forced_pass_costs_nothing(db: Path) -> None:
     state = dict(table.service.roll(table.id))
     assert state["turn"] == "black"
     assert state["history"][-1]["text"] == "White 6-6: cannot move"
-    assert state["clock"]["remaining"] == {"white": 57.0, "black": 57.0}  # nothing, no bonus
+    # Charged, not given back (as online): 57 - 4, plus the increment of a completed turn.
+    assert state["clock"]["remaining"] == {"white": 55.0, "black": 57.0}
     assert state["clock"]["running"] == "black"
     assert table.events()[-2:] == [
         {"type": "roll", "color": "white", "dice": [6, 6], "seconds": 4.0},

@@ -15,6 +15,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from backgammon.core.errors import InvalidSettingsError
 from backgammon.services.session import RECENT_LIMIT, GameOptions, GameService
 from backgammon.services.setup import check_setup
 from backgammon.services.state import (
@@ -76,6 +77,8 @@ class NewGame(BaseModel):
         description="the clock: none, bullet (1 min + 2 s a turn), blitz (3 min + 4 s) or "
         "rapid (10 min + 8 s); running out of time loses the game",
     )
+    jacoby: bool = Field(False, description="the Jacoby rule (money play with the cube)")
+    beavers: bool = Field(False, description="beavers allowed (money play with the cube)")
     setup: dict[str, Any] | None = Field(
         None,
         description="start from a position set up on the page (the editor's setup: board, "
@@ -157,7 +160,16 @@ async def create_game(body: NewGame, service: Service) -> GameState:
     """Start a game (or the first game of a match or session) and save it; with ``setup``,
     from that position (a position that cannot be played answers 422 with the reason)."""
     setup = check_setup(body.setup) if body.setup is not None else None
-    options = GameOptions(
+    try:
+        options = _options(body)
+    except ValueError as exc:  # e.g. the Jacoby rule asked for outside money play
+        raise InvalidSettingsError(str(exc)) from None
+    return await _in_thread(lambda: service.create(options, setup, seed=body.seed,
+                                                   browser=body.browser))
+
+
+def _options(body: NewGame) -> GameOptions:
+    return GameOptions(
         mode=body.mode,
         level=body.level,
         side=body.side,
@@ -166,9 +178,9 @@ async def create_game(body: NewGame, service: Service) -> GameState:
         kind=body.kind,
         length=body.length if body.kind == "match" else 0,
         time_control=body.time_control,
+        jacoby=body.jacoby,
+        beavers=body.beavers,
     )
-    return await _in_thread(lambda: service.create(options, setup, seed=body.seed,
-                                                   browser=body.browser))
 
 
 @router.get("/games", response_model=RecentGames, summary="A browser's unfinished games")
@@ -226,6 +238,12 @@ async def double(game_id: GameId, service: Service) -> GameState:
 async def take(game_id: GameId, service: Service) -> GameState:
     """Accept the double: the cube doubles and passes to the taker."""
     return await _in_thread(service.take, game_id)
+
+
+@router.post("/games/{game_id}/beaver", response_model=GameState, summary="Beaver a double")
+async def beaver(game_id: GameId, service: Service) -> GameState:
+    """Take the double and redouble at once, keeping the cube (money play with beavers)."""
+    return await _in_thread(service.beaver, game_id)
 
 
 @router.post("/games/{game_id}/drop", response_model=GameState, summary="Drop a double")

@@ -20,27 +20,20 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Final
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import Scope
 
-from backgammon.core.errors import (
-    BackgammonError,
-    IllegalActionError,
-    IllegalMoveError,
-    IllegalPlayError,
-)
 from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.analytics import page_with_analytics
 from backgammon.server.api import ErrorResponse, health_router, router
+from backgammon.server.errors import error_response
+from backgammon.server.errors import install as install_errors
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
-from backgammon.server.online.rooms import RoomManager
 from backgammon.server.online.routes import OnlineHub
 from backgammon.server.online.routes import router as online_router
 from backgammon.server.positions_api import router as positions_router
@@ -50,10 +43,11 @@ from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs
+from backgammon.services.online.rooms import RoomManager
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
-from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
+from backgammon.services.store import GameStore
 
 #: The page and its ES modules and stylesheet.
 STATIC_DIR: Final = Path(__file__).parent / "static"
@@ -71,20 +65,6 @@ class _StaticFiles(StaticFiles):
         response = await super().get_response(path, scope)
         response.headers["Cache-Control"] = "no-cache"
         return response
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    """The JSON every refused request answers: ``{"error": {"code", "message"}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _validation_message(exc: RequestValidationError) -> str:
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-        text = str(error.get("msg", "invalid"))
-        parts.append(f"{where}: {text}" if where else text)
-    return "invalid request: " + "; ".join(parts)
 
 
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
@@ -146,37 +126,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeadersMiddleware,
                        analytics_origin=None if analytics is None else analytics.origin)
 
-    @app.exception_handler(GameNotFoundError)
-    async def not_found(request: Request, exc: GameNotFoundError) -> JSONResponse:
-        return error_response(404, "not_found", str(exc))
-
-    @app.exception_handler(StoredGameError)
-    async def damaged(request: Request, exc: StoredGameError) -> JSONResponse:
-        return error_response(409, "stored_game_invalid", str(exc))
-
-    @app.exception_handler(IllegalActionError)
-    async def not_allowed(request: Request, exc: IllegalActionError) -> JSONResponse:
-        return error_response(409, "not_allowed", str(exc))
-
-    @app.exception_handler(IllegalMoveError)
-    async def illegal_move(request: Request, exc: IllegalMoveError) -> JSONResponse:
-        return error_response(422, "illegal_move", str(exc))
-
-    @app.exception_handler(IllegalPlayError)
-    async def illegal_play(request: Request, exc: IllegalPlayError) -> JSONResponse:
-        return error_response(422, "illegal_move", str(exc))
-
-    @app.exception_handler(BackgammonError)
-    async def bad_input(request: Request, exc: BackgammonError) -> JSONResponse:
-        return error_response(422, "invalid", str(exc))
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return error_response(422, "invalid_request", _validation_message(exc))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        return error_response(exc.status_code, f"http_{exc.status_code}", str(exc.detail))
+    install_errors(app)  # every refusal answers through server/errors.py
 
     app.include_router(health_router)
     app.include_router(router)
@@ -185,8 +135,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(analysis_router)
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
-    # Online play: the rooms share the game clocks' time source (tests inject a fake one).
-    app.state.online = OnlineHub(RoomManager(now=settings.now))
+    # Online play: the rooms share the game clocks' time source (tests inject a fake one)
+    # and their configured time controls.
+    app.state.online = OnlineHub(RoomManager(now=settings.now,
+                                             time_controls=settings.time_controls))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

@@ -31,7 +31,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar, cast
 
@@ -42,41 +42,46 @@ from backgammon.core.errors import (
     InvalidLogError,
 )
 from backgammon.core.explain import explain_move
-from backgammon.core.game import DiceLike, Game, Phase, Turn
+from backgammon.core.game import DiceLike, Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.moves import Move
-from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
-from backgammon.services.destinations import legal_json, move_json, paths_by_destination
-from backgammon.services.review import pass_reason, players_words, turn_text
+from backgammon.services.destinations import paths_by_destination
+from backgammon.services.review import pass_reason, players_words
 from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
-    BoardJSON,
-    CanJSON,
     ClockCheckJSON,
     ColorName,
     ComputerTurnJSON,
-    CubeJSON,
     GameState,
-    HistoryJSON,
-    LastTurnJSON,
-    MoveJSON,
     Place,
     PlayerJSON,
     RecentGameJSON,
-    ResultJSON,
-    ScoreJSON,
     SettingsJSON,
     StepJSON,
     TimeControlName,
 )
 from backgammon.services.stats import FinishedGame, StatsStore, check_browser_id
 from backgammon.services.store import GameStore, StoredGameError
+from backgammon.services.table import (
+    board_json,
+    color_name,
+    cube_json,
+    describe,
+    make_moves,
+    passed_turn,
+    phase_name,
+    rematch_sides,
+    resign_refusal,
+)
+from backgammon.services.table import on_roll as on_roll_of
 from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
+from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, computer_says, roll_text
+from backgammon.services.words import title as title_of
 
 T = TypeVar("T")
 
@@ -100,8 +105,6 @@ RECENT_LIMIT: Final = 10
 _RECENT_SCAN: Final = 50
 
 _KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
-_RESULT_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
-                        "backgammon": "a backgammon"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ class GameOptions:
         length: the match length in points, 1..25 for a match (ignored otherwise).
         time_control: the clock: ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"``
             (:data:`~backgammon.services.clock.TIME_CONTROLS`).
+        jacoby: the Jacoby rule (money play with the cube), as online play offers it.
+        beavers: beavers allowed (money play with the cube).
 
     Raises:
         ValueError: (on construction) a value not listed above, quoted.
@@ -135,6 +140,8 @@ class GameOptions:
     kind: str = "single"
     length: int = 0
     time_control: str = "none"
+    jacoby: bool = False
+    beavers: bool = False
 
     def __post_init__(self) -> None:
         for name, allowed in (("mode", MODES), ("level", LEVELS), ("side", SIDES),
@@ -142,9 +149,12 @@ class GameOptions:
             value = getattr(self, name)
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-        for flag in ("cube", "gammons"):
+        for flag in ("cube", "gammons", "jacoby", "beavers"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be true or false, got {getattr(self, flag)!r}")
+        for rule, name in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers")):
+            if rule and (self.kind != "money" or not self.cube):
+                raise ValueError(f"{name} is for money play with the cube")
         if self.kind == "match" and not (
             isinstance(self.length, int) and 1 <= self.length <= MAX_MATCH_LENGTH
         ):
@@ -157,12 +167,14 @@ def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
     return {
         "mode": cast(Literal["computer", "pass_and_play"], options.mode),
         "level": cast(Literal["easy", "medium", "hard", "expert"], options.level),
-        "human": _name(human) if human is not None else None,
+        "human": color_name(human) if human is not None else None,
         "cube": options.cube,
         "gammons": options.gammons,
         "kind": cast(Literal["single", "match", "money"], options.kind),
         "length": options.length if options.kind == "match" else 0,
         "time_control": cast(TimeControlName, options.time_control),
+        "jacoby": options.jacoby,
+        "beavers": options.beavers,
     }
 
 
@@ -170,8 +182,9 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
     """The stored settings, checked; raises :class:`StoredGameError` naming the problem. (Games
     saved before clocks existed have no ``time_control``: they are untimed; games saved before
     the gammons setting count gammons.)"""
-    data = {"time_control": "none", "gammons": True, **data}
-    expected = {"mode", "level", "human", "cube", "gammons", "kind", "length", "time_control"}
+    data = {"time_control": "none", "gammons": True, "jacoby": False, "beavers": False, **data}
+    expected = {"mode", "level", "human", "cube", "gammons", "kind", "length", "time_control",
+                "jacoby", "beavers"}
     if set(data) != expected:
         raise StoredGameError(
             f"saved game {game_id!r} is damaged: its settings have the keys "
@@ -180,7 +193,8 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
     try:
         options = GameOptions(mode=data["mode"], level=data["level"], cube=data["cube"],
                               gammons=data["gammons"], kind=data["kind"], length=data["length"],
-                              time_control=data["time_control"])
+                              time_control=data["time_control"], jacoby=data["jacoby"],
+                              beavers=data["beavers"])
     except ValueError as exc:
         raise StoredGameError(f"saved game {game_id!r} is damaged: {exc}") from None
     human = data["human"]
@@ -355,7 +369,8 @@ class GameService:
                                 dice=self._dice, seed=checked)
         else:
             match = Match(settings["length"], cube=settings["cube"],
-                          gammons=settings["gammons"], dice=self._dice, seed=checked)
+                          gammons=settings["gammons"], jacoby=settings["jacoby"],
+                          beavers=settings["beavers"], dice=self._dice, seed=checked)
         session = _Session(game_id, settings, match, 0, browser)
         self._timer(session)
         self._save(session)
@@ -518,7 +533,7 @@ class GameService:
             if game.phase is not Phase.MOVE:
                 raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
             self._check_human(session, game.on_roll, "move")
-            mover = _on_roll(game)
+            mover = on_roll_of(game)
             src = _own_point(from_place, mover, source=True)
             dst = _own_point(to_place, mover, source=False)
             paths = paths_by_destination(game)
@@ -526,15 +541,7 @@ class GameService:
             if path is None:
                 raise IllegalMoveError(players_words(_refusal(game, src, dst, paths),
                                                      session.human))
-            made = 0
-            try:
-                for step in path:
-                    game.move(step)
-                    made += 1
-            except BackgammonError:
-                for _ in range(made):
-                    game.undo()
-                raise
+            make_moves(game, path)  # all or nothing (services/table.py), as online
 
         return self._act_and_describe(game_id, run)
 
@@ -574,6 +581,16 @@ class GameService:
 
         return self._act_and_describe(game_id, run)
 
+    def beaver(self, game_id: str) -> GameState:
+        """Take the double offered and redouble at once, keeping the cube (money play with
+        beavers)."""
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.turn, "beaver")
+            session.game.beaver(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
     def drop(self, game_id: str) -> GameState:
         """Drop the double offered: the game is lost at the cube's value."""
 
@@ -597,9 +614,14 @@ class GameService:
                 raise IllegalActionError(f"you cannot resign now: {_phase_words(game)}")
             if session.computer is not None and game.on_roll is session.computer:
                 raise IllegalActionError("you cannot resign now: it is the computer's turn")
+            refusal = resign_refusal(game, who)
+            if refusal is not None:
+                raise IllegalActionError(f"you cannot resign now: {refusal}")
             game.resign(who, level, seconds=self._lap(session))
             if session.computer is None:
-                game.accept_resignation()
+                # The opponent at the same screen has agreed already: accepted at once (in a
+                # timed game its answer took 0 s, as an online answer sent at once records).
+                game.accept_resignation(seconds=None if session.timer is None else 0.0)
 
         return self._act_and_describe(game_id, run)
 
@@ -624,11 +646,18 @@ class GameService:
                 raise IllegalActionError("a rematch is offered once this one is over")
             settings = session.settings
             browser = session.browser
+            # The table's rematch policy: nobody plays here from another screen, so this
+            # request starts it (rematch_ready); the sides as rematch_sides says for "local".
+            human = settings["human"]
+            seats = ("person", "computer") if human != "black" else ("computer", "person")
+            white_seat, _ = rematch_sides("local", *seats)
+            side = "white" if white_seat == "person" else "black"
         options = GameOptions(
             mode=settings["mode"], level=settings["level"],
-            side=settings["human"] or "white", cube=settings["cube"],
+            side=side, cube=settings["cube"],
             gammons=settings["gammons"], kind=settings["kind"],
             length=settings["length"], time_control=settings["time_control"],
+            jacoby=settings["jacoby"], beavers=settings["beavers"],
         )
         return self.create(options, browser=browser)
 
@@ -714,7 +743,7 @@ class GameService:
             if timer is not None and not timed_out and not session.game.is_over:
                 self._save_clock(session)
             return {"version": session.version,
-                    "phase": _phase_json(session.game, session.over),
+                    "phase": phase_name(session.game, session.over),
                     "clock": timer.to_json() if timer is not None else None}
 
     def _timer(self, session: _Session) -> GameTimer | None:
@@ -871,12 +900,13 @@ class GameService:
             timer = self._computer_clock_on(session)
             steps: list[StepJSON] = []
             notes: list[str] = []
-            passed = _passed(session.game)
+            passed = passed_turn(session.game)
             if passed is not None and passed.color is session.human:
                 why = pass_reason(passed)
                 why = players_words(why, session.human) if why else why
-                notes.append(f"You rolled {_roll_text(passed.dice)} and cannot move"
-                             f"{': ' + why if why else ''}" if passed.dice else "You cannot move")
+                notes.append(computer_says("you_passed", dice=roll_text(passed.dice),
+                                           why=f": {why}" if why else "")
+                             if passed.dice else computer_says("you_cannot_move"))
             try:
                 for _ in range(_MAX_COMPUTER_ACTIONS):
                     if not self._computer_to_act(session):
@@ -885,7 +915,7 @@ class GameService:
                     before = len(game.events)
                     self._computer_act(session, player, steps, notes)
                     if self._clock_after(session, game, before):
-                        notes.append("The computer ran out of time")
+                        notes.append(computer_says("timeout"))
                         break
             finally:
                 # What the computer did stands (each engine action is whole); save it even if
@@ -908,44 +938,43 @@ class GameService:
         """One decision of the computer: a step per change on the board, a note per decision
         (the cube, a resignation, the whole play) for the summary."""
         game = session.game
-        color = _name(cast(Color, game.turn))
-        who = "The computer"
+        color = color_name(cast(Color, game.turn))
         if game.phase is Phase.DOUBLE_OFFERED:
             if player.should_take(game):
                 game.take(seconds=self._lap(session))
                 steps.append(_step(game, "take", color,
-                                   f"{who} takes: the cube is at {game.cube_value}, "
-                                   f"the computer owns it"))
+                                   computer_says("take", cube=game.cube_value)))
             else:
                 game.drop(seconds=self._lap(session))
-                steps.append(_step(game, "drop", color, f"{who} drops: you win the game"))
+                steps.append(_step(game, "drop", color, computer_says("drop")))
             notes.append(steps[-1]["text"])
             return
         if game.phase is Phase.RESIGNATION_OFFERED:
             offer = game.resignation
             assert offer is not None
-            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
+            words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
             if player.accept_resign(game):
                 game.accept_resignation(seconds=self._lap(session))
                 steps.append(_step(game, "accept", color,
-                                   f"{who} accepts your resignation: it wins {words}"))
+                                   computer_says("accept", level=words)))
             else:
                 game.decline_resignation(seconds=self._lap(session))
                 steps.append(_step(game, "decline", color,
-                                   f"{who} declines your resignation ({words}): play on"))
+                                   computer_says("decline", level=words)))
             notes.append(steps[-1]["text"])
             return
         if game.phase is Phase.ROLL:
             if game.can_double() and player.should_double(game):
                 offered = game.double(seconds=self._lap(session))
                 steps.append(_step(game, "double", color,
-                                   f"{who} doubles to {offered}: take or drop?"))
+                                   computer_says("double", cube=offered)))
                 notes.append(steps[-1]["text"])
                 return
             dice = game.roll(seconds=self._lap(session))
-            text = f"{who} rolls {_roll_text(dice)}"
+            text = computer_says("roll", dice=roll_text(dice))
             if not game.legal_moves():  # the roll could not be played: the turn passed
-                steps.append(_step(game, "pass", color, f"{text} and cannot move", dice=dice))
+                steps.append(_step(game, "pass", color,
+                                   computer_says("pass", dice=roll_text(dice)), dice=dice))
                 notes.append(steps[-1]["text"])
                 return
             steps.append(_step(game, "roll", color, text))
@@ -957,19 +986,19 @@ class GameService:
                 for move in play.moves:
                     done = game.move(move)
                     made += 1
-                    steps.append(_step(game, "move", color, f"{who} plays {done}"))
+                    steps.append(_step(game, "move", color, computer_says("move", move=done)))
             except BackgammonError:
                 # A play whose moves cannot be replayed one by one in this order: make it whole.
                 for _ in range(made):
                     game.undo()
                 del steps[len(steps) - made:]
                 game.play(play, seconds=self._lap(session))
-                steps.append(_step(game, "move", color, f"{who} plays {play}"))
+                steps.append(_step(game, "move", color, computer_says("move", move=play)))
             else:
                 game.end_turn(seconds=self._lap(session))
             turn = game.history[-1]
-            dice_text = f"{_roll_text(turn.dice)}" if turn.dice else ""
-            notes.append(f"{who} plays {dice_text}: {turn.text}")
+            dice_text = f"{roll_text(turn.dice)}" if turn.dice else ""
+            notes.append(computer_says("play", dice=dice_text, play=turn.text))
             return
         raise IllegalActionError(f"the computer cannot act: {_phase_words(game)}")
 
@@ -981,30 +1010,15 @@ class GameService:
         settings = session.settings
         computer = session.computer
         human = session.human
-        over = game.is_over
-        session_over = session.over
-        phase_name = _phase_json(game, session_over)
         computer_to_act = self._computer_to_act(session)
-        people_act = not computer_to_act and not over
-        on_roll = game.on_roll
-        to_act = game.turn
-        if game.phase is Phase.OPENING:
-            to_act = human
-        mine = people_act and (computer is None or to_act is not computer)
-        legal_now = game.legal_moves() if game.phase is Phase.MOVE else []
-        can: CanJSON = {
-            "roll": mine and game.phase in (Phase.OPENING, Phase.ROLL),
-            "double": mine and game.phase is Phase.ROLL and game.can_double(),
-            "take": mine and game.phase is Phase.DOUBLE_OFFERED,
-            "drop": mine and game.phase is Phase.DOUBLE_OFFERED,
-            "undo": mine and game.phase is Phase.MOVE and bool(game.played),
-            "done": mine and game.phase is Phase.MOVE and not legal_now,
-            "resign": mine and game.phase in (Phase.ROLL, Phase.MOVE),
-            "next_game": over and not session_over,
-            "rematch": session_over,
-        }
+        to_act = human if game.phase is Phase.OPENING else game.turn
+        mine = (not computer_to_act and not game.is_over
+                and (computer is None or to_act is not computer))
+        view = describe(session.match, kind=settings["kind"], names=_names(session),
+                        mine=mine, session_over=session.over,
+                        computer_to_act=computer_to_act, to_act=to_act)
         viewer = human if human is not None else WHITE
-        return {
+        return cast(GameState, {
             "id": session.id,
             "version": session.version,
             "settings": settings,
@@ -1012,216 +1026,16 @@ class GameService:
                 "white": _player(settings, WHITE, computer),
                 "black": _player(settings, BLACK, computer),
             },
-            "viewer": _name(viewer),
-            "phase": phase_name,
-            "turn": _name(on_roll) if on_roll is not None and not over else None,
-            "to_act": _name(to_act) if to_act is not None and not over else None,
-            "computer_to_act": computer_to_act,
-            "board": _board(game.position),
-            "pips": {"white": game.position.pip_count(WHITE),
-                     "black": game.position.pip_count(BLACK)},
-            "dice": list(game.dice) if game.phase is Phase.MOVE and game.dice else None,
-            "dice_left": list(game.dice_left),
-            "opening": _opening(game),
-            "played": [move_json(m, _on_roll(game)) for m in game.played],
-            "legal": legal_json(game) if game.phase is Phase.MOVE and mine else [],
-            "forced_play": _forced_play(game) if mine else None,
-            "can": can,
-            "cube": _cube(game),
-            "score": self._score(session),
-            "history": _history(session.games, human),
-            "last_turn": _last_turn(game, human),
-            "result": self._result(session, session_over),
-            "message": self._message(session, legal_now, session_over),
+            "viewer": color_name(viewer),
+            **view,
             "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
             "ids": ids_json(session.match),
             "seed": session.match.seed,
-        }
-
-    def _score(self, session: _Session) -> ScoreJSON:
-        settings = session.settings
-        white, black = session.match.score
-        game = session.game
-        number = len(session.games)
-        if settings["kind"] == "match":
-            length: int | None = settings["length"]
-            text = f"Match to {length} point{'s' if length != 1 else ''} · game {number}"
-            if game.settings.crawford:
-                text += " · Crawford game"
-        elif settings["kind"] == "money":
-            length = None
-            text = f"Money session · game {number}"
-        else:
-            length = None
-            text = "Single game"
-        if not settings["cube"]:
-            text += " · no cube"
-        if not settings["gammons"]:
-            text += " · gammons off"
-        return {"white": white, "black": black, "length": length,
-                "crawford": game.settings.crawford, "game_number": number,
-                "description": text}
-
-    def _result(self, session: _Session, session_over: bool) -> ResultJSON | None:
-        game = session.game
-        outcome = game.outcome
-        if outcome is None:
-            return None
-        winner = outcome.winner
-        kind = cast(Literal["single", "gammon", "backgammon"],
-                    _KIND_NAMES[int(outcome.result_kind)])
-        reason = cast(Literal["board", "drop", "resign", "timeout"],
-                      outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
-        human = session.human
-        if human is None:
-            title = subject = f"{_title(winner)} wins"
-        elif winner is human:
-            title, subject = "You win", "You win"
-        else:
-            title, subject = "The computer wins", "The computer wins"
-        points = outcome.points
-        worth = f"{points} point{'s' if points != 1 else ''}"
-        if reason == "drop":
-            text = f"{subject}: the double was dropped ({worth})."
-        elif reason == "resign":
-            text = f"{subject} {_RESULT_WORDS[kind]} by resignation ({worth})."
-        elif reason == "timeout":
-            text = (f"{subject} {_RESULT_WORDS[kind]} on time ({worth}): "
-                    f"{_whose_time(session, outcome.loser)} ran out of time.")
-        else:
-            text = f"{subject} {_RESULT_WORDS[kind]} ({worth})."
-        if kind != "single" and reason != "drop" and not game.settings.gammons:
-            text += " Gammons are off: every win scores a single game."
-        white, black = session.match.score
-        settings = session.settings
-        if settings["kind"] == "match":
-            text += f" Score {white}-{black} in a match to {settings['length']}."
-            if session_over:
-                title += " the match"
-        elif settings["kind"] == "money":
-            text += (f" Running total: {_side(WHITE, human)} {white}, "
-                     f"{_side(BLACK, human)} {black}.")
-        return {"winner": _name(winner), "kind": kind, "points": points, "reason": reason,
-                "match_over": session_over, "title": title, "text": text}
-
-    def _message(self, session: _Session, legal_now: list[Move], session_over: bool) -> str:
-        game = session.game
-        human = session.human
-        computer = session.computer
-
-        def who(color: Color | None) -> str:
-            if color is None:
-                return "Nobody"
-            if human is None:
-                return _title(color)
-            return "You" if color is human else "The computer"
-
-        if game.is_over:
-            result = self._result(session, session_over)
-            assert result is not None
-            return result["text"]
-        phase = game.phase
-        if phase is Phase.OPENING:
-            return "Roll to start: each side throws one die, the higher die moves first."
-        on_roll = game.on_roll
-        if phase is Phase.ROLL:
-            passed = _passed(game)
-            before = ""
-            if passed is not None and passed.dice is not None:
-                why = pass_reason(passed)
-                why = players_words(why, human) if why else why
-                before = (f"{who(passed.color)} rolled {_roll_text(passed.dice)} "
-                          f"and cannot move{': ' + why if why else ''}. ")
-            if computer is not None and on_roll is computer:
-                return f"{before}The computer is on roll."
-            double = " or double" if game.can_double() else ""
-            if human is not None:
-                return f"{before}Your turn: roll{double}."
-            return f"{before}{_title(on_roll)} to roll{double}."
-        if phase is Phase.DOUBLE_OFFERED:
-            doubler = cast(Color, on_roll)
-            offered = game.cube_value * 2
-            if computer is not None and doubler is computer:
-                return f"The computer doubles to {offered}: take or drop?"
-            if computer is not None:
-                return f"You double to {offered}: the computer is thinking."
-            return f"{_title(doubler)} doubles to {offered}: {_title(doubler.opponent)}, " \
-                   f"take or drop?"
-        if phase is Phase.MOVE:
-            dice = game.dice
-            assert dice is not None
-            rolled = _roll_text(dice)
-            opening = _opening(game)
-            start = ""
-            if opening is not None:
-                start = (f"Opening roll: {_side(WHITE, human)} {opening['white']}, "
-                         f"{_side(BLACK, human)} {opening['black']}. ")
-            if computer is not None and on_roll is computer:
-                return f"{start}The computer plays {rolled}."
-            subject = "You" if human is not None else _title(on_roll)
-            if not legal_now:
-                return f"{start}{subject} played {rolled}: press Done (or Undo)."
-            verb = "rolled" if not start else ("start with" if subject == "You" else "starts with")
-            return f"{start}{subject} {verb} {rolled}: move a checker."
-        if phase is Phase.RESIGNATION_OFFERED:
-            offer = game.resignation
-            assert offer is not None
-            words = _RESULT_WORDS[_KIND_NAMES[int(offer[1])]]
-            return f"You offer to resign {words}: the computer is thinking."
-        return f"{who(game.turn)} to act."
+        })
 
 
 # --------------------------------------------------------------------------------------------
 # JSON pieces
-
-
-def _browser_ok(browser: str) -> bool:
-    try:
-        check_browser_id(browser)
-    except ValueError:
-        return False
-    return True
-
-
-def _name(color: Color) -> ColorName:
-    return "white" if color is WHITE else "black"
-
-
-def _session_title(state: GameState) -> str:
-    """Who plays, for the list of recent games: "You (White) vs Computer (Easy)"."""
-    if state["settings"]["mode"] == "pass_and_play":
-        return "Pass & play"
-    human = state["settings"]["human"] or "white"
-    other = "black" if human == "white" else "white"
-    return f"You ({human.capitalize()}) vs {state['players'][other]['name']}"
-
-
-def _title(color: Color | None) -> str:
-    return "White" if color is WHITE else "Black"
-
-
-def _side(color: Color, human: Color | None) -> str:
-    """A side's name in the page's words: "White" / "Black" in pass & play; "You" and
-    "Computer" against the computer."""
-    if human is None:
-        return _title(color)
-    return "You" if color is human else "Computer"
-
-
-def _on_roll(game: Game) -> Color:
-    color = game.on_roll
-    return color if color is not None else WHITE
-
-
-def _phase_json(game: Game, session_over: bool) -> Any:
-    phase = game.phase
-    if phase is Phase.OVER:
-        return "match_over" if session_over else "game_over"
-    if phase is Phase.DOUBLE_OFFERED:
-        return "cube"
-    if phase is Phase.RESIGNATION_OFFERED:
-        return "resign"
-    return str(phase)
 
 
 def _phase_words(game: Game) -> str:
@@ -1239,43 +1053,47 @@ def _phase_words(game: Game) -> str:
     return f"{game.on_roll} is moving"
 
 
+def _browser_ok(browser: str) -> bool:
+    try:
+        check_browser_id(browser)
+    except ValueError:
+        return False
+    return True
+
+
+def _session_title(state: GameState) -> str:
+    """Who plays, for the list of recent games: "You (White) vs Computer (Easy)"."""
+    if state["settings"]["mode"] == "pass_and_play":
+        return "Pass & play"
+    human = state["settings"]["human"] or "white"
+    other = "black" if human == "white" else "white"
+    return f"You ({human.capitalize()}) vs {state['players'][other]['name']}"
+
+
+def _names(session: _Session) -> Names:
+    """How the sentences name the sides: "You" and "The computer", or White and Black in
+    pass & play."""
+    human = session.human
+    if human is None:
+        return Names()
+    names = {human: "You", human.opponent: "The computer"}
+    return Names(names[WHITE], names[BLACK], me=human, computer=human.opponent)
+
+
 def _whose_time(session: _Session, loser: Color) -> str:
     """Who ran out of time, in the words of the result: "you", "the computer" or "White"."""
     if session.human is None:
-        return _title(loser)
+        return title_of(loser)
     return "you" if loser is session.human else "the computer"
 
 
 def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> PlayerJSON:
     if computer is None:
-        return {"name": _title(color), "computer": False, "level": None}
+        return {"name": title_of(color), "computer": False, "level": None}
     if color is computer:
         level = settings["level"]
         return {"name": f"Computer ({level.capitalize()})", "computer": True, "level": level}
     return {"name": "You", "computer": False, "level": None}
-
-
-def _board(position: Position) -> BoardJSON:
-    return {"points": list(position.points),
-            "off": {"white": position.off[0], "black": position.off[1]}}
-
-
-def _cube(game: Game) -> CubeJSON:
-    owner = game.cube_owner
-    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
-    return {"enabled": game.settings.cube, "value": game.cube_value,
-            "owner": _name(owner) if owner is not None else None,
-            "offered_by": _name(offered) if offered is not None else None}
-
-
-def _opening(game: Game) -> dict[str, int] | None:
-    """The opening roll's dice while the first play is being made."""
-    if game.phase is not Phase.MOVE or game.history:
-        return None
-    for event in reversed(game.events):
-        if event["type"] == "opening_roll":
-            return {"white": int(event["white"]), "black": int(event["black"])}
-    return None
 
 
 def _own_point(place: Place, mover: Color, *, source: bool) -> int:
@@ -1318,83 +1136,9 @@ def _step(game: Game, kind: str, color: ColorName, text: str,
           dice: tuple[int, int] | None = None) -> StepJSON:
     if dice is None and game.phase is Phase.MOVE and game.dice:
         dice = game.dice
-    return {"kind": kind, "color": color, "text": text, "board": _board(game.position),
+    return {"kind": kind, "color": color, "text": text, "board": board_json(game.position),
             "dice": list(dice) if dice else None, "dice_left": list(game.dice_left),
-            "cube": _cube(game)}
-
-
-def _passed(game: Game) -> Turn | None:
-    """The last turn when it was a roll that could not be played (and nothing came after)."""
-    history = game.history
-    if history and history[-1].action == "move" and not history[-1].moves:
-        return history[-1]
-    return None
-
-
-def _roll_text(dice: tuple[int, int]) -> str:
-    """A roll as players say it, the higher die first: ``"5-1"``."""
-    return f"{max(dice)}-{min(dice)}"
-
-
-def _history(games: Sequence[Game], human: Color | None = None) -> list[HistoryJSON]:
-    """The move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"`` in pass & play;
-    ``"Computer 6-4: 24/18 13/9"``, ``"You double to 2"`` against the computer."""
-    names = {WHITE: _side(WHITE, human), BLACK: _side(BLACK, human)}
-    entries: list[HistoryJSON] = []
-    several = len(games) > 1
-    white = black = 0
-    for number, game in enumerate(games, start=1):
-        if several:
-            entries.append({"game": number, "kind": "game", "color": None,
-                            "text": f"Game {number} (score {white}-{black})"})
-        for turn in game.history:
-            kind = "play" if turn.action == "move" else turn.action
-            entries.append({"game": number, "kind": kind, "color": _name(turn.color),
-                            "text": turn_text(turn, names)})
-        outcome = game.outcome
-        if outcome is not None:
-            if outcome.winner is WHITE:
-                white += outcome.points
-            else:
-                black += outcome.points
-            points = outcome.points
-            winner = names[outcome.winner]
-            wins = "win" if winner == "You" else "wins"
-            entries.append({
-                "game": number, "kind": "result", "color": _name(outcome.winner),
-                "text": f"{winner} {wins} {points} point{'s' if points != 1 else ''}",
-            })
-    return entries
-
-
-def _forced_play(game: Game) -> list[MoveJSON] | None:
-    """The moves of the roll's only legal play, at the start of a turn whose roll has exactly
-    one (the page's auto-confirm plays it); None otherwise."""
-    if game.phase is not Phase.MOVE or game.played:
-        return None
-    plays = game.legal_plays()
-    if len(plays) != 1 or not plays[0].moves:
-        return None
-    mover = _on_roll(game)
-    return [move_json(m, mover) for m in plays[0].moves]
-
-
-def _pass_words(turn: Turn, human: Color | None) -> str | None:
-    """Why ``turn``'s roll could not be played, in the page's words."""
-    why = pass_reason(turn)
-    return players_words(why, human) if why else None
-
-
-def _last_turn(game: Game, human: Color | None = None) -> LastTurnJSON | None:
-    for turn in reversed(game.history):
-        if turn.action == "move":
-            passed = not turn.moves and turn.dice is not None
-            return {"color": _name(turn.color),
-                    "moves": [move_json(m, turn.color) for m in turn.moves],
-                    "dice": list(turn.dice) if turn.dice is not None else None,
-                    "cannot_move": passed,
-                    "reason": _pass_words(turn, human) if passed else None}
-    return None
+            "cube": cube_json(game)}
 
 
 __all__ = ["BROWSER_ID", "RECENT_LIMIT", "GameOptions", "GameService"]

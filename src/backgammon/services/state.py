@@ -71,6 +71,7 @@ class CanJSON(TypedDict):
     double: bool
     take: bool
     drop: bool
+    beaver: bool
     undo: bool
     done: bool
     resign: bool
@@ -121,7 +122,8 @@ class SettingsJSON(TypedDict):
     the doubling cube is used; ``gammons`` whether gammons and backgammons count; ``kind``
     ``"single"``, ``"match"`` or ``"money"``;
     ``length`` the match length in points (0 unless ``kind`` is ``"match"``);
-    ``time_control`` ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"`` (the clock).
+    ``time_control`` ``"none"``, ``"bullet"``, ``"blitz"`` or ``"rapid"`` (the clock);
+    ``jacoby`` and ``beavers`` the money-play rules.
     """
 
     mode: Literal["computer", "pass_and_play"]
@@ -132,6 +134,8 @@ class SettingsJSON(TypedDict):
     kind: Literal["single", "match", "money"]
     length: int
     time_control: TimeControlName
+    jacoby: bool
+    beavers: bool
 
 
 class ClockJSON(TypedDict):

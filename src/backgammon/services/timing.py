@@ -5,13 +5,14 @@ page is watching, and the seconds each action took, for the log.
 (:mod:`backgammon.services.session`) calls it around every request; the engine's actions get the
 seconds it measures (each event's ``"seconds"``), and the clock is saved with the game.
 
-Who is on the clock (the same rules as online play, :mod:`backgammon.server.online.rooms`):
+Who is on the clock (the same rules as online play, :mod:`backgammon.services.online.rooms`):
 
 * Nothing runs before the opening roll. From the opening roll on, the clock of the side that
   must act runs: the player on roll from the start of its turn (its cube decision included)
   until its play ends the turn; the doubled player while it decides to take or drop; the
-  resigning player's opponent while it decides. Only a completed turn (a play) earns the
-  Fischer increment. A forced pass costs nothing: the whole turn is given back.
+  resigning player's opponent while it decides. Only a completed turn (a play, or a forced
+  pass) earns the Fischer increment; the time before a roll that must pass is charged, never
+  given back (the same rule as online).
 * The computer's clock runs only while the service computes its decisions (its real thinking
   time, well under the increment at every level). The person's clock after the computer's turn
   starts only when a page has *shown* that turn (the page plays it back checker by checker):
@@ -235,9 +236,9 @@ class GameTimer:
                 continue
             if on is None or kind == "opening_roll":
                 continue
-            if kind == "pass":
-                clock.cancel()  # a forced pass costs nothing
-            elif kind == "play":
+            if kind in ("pass", "play"):
+                # A forced pass is a completed turn (as online): the time before its roll is
+                # charged and earns the increment, never given back.
                 clock.stop(increment=True)
             else:  # cube actions, resignations and their answers: no increment
                 clock.stop(increment=False)

@@ -4,7 +4,7 @@
   the host's seat token.
 * ``GET /api/online/rooms/{code}``: a room's settings and whether its guest seat is free.
 * ``WS /api/online/rooms/{code}/ws``: one connection per player; the protocol is in
-  :mod:`backgammon.server.online.protocol`.
+  :mod:`backgammon.services.online.protocol`.
 
 The rooms live in an :class:`OnlineHub` at ``app.state.online``, made on first use with the
 defaults; an app (or a test) sets its own before serving to choose the expiry or inject
@@ -26,15 +26,15 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from backgammon.core.errors import InvalidSettingsError
-from backgammon.server.online.protocol import (
+from backgammon.core.errors import BackgammonError, InvalidSettingsError
+from backgammon.server.errors import http_error, ws_error
+from backgammon.services.online.protocol import (
     CLOSE_REFUSED,
     MAX_NAME,
     OnlineError,
-    error_payload,
     parse_message,
 )
-from backgammon.server.online.rooms import (
+from backgammon.services.online.rooms import (
     OnlineSettings,
     Outgoing,
     Room,
@@ -127,7 +127,7 @@ class OnlineHub:
         """Make ``connection`` the seat's live one; an older one is told and closed."""
         old = self._live.get((room.code, seat))
         if old is not None and old is not connection:
-            old.send(error_payload(OnlineError(
+            old.send(ws_error(OnlineError(
                 "replaced", "this seat was opened in another window: this one is closed")))
             old.close(CLOSE_REFUSED)
         connection.id, messages = room.connect(seat)
@@ -191,8 +191,12 @@ class CreateRoom(BaseModel):
 
     cube: bool = Field(False, description="Play with the doubling cube.")
     time_control: str = Field("none", description="none, bullet, blitz or rapid.")
-    match_length: int = Field(0, description="0: a single game; 1-25: a match to that many "
-                                             "points.")
+    match_length: int = Field(0, description="0: a single game (or money play); 1-25: a "
+                                             "match to that many points.")
+    money: bool = Field(False, description="Money play: games one after another with a "
+                                           "running total (match_length 0).")
+    jacoby: bool = Field(False, description="The Jacoby rule (money play with the cube).")
+    beavers: bool = Field(False, description="Beavers (money play with the cube).")
     name: str | None = Field(None, max_length=MAX_NAME, description="The host's name.")
 
 
@@ -218,10 +222,6 @@ class RoomInfo(BaseModel):
     open: bool
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
 @router.post("/rooms", status_code=201, response_model=RoomCreated,
              summary="Create a room for online play")
 async def create_room(request: Request,
@@ -238,20 +238,23 @@ async def create_room(request: Request,
     hub = hub_of(request.app)
     try:
         settings = OnlineSettings(cube=body.cube, time_control=body.time_control,
-                                  match_length=body.match_length)
+                                  match_length=body.match_length, money=body.money,
+                                  jacoby=body.jacoby, beavers=body.beavers)
     except InvalidSettingsError as exc:
-        return _error(422, "invalid_settings", str(exc))
+        return http_error(OnlineError("invalid_settings", str(exc)))
     name = body.name.strip() if body.name and body.name.strip() else None
     if name is not None and not name.isprintable():
-        return _error(422, "invalid_settings", f"name must be printable text, got {name!r}")
+        return http_error(OnlineError("invalid_settings",
+                                      f"name must be printable text, got {name!r}"))
     address = request.client.host if request.client is not None else None
     try:
         room, token = hub.rooms.create(settings, name, address)
     except OnlineError as exc:
-        return _error(429 if exc.code == "rate_limited" else 503, exc.code, str(exc))
+        return http_error(exc)
     hub._schedule_sweep()
     return RoomCreated(code=room.code, token=token, seat="host",
-                       color=str(room.colors[Seat.HOST]), settings=settings.to_dict(),
+                       color=str(room.colors[Seat.HOST]),
+                       settings=settings.to_dict(room.controls),
                        invite_path=f"/#join={room.code}",
                        ws_path=f"/api/online/rooms/{room.code}/ws")
 
@@ -263,8 +266,9 @@ async def room_info(request: Request, code: str) -> RoomInfo | JSONResponse:
     try:
         room = hub_of(request.app).rooms.get(code)
     except OnlineError as exc:
-        return _error(404, exc.code, str(exc))
-    return RoomInfo(code=room.code, phase=str(room.phase), settings=room.settings.to_dict(),
+        return http_error(exc)
+    return RoomInfo(code=room.code, phase=str(room.phase),
+                    settings=room.settings.to_dict(room.controls),
                     host=room.names[Seat.HOST], open=room.phase == "waiting")
 
 
@@ -293,7 +297,7 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
             else:
                 message = await websocket.receive()
         except TimeoutError:
-            connection.send(error_payload(OnlineError(
+            connection.send(ws_error(OnlineError(
                 "hello_first", f"no hello within {HELLO_TIMEOUT:g} seconds")))
             connection.close(CLOSE_REFUSED)
             return
@@ -321,9 +325,9 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
             hub.schedule(room)
             if parsed.type == "leave":
                 connection.close()
-        except OnlineError as exc:
-            connection.send(error_payload(exc, ref))
-            if exc.fatal:
+        except BackgammonError as exc:  # an OnlineError, or the engine's refusal
+            connection.send(ws_error(exc, ref))
+            if getattr(exc, "fatal", False):
                 connection.close(CLOSE_REFUSED)
 
 
@@ -338,6 +342,7 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
     hub.attach(room, seat, connection)
     hub.dispatch(room, room.tick())
     connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
-                     "token": token, "code": room.code, "settings": room.settings.to_dict(),
+                     "token": token, "code": room.code,
+                     "settings": room.settings.to_dict(room.controls),
                      "state": room.state_for(seat)})
     hub.schedule(room)

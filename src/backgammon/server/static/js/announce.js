@@ -42,8 +42,12 @@ export function describeChange(prev, next) {
   if (!prev || prev.id !== next.id) return [next.message];
   const lines = [];
   const isComputer = (color) => Boolean(color && next.players[color] && next.players[color].computer);
-  const against = next.settings.mode === "computer";
-  const who = (color) => (against ? "You" : capital(color));
+  // The side as the server names it: "You", the opponent's name online, White or Black.
+  const who = (color) => {
+    if (!next.settings) return next.players[color].name; // online: "You", or the opponent's name
+    return next.settings.mode === "computer" ? "You" : capital(color);
+  };
+  const moves = (color) => (who(color) === "You" ? "You move" : `${who(color)} moves`);
   let saidMessage = false;
   const sayMessage = () => {
     if (!saidMessage) lines.push(next.message);
@@ -71,7 +75,7 @@ export function describeChange(prev, next) {
   // Each move in notation, and each move taken back.
   if (sameTurn && next.turn === prev.turn) {
     for (const move of next.played.slice(prev.played.length)) {
-      lines.push(against ? `You move ${move.text}` : `${who(next.turn)} moves ${move.text}`);
+      lines.push(`${moves(next.turn)} ${move.text}`);
     }
     if (next.played.length < prev.played.length) {
       const undone = prev.played.slice(next.played.length).map((m) => m.text).join(" ");

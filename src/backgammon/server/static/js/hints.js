@@ -62,8 +62,14 @@ export class Hints {
     if (!this.on || !game) return;
     const key = `${game.id}:${game.version}`;
     if (this.shownFor === key) return;
+    if (game.hints === false) { // a game against a person (online): no hints
+      this.shownFor = key;
+      this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: "No hints in a game against a person." }, key);
+      this.drawEvaluation(null);
+      return;
+    }
     const moving = game.phase === "move" && !game.computer_to_act;
-    const cubeTime = (game.phase === "roll" || game.phase === "double_offered") && !game.computer_to_act;
+    const cubeTime = (game.phase === "roll" || game.phase === "cube") && !game.computer_to_act;
     if (!moving) {
       this.shownFor = key;
       this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: "No dice to play now." }, key);

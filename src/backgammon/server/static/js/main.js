@@ -18,13 +18,13 @@ import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
 import {
   NO_MOVE,
-  drawStateDice,
   hold,
   openingHold,
   openingText,
   passHold,
   personPassed,
 } from "./turnshow.js";
+import { drawControls, drawView } from "./table.js";
 import {
   applyTheme,
   loadGameId,
@@ -64,80 +64,15 @@ function show(game) {
   if (app.stats) app.stats.showSeed(game); // "Seed of this game: …"
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
-  const board = app.board;
-  board.setHomeLeft(app.settings.home === "left");
-  if (board.viewer !== game.viewer) board.build(game.viewer);
   const passAndPlay = game.settings.mode === "pass_and_play";
-  board.setLabels(passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer);
-  board.drawPosition(game.board);
-  drawStateDice(board, game);
-  board.drawCube(game.cube);
-  board.setLastTurn(game.last_turn);
-  const humanMoves = game.phase === "move" && !game.computer_to_act;
-  board.setLegal(humanMoves ? game.turn : null, humanMoves ? game.legal : []);
-  board.setEnabled(humanMoves && !app.busy);
-  document.body.dataset.phase = game.phase;
+  drawView(game, {
+    board: app.board,
+    busy: app.busy,
+    labels: passAndPlay ? game.to_act || game.turn || game.viewer : game.viewer,
+    homeLeft: app.settings.home === "left",
+  });
   document.body.dataset.version = String(game.version);
-  document.body.dataset.turn = game.turn || "";
-  $("status").textContent = game.message;
-  showControls(game);
-  showScore(game);
-  showHistory(game);
-  showResult(game);
   if (app.assist) app.assist.onState(previous, game);
-}
-
-function showControls(game) {
-  const can = game.computer_to_act ? {} : game.can;
-  const buttons = {
-    "roll-button": can.roll,
-    "double-button": can.double,
-    "take-button": can.take,
-    "drop-button": can.drop,
-    "undo-button": can.undo,
-    "done-button": can.done,
-    "next-game-button": can.next_game,
-  };
-  for (const [id, visible] of Object.entries(buttons)) {
-    const button = $(id);
-    button.hidden = !visible;
-    button.disabled = app.busy;
-  }
-  $("resign-button").hidden = !can.resign;
-  $("resign-button").disabled = app.busy;
-}
-
-function showScore(game) {
-  for (const color of ["white", "black"]) {
-    const row = $(`score-${color}`);
-    row.querySelector(".name").textContent = game.players[color].name;
-    row.classList.toggle("on-roll", game.turn === color && !game.result);
-    $(`pips-${color}`).textContent = String(game.pips[color]);
-    $(`score-${color}-points`).textContent = String(game.score[color]);
-  }
-  $("score-caption").textContent = game.score.description;
-}
-
-function showHistory(game) {
-  const list = $("move-list");
-  list.replaceChildren();
-  for (const entry of game.history) {
-    const item = document.createElement("li");
-    item.className = `history-entry ${entry.color || ""}`;
-    item.dataset.kind = entry.kind;
-    item.textContent = entry.text;
-    list.appendChild(item);
-  }
-  list.scrollTop = list.scrollHeight;
-}
-
-function showResult(game) {
-  const result = game.result;
-  $("result").hidden = !result;
-  if (!result) return;
-  $("result-title").textContent = result.title;
-  $("result-text").textContent = result.text;
-  $("rematch-button").hidden = !game.can.rematch;
 }
 
 function showNote(text) {
@@ -156,7 +91,7 @@ function setBusy(busy) {
   app.busy = busy;
   document.body.classList.toggle("busy", busy);
   if (app.game && !(app.assist && app.assist.reviewing())) {
-    showControls(app.game);
+    drawControls(app.game, { busy });
     const humanMoves = app.game.phase === "move" && !app.game.computer_to_act;
     app.board.setEnabled(humanMoves && !busy);
   }
@@ -303,6 +238,11 @@ async function startGame(settings) {
     // this browser's id (its record, its recent games) and the seed typed, if any
     ...app.stats.takeNewGameFields(),
   };
+  if (settings.kind === "money" && settings.cube) {
+    // The money-play rules, as online play offers them (they need the cube).
+    payload.jacoby = Boolean(settings.jacoby);
+    payload.beavers = Boolean(settings.beavers);
+  }
   await run(async () => {
     const game = await createGame(payload);
     saveGameId(game.id);
@@ -459,6 +399,8 @@ function openNewGame() {
   $("length-input").value = String(s.length);
   form.elements.cube.checked = s.cube;
   form.elements.gammons.checked = s.gammons;
+  form.elements.jacoby.checked = s.jacoby;
+  form.elements.beavers.checked = s.beavers;
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
@@ -472,6 +414,7 @@ function syncNewGameForm() {
   const computer = form.elements.mode.value === "computer";
   for (const row of form.querySelectorAll(".computer-only")) row.hidden = !computer;
   for (const row of form.querySelectorAll(".match-only")) row.hidden = form.elements.kind.value !== "match";
+  for (const row of form.querySelectorAll(".money-only")) row.hidden = form.elements.kind.value !== "money";
 }
 
 function readNewGameForm() {
@@ -486,6 +429,8 @@ function readNewGameForm() {
     length,
     cube: form.elements.cube.checked,
     gammons: form.elements.gammons.checked,
+    jacoby: form.elements.jacoby.checked,
+    beavers: form.elements.beavers.checked,
     time_control: form.elements.time_control.value,
   };
 }
@@ -587,6 +532,7 @@ function wire() {
   });
   app.online = new OnlineGame({
     board: app.board,
+    onView: (previous, view) => app.assist.onState(previous, view),
     hasLocalGame: () => Boolean(app.game),
     isReviewing: () => app.assist.reviewing(),
     openNewGame,

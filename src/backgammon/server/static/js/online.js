@@ -1,6 +1,6 @@
 // Online play: two browsers, one server that referees, dice that neither side can steer.
 //
-// The protocol is documented in backgammon/server/online/protocol.py. In short: the host
+// The protocol is documented in backgammon/services/online/protocol.py. In short: the host
 // creates a room over HTTP (POST /api/online/rooms) and shares the invite link (the server's
 // `invite_path`, "/#join=CODE"); each page opens the WebSocket /api/online/rooms/CODE/ws and
 // says hello (with its seat token when it has one). Every event the server sends changes the
@@ -31,6 +31,7 @@ import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
 import { clockRow, formatClock } from "./clock.js";
 import { commitment, diceFromSecrets, fromHex, newSecret, toHex, verifyCommitment } from "./fairdice.js";
+import { drawControls, drawView } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const COLORS = ["white", "black"];
@@ -45,12 +46,11 @@ const QUIET = new Set(["replayed", "bad_round"]);
 const KEY = "backgammon.online";
 const NAME_KEY = "backgammon.online.name";
 const CODE_RE = /^[A-Za-z0-9_-]{8,64}$/;
-const LEVEL_WORDS = { single: "a single game", gammon: "a gammon", backgammon: "a backgammon" };
 const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and Accept/Decline). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
   "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button",
-  "online-claim-button"];
+  "online-claim-button", "beaver-button"];
 
 function other(color) {
   return color === "white" ? "black" : "white";
@@ -114,9 +114,9 @@ export function codeFromText(text) {
   return found ? found[1] : null;
 }
 
-/** A move [from, to, die] in the mover's numbering, as players write it: "bar/22", "6/off". */
-function moveText([from, to]) {
-  return `${from === 25 ? "bar" : from}/${to === 0 ? "off" : to}`;
+/** A roll as players say it, the higher die first: "4-1" (as the server writes it). */
+export function rollText(dice) {
+  return dice && dice.length ? `${Math.max(...dice)}-${Math.min(...dice)}` : "";
 }
 
 /** A place on the page ("bar", "off", "1".."24" from White's side) in `color`'s numbering. */
@@ -125,41 +125,6 @@ function ownPoint(place, color, source) {
   if (!source && place === "off") return 0;
   const point = Number(place);
   return color === "white" ? point : 25 - point;
-}
-
-/** What a game event of the log says, for the move list. */
-function eventText(event, names, notation = null) {
-  const who = names[event.color] || capital(event.color || "");
-  switch (event.type) {
-    case "opening_roll":
-      return `Opening roll: ${names.white} ${event.white}, ${names.black} ${event.black}`;
-    case "roll":
-      return `${who} rolls ${Math.max(...event.dice)}-${Math.min(...event.dice)}`;
-    case "play":
-      // The server's notation of the play (hits marked, as the review and .mat write it).
-      if (!event.moves.length) return `${who} cannot move`;
-      return `${who}: ${notation || event.moves.map(moveText).join(" ")}`;
-    case "pass":
-      return `${who} cannot move`;
-    case "double":
-      return `${who} doubles to ${event.cube}`;
-    case "take":
-      return `${who} takes`;
-    case "drop":
-      return `${who} drops`;
-    case "beaver":
-      return `${who} beavers to ${event.cube}`;
-    case "resign":
-      return `${who} offers to resign ${LEVEL_WORDS[event.kind] || event.kind}`;
-    case "accept":
-      return `${who} accepts the resignation`;
-    case "decline":
-      return `${who} declines the resignation`;
-    case "timeout":
-      return `${who} runs out of time`;
-    default:
-      return event.type;
-  }
 }
 
 /** The clocks of a timed online game: the server's readings, counted down between events. */
@@ -268,10 +233,8 @@ export class OnlineGame {
     this.reconnectTimer = 0;
     this.finished = false; // no more reconnecting (left, refused, stopped)
     this.lastTie = null;
-    this.lastResult = null;
     this.ref = 0;
     this.asked = new Map(); // ref -> {resolve, reject}: questions answered to this page only
-    this.pendingMoves = 0; // moves of one destination sent and not yet echoed
     this.clock = new OnlineClock($("online-clocks"));
     this.wire();
   }
@@ -347,7 +310,7 @@ export class OnlineGame {
     this.lastSeq = 0;
     this.rounds = new Map();
     this.lastTie = null;
-    this.lastResult = null;
+    this.shownView = null;
     document.body.classList.add("online");
     document.body.dataset.online = "connecting";
     $("online-panel").hidden = false;
@@ -365,7 +328,6 @@ export class OnlineGame {
     if (!this.active) return;
     this.active = false;
     this.finished = true;
-    this.pendingMoves = 0;
     this.dropQuestions("You left the online game.");
     clearTimeout(this.reconnectTimer);
     const ws = this.ws;
@@ -436,7 +398,6 @@ export class OnlineGame {
       if (this.ws !== ws) return;
       this.ws = null;
       this.welcomed = false;
-      this.pendingMoves = 0;
       this.dropQuestions("The connection to the online game dropped: try again.");
       this.markIdle();
       if (this.finished || !this.active || event.code === CLOSE_REFUSED) {
@@ -482,7 +443,7 @@ export class OnlineGame {
     const state = this.state;
     if (!this.active || !state) return null;
     return {
-      key: `online:${this.code}:${state.seq}:${state.game.played.length}`,
+      key: `online:${this.code}:${state.seq}:${state.view.played.length}`,
       viewer: state.you.color,
       sameHistory: false, // this page lists the current game's events; the review, the match's
       load: async () => (await this.ask("review")).review,
@@ -591,7 +552,6 @@ export class OnlineGame {
   refused(message) {
     const code = message.code;
     this.busy = false;
-    this.pendingMoves = 0;
     this.dutyPending = false;
     if (SEAT_GONE.has(code)) {
       this.forgetSeat();
@@ -626,8 +586,7 @@ export class OnlineGame {
   /** One event of the room (numbered by `seq`): note it, check the dice, read the state. */
   event(message) {
     if (typeof message.seq === "number") this.lastSeq = Math.max(this.lastSeq, message.seq);
-    if (message.type === "move" && this.pendingMoves > 0) this.pendingMoves -= 1;
-    this.busy = this.pendingMoves > 0; // a destination several dice away: all its moves echoed
+    this.busy = false;
     this.dutyPending = false;
     if (message.clock) this.clock.update(message.clock);
     const names = this.names();
@@ -647,25 +606,21 @@ export class OnlineGame {
         break;
       case "rolled":
         this.checkRoll(message);
-        if (message.passed) this.showNote(`${who} rolled ${message.dice.join("-")} and cannot move: the turn passes.`);
+        if (message.passed) this.showNote(`${who} rolled ${rollText(message.dice)} and cannot move: the turn passes.`);
         else if (message.tie) this.showNote(`Opening roll: both threw ${message.dice[0]}; throw again.`);
         else if (!message.opening) this.showNote(""); // (an opening keeps the note before it)
         break;
       case "double":
-        this.showNote(`${who} doubles to ${message.cube}.`);
-        break;
       case "take":
       case "drop":
-        this.showNote(`${who} ${message.type}s.`);
-        break;
+      case "beaver":
       case "resign":
-        this.showNote(`${who} offers to resign ${LEVEL_WORDS[message.level]}.`);
-        break;
       case "decline":
-        this.showNote(`${who} declines the resignation: play on.`);
-        break;
       case "timeout":
-        this.showNote(`${who} ran out of time.`);
+      case "new_game":
+        // The game's own flow: the view says it (status line, move list, result box), and the
+        // live region announces it, as in local play.
+        this.showNote("");
         break;
       case "claimable": {
         const minutes = Math.round(message.seconds / 60);
@@ -678,16 +633,11 @@ export class OnlineGame {
         this.showNote(message.color === this.color() ? "Your opponent claimed the game: you were silent too long."
           : `You claimed the game: ${who} was silent too long.`);
         break;
-      case "game_over":
-        this.lastResult = message;
-        this.showNote(message.match_over ? "" : `${message.text} The next game begins.`);
-        break;
       case "rematch":
         this.showNote(message.color === this.color() ? "You asked for a rematch; waiting for your opponent."
           : `${who} asks for a rematch.`);
         break;
       case "new_match":
-        this.lastResult = null;
         this.lastTie = null;
         delete $("online-opponent").dataset.status; // redrawn with the new colours
         this.showNote(`Rematch: you play ${message.you} this time.`);
@@ -776,7 +726,7 @@ export class OnlineGame {
   duties() {
     const state = this.state;
     if (!state || state.phase !== "playing" || !this.welcomed || state.seq < this.lastSeq) return;
-    const game = state.game;
+    const game = state.view;
     const me = state.you.color;
     const open = state.round.open;
     if (open) {
@@ -876,37 +826,26 @@ export class OnlineGame {
   perform(action, body = {}) {
     const state = this.state;
     if (!this.active || !state || !this.welcomed || this.busy) return;
-    const game = state.game;
+    const game = state.view; // the table's view: what the page shows is what it acts on
     const me = state.you.color;
     const clock = state.clock ? { clock: Number(this.clock.remaining(me).toFixed(3)) } : {};
     let message = null;
     switch (action) {
       case "roll":
-        if (state.round.open || game.phase !== "roll" || game.turn !== me) return;
+        if (!game.can.roll) return;
         this.busy = this.commit(state.round.next);
         this.draw();
         return;
       case "move": {
         // The server's path to that place (one move, or several dice through open points),
-        // sent as one message a move; the page waits for all of them before the next action.
+        // sent as one message: all its moves are made, or none (as local play's move).
         const entry = game.legal.find((e) => String(e.from) === String(body.from));
         const destination = entry && entry.destinations.find((d) => String(d.to) === String(body.to));
         if (!destination) return;
         this.board.select(null);
         const moves = destination.moves.map((m) => [ownPoint(m.from, me, true), ownPoint(m.to, me, false), m.die]);
-        let sent = 0;
-        for (const move of moves) {
-          this.ref += 1;
-          if (!this.send({ type: "move", move, ref: this.ref })) break;
-          sent += 1;
-        }
-        if (sent) {
-          this.pendingMoves = sent;
-          this.busy = true;
-          this.showError("");
-          this.draw();
-        }
-        return;
+        message = { type: "move", moves };
+        break;
       }
       case "undo":
         message = { type: "undo" };
@@ -917,6 +856,7 @@ export class OnlineGame {
       case "double":
       case "take":
       case "drop":
+      case "beaver":
       case "accept":
       case "decline":
         message = { type: action, ...clock };
@@ -926,6 +866,9 @@ export class OnlineGame {
         break;
       case "rematch":
         message = { type: "rematch" };
+        break;
+      case "next":
+        message = { type: "next_game" };
         break;
       case "claim":
         message = { type: "claim" };
@@ -976,12 +919,10 @@ export class OnlineGame {
       this.markIdle();
       return;
     }
-    const game = state.game;
+    const view = state.view;
     const me = state.you.color;
     const connected = Boolean(this.ws && this.welcomed);
     const playing = state.phase === "playing" && connected;
-    const open = state.round.open;
-    const board = this.board;
     const history = state.match.games || [];
     $("review-button").disabled = !history.some((log) => log.events.length);
     if (state.seq !== this.drawnSeq) $("explanation").hidden = true; // it was about the last state
@@ -989,110 +930,42 @@ export class OnlineGame {
     $("export-button").disabled = false;
     if (this.hooks.isReviewing && this.hooks.isReviewing()) {
       // The board shows the review; the live position comes back when it ends.
-      this.drawControls(state, playing);
+      drawControls(view, { busy: this.busy, live: playing });
+      this.drawRoomControls(state, playing);
       this.drawPanel(state);
       this.clock.show(state.clock, state.settings.time_control, this.names());
       this.markIdle();
       return;
     }
-    if (board.viewer !== me) board.build(me);
-    board.setLabels(me);
-    board.drawPosition(game.board);
-    if (game.dice) board.drawDice(game.dice, game.dice_left, game.on_roll, null);
-    else if (game.phase === "opening" && this.lastTie) {
-      board.drawDice(null, [], null, { white: this.lastTie[0], black: this.lastTie[1] });
-    } else board.drawDice(null, [], null, null);
-    board.drawCube({
-      ...game.cube,
-      offered_by: game.phase === "double_offered" ? game.on_roll : null,
-    });
-    const myMove = playing && !open && game.phase === "move" && game.turn === me;
-    board.setLegal(myMove ? me : null, myMove ? game.legal : []);
-    board.setEnabled(myMove && !this.busy);
+    // The table's view, drawn as local play draws it (table.js); then what is the room's own.
+    drawView(view, { board: this.board, busy: this.busy, live: playing, labels: me });
+    if (view.phase === "opening" && this.lastTie) {
+      this.board.drawDice(null, [], null, { white: this.lastTie[0], black: this.lastTie[1] });
+    }
     const body = document.body;
-    body.dataset.phase = game.phase;
-    body.dataset.turn = game.turn || "";
     body.dataset.onlinePhase = state.phase;
     body.dataset.onlineSeq = String(state.seq);
     body.dataset.onlineYou = me;
     body.dataset.onlineSeat = state.you.seat;
-    $("status").textContent = this.describe(state, connected);
-    this.drawControls(state, playing);
-    this.drawScore(state);
-    this.drawHistory(state);
-    this.drawResult(state);
+    if (this.endNote) $("status").textContent = this.endNote;
+    else if (!connected && !this.finished) $("status").textContent = "Connecting…";
+    this.drawRoomControls(state, playing);
+    this.drawRoomResult(state, connected);
     this.drawPanel(state);
     this.clock.show(state.clock, state.settings.time_control, this.names());
+    if (this.hooks.onView && this.shownView !== view) this.hooks.onView(this.shownView || null, view);
+    this.shownView = view;
     this.markIdle();
   }
 
-  describe(state, connected) {
-    const game = state.game;
+  /** The room's own buttons: answer a resignation, claim an abandoned game. */
+  drawRoomControls(state, playing) {
+    const view = state.view;
     const me = state.you.color;
-    const opponent = state.opponent ? state.opponent.name : "your opponent";
-    const open = state.round.open;
-    if (this.endNote) return this.endNote;
-    if (!connected && !this.finished) return "Connecting…";
-    switch (state.phase) {
-      case "waiting":
-        return "Waiting for your friend to join: send them the invite link.";
-      case "aborted":
-        return `The game was stopped: ${state.reason}`;
-      case "closed":
-        return `The room is closed: ${state.reason}.`;
-      case "finished":
-        return state.rematch.includes(state.you.seat)
-          ? "The match is over. You asked for a rematch: waiting for your opponent."
-          : "The match is over. Rematch?";
-      default:
-        break;
-    }
-    if (open && open.kind === "roll") {
-      return open.roller === me ? "Rolling: fair dice with your opponent's secret…" : `${opponent} is rolling…`;
-    }
-    const dice = game.dice ? game.dice.join("-") : "";
-    switch (game.phase) {
-      case "opening":
-        return "Opening roll: each side throws one die; the higher one moves first.";
-      case "roll":
-        if (game.turn !== me) return `${opponent} to roll.`;
-        return game.cube.can_double ? "Your turn: roll, or double." : "Your turn: roll the dice.";
-      case "move":
-        if (game.turn !== me) return `${opponent} is moving (${dice}).`;
-        if (game.legal_moves.length) return `You rolled ${dice}: move your checkers.`;
-        return game.played.length ? "Your play is complete: Done, or undo." : `You rolled ${dice} and cannot move.`;
-      case "double_offered":
-        return game.turn === me ? `${opponent} doubles to ${game.cube.value * 2}: take or drop?`
-          : `Waiting for ${opponent} to take or drop.`;
-      case "resignation_offered": {
-        const offer = game.resignation;
-        const level = offer ? LEVEL_WORDS[offer.level] : "";
-        return offer && offer.color !== me ? `${opponent} offers to resign ${level}: accept or decline?`
-          : `Waiting for ${opponent} to answer your offer to resign ${level}.`;
-      }
-      default:
-        return "";
-    }
-  }
-
-  drawControls(state, playing) {
-    const game = state.game;
-    const me = state.you.color;
-    const myTurn = game.turn === me;
-    const open = Boolean(state.round.open);
-    const roll = playing && !open && game.phase === "roll" && myTurn;
-    const offer = game.resignation;
-    const visible = { // (the ids of CONTROLS)
-      "roll-button": roll,
-      "double-button": roll && game.cube.can_double,
-      "take-button": playing && game.phase === "double_offered" && myTurn,
-      "drop-button": playing && game.phase === "double_offered" && myTurn,
-      "undo-button": playing && !open && game.phase === "move" && myTurn && game.played.length > 0,
-      "done-button": playing && !open && game.phase === "move" && myTurn && game.legal_moves.length === 0,
-      "next-game-button": false,
-      "resign-button": playing && !open && (game.phase === "roll" || game.phase === "move"),
-      "online-accept-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
-      "online-decline-button": playing && game.phase === "resignation_offered" && Boolean(offer) && offer.color !== me,
+    const answer = playing && view.phase === "resign" && view.to_act === me;
+    const visible = {
+      "online-accept-button": answer,
+      "online-decline-button": answer,
       "online-claim-button": playing && state.claimable === other(me),
     };
     for (const [id, show] of Object.entries(visible)) {
@@ -1102,53 +975,11 @@ export class OnlineGame {
     }
   }
 
-  drawScore(state) {
-    const game = state.game;
-    const names = this.names();
-    for (const color of COLORS) {
-      const row = $(`score-${color}`);
-      row.querySelector(".name").textContent = names[color];
-      row.classList.toggle("on-roll", state.phase === "playing" && game.turn === color && !game.outcome);
-      $(`pips-${color}`).textContent = String(game.pips[color]);
-      $(`score-${color}-points`).textContent = String(state.score[color]);
-    }
-    const length = state.settings.match_length;
-    const parts = [length ? `Match to ${length} point${length === 1 ? "" : "s"}, game ${state.game_number}`
-      : "Single game"];
-    if (state.crawford) parts.push("Crawford game: no cube");
-    else parts.push(state.settings.cube ? "cube on" : "no cube");
-    $("score-caption").textContent = `Online: ${parts.join(", ")}`;
-  }
-
-  drawHistory(state) {
-    const games = state.match.games || [];
-    const log = games.length ? games[games.length - 1] : { events: [] };
-    const names = this.names();
-    const list = $("move-list");
-    list.replaceChildren();
-    const notation = new Map(state.game.play_texts || []);
-    for (const [index, event] of log.events.entries()) {
-      const item = document.createElement("li");
-      item.className = `history-entry ${event.color || ""}`;
-      item.dataset.kind = event.type;
-      item.textContent = eventText(event, names, notation.get(index));
-      list.appendChild(item);
-    }
-    const played = state.game.played;
-    if (played.length && state.game.on_roll) {
-      const item = document.createElement("li");
-      item.className = `history-entry ${state.game.on_roll} pending`;
-      item.dataset.kind = "moves";
-      item.textContent = `${names[state.game.on_roll]}: ${played.map(moveText).join(" ")} …`;
-      list.appendChild(item);
-    }
-    list.scrollTop = list.scrollHeight;
-  }
-
-  drawResult(state) {
-    const game = state.game;
-    const me = state.you.color;
-    const names = this.names();
+  /** A room that ended without a result (a reveal that did not match, a player who left). */
+  drawRoomResult(state, connected) {
+    // A rematch is asked for once the match is over (the room no longer "playing").
+    $("rematch-button").hidden = !(connected && state.view.result && state.view.can.rematch);
+    $("rematch-button").disabled = this.busy;
     let title = "";
     let text = "";
     if (state.phase === "aborted") {
@@ -1157,21 +988,13 @@ export class OnlineGame {
     } else if (state.phase === "closed") {
       title = "Room closed";
       text = `${state.reason || "a player left"}.`;
-    } else if (game.outcome && (state.phase === "finished" || state.phase === "playing")) {
-      const outcome = game.outcome;
-      title = outcome.winner === me ? "You win" : `${names[outcome.winner]} wins`;
-      const last = this.lastResult;
-      text = last && last.game === state.game_number ? last.text
-        : `${names[outcome.winner]} wins ${outcome.points} point${outcome.points === 1 ? "" : "s"}.`;
     }
-    $("result").hidden = !title;
-    $("result").dataset.online = title ? "1" : "";
+    $("result").dataset.online = title || state.view.result ? "1" : "";
     if (!title) return;
+    $("result").hidden = false;
     $("result-title").textContent = title;
     $("result-text").textContent = text;
-    const asked = state.rematch.includes(state.you.seat);
-    $("rematch-button").hidden = !(state.phase === "finished" && this.welcomed && !asked);
-    $("rematch-button").disabled = this.busy;
+    $("rematch-button").hidden = true;
   }
 
   drawPanel(state) {
@@ -1254,6 +1077,7 @@ export class OnlineGame {
     for (const row of form.querySelectorAll(".online-create-only")) row.hidden = mode !== "create";
     for (const row of form.querySelectorAll(".online-join-only")) row.hidden = mode !== "join";
     $("online-length-row").hidden = mode !== "create" || $("online-kind").value !== "match";
+    $("online-money-row").hidden = mode !== "create" || $("online-kind").value !== "money";
     $("online-submit").textContent = mode === "create" ? "Create game" : "Join game";
   }
 
@@ -1269,7 +1093,9 @@ export class OnlineGame {
     try {
       const room = await request("GET", `/api/online/rooms/${encodeURIComponent(code)}`);
       const s = room.settings;
-      const length = s.match_length ? `a match to ${s.match_length}` : "a single game";
+      const rules = [s.jacoby ? "the Jacoby rule" : "", s.beavers ? "beavers" : ""].filter(Boolean);
+      const money = `money play${rules.length ? ` (${rules.join(", ")})` : ""}`;
+      const length = s.match_length ? `a match to ${s.match_length}` : s.money ? money : "a single game";
       const clock = s.time_control ? `${s.time_control.name} clock` : "no clock";
       const stall = s.time_control ? "Every wait is on the clock of the side that must act."
         : "A player the game waits on for 2 minutes can be claimed against: the other wins.";
@@ -1306,11 +1132,20 @@ export class OnlineGame {
   async create(name) {
     const kind = $("online-kind").value;
     const length = Math.max(1, Math.min(25, Number($("online-length").value) || 3));
+    const cube = $("online-cube").checked;
+    const money = kind === "money";
     const body = {
-      cube: $("online-cube").checked,
+      cube,
       time_control: $("online-clock").value,
       match_length: kind === "match" ? length : 0,
     };
+    if (money) {
+      // Money play: games one after another, the Jacoby rule and beavers as chosen (both
+      // need the cube).
+      body.money = true;
+      body.jacoby = cube && $("online-jacoby").checked;
+      body.beavers = cube && $("online-beavers").checked;
+    }
     if (name) body.name = name;
     let room;
     try {

@@ -11,6 +11,8 @@ export const DEFAULTS = Object.freeze({
   length: 5, // match length in points
   cube: true,
   gammons: true, // false: every win scores a single game (times the cube)
+  jacoby: false, // money play: the Jacoby rule
+  beavers: false, // money play: beavers
   time_control: "none", // "none" | "bullet" | "blitz" | "rapid": the clock
   theme: "system", // "system" | "light" | "dark"
   speed: "normal", // "normal" | "fast" | "instant": the computer's moves

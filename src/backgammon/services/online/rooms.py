@@ -4,12 +4,14 @@ A :class:`Room` is an explicit state machine (:class:`RoomPhase`; :data:`TRANSIT
 the moves allowed and any other raises :class:`RoomStateError`). It holds the
 :class:`~backgammon.core.match.Match` (each game a :class:`~backgammon.core.game.Game`), the dice
 round in progress and the clock, and turns each checked :class:`~.protocol.ClientMessage` into
-the messages to send: :meth:`Room.handle` either raises :class:`~.protocol.OnlineError` having
-changed nothing, or returns ``[(seat, payload), ...]``. The wire protocol is documented in
-:mod:`backgammon.server.online.protocol`.
+the messages to send: :meth:`Room.handle` either raises :class:`~.protocol.OnlineError` (or
+the engine's own :class:`~backgammon.core.errors.BackgammonError`) having changed nothing, or
+returns ``[(seat, payload), ...]``. The wire protocol is documented in
+:mod:`backgammon.services.online.protocol`.
 
-This module is synchronous and imports no web framework: :mod:`.routes` calls it from the event
-loop (each call is short: one engine action) and owns the sockets. Time comes from an injected
+This module is synchronous and imports no web framework: the transport
+(:mod:`backgammon.server.online.routes`) calls it from the event loop (each call is short: one
+engine action) and owns the sockets. Time comes from an injected
 ``now()`` (seconds, monotonic), so tests run on a fake clock (DESIGN.md habit 7).
 
 Clock rules online (the host's time control, :class:`~backgammon.services.clock.Clock`, a fresh
@@ -48,7 +50,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -63,19 +65,32 @@ from backgammon.core.match import Match
 from backgammon.core.moves import Move, Play, apply_play
 from backgammon.core.notation import format_play
 from backgammon.core.types import BLACK, WHITE, Color, Roll
-from backgammon.server.online.protocol import (
+from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
+from backgammon.services.destinations import legal_json
+from backgammon.services.online.protocol import (
     CLOCK_TOLERANCE,
     ClientMessage,
     OnlineError,
 )
-from backgammon.services.clock import TIME_CONTROLS, Clock, TimeControl
-from backgammon.services.destinations import legal_json
 from backgammon.services.review import (
     NoSuchGameError,
     explain_attempt,
     match_mat,
     review_match,
 )
+from backgammon.services.table import (
+    board_json,
+    color_name,
+    cube_json,
+    describe,
+    make_moves,
+    phase_name,
+    rematch_ready,
+    rematch_sides,
+    resign_refusal,
+    result_json,
+)
+from backgammon.services.words import Names, online_status, room_says
 
 __all__ = [
     "DEFAULT_ABANDON_AFTER",
@@ -111,14 +126,12 @@ DEFAULT_ABANDON_AFTER: Final = 120.0
 #: ``review``, ``export`` and ``explain`` only read.
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
                              "double", "take", "drop", "beaver", "resign", "accept",
-                             "decline", "rematch", "claim"})
+                             "decline", "rematch", "claim", "next_game"})
 #: Bytes of randomness in an invite code (96 bits, 16 URL-safe characters) and a seat token
 #: (192 bits, 32 characters); the issue asks for at least 80 bits.
 CODE_BYTES: Final = 12
 TOKEN_BYTES: Final = 24
 
-_LEVEL_WORDS: Final = {"single": "a single game", "gammon": "a gammon",
-                       "backgammon": "a backgammon"}
 
 
 class RoomPhase(enum.StrEnum):
@@ -191,8 +204,12 @@ class OnlineSettings:
         cube: play with the doubling cube.
         time_control: a name of :data:`backgammon.services.clock.TIME_CONTROLS` (``"none"``,
             ``"bullet"``, ``"blitz"``, ``"rapid"``); each game of a match gets a fresh clock.
-        match_length: 0 for a single game; 1..25 for a match to that many points (Crawford
-            rule).
+        match_length: 0 for a single game (or money play); 1..25 for a match to that many
+            points (Crawford rule).
+        money: money play (``match_length`` 0): games one after another with a running total,
+            as local play's money session.
+        jacoby: the Jacoby rule (money play with the cube).
+        beavers: beavers allowed (money play with the cube).
 
     Raises:
         InvalidSettingsError: (on construction) a value of the wrong type or range, quoted.
@@ -201,8 +218,15 @@ class OnlineSettings:
     cube: bool = False
     time_control: str = "none"
     match_length: int = 0
+    money: bool = False
+    jacoby: bool = False
+    beavers: bool = False
 
     def __post_init__(self) -> None:
+        for flag in ("money", "jacoby", "beavers"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidSettingsError(f"{flag} must be true or false, got "
+                                           f"{getattr(self, flag)!r}")
         if not isinstance(self.cube, bool):
             raise InvalidSettingsError(f"cube must be true or false, got {self.cube!r}")
         if not isinstance(self.time_control, str) or self.time_control not in TIME_CONTROLS:
@@ -218,20 +242,37 @@ class OnlineSettings:
                 f"match_length must be 0 (a single game) or 1 to {MAX_MATCH_LENGTH} points, "
                 f"got {length!r}"
             )
+        if self.money and length:
+            raise InvalidSettingsError(f"money play has no match length, got {length}")
+        for rule, name in ((self.jacoby, "the Jacoby rule"), (self.beavers, "beavers")):
+            if rule and not self.money:
+                raise InvalidSettingsError(f"{name} is for money play only")
+            if rule and not self.cube:
+                raise InvalidSettingsError(f"{name} needs the doubling cube")
+
+    def control_in(self, controls: Mapping[str, TimeControl | None] | None = None
+                   ) -> TimeControl | None:
+        """The time control's values in ``controls`` (the server's configured ones; default
+        the standard :data:`~backgammon.services.clock.TIME_CONTROLS`), or None untimed."""
+        return (TIME_CONTROLS if controls is None else controls).get(self.time_control)
 
     @property
     def control(self) -> TimeControl | None:
-        """The time control, or None for an untimed game."""
-        return TIME_CONTROLS[self.time_control]
+        """The standard time control of that name, or None for an untimed game."""
+        return self.control_in()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, controls: Mapping[str, TimeControl | None] | None = None
+                ) -> dict[str, Any]:
         """JSON-ready: ``{"cube", "time_control": {"name", "reserve", "increment"} | None
-        (seconds), "match_length"}``."""
-        control = self.control
+        (seconds), "match_length"}``, the time control's values as ``controls`` give them."""
+        control = self.control_in(controls)
         return {
             "cube": self.cube,
             "time_control": None if control is None else control.to_dict(),
             "match_length": self.match_length,
+            "money": self.money,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
         }
 
 
@@ -309,12 +350,6 @@ class _NoDice:
         raise IllegalActionError("online dice come from the players' secrets only")
 
 
-def _engine_error(exc: BackgammonError) -> OnlineError:
-    if isinstance(exc, IllegalActionError):
-        return OnlineError("not_allowed", str(exc))
-    return OnlineError("illegal_move", str(exc))
-
-
 def _move_list(move: Move) -> list[int]:
     return [move.from_point, move.to_point, move.die]
 
@@ -370,6 +405,9 @@ class Room:
         new_token: makes the guest's seat token.
         abandon_after: seconds an untimed game waits on a silent side before the other may
             claim it (> 0).
+        controls: the values of the time controls this server offers (default the standard
+            :data:`~backgammon.services.clock.TIME_CONTROLS`; ``backgammon serve`` passes its
+            configured ones, tests shorten them).
     """
 
     def __init__(
@@ -382,11 +420,14 @@ class Room:
         host_name: str = "Host",
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(TOKEN_BYTES),
         abandon_after: float = DEFAULT_ABANDON_AFTER,
+        controls: Mapping[str, TimeControl | None] | None = None,
     ) -> None:
         if not abandon_after > 0:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.controls: dict[str, TimeControl | None] = dict(
+            TIME_CONTROLS if controls is None else controls)
         self.code = code
         self.settings = settings
         self.phase = RoomPhase.WAITING
@@ -404,14 +445,16 @@ class Room:
         self.round: DiceRound | None = None
         self.next_round = 1
         self.clock: Clock | None = self._new_clock()
+        # the seconds of the current turn on the clock already given to its events (the
+        # roll's), so each event records its own stretch: the roll the time before it, the
+        # play the time after it (as local play)
+        self.lap_start = 0.0
         self.rematch_offers: set[Seat] = set()
         self.seq = 0
         # since when (``now()``) the game has waited on each side it waits on (awaited())
         self._awaited_since: dict[Color, float] = {}
         # the silent sides both pages were told may be claimed against
         self._claimable: set[Color] = set()
-        # each side's last resignation offer: (game number, next round, side on roll)
-        self._resigned: dict[Color, tuple[int, int, Color | None]] = {}
         # the side whose game was claimed as abandoned (the match ends with this game)
         self._abandoned: Color | None = None
         # (game, (event count, moves played), the board's legal list) of the last one made
@@ -445,6 +488,8 @@ class Room:
         """Whether the single game, or the match, is decided."""
         if not self.game.is_over:
             return False
+        if self.settings.money:
+            return False  # money play goes on game after game
         return self.settings.match_length == 0 or self.match.is_over
 
     def state_for(self, seat: Seat, *, match_log: bool = True) -> dict[str, Any]:
@@ -461,7 +506,7 @@ class Room:
             "code": self.code,
             "phase": str(self.phase),
             "reason": self.reason,
-            "settings": self.settings.to_dict(),
+            "settings": self.settings.to_dict(self.controls),
             "you": {"seat": str(seat), "color": str(color), "name": self.names[seat],
                     "connected": self.connected(seat)},
             "opponent": opponent,
@@ -470,6 +515,9 @@ class Room:
             "game_number": len(self.match.games),
             "crawford": self.match.crawford,
             "game": self._game_view(game, color),
+            # the table's view, the same shape and words as local play's state
+            # (services/table.py): what the page draws
+            "view": self.view_for(seat),
             "round": {"next": self.next_round,
                       "open": None if self.round is None else self.round.to_dict()},
             "clock": self._clock_view(),
@@ -481,16 +529,72 @@ class Room:
             del state["match"]
         return state
 
+    @property
+    def kind(self) -> str:
+        """``"match"``, ``"money"`` or ``"single"``: what the score and the result say."""
+        if self.settings.match_length:
+            return "match"
+        return "money" if self.settings.money else "single"
+
+    def names_for(self, seat: Seat) -> Names:
+        """How the sentences name the sides on ``seat``'s page: "You" and the opponent."""
+        me = self.colors[seat]
+        other = self.names.get(seat.other, "Your opponent")
+        names = {me: "You", me.opponent: other}
+        return Names(names[WHITE], names[BLACK], me=me)
+
+    def view_for(self, seat: Seat) -> dict[str, Any]:
+        """The table's view of the game on ``seat``'s page (:func:`~backgammon.services.table.
+        describe`): what the page draws, as in local play, with the room's own status line
+        while the room (not the game) decides it."""
+        game = self.game
+        color = self.colors[seat]
+        playing = self.phase is RoomPhase.PLAYING
+        quiet = playing and self.round is None and not game.is_over
+        mine = quiet and game.phase is not Phase.OPENING and game.turn is color
+        session_over = self.session_over or self._abandoned is not None
+        view = describe(
+            self.match, kind=self.kind, names=self.names_for(seat), mine=mine,
+            session_over=session_over,
+            resign=quiet and game.phase in (Phase.ROLL, Phase.MOVE),
+            legal=self._destinations_for(color) if mine else [],
+            history_names=self._record_names(),
+            abandoned_after=self.abandon_after if self._abandoned is not None else None)
+        can = view["can"]
+        can["roll"] = can["roll"] and game.phase is Phase.ROLL  # the opening rolls by itself
+        can["next_game"] = can["next_game"] and playing
+        can["rematch"] = self.phase is RoomPhase.FINISHED and seat not in self.rematch_offers
+        current = self.round
+        status = online_status(
+            str(self.phase), reason=self.reason,
+            opponent=self.names.get(seat.other, "Your opponent"),
+            round_kind=None if current is None else current.kind,
+            rolling_is_me=current is not None and current.roller is color,
+            rematch_asked=seat in self.rematch_offers)
+        if status is not None:
+            view["message"] = status
+        names = self.names_for(seat)
+        return {**view,
+                # what the page needs beside (local play's state has the same fields)
+                "id": f"online:{self.code}", "version": self.seq, "viewer": color_name(color),
+                "players": {c: {"name": names.subject(col), "computer": False, "level": None}
+                            for c, col in (("white", WHITE), ("black", BLACK))},
+                "hints": False}  # no hints for a game against a person
+
     def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
         position = game.position
         resignation = game.resignation
         outcome = game.outcome
+        over = game.is_over
         return {
-            "phase": str(game.phase),
+            # the same names, ``turn`` and cube as local play (services/table.py): ``turn``
+            # is the side on roll, ``to_act`` the side that must act (the doubled side while
+            # a double waits for its answer)
+            "phase": phase_name(game, self.session_over or self._abandoned is not None),
             "on_roll": None if game.on_roll is None else str(game.on_roll),
-            "turn": None if game.turn is None else str(game.turn),
-            "board": {"points": list(position.points),
-                      "off": {"white": position.off[0], "black": position.off[1]}},
+            "turn": None if game.on_roll is None or over else color_name(game.on_roll),
+            "to_act": None if game.turn is None or over else color_name(game.turn),
+            "board": board_json(position),
             "pips": {"white": position.pip_count(WHITE), "black": position.pip_count(BLACK)},
             "dice": None if game.dice is None else list(game.dice),
             "dice_left": list(game.dice_left),
@@ -501,9 +605,7 @@ class Room:
                            if turn.action == "move"],
             "legal_moves": self._legal_for(viewer),
             "legal": self._destinations_for(viewer),
-            "cube": {"enabled": game.settings.cube and not game.settings.crawford,
-                     "value": game.cube_value,
-                     "owner": None if game.cube_owner is None else str(game.cube_owner),
+            "cube": {**cube_json(game),
                      "can_double": game.can_double(viewer) and self.round is None},
             "resignation": None if resignation is None else {
                 "color": str(resignation[0]), "level": resignation[1].name.lower()},
@@ -621,10 +723,12 @@ class Room:
         names = (self.names.get(self.seat_of(WHITE), "White"),
                  self.names.get(self.seat_of(BLACK), "Black"))
         return Match(self.settings.match_length, cube=self.settings.cube, names=names,
+                     jacoby=self.settings.jacoby, beavers=self.settings.beavers,
                      dice=_NoDice())
 
     def _new_clock(self) -> Clock | None:
-        control = self.settings.control
+        self.lap_start = 0.0
+        control = self.settings.control_in(self.controls)
         return None if control is None else Clock(control, self._now)
 
     # ----------------------------------------------------------------------------------------
@@ -686,11 +790,10 @@ class Room:
             name = self.names[seat]
             if seat in self._seen:
                 out.append((other, {"type": "opponent", "status": "reconnected", "name": name,
-                                    "message": f"{name} is back."}))
+                                    "message": room_says("reconnected", name=name)}))
             else:
                 out.append((other, {"type": "opponent", "status": "joined", "name": name,
-                                    "message": f"{name} joined: the game begins with the "
-                                               f"opening roll."}))
+                                    "message": room_says("joined", name=name)}))
         self._seen.add(seat)
         return self._connection_ids, out
 
@@ -710,13 +813,12 @@ class Room:
             return []
         name = self.names[seat]
         clock = self.clock
-        running = "" if (clock is None or self.phase is not RoomPhase.PLAYING
-                         or clock.running is not self.colors[seat]) else (
-            " Their clock keeps running.")
+        running = not (clock is None or self.phase is not RoomPhase.PLAYING
+                       or clock.running is not self.colors[seat])
         return [(seat.other, {
             "type": "opponent", "status": "disconnected", "name": name,
-            "message": f"{name}'s connection dropped; they can come back to their seat."
-                       f"{running}"})]
+            "message": room_says("disconnected_clock" if running else "disconnected",
+                                 name=name)})]
 
     def expired(self, expiry: float) -> bool:
         """Whether nobody has been connected for ``expiry`` seconds."""
@@ -958,7 +1060,11 @@ class Room:
             assert current.roller is not None
             dice = dice_from_secrets(current.secrets[current.roller],
                                      current.secrets[current.roller.opponent], number)
-        game.roll(dice=dice)
+        seconds = None
+        if current.kind == "roll":
+            assert current.roller is not None
+            seconds, _ = self._used(current.roller)  # the roller's time before the roll
+        game.roll(dice=dice, seconds=seconds)
         self.round = None
         self.next_round = number + 1
         # A roll that cannot be played passes by itself: the game is back in a roll phase.
@@ -969,11 +1075,15 @@ class Room:
             if current.kind == "opening" and not tie:
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
+                self.lap_start = 0.0
             elif passed:
                 # A forced pass is a completed turn: the time before its roll is charged.
                 clock.stop(increment=True)
                 assert game.on_roll is not None
                 clock.start(game.on_roll)
+                self.lap_start = 0.0
+            elif current.kind == "roll":
+                self.lap_start = clock.turn_used()  # the play's seconds start here
         mover = None if tie else (current.roller or game.on_roll)
         return self._broadcast({
             "type": "rolled", "round": number, "opening": current.kind == "opening",
@@ -1018,12 +1128,13 @@ class Room:
                         "drift": round(drift, 3)})]
 
     def _used(self, color: Color) -> tuple[float | None, float | None]:
-        """The seconds ``color``'s current stretch on the clock has used, and its remaining
-        time (both None when its clock is not running)."""
+        """The seconds ``color`` has used on the clock since its previous event this turn
+        (what its next event records: the roll the time before it, the play the time after
+        it), and its remaining time (both None when its clock is not running)."""
         clock = self.clock
         if clock is None or clock.running is not color:
             return None, None
-        return round(clock.turn_used(), 3), clock.remaining(color)
+        return round(max(0.0, clock.turn_used() - self.lap_start), 3), clock.remaining(color)
 
     def _hand_clock(self, *, increment: bool) -> None:
         """After a cube, resignation or turn action: stop the running clock and start the
@@ -1033,6 +1144,7 @@ class Room:
             return
         if clock.running is not None or clock.paused is not None:
             clock.stop(increment=increment)
+        self.lap_start = 0.0
         game = self.game
         if not game.is_over and game.turn is not None:
             clock.start(game.turn)
@@ -1045,20 +1157,23 @@ class Room:
         return color, game
 
     def _on_move(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        """One gesture: a checker moved by one or several dice (through the points between),
+        all or nothing, as local play's ``move``: a refused step takes back the steps before
+        it and the room is as it was."""
         color, game = self._moving(seat, "move")
-        try:
-            made = game.move(Move(*message["move"]))
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
-        return self._broadcast({"type": "move", "color": str(color), "move": _move_list(made),
-                                "hit": made.hit})
+        # all or nothing (services/table.py), as local play; the engine's refusal is worded
+        # by server/errors.py
+        made = make_moves(game, [Move(*triple) for triple in message["moves"]])
+        return self._broadcast({"type": "move", "color": str(color),
+                                "moves": [_move_list(m) for m in made],
+                                "hits": [m.hit for m in made]})
 
     def _on_undo(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         color, game = self._moving(seat, "undo")
         try:
             taken = game.undo()
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         return self._broadcast({"type": "undo", "color": str(color), "move": _move_list(taken)})
 
     def _on_end_turn(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
@@ -1066,8 +1181,8 @@ class Room:
         seconds, server = self._used(color)
         try:
             play = game.end_turn(seconds=seconds)
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
                                 seconds, server)
 
@@ -1080,8 +1195,8 @@ class Room:
         play = _checked_play(game, message["moves"])
         try:
             play = game.play(play, seconds=seconds)
-        except BackgammonError as exc:  # pragma: no cover - _checked_play found it legal
-            raise _engine_error(exc) from None
+        except BackgammonError:  # pragma: no cover - _checked_play found it legal
+            raise  # the engine changed nothing; server/errors.py words it
         return self._after_play(seat, message, color, [_move_list(m) for m in play.moves],
                                 seconds, server)
 
@@ -1103,8 +1218,8 @@ class Room:
         seconds, server = self._used(color)
         try:
             result = action(game, color, seconds)
-        except BackgammonError as exc:
-            raise _engine_error(exc) from None
+        except BackgammonError:
+            raise  # the engine changed nothing; server/errors.py words it
         self._hand_clock(increment=False)
         out = self._clock_check(seat, message, server)
         payload: dict[str, Any] = {"type": message.type, "color": str(color)}
@@ -1134,14 +1249,12 @@ class Room:
     def _on_resign(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         level = message["level"]
         color = self.colors[seat]
-        turn = (len(self.match.games), self.next_round, self.game.on_roll)
-        if self._resigned.get(color) == turn and self.phase is RoomPhase.PLAYING:
-            raise OnlineError("not_now", f"{color} has already offered a resignation this "
-                                         f"turn: one offer a turn")
-        out = self._cube_or_resign(seat, message, "resign",
-                                   lambda g, c, s: g.resign(c, level, seconds=s), anyone=True)
-        self._resigned[color] = turn
-        return out
+        refusal = resign_refusal(self.game, color) if self.phase is RoomPhase.PLAYING else None
+        if refusal is not None:
+            raise OnlineError("not_now", refusal)
+        return self._cube_or_resign(seat, message, "resign",
+                                    lambda g, c, s: g.resign(c, level, seconds=s),
+                                    anyone=True)
 
     def _on_claim(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         game = self._playing("claim the game")
@@ -1185,21 +1298,12 @@ class Room:
         score = self.match.score
         abandoned = self._abandoned
         over = self.session_over or abandoned is not None
-        winner = f"{self.names[self.seat_of(outcome.winner)]} ({outcome.winner})"
-        points = f"{outcome.points} point{'s' if outcome.points != 1 else ''}"
-        level = _LEVEL_WORDS[outcome.result_kind.name.lower()]
-        if abandoned is not None:
-            what = "the match" if self.settings.match_length else "the game"
-            text = (f"{winner} wins {what} ({points} for this game): {abandoned} was silent "
-                    f"for {self.abandon_after:g} s and the game was claimed as abandoned.")
-        elif outcome.kind == "drop":
-            text = f"{winner} wins {points}: the double was dropped."
-        elif outcome.kind == "resign":
-            text = f"{winner} wins {points}: {outcome.loser} resigned {level}."
-        elif outcome.kind == "timeout":
-            text = f"{winner} wins {level} on time ({points}): {outcome.loser} ran out."
-        else:
-            text = f"{winner} wins {level}: {points}."
+        # The result in the words of local play (services/words.py), the players named.
+        white, black = self._record_names()
+        result = result_json(self.match, self.kind, Names(white, black), over,
+                             abandoned_after=None if abandoned is None else self.abandon_after)
+        assert result is not None
+        text = result["text"]
         out = self._broadcast({
             "type": "game_over", "game": len(self.match.games), "outcome": outcome.to_dict(),
             "score": {"white": score[0], "black": score[1]}, "match_over": over, "text": text,
@@ -1207,12 +1311,21 @@ class Room:
         })
         if over:
             self._transition(RoomPhase.FINISHED, None if abandoned is None else text)
-            return out
+        return out
+
+    def _on_next_game(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        """The next game of the match, once this one is over (either player may start it: the
+        table's next-game policy, as in local play)."""
+        game = self._playing("start the next game")
+        if not game.is_over:
+            raise OnlineError("not_now", "cannot start the next game: this game is not over")
         self.match.new_game()
         self.clock = self._new_clock()
-        return out + self._broadcast({"type": "new_game", "game": len(self.match.games),
-                                      "score": {"white": score[0], "black": score[1]},
-                                      "crawford": self.match.crawford})
+        self.round = None
+        score = self.match.score
+        return self._broadcast({"type": "new_game", "game": len(self.match.games),
+                                "score": {"white": score[0], "black": score[1]},
+                                "crawford": self.match.crawford})
 
     # Room actions ---------------------------------------------------------------------------
 
@@ -1223,12 +1336,13 @@ class Room:
                               else f"no rematch: the room is {self.phase}")
         if seat in self.rematch_offers:
             raise OnlineError("replayed", "you have already asked for a rematch")
-        if len(self.rematch_offers) == 0:
-            self.rematch_offers.add(seat)
+        self.rematch_offers.add(seat)
+        if not rematch_ready(self.rematch_offers, (Seat.HOST, Seat.GUEST)):  # both are remote
             return self._broadcast({"type": "rematch", "color": str(self.colors[seat])})
         self._transition(RoomPhase.PLAYING)
         self.rematch_offers.clear()
-        self.colors = {Seat.HOST: self.colors[Seat.GUEST], Seat.GUEST: self.colors[Seat.HOST]}
+        white, black = rematch_sides("online", self.seat_of(WHITE), self.seat_of(BLACK))
+        self.colors = {white: WHITE, black: BLACK}
         self.match = self._new_match()
         self.clock = self._new_clock()
         self.round = None
@@ -1301,22 +1415,22 @@ class Room:
         if self.phase is RoomPhase.CLOSED:
             return []
         name = self.names[seat]
-        reason = f"{name} ({self.colors[seat]}) left the room"
+        reason = room_says("left_room", name=name, color=self.colors[seat])
         self._transition(RoomPhase.CLOSED, reason)
         self.round = None
         if self.clock is not None:
             self.clock.cancel()
         out = self._broadcast({"type": "closed", "reason": reason})
         out.append((seat.other, {"type": "opponent", "status": "left", "name": name,
-                                 "message": f"{name} has left the game."}))
+                                 "message": room_says("left", name=name)}))
         return out
 
 
 _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]]] = {
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
-                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "rematch",
-                 "state", "review", "export", "explain", "leave")
+                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "next_game",
+                 "rematch", "state", "review", "export", "explain", "leave")
 }
 
 
@@ -1331,6 +1445,8 @@ class RoomManager:
             may claim it (:class:`Room`).
         create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined that one client address may hold at once.
+        time_controls: the values of the time controls offered (default the standard ones;
+            the app passes the server's configured ones, as local play gets them).
     """
 
     def __init__(
@@ -1342,6 +1458,7 @@ class RoomManager:
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         create_rate: int = DEFAULT_CREATE_RATE,
         max_waiting: int = DEFAULT_MAX_WAITING,
+        time_controls: Mapping[str, TimeControl | None] | None = None,
     ) -> None:
         if not expiry > 0:
             raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
@@ -1349,6 +1466,8 @@ class RoomManager:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.time_controls: dict[str, TimeControl | None] = dict(
+            TIME_CONTROLS if time_controls is None else time_controls)
         self.create_rate = create_rate
         self.max_waiting = max_waiting
         self._created: dict[str, list[float]] = {}  # each address's recent creations
@@ -1403,7 +1522,7 @@ class RoomManager:
             code = secrets.token_urlsafe(CODE_BYTES)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         room = Room(code, settings, token, now=self.now, host_name=host_name or "Host",
-                    abandon_after=self.abandon_after)
+                    abandon_after=self.abandon_after, controls=self.time_controls)
         self._rooms[code] = room
         if address is not None:
             self._created[address].append(self.now())

@@ -12,8 +12,10 @@ Creating and joining
 ====================
 
 1. The host ``POST /api/online/rooms`` with ``{"cube": bool, "time_control": "none" | "bullet" |
-   "blitz" | "rapid", "match_length": 0..25, "name": str?}`` (``match_length`` 0: a single game;
-   N: a match to N points, Crawford rule) and gets ``201 {"code", "token", "seat": "host",
+   "blitz" | "rapid", "match_length": 0..25, "money": bool?, "jacoby": bool?, "beavers": bool?,
+   "name": str?}`` (``match_length`` 0: a single game, or with ``money`` a money session, games
+   one after another with a running total, with the Jacoby rule and beavers when asked; N: a
+   match to N points, Crawford rule) and gets ``201 {"code", "token", "seat": "host",
    "color": "white", "settings", "invite_path", "ws_path"}``. ``code`` is the invite code (96 bits
    from :mod:`secrets`, URL-safe); ``token`` the host's seat token (192 bits): keep it private.
 2. Each player opens the WebSocket and sends ``hello`` first. The host (and anyone reconnecting)
@@ -43,16 +45,18 @@ type            fields                                         who, when
 ``reveal``      ``round``, ``secret``                          opening: each side once both have
                                                                committed; a turn: the roller,
                                                                after the opponent's secret
-``move``        ``move`` ([from, to, die])                     the side on roll: one checker
+``move``        ``moves`` (1-4 moves [from, to, die])          the side on roll: one gesture (a
+                                                               checker through several dice), all
+                                                               or nothing
 ``undo``        (none)                                         the side on roll: take back a move
 ``end_turn``    ``clock``?                                     the side on roll: its moves are the
                                                                whole play
 ``play``        ``moves`` (0-4 moves), ``clock``?              the side on roll: a whole play at
                                                                once (no single moves made before)
 ``double``      ``clock``?                                     the side on roll, before its commit
-``take``,       ``clock``?                                     the doubled side (``beaver`` needs
-``drop``,                                                      beavers, which the online settings
-``beaver``                                                     do not offer yet: refused)
+``take``,       ``clock``?                                     the doubled side (``beaver``: money
+``drop``,                                                      play with beavers on; refused
+``beaver``                                                     otherwise)
 ``resign``      ``level`` (single, gammon, backgammon),        either side, while no roll is in
                 ``clock``?                                     progress; one offer a side a turn
 ``accept``,     ``clock``?                                     the resigning side's opponent
@@ -60,6 +64,8 @@ type            fields                                         who, when
 ``claim``       (none)                                         untimed games: once the opponent
                                                                is ``claimable`` (the game waited
                                                                on it 2 minutes): win as abandoned
+``next_game``   (none)                                         either side once a game of a match
+                                                               is over: the next game begins
 ``rematch``     (none)                                         either side once the match is over;
                                                                the rematch starts when both asked
 ``state``       (none)                                         any time: the full state
@@ -134,7 +140,7 @@ single moves it can make next (``[from, to, die]``), and ``legal``, the same mov
 board shows them in local play
 (:func:`backgammon.services.destinations.legal_json`: each checker that can move, every place
 it can reach with one or more dice, whether it hits there, and the single moves that take it
-there, to send one ``move`` each).
+there, sent as one ``move``).
 
 =================  ==============================================================================
 type               fields
@@ -151,7 +157,7 @@ type               fields
                    side that moves first, null on a tie), ``dice``, ``secrets``
                    (``{"white", "black"}``), ``tie``, ``passed`` (the roll could not be played:
                    the turn passed), ``turn``
-``move``           ``color``, ``move``, ``hit``
+``move``           ``color``, ``moves`` (as made), ``hits`` (one bool a move)
 ``undo``           ``color``, ``move`` (the move taken back)
 ``play``           ``color``, ``moves`` (the play as recorded: the engine's order of the same
                    play, which may differ from the order sent), ``seconds`` (the turn's time,
@@ -170,8 +176,8 @@ type               fields
 ``game_over``      ``game`` (1-based), ``outcome`` (``winner``, ``kind``, ``points``,
                    ``result_kind``), ``score``, ``match_over``, ``text``, ``log`` (the game's
                    event log, as :meth:`backgammon.core.game.Game.to_log`)
-``new_game``       ``game``, ``score``, ``crawford``: the next game of the match begins with an
-                   opening round
+``new_game``       ``game``, ``score``, ``crawford``: a player asked for the next game of the
+                   match (``next_game``); it begins with an opening round
 ``rematch``        ``color``: that side asks for a rematch
 ``new_match``      ``colors`` (``{"host": colour, "guest": colour}``), ``you`` (the receiver's
                    colour)
@@ -192,13 +198,19 @@ The full state (``welcome.state``, ``state.state``): ``code``, ``phase`` (the ro
 ``playing``, ``finished``, ``aborted``, ``closed``), ``reason``, ``settings``, ``you`` and
 ``opponent`` (``seat``, ``color``, ``name``, ``connected``), ``match`` (the whole record:
 :meth:`backgammon.core.match.Match.to_log`, every game's event log), ``score``, ``game_number``,
-``game`` (``phase``, ``on_roll``, ``turn``, ``board`` (26 signed slots and ``off``), ``dice``,
+``game`` (``phase`` (as local play names it: ``opening``, ``roll``, ``move``, ``cube``,
+``resign``, ``game_over``, ``match_over``), ``on_roll``, ``turn`` (the side on roll, as
+locally), ``to_act`` (the side that must act), ``board`` (26 signed slots and ``off``), ``dice``,
 ``dice_left``, ``played``, ``play_texts`` (``[event index, the play in standard notation]``
 for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation``,
 ``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
 ``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``rematch`` (the
-seats that asked) and ``seq``.
+seats that asked), ``seq``, and ``view``: the table's view of the game from this seat, the same
+shape and words as local play's state (:func:`backgammon.services.table.describe`: ``phase``,
+``turn``, ``to_act``, ``board``, ``dice``, ``legal``, ``can``, ``cube``, ``score``, ``history``,
+``last_turn``, ``result``, ``message``, ...; with ``id``, ``version``, ``viewer``,
+``players``), which the page draws.
 
 Errors
 ======
@@ -364,6 +376,13 @@ def _moves(kind: str, value: object) -> tuple[tuple[int, int, int], ...]:
     return tuple(_move(kind, item) for item in value)
 
 
+def _path(kind: str, value: object) -> tuple[tuple[int, int, int], ...]:
+    moves = _moves(kind, value)
+    if not moves:
+        raise _fail(kind, "moves must hold 1 to 4 moves (one gesture), got []")
+    return moves
+
+
 def _clock(kind: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise _fail(kind, f"clock must be a finite number of seconds, got {value!r}")
@@ -413,7 +432,8 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "commit": ({"round": _round, "commitment": _commitment}, {}),
     "secret": ({"round": _round, "secret": _secret}, {}),
     "reveal": ({"round": _round, "secret": _secret}, {}),
-    "move": ({"move": _move}, {}),
+    "move": ({"moves": _path}, {}),
+    "next_game": ({}, {}),
     "undo": ({}, {}),
     "end_turn": ({}, {"clock": _clock}),
     "play": ({"moves": _moves}, {"clock": _clock}),

@@ -1,0 +1,105 @@
+"""The one place that turns a refusal into what the client reads: an HTTP response for the JSON
+API, an ``error`` message for the WebSocket of online play.
+
+Services and the engine raise narrow exceptions (DESIGN.md "Errors"); both doors answer them
+with the same code and words, ``{"code", "message"}``: over HTTP as ``{"error": {...}}`` with the
+status of :data:`HTTP_STATUS`, over the WebSocket as ``{"type": "error", "code", "message",
+"ref"?}`` (:func:`backgammon.services.online.protocol.error_payload`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalMoveError,
+    IllegalPlayError,
+)
+from backgammon.services.online.protocol import OnlineError, error_payload
+from backgammon.services.store import GameNotFoundError, StoredGameError
+
+#: Each kind of refusal (the most specific first) and its code.
+_CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
+    (GameNotFoundError, "not_found"),
+    (StoredGameError, "stored_game_invalid"),
+    (IllegalActionError, "not_allowed"),
+    (IllegalMoveError, "illegal_move"),
+    (IllegalPlayError, "illegal_move"),
+    (BackgammonError, "invalid"),
+)
+#: The HTTP status of each code (any other: 409, the action does not fit now).
+HTTP_STATUS: Final[dict[str, int]] = {
+    "not_found": 404, "room_not_found": 404,
+    "stored_game_invalid": 409, "not_allowed": 409,
+    "illegal_move": 422, "invalid": 422, "invalid_settings": 422, "invalid_request": 422,
+    "malformed": 422,
+    "rate_limited": 429, "too_many_rooms": 503,
+}
+
+
+def error_code(exc: BaseException) -> str:
+    """The code of a refusal: an :class:`OnlineError`'s own, else by the exception's kind."""
+    if isinstance(exc, OnlineError):
+        return exc.code
+    for kind, code in _CODES:
+        if isinstance(exc, kind):
+            return code
+    return "invalid"
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """The JSON every refused request answers: ``{"error": {"code", "message"}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def http_error(exc: BaseException) -> JSONResponse:
+    """The HTTP answer to a refusal: its status, code and words."""
+    code = error_code(exc)
+    return error_response(HTTP_STATUS.get(code, 409), code, str(exc))
+
+
+def ws_error(exc: BaseException, ref: int | str | None = None) -> dict[str, Any]:
+    """The WebSocket ``error`` message for a refusal (with the refused message's ``ref``)."""
+    if isinstance(exc, OnlineError):
+        return error_payload(exc, ref)
+    payload: dict[str, Any] = {"type": "error", "code": error_code(exc), "message": str(exc)}
+    if ref is not None:
+        payload["ref"] = ref
+    return payload
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+        text = str(error.get("msg", "invalid"))
+        parts.append(f"{where}: {text}" if where else text)
+    return "invalid request: " + "; ".join(parts)
+
+
+def install(app: FastAPI) -> None:
+    """Answer every refusal of ``app``'s routes through :func:`http_error` (and malformed
+    requests and HTTP errors in the same ``{"error"}`` shape)."""
+
+    @app.exception_handler(BackgammonError)
+    async def refused(request: Request, exc: BackgammonError) -> JSONResponse:
+        return http_error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid_request", _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_exception(request: Request, exc: StarletteHTTPException) -> Response:
+        return error_response(exc.status_code, f"http_{exc.status_code}", str(exc.detail))
+
+
+__all__ = ["HTTP_STATUS", "error_code", "error_response", "http_error", "install", "ws_error"]

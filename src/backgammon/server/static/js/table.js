@@ -1,0 +1,101 @@
+// The table's view, drawn the same for local and online play.
+//
+// Both doors send the same view of a game (services/table.py `describe`): the phase, whose turn
+// it is, the board, the dice, the cube, the buttons allowed (`can`), the score, the move list,
+// the last turn (highlighted), the result and the status line, every word made by the server
+// (services/words.py). main.js draws a local game's state with it, online.js the room's
+// `state.view`; each then adds only what is its own (the computer's playback; the room's panel,
+// the fair-dice checks and the connection).
+
+import { drawStateDice } from "./turnshow.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The buttons the view's `can` shows (their ids). */
+export const BUTTONS = {
+  roll: "roll-button",
+  double: "double-button",
+  take: "take-button",
+  drop: "drop-button",
+  beaver: "beaver-button",
+  undo: "undo-button",
+  done: "done-button",
+  next_game: "next-game-button",
+  resign: "resign-button",
+};
+
+/**
+ * Draw `view` on the page.
+ * @param {object} view the table's view (a local game's state, or an online room's `view`)
+ * @param {object} options
+ * @param {import("./board.js").BoardView} options.board the board
+ * @param {boolean} [options.busy] an action waits for its answer (buttons disabled)
+ * @param {boolean} [options.live] the page may act at all (online: connected and playing)
+ * @param {string} [options.labels] whose numbering the board's labels show (default the viewer)
+ * @param {boolean|null} [options.homeLeft] the home board on the left (the setting), or null to
+ *   leave the board as it is
+ */
+export function drawView(view, { board, busy = false, live = true, labels = null,
+  homeLeft = null }) {
+  if (homeLeft !== null) board.setHomeLeft(homeLeft);
+  if (board.viewer !== view.viewer) board.build(view.viewer);
+  board.setLabels(labels || view.viewer);
+  board.drawPosition(view.board);
+  drawStateDice(board, view); // the roll, or the last turn's dice kept (turnshow.js)
+  board.drawCube(view.cube);
+  board.setLastTurn(view.last_turn);
+  const moves = live && view.phase === "move" && !view.computer_to_act && view.legal.length > 0;
+  board.setLegal(moves ? view.turn : null, moves ? view.legal : []);
+  board.setEnabled(moves && !busy);
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.turn = view.turn || "";
+  $("status").textContent = view.message;
+  drawControls(view, { busy, live });
+  drawScore(view);
+  drawHistory(view);
+  drawResult(view, { busy, live });
+}
+
+/** The buttons: those `can` allows, disabled while an action waits. */
+export function drawControls(view, { busy = false, live = true } = {}) {
+  const can = view.computer_to_act || !live ? {} : view.can;
+  for (const [name, id] of Object.entries(BUTTONS)) {
+    const button = $(id);
+    button.hidden = !can[name];
+    button.disabled = busy;
+  }
+}
+
+export function drawScore(view) {
+  for (const color of ["white", "black"]) {
+    const row = $(`score-${color}`);
+    row.querySelector(".name").textContent = view.players[color].name;
+    row.classList.toggle("on-roll", view.turn === color && !view.result);
+    $(`pips-${color}`).textContent = String(view.pips[color]);
+    $(`score-${color}-points`).textContent = String(view.score[color]);
+  }
+  $("score-caption").textContent = view.score.description;
+}
+
+export function drawHistory(view) {
+  const list = $("move-list");
+  list.replaceChildren();
+  for (const entry of view.history) {
+    const item = document.createElement("li");
+    item.className = `history-entry ${entry.color || ""}`;
+    item.dataset.kind = entry.kind;
+    item.textContent = entry.text;
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+export function drawResult(view, { busy = false, live = true } = {}) {
+  const result = view.result;
+  $("result").hidden = !result;
+  if (!result) return;
+  $("result-title").textContent = result.title;
+  $("result-text").textContent = result.text;
+  $("rematch-button").hidden = !(live && view.can.rematch);
+  $("rematch-button").disabled = busy;
+}

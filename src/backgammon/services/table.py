@@ -1,0 +1,483 @@
+"""The table: what local play (:mod:`backgammon.services.session`) and online play
+(:mod:`backgammon.services.online.rooms`) share about a game in progress.
+
+Both doors build the page's view of a game from the functions here, so the two flows speak the
+same language: the same phase names, the same ``turn`` (the side on roll, also while a double
+or a resignation waits for an answer; ``to_act`` is the side that must answer), the same cube
+(shown in the Crawford game, where nobody may double), the same board, move list, last turn and
+words (:mod:`backgammon.services.words`).
+
+The policies both doors follow (one rule each, no fork):
+
+* **Next game**: when a game of a match or money session ends, the next game starts when a
+  player asks for it (``next_game``); a single game has no next game.
+* **Rematch**: once the single game or the match is over, a new one with the same settings
+  starts when every person at another screen has asked (a computer always agrees; two people
+  at one screen ask once). :data:`REMATCH_SWAPS_SIDES` says whether the sides swap: online
+  they do (the host played White), locally the person keeps the side chosen.
+* **Resign**: a side may offer to resign in the roll or move phase of a game, at most once a
+  turn (until the next roll or play: :func:`resign_refusal` reads it from the log, so it
+  survives a reload or a restart); the opponent answers (the computer by its evaluation, a
+  person at another screen with accept or decline; a person at the same screen has already
+  agreed: the offer is accepted at once).
+
+* **Clocks** (the same rules, each door's bookkeeping): every event records its own stretch
+  (a roll the time before it, a play the time after it); only a completed turn earns the
+  increment; the time before a roll that must pass is charged.
+
+The rules behind these views are backgammon's, reached only through
+:class:`~backgammon.core.game.Game` and :class:`~backgammon.core.match.Match`: a second game
+(American checkers) will bring its own view pieces behind the same names. :class:`GameRules`
+lists what the table asks of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any, Final, Literal, Protocol, TypeVar, cast, runtime_checkable
+
+from typing_extensions import TypedDict
+
+from backgammon.core.errors import BackgammonError
+from backgammon.core.game import Game, Phase, Turn
+from backgammon.core.match import Match
+from backgammon.core.moves import Move, Play
+from backgammon.core.position import Position
+from backgammon.core.types import BLACK, WHITE, Color
+from backgammon.services.destinations import legal_json, move_json
+from backgammon.services.review import pass_reason, players_words
+from backgammon.services.state import (
+    BoardJSON,
+    CanJSON,
+    ColorName,
+    CubeJSON,
+    HistoryJSON,
+    LastTurnJSON,
+    LegalJSON,
+    MoveJSON,
+    ResultJSON,
+    ScoreJSON,
+)
+from backgammon.services.words import (
+    KIND_NAMES,
+    Names,
+    result_text,
+    score_text,
+    status_text,
+    turn_text,
+)
+
+_T = TypeVar("_T")
+
+#: The view's phase names, for both doors (the page's ``data-phase``).
+PHASES: Final = ("opening", "roll", "move", "cube", "resign", "game_over", "match_over")
+#: Whether a rematch swaps the sides, by door: online the guest gets White; locally the person
+#: keeps the side they chose.
+REMATCH_SWAPS_SIDES: Final = {"local": False, "online": True}
+
+
+def color_name(color: Color) -> ColorName:
+    """``"white"`` or ``"black"``."""
+    return "white" if color is WHITE else "black"
+
+
+def phase_name(game: Game, session_over: bool) -> Literal[
+        "opening", "roll", "move", "cube", "resign", "game_over", "match_over"]:
+    """The view's phase: one of :data:`PHASES` (``"cube"`` while a double waits for its
+    answer, ``"resign"`` while a resignation does; ``"match_over"`` once no further game can be
+    played, ``"game_over"`` between games)."""
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "match_over" if session_over else "game_over"
+    if phase is Phase.DOUBLE_OFFERED:
+        return "cube"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return "resign"
+    if phase is Phase.OPENING:
+        return "opening"
+    if phase is Phase.ROLL:
+        return "roll"
+    return "move"
+
+
+def board_json(position: Position) -> BoardJSON:
+    """The checkers: the 26 signed slots and the checkers borne off."""
+    return {"points": list(position.points),
+            "off": {"white": position.off[0], "black": position.off[1]}}
+
+
+def cube_json(game: Game) -> CubeJSON:
+    """The cube as both doors show it: ``enabled`` whenever the game is played with the cube
+    (the Crawford game too, where nobody may double: ``can`` says so), ``offered_by`` the
+    doubler while a double waits for its answer."""
+    owner = game.cube_owner
+    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
+    return {"enabled": game.settings.cube, "value": game.cube_value,
+            "owner": color_name(owner) if owner is not None else None,
+            "offered_by": color_name(offered) if offered is not None else None}
+
+
+def on_roll(game: Game) -> Color:
+    """The side on roll (White before the opening roll)."""
+    color = game.on_roll
+    return color if color is not None else WHITE
+
+
+def played_json(game: Game) -> list[MoveJSON]:
+    """The moves made so far this turn, as the page lists them."""
+    return [move_json(m, on_roll(game)) for m in game.played]
+
+
+def opening_json(game: Game) -> dict[str, int] | None:
+    """The opening roll's dice while the first play is being made."""
+    if game.phase is not Phase.MOVE or game.history:
+        return None
+    for event in reversed(game.events):
+        if event["type"] == "opening_roll":
+            return {"white": int(event["white"]), "black": int(event["black"])}
+    return None
+
+
+def last_turn_json(game: Game, human: Color | None = None) -> LastTurnJSON | None:
+    """The last play of the game: the board marks where its checkers came from and went and
+    keeps its dice until the next roll; a roll that could not be played says why (in the words
+    of a game against the computer when ``human``, the person's side, is given)."""
+    for turn in reversed(game.history):
+        if turn.action == "move":
+            passed = not turn.moves and turn.dice is not None
+            why = pass_reason(turn) if passed else None
+            return {"color": color_name(turn.color),
+                    "moves": [move_json(m, turn.color) for m in turn.moves],
+                    "dice": list(turn.dice) if turn.dice is not None else None,
+                    "cannot_move": passed,
+                    "reason": players_words(why, human) if why else None}
+    return None
+
+
+def forced_play_json(game: Game) -> list[MoveJSON] | None:
+    """The moves of the roll's only legal play, at the start of a turn whose roll has exactly
+    one (the page's auto-confirm plays it); None otherwise."""
+    if game.phase is not Phase.MOVE or game.played:
+        return None
+    plays = game.legal_plays()
+    if len(plays) != 1 or not plays[0].moves:
+        return None
+    mover = on_roll(game)
+    return [move_json(m, mover) for m in plays[0].moves]
+
+
+def history_json(games: Sequence[Game], names: tuple[str, str] = ("White", "Black")
+                 ) -> list[HistoryJSON]:
+    """The move list of a match: a heading per game when there are several, each turn in
+    words (``"White 3-1: 8/5 6/5"``), each result. ``names`` are (White's, Black's)."""
+    entries: list[HistoryJSON] = []
+    several = len(games) > 1
+    white = black = 0
+    for number, game in enumerate(games, start=1):
+        if several:
+            entries.append({"game": number, "kind": "game", "color": None,
+                            "text": f"Game {number} (score {white}-{black})"})
+        for turn in game.history:
+            kind = "play" if turn.action == "move" else turn.action
+            entries.append({"game": number, "kind": kind, "color": color_name(turn.color),
+                            "text": turn_text(turn, names)})
+        outcome = game.outcome
+        if outcome is not None:
+            if outcome.winner is WHITE:
+                white += outcome.points
+            else:
+                black += outcome.points
+            points = outcome.points
+            name = names[0] if outcome.winner is WHITE else names[1]
+            wins = "win" if name == "You" else "wins"
+            entries.append({
+                "game": number, "kind": "result", "color": color_name(outcome.winner),
+                "text": f"{name} {wins} {points} point{'s' if points != 1 else ''}",
+            })
+    return entries
+
+
+def resign_refusal(game: Game, color: Color) -> str | None:
+    """Why ``color`` may not offer to resign now under the one-offer-a-turn policy, or None.
+
+    A turn here runs from one roll (or the opening roll, or the end of a play) to the next:
+    an offer declined cannot be sent again before the dice are thrown again or the turn
+    passes, so resigning cannot be used to stop play. Read from the game's log, so it holds
+    across reloads and restarts."""
+    name = color_name(color)
+    for event in reversed(game.events):
+        if event["type"] in ("roll", "opening_roll", "play", "pass"):
+            return None
+        if event["type"] == "resign" and event.get("color") == name:
+            return f"{name} has already offered a resignation this turn: one offer a turn"
+    return None
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What the table needs of a game's rules: the interface backgammon's
+    :class:`~backgammon.core.game.Game` implements, and American checkers will.
+
+    The table reads whose turn it is and what has happened (the event log, the turns), asks
+    for the legal moves, and drives the actions; it never decides a rule. A refused action
+    raises a :class:`~backgammon.core.errors.BackgammonError` and changes nothing.
+    """
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def on_roll(self) -> Color | None: ...
+
+    @property
+    def turn(self) -> Color | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]: ...
+
+    @property
+    def history(self) -> tuple[Turn, ...]: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def move(self, move: Move | str) -> Move: ...
+
+    def undo(self) -> Move: ...
+
+    def end_turn(self, *, seconds: float | None = None) -> Play: ...
+
+    def to_log(self) -> dict[str, Any]: ...
+
+
+def make_moves(game: GameRules, moves: Sequence[Move]) -> list[Move]:
+    """One gesture (a checker moved by one or several dice), for both doors: every move made,
+    or none. A refused step takes back the steps before it and raises the engine's error.
+
+    Returns:
+        The moves as made (hits marked).
+
+    Raises:
+        BackgammonError: a move the rules refuse now; the game is as it was.
+    """
+    made: list[Move] = []
+    try:
+        for move in moves:
+            made.append(game.move(move))
+    except BackgammonError:
+        for _ in made:
+            game.undo()
+        raise
+    return made
+
+
+def rematch_ready(asked: Collection[object], remote: Collection[object]) -> bool:
+    """The rematch policy: a new match starts once every person at another screen (``remote``:
+    their seats) has asked for it (``asked``). The computer always agrees, and people at one
+    screen ask once: with no remote seat, the first request starts it."""
+    return all(seat in asked for seat in remote)
+
+
+def rematch_sides(door: str, white: _T, black: _T) -> tuple[_T, _T]:
+    """Who plays (White, Black) in the rematch: swapped where :data:`REMATCH_SWAPS_SIDES` says
+    so for ``door`` (``"local"`` or ``"online"``)."""
+    return (black, white) if REMATCH_SWAPS_SIDES[door] else (white, black)
+
+
+def _may_beaver(game: Game) -> bool:
+    """Beavers are on and the double being answered is not itself a beaver."""
+    if not game.settings.beavers:
+        return False
+    last = next((e["type"] for e in reversed(game.events) if e["type"] in ("double", "beaver")),
+                None)
+    return last == "double"
+
+
+def passed_turn(game: Game) -> Turn | None:
+    """The last turn when it was a roll that could not be played (and nothing came after)."""
+    history = game.history
+    if history and history[-1].action == "move" and not history[-1].moves:
+        return history[-1]
+    return None
+
+
+def score_json(match: Match, kind: str) -> ScoreJSON:
+    """The scoreboard: points so far, the match length, the Crawford flag and the caption."""
+    white, black = match.score
+    game = match.current
+    number = len(match.games)
+    length = match.length if kind == "match" else None
+    return {"white": white, "black": black, "length": length,
+            "crawford": game.settings.crawford, "game_number": number,
+            "description": score_text(kind, match.length, number,
+                                      crawford=game.settings.crawford, cube=match.cube,
+                                      gammons=match.gammons)}
+
+
+def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
+                abandoned_after: float | None = None) -> ResultJSON | None:
+    """The result box of the game just ended (None while it goes on)."""
+    game = match.current
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    winner = outcome.winner
+    result_kind = cast(Literal["single", "gammon", "backgammon"],
+                       KIND_NAMES[int(outcome.result_kind)])
+    reason = cast(Literal["board", "drop", "resign", "timeout"],
+                  outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
+    title = names.wins(winner)
+    text = result_text(names, winner=winner, loser=outcome.loser, kind=result_kind,
+                       reason=reason, points=outcome.points, gammons=game.settings.gammons,
+                       abandoned_after=abandoned_after)
+    white, black = match.score
+    if kind == "match":
+        text += f" Score {white}-{black} in a match to {match.length}."
+        if session_over:
+            title += " the match"
+    elif kind == "money":
+        text += (f" Running total: {names.label(WHITE)} {white}, "
+                 f"{names.label(BLACK)} {black}.")
+    return {"winner": color_name(winner), "kind": result_kind, "points": outcome.points,
+            "reason": reason, "match_over": session_over, "title": title, "text": text}
+
+
+def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over: bool,
+             computer_to_act: bool = False, to_act: Color | None = None,
+             resign: bool | None = None, legal: list[LegalJSON] | None = None,
+             history_names: tuple[str, str] | None = None,
+             abandoned_after: float | None = None) -> TableView:
+    """The view of a game in progress, the same shape for both doors.
+
+    Args:
+        match: the match (its current game is shown).
+        kind: ``"single"``, ``"match"`` or ``"money"``.
+        names: how the sentences name the sides (the viewer's point of view).
+        mine: whether the viewer may act now (the side to act is the viewer's, nothing else
+            is pending).
+        session_over: no further game can be played.
+        computer_to_act: the computer is to act next (local play).
+        to_act: who acts before the opening roll (local play: the person), else ``game.turn``.
+        resign: whether the viewer may offer to resign now (default: ``mine`` in the roll or
+            move phase); the one-offer-a-turn policy applies in any case.
+        legal: the board's legal list, when the caller keeps it (default: made here).
+        history_names: the names the move list gives (White's, Black's); default
+            ``names``' labels ("You" and "Computer" against the computer).
+        abandoned_after: the silence after which the game was claimed as abandoned (online).
+
+    Returns:
+        ``phase``, ``turn``, ``to_act``, ``computer_to_act``, ``board``, ``pips``, ``dice``,
+        ``dice_left``, ``opening``, ``played``, ``legal``, ``can``, ``cube``, ``score``,
+        ``history``, ``last_turn``, ``result``, ``message``.
+    """
+    game = match.current
+    over = game.is_over
+    phase = game.phase
+    # the person's side in a game against the computer: the rules' sentences say "you" and
+    # "the computer" (review.players_words); None keeps the colours
+    human = names.computer.opponent if names.computer is not None else None
+    acting = to_act if phase is Phase.OPENING else game.turn
+    legal_now = bool(game.legal_moves()) if phase is Phase.MOVE else False
+    viewer = names.me if names.me is not None else game.on_roll
+    may_resign = (mine and phase in (Phase.ROLL, Phase.MOVE)) if resign is None else resign
+    if may_resign and viewer is not None and resign_refusal(game, viewer) is not None:
+        may_resign = False
+    can: CanJSON = {
+        "roll": mine and phase in (Phase.OPENING, Phase.ROLL),
+        "double": mine and phase is Phase.ROLL and game.can_double(),
+        "take": mine and phase is Phase.DOUBLE_OFFERED,
+        "drop": mine and phase is Phase.DOUBLE_OFFERED,
+        "beaver": mine and phase is Phase.DOUBLE_OFFERED and _may_beaver(game),
+        "undo": mine and phase is Phase.MOVE and bool(game.played),
+        "done": mine and phase is Phase.MOVE and not legal_now,
+        "resign": may_resign,
+        "next_game": over and not session_over,
+        "rematch": session_over,
+    }
+    on = game.on_roll
+    opening = opening_json(game)
+    result = result_json(match, kind, names, session_over, abandoned_after=abandoned_after)
+    if result is not None:
+        message = result["text"]
+    else:
+        passed = passed_turn(game)
+        why = pass_reason(passed) if passed is not None and passed.dice is not None else None
+        message = status_text(
+            game, names, legal_now=legal_now, opening=opening,
+            passed=None if passed is None or passed.dice is None
+            else (passed.color, passed.dice, players_words(why, human) if why else why))
+    if legal is None:
+        legal = legal_json(game) if phase is Phase.MOVE and mine else []
+    if history_names is None:
+        history_names = (names.label(WHITE), names.label(BLACK))
+    return {
+        "phase": phase_name(game, session_over),
+        "turn": color_name(on) if on is not None and not over else None,
+        "to_act": color_name(acting) if acting is not None and not over else None,
+        "computer_to_act": computer_to_act,
+        "board": board_json(game.position),
+        "pips": {"white": game.position.pip_count(WHITE),
+                 "black": game.position.pip_count(BLACK)},
+        "dice": list(game.dice) if phase is Phase.MOVE and game.dice else None,
+        "dice_left": list(game.dice_left),
+        "opening": opening,
+        "played": played_json(game),
+        "legal": legal if phase is Phase.MOVE and mine else [],
+        "can": can,
+        "cube": cube_json(game),
+        "score": score_json(match, kind),
+        "history": history_json(match.games, history_names),
+        "last_turn": last_turn_json(game, human),
+        "forced_play": forced_play_json(game) if mine else None,
+        "result": result,
+        "message": message,
+    }
+
+
+class TableView(TypedDict):
+    """The view both doors share (:func:`describe`); local play adds its session's fields
+    (:class:`~backgammon.services.state.GameState`), online play its room's."""
+
+    phase: str
+    turn: ColorName | None
+    to_act: ColorName | None
+    computer_to_act: bool
+    board: BoardJSON
+    pips: dict[str, int]
+    dice: list[int] | None
+    dice_left: list[int]
+    opening: dict[str, int] | None
+    played: list[MoveJSON]
+    legal: list[LegalJSON]
+    can: CanJSON
+    cube: CubeJSON
+    score: ScoreJSON
+    history: list[HistoryJSON]
+    last_turn: LastTurnJSON | None
+    forced_play: list[MoveJSON] | None
+    result: ResultJSON | None
+    message: str
+
+
+__all__ = [
+    "PHASES",
+    "REMATCH_SWAPS_SIDES",
+    "TableView",
+    "board_json",
+    "color_name",
+    "cube_json",
+    "describe",
+    "forced_play_json",
+    "history_json",
+    "last_turn_json",
+    "on_roll",
+    "opening_json",
+    "passed_turn",
+    "phase_name",
+    "played_json",
+    "resign_refusal",
+    "result_json",
+    "score_json",
+]

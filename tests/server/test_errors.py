@@ -1,0 +1,34 @@
+"""server/errors.py: one mapping from a refusal to the HTTP answer and the WebSocket message."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from backgammon.core.errors import IllegalActionError, IllegalMoveError, InvalidDiceError
+from backgammon.server.errors import error_code, http_error, ws_error
+from backgammon.services.online.protocol import OnlineError
+from backgammon.services.store import GameNotFoundError, StoredGameError
+
+
+@pytest.mark.parametrize(("exc", "status", "code"), [
+    (IllegalActionError("you cannot roll now"), 409, "not_allowed"),
+    (IllegalMoveError("13/7 is blocked"), 422, "illegal_move"),
+    (InvalidDiceError("a die is 1..6"), 422, "invalid"),
+    (GameNotFoundError("no game 'x'"), 404, "not_found"),
+    (StoredGameError("saved game 'x' is damaged"), 409, "stored_game_invalid"),
+    (OnlineError("rate_limited", "10 rooms in a minute"), 429, "rate_limited"),
+    (OnlineError("too_many_rooms", "full"), 503, "too_many_rooms"),
+    (OnlineError("room_not_found", "no room", fatal=True), 404, "room_not_found"),
+    (OnlineError("not_now", "wait"), 409, "not_now"),
+])
+def test_both_doors_answer_a_refusal_with_the_same_code_and_words(
+        exc: Exception, status: int, code: str) -> None:
+    response = http_error(exc)
+    assert response.status_code == status
+    assert json.loads(response.body) == {"error": {"code": code, "message": str(exc)}}
+    assert error_code(exc) == code
+    assert ws_error(exc, ref=7) == {"type": "error", "code": code, "message": str(exc),
+                                    "ref": 7}
+    assert "ref" not in ws_error(exc)
