@@ -338,8 +338,10 @@ def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
         if session_over:
             title += " the match"
     elif kind == "money":
-        text += (f" Running total: {names.label(WHITE)} {white}, "
-                 f"{names.label(BLACK)} {black}.")
+        # against the computer "You" and "Computer", else the colours
+        white_name, black_name = ((names.label(WHITE), names.label(BLACK))
+                                  if names.computer is not None else ("White", "Black"))
+        text += f" Running total: {white_name} {white}, {black_name} {black}."
     return {"winner": color_name(winner), "kind": result_kind, "points": outcome.points,
             "reason": reason, "match_over": session_over, "title": title, "text": text}
 

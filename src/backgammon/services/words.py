@@ -48,7 +48,11 @@ def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
     if turn.action == "move" and turn.dice is not None:
         return f"{name} {roll_text(turn.dice)}: {turn.text or 'cannot move'}"
     text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    return f"{name} {text[:1].lower()}{text[1:]}"
+    verb, _, rest = text.partition(" ")
+    verb = verb.lower()
+    if name == "You" and verb.endswith("s"):  # "You double to 2", "You take"
+        verb = verb[:-1]
+    return f"{name} {verb}{' ' + rest if rest else ''}"
 
 
 @dataclass(frozen=True, slots=True)
