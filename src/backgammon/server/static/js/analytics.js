@@ -172,7 +172,7 @@ const CONNECTED_KEY = "backgammon.analytics.connected";
 
 function alreadyConnected(seat) {
   try {
-    return window.localStorage.getItem(`${CONNECTED_KEY}.${seat}`) === "1";
+    return window.localStorage.getItem(`${CONNECTED_KEY}.${seat}.sent`) === "1";
   } catch (err) {
     return false;
   }
@@ -180,7 +180,7 @@ function alreadyConnected(seat) {
 
 function markConnected(seat) {
   try {
-    window.localStorage.setItem(`${CONNECTED_KEY}.${seat}`, "1");
+    window.localStorage.setItem(`${CONNECTED_KEY}.${seat}.sent`, "1");
   } catch (err) {
     // storage refused: the in-memory set above still holds it for this page
   }
