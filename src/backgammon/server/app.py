@@ -37,6 +37,7 @@ from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backgammon.server.online.persist import PersistentRooms, open_rooms
 from backgammon.server.online.rooms import RoomManager
 from backgammon.server.online.routes import OnlineHub
 from backgammon.server.online.routes import router as online_router
@@ -104,9 +105,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if len(app.state.online.rooms):  # restored rooms nobody comes back to expire
+            app.state.online._schedule_sweep()
         yield
         jobs.close()
         store.close()
+        if isinstance(app.state.online.rooms, PersistentRooms):
+            app.state.online.rooms.store.close()
         positions.close()
 
     from backgammon import __version__
@@ -173,8 +178,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(records_router)
     app.include_router(positions_router)
     app.include_router(analysis_router)
-    # Online play: the rooms share the game clocks' time source (tests inject a fake one).
-    app.state.online = OnlineHub(RoomManager(now=settings.now))
+    # Online play: the rooms share the game clocks' time source (tests inject a fake one), and
+    # are kept in the games' database action by action (restored here after a restart).
+    app.state.online = OnlineHub(open_rooms(settings.db_path, now=settings.now)
+                                 if settings.persist_rooms else RoomManager(now=settings.now))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

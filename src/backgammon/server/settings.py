@@ -38,6 +38,9 @@ class ServerSettings:
             (:data:`~backgammon.services.clock.TIME_CONTROLS`), except that the environment
             variable ``BACKGAMMON_TEST_TIME_CONTROLS`` (tests only, e.g. ``"bullet=3+1"``)
             shortens them (:func:`~backgammon.services.timing.controls_from_env`).
+        persist_rooms: keep the online rooms in ``db_path`` (committed action by action,
+            restored at start: :mod:`backgammon.server.online.persist`); False keeps them in
+            memory only.
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -47,6 +50,7 @@ class ServerSettings:
     dice: DiceLike | None = None
     now: Callable[[], float] = time.monotonic
     time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
+    persist_rooms: bool = True
 
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]

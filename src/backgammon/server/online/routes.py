@@ -155,13 +155,13 @@ class OnlineHub:
         deadline = room.next_deadline()
         if deadline is None:
             return
-        delay = max(0.0, deadline - self.rooms.now()) + 0.005
+        delay = max(0.0, deadline - self.rooms.now_of(room)) + 0.005
         loop = asyncio.get_running_loop()
         self._timers[room.code] = loop.call_later(delay, self._flag, room)
 
     def _flag(self, room: Room) -> None:
         self._timers.pop(room.code, None)
-        self.dispatch(room, room.tick())
+        self.dispatch(room, self.rooms.tick(room))
         self.schedule(room)
 
     def _schedule_sweep(self) -> None:
@@ -316,8 +316,8 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
                 raise OnlineError("already_joined", "this connection has already said hello")
             room, seat = connection.room, connection.seat
             assert seat is not None
-            hub.dispatch(room, room.tick())
-            hub.dispatch(room, room.handle(seat, parsed))
+            hub.dispatch(room, hub.rooms.tick(room))
+            hub.dispatch(room, hub.rooms.handle(room, seat, parsed, text))
             hub.schedule(room)
             if parsed.type == "leave":
                 connection.close()
@@ -331,13 +331,14 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
            name: str | None) -> None:
     room = hub.rooms.get(code)
     if token is None:
-        token = room.join(name)
+        token = hub.rooms.join(room, name)
         seat = Seat.GUEST
     else:
-        seat = room.seat_for(token)
+        seat = hub.rooms.seat_for(room, token)
+    restarted = hub.rooms.restarted(room, seat)
     hub.attach(room, seat, connection)
-    hub.dispatch(room, room.tick())
+    hub.dispatch(room, hub.rooms.tick(room))
     connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
                      "token": token, "code": room.code, "settings": room.settings.to_dict(),
-                     "state": room.state_for(seat)})
+                     "state": room.state_for(seat), "restarted": restarted})
     hub.schedule(room)
