@@ -312,3 +312,22 @@ def test_a_write_that_fails_leaves_the_room_playing_in_memory_only(
     with pytest.raises(OnlineError, match="the server could not save the new room"):
         rooms.create(OnlineSettings(), None, "127.0.0.9")
     assert len(rooms) == 1
+
+
+def test_a_room_past_the_most_actions_stored_goes_on_in_memory_only(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0), max_actions=3)
+    room, _, _ = _started(rooms)
+    driver = Driver(8)
+    driver.step(rooms, room)
+    driver.step(rooms, room)
+    assert RoomStore(path).count_actions(room.code) == 3
+    with caplog.at_level(logging.WARNING, logger="backgammon.online"):
+        driver.step(rooms, room)
+    assert caplog.records[0].getMessage() == (
+        f"online room {room.code}: over 3 actions stored; the room goes on in memory only and "
+        f"will not survive a restart")
+    assert RoomStore(path).codes() == []
+    driver.step(rooms, room)  # the room plays on: the opening round is thrown
+    assert room.round is None and room.next_round == 2

@@ -60,12 +60,16 @@ from backgammon.server.online.rooms import (
 )
 from backgammon.services.room_store import RoomStore, StoredRoom, StoredRoomError
 
-__all__ = ["DEFAULT_STALE_AFTER", "READ_ONLY", "PersistentRooms", "open_rooms", "token_hash"]
+__all__ = ["DEFAULT_MAX_ACTIONS", "DEFAULT_STALE_AFTER", "READ_ONLY", "PersistentRooms",
+           "open_rooms", "token_hash"]
 
 logger = logging.getLogger("backgammon.online")
 
 #: Seconds after its last write that a stored room is dropped at start, whatever its phase.
 DEFAULT_STALE_AFTER: Final = 24 * 3600.0
+#: The most actions stored for one room (a long match with rematches is some thousands): past
+#: it (a player moving and undoing without end, say) the room goes on in memory only.
+DEFAULT_MAX_ACTIONS: Final = 50_000
 #: The messages that change nothing in a room: not stored.
 READ_ONLY: Final = frozenset({"state", "review", "export", "explain"})
 _HASH_RE: Final = re.compile(r"[0-9a-f]{64}")
@@ -127,6 +131,8 @@ class PersistentRooms(RoomManager):
         wall: wall-clock time, seconds since the epoch (for the per-address creation window
             and stale rooms across a restart).
         stale_after: seconds after its last write that a stored room is dropped at start.
+        max_actions: the most actions stored for one room; past it the room goes on in
+            memory only (its rows deleted, a warning logged).
         timings: when a list, each commit's duration (seconds) is appended to it (the load
             bench reads the store's cost there).
         **options: the other :class:`~.rooms.RoomManager` options.
@@ -135,12 +141,14 @@ class PersistentRooms(RoomManager):
     def __init__(self, store: RoomStore, *, now: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
                  stale_after: float = DEFAULT_STALE_AFTER,
+                 max_actions: int = DEFAULT_MAX_ACTIONS,
                  timings: list[float] | None = None, **options: Any) -> None:
         self._clock = _Now(now)
         super().__init__(now=self._clock, **options)
         self.store = store
         self.wall = wall
         self.stale_after = float(stale_after)
+        self.max_actions = max_actions
         self.timings = timings
         #: Stored rooms refused at start: code -> why.
         self.refused: dict[str, str] = {}
@@ -164,17 +172,27 @@ class PersistentRooms(RoomManager):
         done = self._seq.get(code)
         if done is None:
             return
+        if done >= self.max_actions:
+            logger.warning("online room %s: over %d actions stored; the room goes on in memory "
+                           "only and will not survive a restart", code, self.max_actions)
+            self._unstore(code)
+            return
         try:
             self._write(self.store.append, code, done + 1, at, action)
         except (sqlite3.Error, StoredRoomError) as exc:
             logger.error("online room %s: action %d (%s) could not be stored (%s); the room "
                          "goes on in memory only and will not survive a restart", code,
                          done + 1, action.get("kind"), exc)
-            del self._seq[code]
-            with contextlib.suppress(sqlite3.Error):
-                self.store.delete(code)
+            self._unstore(code)
             return
         self._seq[code] = done + 1
+
+    def _unstore(self, code: str) -> None:
+        """The room goes on in memory only: no more writes, and its rows are deleted (it is not
+        to come back behind what the players saw)."""
+        del self._seq[code]
+        with contextlib.suppress(sqlite3.Error):
+            self.store.delete(code)
 
     def create(self, settings: OnlineSettings, host_name: str | None = None,
                address: str | None = None) -> tuple[Room, str]:
