@@ -11,7 +11,10 @@ defaults; an app (or a test) sets its own before serving to choose the expiry or
 ``now()``. Handlers are thin: they check and parse, call the synchronous :class:`~.rooms.Room`
 (one short engine action, on the event loop, so a room's messages are handled one at a time in
 arrival order), then queue the answers. Each connection has one writer task draining its queue,
-so every player receives the room's events in order.
+so every player receives the room's events in order. A room is called through its manager
+(``hub.rooms.handle``, ``tick``, ``join``, ...): the app's
+:class:`~.persist.PersistentRooms` commits each accepted action to the store there, before its
+answers are queued.
 """
 
 from __future__ import annotations
