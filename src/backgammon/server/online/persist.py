@@ -378,6 +378,8 @@ class PersistentRooms(RoomManager):
             if not isinstance(name, str):
                 raise ValueError("no host name")
             clock = _RoomClock(self._clock, start)
+            # Made as RoomManager.create makes a room (keep the two in step), with a token
+            # nobody knows: the stored hashes authenticate the seats (seat_for).
             room = Room(code, settings, secrets.token_urlsafe(TOKEN_BYTES), now=clock,
                         host_name=name, abandon_after=abandon_after)
         except Exception as exc:  # anything a damaged header makes the code raise
