@@ -9,11 +9,13 @@ the game with identical records on both sides (which replay to the result both w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -350,3 +352,31 @@ def test_two_restarts_then_one_after_the_game_each_come_back_where_they_were(
     assert _comparable(after) == before
     assert after["score"] == score
     assert after["game_number"] == 2
+
+
+def test_a_damaged_room_is_refused_at_start_with_a_logged_error_and_the_others_come_back(
+        server: Server) -> None:
+    good, bad = Duel(server, seed=21), Duel(server, seed=22)
+    good_steps, bad_steps = good.script(), bad.script()
+    for steps in (good_steps, bad_steps):
+        for step in steps:
+            if step == "commit":
+                break
+    server.stop(signal.SIGKILL)
+    for player in (*good.players, *bad.players):
+        player.close()
+    with contextlib.closing(sqlite3.connect(server.db)) as db, db:  # damaged while it was down
+        db.execute("UPDATE online_actions SET action = '{\"kind\": \"message\", \"seat\": "
+                   "\"host\", \"text\": \"{]\"}' WHERE code = ? AND seq = 3", (bad.code,))
+    server.start()
+    for player in good.players:
+        assert player.connect(server, good.code)["restarted"] is True
+    bad.host.ws = _open(f"ws://{HOST}:{server.port}/api/online/rooms/{bad.code}/ws")
+    bad.host.send({"type": "hello", "token": bad.host.token})
+    assert bad.host.expect("error")["code"] == "room_not_found"
+    bad.host.close()
+    log = server.log.read_text()
+    assert (f"online room refused at start: stored room {bad.code!r} does not replay: action 3 "
+            f"(message) is refused: OnlineError: ") in log
+    assert "online rooms: 1 restored from" in log and ", 1 refused" in log
+    good.finish(good_steps)
