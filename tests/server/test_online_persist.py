@@ -214,9 +214,9 @@ def test_a_damaged_room_is_refused_with_a_logged_error_and_the_others_come_back(
         driver.step(rooms, room)
     store = RoomStore(path)
     # an action the rules refuse on replay, and a row that is not JSON
-    store.write_raw("online_actions", (bad.code, 3, 2.0, json.dumps(
+    store.write_raw("online_actions", (bad.code, 3, 2.0, 1.7e9, json.dumps(
         {"kind": "message", "seat": "guest", "text": '{"type": "play", "moves": []}'})))
-    store.write_raw("online_actions", (broken.code, 2, 2.0, "{oops"))
+    store.write_raw("online_actions", (broken.code, 2, 2.0, 1.7e9, "{oops"))
     again = _rooms(path, FakeNow(9.0))
     with caplog.at_level(logging.ERROR, logger="backgammon.online"):
         assert again.load() == 1

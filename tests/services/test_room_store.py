@@ -76,8 +76,8 @@ def test_each_write_is_one_transaction(store: RoomStore) -> None:
     store.delete("room1")
     kinds = [s.split()[0] for s in statements]
     assert kinds == ["BEGIN", "INSERT", "COMMIT",
-                     "BEGIN", "INSERT", "UPDATE", "COMMIT",
-                     "BEGIN", "INSERT", "UPDATE", "COMMIT",
+                     "BEGIN", "INSERT", "COMMIT",
+                     "BEGIN", "INSERT", "COMMIT",
                      "BEGIN", "DELETE", "DELETE", "COMMIT"]
 
 
@@ -105,13 +105,15 @@ def test_a_failed_write_leaves_nothing_behind(store: RoomStore) -> None:
      "stored room 'bad' is damaged: its header has no settings object"),
     ("online_rooms", ("bad", 1.0, 1.0, 99, json.dumps(HEADER)),
      "stored room 'bad' has format 99; this program reads format 1"),
-    ("online_actions", ("bad", 1, 1.0, "\x00garbage"),
+    ("online_actions", ("bad", 1, 1.0, 1.0, "\x00garbage"),
      "stored room 'bad' is damaged: its action 1 is not valid JSON"),
-    ("online_actions", ("bad", 1, 1.0, '{"seat": "host"}'),
+    ("online_actions", ("bad", 1, 1.0, 1.0, '{"seat": "host"}'),
      "stored room 'bad' is damaged: action 1 has no kind"),
-    ("online_actions", ("bad", 1, "soon", '{"kind": "tick"}'),
+    ("online_actions", ("bad", 1, "soon", 1.0, '{"kind": "tick"}'),
      "stored room 'bad' is damaged: action 1 has no time"),
-    ("online_actions", ("bad", 2, 1.0, '{"kind": "tick"}'),
+    ("online_actions", ("bad", 1, 1.0, "later", '{"kind": "tick"}'),
+     "stored room 'bad' is damaged: action 1 has no time"),
+    ("online_actions", ("bad", 2, 1.0, 1.0, '{"kind": "tick"}'),
      "stored room 'bad' is damaged: action 1 is missing \\(found 2\\)"),
 ])
 def test_a_damaged_row_is_refused_and_the_other_rooms_are_still_read(
@@ -142,11 +144,14 @@ def test_stale_rooms_are_deleted_with_their_actions(tmp_path: Path) -> None:
     store = RoomStore(tmp_path / "games.sqlite3", now=wall)
     store.create("old", HEADER)
     store.append("old", 1, 1.0, {"kind": "tick"})
+    store.create("busy", HEADER)
     wall.t += 1000
+    store.append("busy", 1, 1.0, {"kind": "tick"})  # written lately: its action's time counts
+    assert store.load("busy").updated_at == wall.t
     store.create("new", HEADER)
-    store.write_raw("online_actions", ("orphan", 1, 1.0, '{"kind": "tick"}'))
+    store.write_raw("online_actions", ("orphan", 1, 1.0, wall.t, '{"kind": "tick"}'))
     assert store.delete_stale(wall.t - 10) == ["old"]
-    assert store.codes() == ["new"]
+    assert store.codes() == ["busy", "new"]
     assert store.count_actions("old") == 0
     assert store.count_actions("orphan") == 0
     assert store.delete("new") is True

@@ -44,7 +44,7 @@ _SCHEMA: Final = (
     CREATE TABLE IF NOT EXISTS online_rooms (
         code       TEXT PRIMARY KEY,
         created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
+        updated_at REAL NOT NULL,  -- when the header was written; an action's own is its wall
         format     INTEGER NOT NULL,
         header     TEXT NOT NULL
     )
@@ -54,6 +54,7 @@ _SCHEMA: Final = (
         code   TEXT NOT NULL,
         seq    INTEGER NOT NULL,
         at     REAL NOT NULL,
+        wall   REAL NOT NULL,
         action TEXT NOT NULL,
         PRIMARY KEY (code, seq)
     ) WITHOUT ROWID
@@ -209,11 +210,11 @@ class RoomStore:
             raise StoredRoomError(f"room {code!r} action {seq}: an action is a JSON object "
                                   f"with a kind")
         text = _dumps(code, f"action {seq}", action)
+        # One statement: when the room was last written is its newest action's wall time.
         with self._lock, self._transaction():
-            self._conn.execute("INSERT INTO online_actions (code, seq, at, action) "
-                               "VALUES (?, ?, ?, ?)", (code, seq, float(at), text))
-            self._conn.execute("UPDATE online_rooms SET updated_at = ? WHERE code = ?",
-                               (self._now(), code))
+            self._conn.execute("INSERT INTO online_actions (code, seq, at, wall, action) "
+                               "VALUES (?, ?, ?, ?, ?)", (code, seq, float(at), self._now(),
+                                                          text))
 
     def delete(self, code: str) -> bool:
         """Forget a room and its actions (one transaction); returns whether it was stored."""
@@ -227,7 +228,8 @@ class RoomStore:
         epoch), damaged ones included; returns their codes."""
         with self._lock, self._transaction():
             codes = [str(row[0]) for row in self._conn.execute(
-                "SELECT code FROM online_rooms WHERE updated_at < ?", (before,))]
+                "SELECT code FROM online_rooms AS r WHERE COALESCE((SELECT MAX(wall) FROM "
+                "online_actions AS a WHERE a.code = r.code), r.updated_at) < ?", (before,))]
             for code in codes:
                 self._conn.execute("DELETE FROM online_actions WHERE code = ?", (code,))
                 self._conn.execute("DELETE FROM online_rooms WHERE code = ?", (code,))
@@ -270,7 +272,7 @@ class RoomStore:
                 "SELECT code, created_at, updated_at, format, header FROM online_rooms "
                 "WHERE code = ?", (code,)).fetchone()
             actions = self._conn.execute(
-                "SELECT seq, at, action FROM online_actions WHERE code = ? ORDER BY seq",
+                "SELECT seq, at, wall, action FROM online_actions WHERE code = ? ORDER BY seq",
                 (code,)).fetchall()
         if row is None:
             raise StoredRoomError(f"no stored room {code!r}")
@@ -319,20 +321,23 @@ def _checked(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> StoredRoom:
         raise StoredRoomError(f"stored room {code!r} is damaged: its header has no settings "
                               f"object")
     actions = []
-    for index, (seq, at, text) in enumerate(rows, start=1):
+    walls = [updated]
+    for index, (seq, at, wall, text) in enumerate(rows, start=1):
         if seq != index:
             raise StoredRoomError(f"stored room {code!r} is damaged: action {index} is "
                                   f"missing (found {seq!r})")
-        if isinstance(at, bool) or not isinstance(at, int | float) or at != at:
-            raise StoredRoomError(f"stored room {code!r} is damaged: action {seq} has no "
-                                  f"time")
+        for value in (at, wall):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+                raise StoredRoomError(f"stored room {code!r} is damaged: action {seq} has no "
+                                      f"time")
+        walls.append(wall)
         action = _object(code, f"action {seq}", text)
         if not isinstance(action.get("kind"), str):
             raise StoredRoomError(f"stored room {code!r} is damaged: action {seq} has no "
                                   f"kind")
         actions.append(StoredAction(int(seq), float(at), action))
     try:
-        stamps = float(created), float(updated)
+        stamps = float(created), max(float(w) for w in walls)
     except (TypeError, ValueError):
         raise StoredRoomError(f"stored room {code!r} is damaged: its times are not "
                               f"numbers") from None
