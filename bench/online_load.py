@@ -3,6 +3,7 @@
     python bench/online_load.py [--rooms 200] [--think-ms 200] [--pages] [--seed 1]
                                 [--limit 300] [--deflate] [--default-gc]
                                 [--loop auto|asyncio] [--profile PATH]
+                                [--store file|memory|none] [--synchronous normal|full]
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -37,6 +38,13 @@ asyncio`` for the standard loop) and the garbage collector tuned by
 server's own cost from a busy machine, the last lines give each process's collector pauses and
 event-loop lag (how late a 10 ms sleep woke up: time the process wanted the CPU and did not get
 it, or spent in one long step).
+
+Persistence is on, as under ``backgammon serve``: the rooms are
+:class:`~backgammon.services.online.persist.PersistentRooms` on an SQLite file in a temporary
+folder (WAL, ``synchronous=NORMAL``), every accepted action committed in its own transaction
+before it is relayed (``--store memory`` for an in-memory database, ``--store none`` for rooms
+in memory only; ``--synchronous full`` to sync each commit to disk). The store's cost per
+action is printed: the mean and p99 of a commit, in milliseconds.
 
 Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
 seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
@@ -395,12 +403,26 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
 
     from backgammon.server.online import OnlineHub, RoomManager, router
     from backgammon.server.runtime import tune_gc
+    from backgammon.services.online.persist import PersistentRooms
+    from backgammon.services.room_store import RoomStore
 
     app = FastAPI()
     app.include_router(router)
     # Every simulated client comes from this machine's one address: lift the per-address room
     # limits, which would otherwise stop the bench at 10 rooms a minute.
-    app.state.online = OnlineHub(RoomManager(create_rate=1 << 30, max_waiting=1 << 30))
+    limits = {"create_rate": 1 << 30, "max_waiting": 1 << 30}
+    timings: list[float] = []
+    folder = None
+    if args.store == "none":
+        rooms: RoomManager = RoomManager(**limits)
+    else:
+        import tempfile
+
+        folder = tempfile.TemporaryDirectory(prefix="online-load-")
+        path = ":memory:" if args.store == "memory" else f"{folder.name}/games.sqlite3"
+        store = RoomStore(path, synchronous=args.synchronous)
+        rooms = PersistentRooms(store, timings=timings, **limits)
+    app.state.online = OnlineHub(rooms)
     port = _free_port()
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False,
                             ws_per_message_deflate=args.deflate, backlog=4096,
@@ -440,6 +462,12 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.wait_for(serving, timeout=15)
     probe.cancel()
     summary["server_cpu"] = time.process_time() - cpu_before
+    summary["store_timings"] = timings
+    if isinstance(rooms, PersistentRooms):
+        summary["store_mode"] = f"{rooms.store.journal_mode}, synchronous {args.synchronous}"
+        rooms.store.close()
+    if folder is not None:
+        folder.cleanup()
     summary["server_watch"] = watch.summary()
     if profiler is not None:
         profiler.disable()
@@ -469,6 +497,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto",
                         help="the event loop of the server and the clients: auto (uvloop when "
                              "installed, as backgammon serve does; default) or asyncio")
+    parser.add_argument("--store", choices=("file", "memory", "none"), default="file",
+                        help="where the rooms are committed, action by action: an SQLite file "
+                             "in a temporary folder (default, as backgammon serve), an "
+                             "in-memory database, or none (rooms in memory only)")
+    parser.add_argument("--synchronous", choices=("normal", "full"), default="normal",
+                        help="SQLite's synchronous for the store: normal (default; durable "
+                             "when the process dies) or full (each commit synced to disk)")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH")
     args = parser.parse_args(argv)
@@ -482,7 +517,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
           f"{'clients ask for the state after every event as pages do, ' if args.pages else ''}"
           f"deflate {'on' if args.deflate else 'off'}, loop {_loop_name(args.loop)}, gc "
-          f"{'default' if args.default_gc else 'tuned as backgammon serve does'}; "
+          f"{'default' if args.default_gc else 'tuned as backgammon serve does'}, store "
+          f"{args.store}{'' if args.store == 'none' else ' ' + args.synchronous}; "
           f"{os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
     with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
@@ -513,6 +549,14 @@ def main(argv: list[str] | None = None) -> int:
         slow_seconds = {int(at) for at, lag in timed if lag > 100}
         print(f"  messages over 100 ms: {sum(1 for lag in latencies if lag > 100)}, sent in "
               f"{len(slow_seconds)} distinct seconds of the run")
+    commits = sorted(t * 1000 for t in summary["store_timings"])
+    if commits:
+        print(f"store ({args.store}, {summary['store_mode']}): {len(commits)} commits, one "
+              f"transaction per action: mean {statistics.fmean(commits):.3f} ms, p99 "
+              f"{commits[min(len(commits) - 1, int(len(commits) * 0.99))]:.3f} ms, max "
+              f"{commits[-1]:.1f} ms; {sum(commits) / 1000:.2f} s in all")
+    else:
+        print("store: none (rooms in memory only)")
     print(f"CPU seconds: server {summary['server_cpu']:.1f}, clients {summary['cpu']:.1f}; "
           f"load average after {os.getloadavg()[0]:.2f}")
     for name, watch in (("server", summary["server_watch"]), ("clients", summary["watch"])):

@@ -25,3 +25,4 @@ def test_three_rooms_finish_with_identical_legal_records() -> None:
     assert "rooms completed: 3/3" in out
     assert "every record identical on both sides and legal: yes" in out
     assert "send -> opponent's receipt over" in out
+    assert "commits, one transaction per action: mean" in out  # persistence on by default

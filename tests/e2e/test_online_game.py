@@ -799,3 +799,27 @@ def test_the_browser_derives_the_python_dice(open_page: Callable[..., OnlinePage
         assert digest == commitment(a)
         assert crossed is (a == b)
     assert online.page.evaluate("() => window.isSecureContext") is True  # localhost
+
+
+def test_after_a_server_restart_the_pages_reconnect_say_so_and_play_on(
+        open_page: Callable[..., OnlinePage], server: ServerProcess) -> None:
+    host, guest = start_room(open_page, cube=True)
+    play_turns((host, guest), 2)
+    board, history = host.board(), host.history()
+    server.stop()  # SIGTERM: the rooms are in the database, the pages keep trying
+    for online in (host, guest):
+        online.page.wait_for_function("() => document.body.dataset.online === 'reconnecting'")
+        assert online.text("#online-connection") == "Connection lost: reconnecting…"
+    host.page.wait_for_timeout(1500)  # a few attempts fail while the server is down
+    server.start()
+    for online in (host, guest):
+        online.page.wait_for_function(
+            "() => document.getElementById('online-connection').textContent === "
+            "'The server restarted; reconnected.'", timeout=30_000)
+    settle(host, guest)
+    assert host.board() == board == guest.board()
+    assert host.history() == history
+    play_turns((host, guest), 2)
+    check_rolls(host, guest)
+    assert host.board() == guest.board()
+    guest.screenshot("online-after-server-restart")

@@ -43,6 +43,7 @@ from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs
+from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
@@ -91,9 +92,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if len(app.state.online.rooms):  # restored rooms nobody comes back to expire
+            app.state.online._schedule_sweep()
         yield
         jobs.close()
         store.close()
+        if isinstance(app.state.online.rooms, PersistentRooms):
+            app.state.online.rooms.store.close()
         positions.close()
         stats.close()
 
@@ -135,10 +140,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(analysis_router)
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
-    # Online play: the rooms share the game clocks' time source (tests inject a fake one)
-    # and their configured time controls.
-    app.state.online = OnlineHub(RoomManager(now=settings.now,
-                                             time_controls=settings.time_controls))
+    # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
+    # their configured time controls, and are kept in the games' database action by action
+    # (restored here after a restart).
+    app.state.online = OnlineHub(
+        open_rooms(settings.db_path, now=settings.now, time_controls=settings.time_controls)
+        if settings.persist_rooms
+        else RoomManager(now=settings.now, time_controls=settings.time_controls))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

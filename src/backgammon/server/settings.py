@@ -42,6 +42,9 @@ class ServerSettings:
         analytics: the analytics hook (:class:`~backgammon.server.analytics.Analytics`);
             None (the default): off, the page loads no analytics script and its CSP names no
             other origin.
+        persist_rooms: keep the online rooms in ``db_path`` (committed action by action,
+            restored at start: :mod:`backgammon.services.online.persist`); False keeps them in
+            memory only.
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -52,6 +55,7 @@ class ServerSettings:
     now: Callable[[], float] = time.monotonic
     time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
     analytics: Analytics | None = None
+    persist_rooms: bool = True
 
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]

@@ -11,7 +11,10 @@ defaults; an app (or a test) sets its own before serving to choose the expiry or
 ``now()``. Handlers are thin: they check and parse, call the synchronous :class:`~.rooms.Room`
 (one short engine action, on the event loop, so a room's messages are handled one at a time in
 arrival order), then queue the answers. Each connection has one writer task draining its queue,
-so every player receives the room's events in order.
+so every player receives the room's events in order. A room is called through its manager
+(``hub.rooms.handle``, ``tick``, ``join``, ...): the app's
+:class:`~.persist.PersistentRooms` commits each accepted action to the store there, before its
+answers are queued.
 """
 
 from __future__ import annotations
@@ -155,13 +158,13 @@ class OnlineHub:
         deadline = room.next_deadline()
         if deadline is None:
             return
-        delay = max(0.0, deadline - self.rooms.now()) + 0.005
+        delay = max(0.0, deadline - self.rooms.now_of(room)) + 0.005
         loop = asyncio.get_running_loop()
         self._timers[room.code] = loop.call_later(delay, self._flag, room)
 
     def _flag(self, room: Room) -> None:
         self._timers.pop(room.code, None)
-        self.dispatch(room, room.tick())
+        self.dispatch(room, self.rooms.tick(room))
         self.schedule(room)
 
     def _schedule_sweep(self) -> None:
@@ -320,8 +323,8 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
                 raise OnlineError("already_joined", "this connection has already said hello")
             room, seat = connection.room, connection.seat
             assert seat is not None
-            hub.dispatch(room, room.tick())
-            hub.dispatch(room, room.handle(seat, parsed))
+            hub.dispatch(room, hub.rooms.tick(room))
+            hub.dispatch(room, hub.rooms.handle(room, seat, parsed, text))
             hub.schedule(room)
             if parsed.type == "leave":
                 connection.close()
@@ -335,14 +338,15 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
            name: str | None) -> None:
     room = hub.rooms.get(code)
     if token is None:
-        token = room.join(name)
+        token = hub.rooms.join(room, name)
         seat = Seat.GUEST
     else:
-        seat = room.seat_for(token)
+        seat = hub.rooms.seat_for(room, token)
+    restarted = hub.rooms.restarted(room, seat)
     hub.attach(room, seat, connection)
-    hub.dispatch(room, room.tick())
+    hub.dispatch(room, hub.rooms.tick(room))
     connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
                      "token": token, "code": room.code,
                      "settings": room.settings.to_dict(room.controls),
-                     "state": room.state_for(seat)})
+                     "state": room.state_for(seat), "restarted": restarted})
     hub.schedule(room)

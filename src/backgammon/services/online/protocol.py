@@ -146,7 +146,8 @@ there, sent as one ``move``).
 type               fields
 =================  ==============================================================================
 ``welcome``        ``seat``, ``color``, ``token``, ``code``, ``settings``, ``state`` (to the one
-                   who said hello)
+                   who said hello), ``restarted`` (true on a seat's first connection after the
+                   server restarted and restored the room from its store)
 ``state``          ``state``: the full state (see below), answering ``state``
 ``opponent``       ``status`` (``joined``, ``disconnected``, ``reconnected``, ``left``),
                    ``name``, ``message`` (words for the page)

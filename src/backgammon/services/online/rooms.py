@@ -1559,3 +1559,33 @@ class RoomManager:
             del self._created[address]
         return gone
 
+
+    # The doors' calls into a room go through these, so that a manager that keeps its rooms
+    # in a store (:class:`~backgammon.services.online.persist.PersistentRooms`) commits every
+    # accepted action before it is relayed. Here: straight to the room.
+
+    def handle(self, room: Room, seat: Seat, message: ClientMessage, text: str
+               ) -> list[Outgoing]:
+        """:meth:`Room.handle` of ``message`` (``text``: the frame it was parsed from)."""
+        return room.handle(seat, message)
+
+    def tick(self, room: Room) -> list[Outgoing]:
+        """:meth:`Room.tick`."""
+        return room.tick()
+
+    def join(self, room: Room, name: str | None) -> str:
+        """:meth:`Room.join`: the guest's seat token."""
+        return room.join(name)
+
+    def seat_for(self, room: Room, token: str) -> Seat:
+        """:meth:`Room.seat_for`."""
+        return room.seat_for(token)
+
+    def now_of(self, room: Room) -> float:
+        """The room's clock reading (seconds; the time its deadlines are given in)."""
+        return self.now()
+
+    def restarted(self, room: Room, seat: Seat) -> bool:
+        """Whether this is the seat's first connection since the server restarted and
+        restored the room (then it is told so); False here."""
+        return False

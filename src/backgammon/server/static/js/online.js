@@ -23,7 +23,8 @@
 // their commitments, this page's own secret as it sent it, and the dice derived from the two
 // secrets against the dice the server announced. A failed check is shown as an alarm.
 //
-// The WebSocket reconnects by itself after a dropped connection, with the seat token kept in
+// The WebSocket reconnects by itself after a dropped connection (waiting longer after each failed
+// attempt, RECONNECT_MS, for as long as the server is down), with the seat token kept in
 // localStorage (and which seat this tab plays in sessionStorage, so a host can open the invite
 // link in a second tab of the same browser to try it).
 
@@ -544,7 +545,8 @@ export class OnlineGame {
     saveSeat(this.code, this.seat, { ...saved, token: message.token, secrets: saved.secrets || {} });
     writeJSON("sessionStorage", `${KEY}.tab.${this.code}`, this.seat);
     history.replaceState(null, "", `#online=${this.code}`);
-    $("online-connection").textContent = "Connected.";
+    // The server restarted and rebuilt the room from its store: this seat's first connection since.
+    $("online-connection").textContent = message.restarted ? "The server restarted; reconnected." : "Connected.";
     document.body.dataset.online = "connected";
     this.applyState(message.state);
   }

@@ -1,0 +1,450 @@
+"""Online rooms that survive a restart: every accepted action is committed before it is relayed.
+
+:class:`PersistentRooms` is a :class:`~.rooms.RoomManager` that writes each room to a
+:class:`~backgammon.services.room_store.RoomStore` (the local games' SQLite file, WAL mode, one
+transaction per action) and rebuilds the rooms from it when the server starts:
+
+* at creation, the room's *header*: the host's settings, the SHA-256 of the host's seat token
+  (a token is 192 random bits: its hash authenticates it and the file does not give it away),
+  the host's name and address, the room's clock reading;
+* then each accepted action, in order, with the room's clock reading when it was accepted: a
+  player's message (its frame as it arrived; read-only ones, ``state``, ``review``,
+  ``export``, ``explain``, are not stored), the guest joining (its name and token hash), and a
+  clock flag (:meth:`Room.tick <.rooms.Room.tick>` when it ended a game or made a side
+  claimable).
+
+While a room handles an action its clock stands still (one reading for the whole action), so
+replaying the actions at their stored readings rebuilds the room exactly: the position, the
+open commit-reveal round, the cube, the score, the log with its seconds and the clock times.
+
+Downtime is nobody's: a rebuilt room runs on its own clock, which carries on from the reading
+of its last stored action. The running clock restarts when the server does; the time between
+the last action and the stop is not charged either.
+
+A stored room that is damaged, or whose actions no longer replay, is refused with an error in
+the log naming the room and the action; the other rooms are restored. A room that is over
+(finished, aborted or closed) and was last written longer ago than the expiry is dropped at
+start, as it would have expired; every room not written for :data:`DEFAULT_STALE_AFTER`
+seconds is dropped. Restored rooms count against the per-address limits as before the restart
+(the rooms nobody has joined, the creations of the last minute).
+
+When a write fails (a full disk, ...), the room carries on in memory and its rows are deleted:
+it will not come back after a restart, rather than come back behind what the players saw.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from backgammon.services.online.protocol import ClientMessage, OnlineError, parse_message
+from backgammon.services.online.rooms import (
+    CREATE_WINDOW,
+    TOKEN_BYTES,
+    OnlineSettings,
+    Outgoing,
+    Room,
+    RoomManager,
+    RoomPhase,
+    Seat,
+)
+from backgammon.services.room_store import RoomStore, StoredRoom, StoredRoomError
+
+__all__ = ["DEFAULT_MAX_ACTIONS", "DEFAULT_STALE_AFTER", "READ_ONLY", "PersistentRooms",
+           "open_rooms", "token_hash"]
+
+logger = logging.getLogger("backgammon.online")
+
+#: Seconds after its last write that a stored room is dropped at start, whatever its phase.
+DEFAULT_STALE_AFTER: Final = 24 * 3600.0
+#: The most actions stored for one room (a long match with rematches is some thousands): past
+#: it (a player moving and undoing without end, say) the room goes on in memory only.
+DEFAULT_MAX_ACTIONS: Final = 50_000
+#: The messages that change nothing in a room: not stored.
+READ_ONLY: Final = frozenset({"state", "review", "export", "explain"})
+_HASH_RE: Final = re.compile(r"[0-9a-f]{64}")
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a seat token, 64 hex digits: what the store keeps instead of the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class _Now:
+    """The manager's clock: the injected one, except that it stands still while a room handles
+    one action (:meth:`frozen`), so that replaying the action at its stored reading does
+    exactly what handling it did."""
+
+    def __init__(self, base: Callable[[], float]) -> None:
+        self.base = base
+        self._frozen: float | None = None
+
+    def __call__(self) -> float:
+        return self.base() if self._frozen is None else self._frozen
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        if self._frozen is not None:  # already inside an action
+            yield
+            return
+        self._frozen = self.base()
+        try:
+            yield
+        finally:
+            self._frozen = None
+
+
+class _RoomClock:
+    """A restored room's clock: the stored readings while its actions replay (:attr:`at`),
+    then the manager's clock shifted to carry on from the last of them (:meth:`go_live`)."""
+
+    def __init__(self, manager: _Now, start: float) -> None:
+        self.manager = manager
+        self.at: float | None = start
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return self.manager() + self.offset if self.at is None else self.at
+
+    def go_live(self) -> None:
+        assert self.at is not None
+        self.offset = self.at - self.manager()
+        self.at = None
+
+
+class PersistentRooms(RoomManager):
+    """A :class:`~.rooms.RoomManager` whose rooms are committed to ``store`` action by action.
+
+    Args:
+        store: where the rooms are kept.
+        now: the monotonic clock (seconds) of the rooms, as for :class:`~.rooms.RoomManager`.
+        wall: wall-clock time, seconds since the epoch (for the per-address creation window
+            and stale rooms across a restart).
+        stale_after: seconds after its last write that a stored room is dropped at start.
+        max_actions: the most actions stored for one room; past it the room goes on in
+            memory only (its rows deleted, a warning logged).
+        timings: when a list, each commit's duration (seconds) is appended to it (the load
+            bench reads the store's cost there).
+        **options: the other :class:`~.rooms.RoomManager` options.
+    """
+
+    def __init__(self, store: RoomStore, *, now: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
+                 stale_after: float = DEFAULT_STALE_AFTER,
+                 max_actions: int = DEFAULT_MAX_ACTIONS,
+                 timings: list[float] | None = None, **options: Any) -> None:
+        self._clock = _Now(now)
+        super().__init__(now=self._clock, **options)
+        self.store = store
+        self.wall = wall
+        self.stale_after = float(stale_after)
+        self.max_actions = max_actions
+        self.timings = timings
+        #: Stored rooms refused at start: code -> why.
+        self.refused: dict[str, str] = {}
+        self._seq: dict[str, int] = {}  # actions stored, by room (a room not here: not stored)
+        self._clocks: dict[str, _RoomClock] = {}  # the restored rooms' clocks
+        self._hashes: dict[str, dict[Seat, str]] = {}  # the restored rooms' token hashes
+        self._returning: dict[str, set[Seat]] = {}  # seats not back since the restart
+
+    # Writing --------------------------------------------------------------------------------
+
+    def _write(self, write: Callable[..., Any], *args: Any) -> None:
+        if self.timings is None:
+            write(*args)
+            return
+        start = time.perf_counter()
+        write(*args)
+        self.timings.append(time.perf_counter() - start)
+
+    def _commit(self, room: Room, at: float, action: dict[str, Any]) -> None:
+        code = room.code
+        done = self._seq.get(code)
+        if done is None:
+            return
+        if done >= self.max_actions:
+            logger.warning("online room %s: over %d actions stored; the room goes on in memory "
+                           "only and will not survive a restart", code, self.max_actions)
+            self._unstore(code)
+            return
+        try:
+            self._write(self.store.append, code, done + 1, at, action)
+        except (sqlite3.Error, StoredRoomError) as exc:
+            logger.error("online room %s: action %d (%s) could not be stored (%s); the room "
+                         "goes on in memory only and will not survive a restart", code,
+                         done + 1, action.get("kind"), exc)
+            self._unstore(code)
+            return
+        self._seq[code] = done + 1
+
+    def _unstore(self, code: str) -> None:
+        """The room goes on in memory only: no more writes, and its rows are deleted (it is not
+        to come back behind what the players saw)."""
+        del self._seq[code]
+        with contextlib.suppress(sqlite3.Error):
+            self.store.delete(code)
+
+    def create(self, settings: OnlineSettings, host_name: str | None = None,
+               address: str | None = None) -> tuple[Room, str]:
+        """:meth:`RoomManager.create <.rooms.RoomManager.create>`, the room then stored.
+
+        Raises:
+            OnlineError: as :meth:`RoomManager.create <.rooms.RoomManager.create>`, and
+                ``store_failed`` when the room cannot be stored (nothing is kept).
+        """
+        with self._clock.frozen():
+            room, token = super().create(settings, host_name, address)
+            header = {"settings": dataclasses.asdict(settings),
+                      "host_name": room.names[Seat.HOST], "host_token": token_hash(token),
+                      "address": address, "abandon_after": room.abandon_after,
+                      "created": self._clock(), "wall": self.wall()}
+        try:
+            self._write(self.store.create, room.code, header)
+        except (sqlite3.Error, StoredRoomError) as exc:
+            logger.error("online room %s could not be stored (%s): refused", room.code, exc)
+            self._rooms.pop(room.code, None)
+            self._hosts.pop(room.code, None)
+            raise OnlineError("store_failed", "the server could not save the new room: try "
+                                              "again later") from None
+        self._seq[room.code] = 0
+        return room, token
+
+    def handle(self, room: Room, seat: Seat, message: ClientMessage, text: str
+               ) -> list[Outgoing]:
+        """:meth:`Room.handle <.rooms.Room.handle>`; an accepted message that can change the
+        room is committed (its frame, ``text``) before the answers go out."""
+        with self._clock.frozen():
+            at = self.now_of(room)
+            out = room.handle(seat, message)
+        if message.type not in READ_ONLY:
+            self._commit(room, at, {"kind": "message", "seat": str(seat), "text": text})
+        return out
+
+    def tick(self, room: Room) -> list[Outgoing]:
+        """:meth:`Room.tick <.rooms.Room.tick>`, committed when it did something."""
+        with self._clock.frozen():
+            at = self.now_of(room)
+            out = room.tick()
+        if out:
+            self._commit(room, at, {"kind": "tick"})
+        return out
+
+    def join(self, room: Room, name: str | None) -> str:
+        """:meth:`Room.join <.rooms.Room.join>`, committed with the token's hash."""
+        with self._clock.frozen():
+            at = self.now_of(room)
+            token = room.join(name)
+        self._commit(room, at, {"kind": "join", "name": name, "token": token_hash(token)})
+        return token
+
+    def sweep(self) -> list[str]:
+        """:meth:`RoomManager.sweep <.rooms.RoomManager.sweep>`, the dropped rooms deleted
+        from the store."""
+        gone = super().sweep()
+        for code in gone:
+            self._forget(code)
+        return gone
+
+    def _forget(self, code: str) -> None:
+        self._seq.pop(code, None)
+        self._clocks.pop(code, None)
+        self._hashes.pop(code, None)
+        self._returning.pop(code, None)
+        try:
+            self.store.delete(code)
+        except sqlite3.Error as exc:
+            logger.error("online room %s: could not delete it from the store (%s)", code, exc)
+
+    # Seats and time of restored rooms --------------------------------------------------------
+
+    def seat_for(self, room: Room, token: str) -> Seat:
+        """The seat of ``token``: checked against the stored hashes for a restored room's
+        seats (compared in constant time), else by the room.
+
+        Raises:
+            OnlineError: ``bad_token`` (fatal), as :meth:`Room.seat_for
+                <.rooms.Room.seat_for>`.
+        """
+        hashes = self._hashes.get(room.code)
+        if hashes is not None:
+            digest = token_hash(token)
+            found: Seat | None = None
+            for seat, expected in hashes.items():
+                if hmac.compare_digest(expected, digest):
+                    found = seat
+            if found is not None:
+                return found
+        return room.seat_for(token)
+
+    def now_of(self, room: Room) -> float:
+        """The room's clock: a restored room's own, else the manager's."""
+        clock = self._clocks.get(room.code)
+        return self._clock() if clock is None else clock()
+
+    def restarted(self, room: Room, seat: Seat) -> bool:
+        """True once for each seat of a restored room: on its first connection since."""
+        seats = self._returning.get(room.code)
+        if seats is None or seat not in seats:
+            return False
+        seats.discard(seat)
+        return True
+
+    # Loading --------------------------------------------------------------------------------
+
+    def load(self) -> int:
+        """Rebuild the stored rooms (at start, before serving).
+
+        Damaged rooms and rooms that no longer replay are refused (an error in the log, the
+        reason in :attr:`refused`, their rows left as they are); rooms over and past their
+        expiry, and rooms not written for :attr:`stale_after` seconds, are deleted.
+
+        Returns:
+            How many rooms were restored.
+        """
+        wall = self.wall()
+        try:
+            for code in self.store.delete_stale(wall - self.stale_after):
+                logger.warning("online room %s: not written for %g s, dropped", code,
+                               self.stale_after)
+            stored = list(self.store.load_all())
+        except sqlite3.Error as exc:
+            logger.error("online rooms: the store cannot be read (%s); none restored", exc)
+            return 0
+        restored = 0
+        for code, item in stored:
+            if isinstance(item, StoredRoomError):
+                self._refuse(code, str(item))
+                continue
+            try:
+                room, clock, hashes = self._replay(item)
+            except StoredRoomError as exc:
+                self._refuse(item.code, str(exc))
+                continue
+            if room.phase not in (RoomPhase.WAITING, RoomPhase.PLAYING) and (
+                    wall - item.updated_at >= self.expiry):
+                self._forget(item.code)
+                continue
+            self._rooms[room.code] = room
+            self._seq[room.code] = len(item.actions)
+            self._clocks[room.code] = clock
+            self._hashes[room.code] = hashes
+            self._returning[room.code] = set(hashes)
+            self._count_creation(item)
+            restored += 1
+        for times in self._created.values():
+            times.sort()
+        return restored
+
+    def _refuse(self, code: str, why: str) -> None:
+        self.refused[code] = why
+        logger.error("online room refused at start: %s", why)
+
+    def _count_creation(self, item: StoredRoom) -> None:
+        """The restored room counts against its creator's address as it did."""
+        address = item.header.get("address")
+        if not isinstance(address, str):
+            return
+        self._hosts[item.code] = address
+        made = item.header.get("wall")
+        if isinstance(made, int | float) and not isinstance(made, bool):
+            age = self.wall() - made
+            if 0 <= age < CREATE_WINDOW:
+                self._created.setdefault(address, []).append(self._clock() - age)
+
+    def _replay(self, item: StoredRoom) -> tuple[Room, _RoomClock, dict[Seat, str]]:
+        """The room rebuilt from its header and actions, its clock gone live.
+
+        Raises:
+            StoredRoomError: the header is not one this code can use, or an action is refused
+                on replay (the message names the room and the action).
+        """
+        code, header = item.code, item.header
+        try:
+            settings = OnlineSettings(**header["settings"])
+            host_hash = _hash(header.get("host_token"))
+            name = header.get("host_name")
+            start = _number(header.get("created"))
+            abandon_after = _number(header.get("abandon_after", self.abandon_after))
+            if not isinstance(name, str):
+                raise ValueError("no host name")
+            clock = _RoomClock(self._clock, start)
+            # Made as RoomManager.create makes a room (keep the two in step), with a token
+            # nobody knows: the stored hashes authenticate the seats (seat_for).
+            room = Room(code, settings, secrets.token_urlsafe(TOKEN_BYTES), now=clock,
+                        host_name=name, abandon_after=abandon_after,
+                        controls=self.time_controls)
+        except Exception as exc:  # anything a damaged header makes the code raise
+            raise StoredRoomError(f"stored room {code!r} has a header this program cannot "
+                                  f"use: {type(exc).__name__}: {exc}") from None
+        hashes = {Seat.HOST: host_hash}
+        for stored in item.actions:
+            action = stored.action
+            kind = action.get("kind")
+            try:
+                if clock.at is not None and stored.at < clock.at:
+                    raise ValueError(f"its time {stored.at} is before the one before it")
+                clock.at = stored.at
+                if kind == "join":
+                    guest = action.get("name")
+                    if guest is not None and not isinstance(guest, str):
+                        raise ValueError("the guest's name is not text")
+                    hashes[Seat.GUEST] = _hash(action.get("token"))
+                    room.join(guest)
+                elif kind == "message":
+                    text = action.get("text")
+                    if not isinstance(text, str):
+                        raise ValueError("no message text")
+                    message = parse_message(text)
+                    room.tick()
+                    room.handle(Seat(action.get("seat")), message)
+                elif kind == "tick":
+                    room.tick()
+                else:
+                    raise ValueError(f"unknown kind {kind!r}")
+            except Exception as exc:  # a refusal, or anything a damaged action makes it raise
+                raise StoredRoomError(f"stored room {code!r} does not replay: action "
+                                      f"{stored.seq} ({kind}) is refused: "
+                                      f"{type(exc).__name__}: {exc}") from None
+        clock.go_live()
+        for seat in hashes:  # seen before: a seat coming back is "back", not "joined"
+            connection, _ = room.connect(seat)
+            room.disconnect(seat, connection)
+        return room, clock, hashes
+
+
+def _hash(value: object) -> str:
+    if not isinstance(value, str) or not _HASH_RE.fullmatch(value):
+        raise ValueError("a seat token hash is not 64 hex digits")
+    return value
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise ValueError(f"{value!r} is not a number")
+    return float(value)
+
+
+def open_rooms(db_path: str | Path, *, now: Callable[[], float] = time.monotonic,
+               **options: Any) -> PersistentRooms:
+    """The rooms of the database ``db_path``, restored (:meth:`PersistentRooms.load`).
+
+    Raises:
+        StoredRoomError: the file is not an SQLite database.
+        sqlite3.Error: the file cannot be opened.
+    """
+    rooms = PersistentRooms(RoomStore(db_path), now=now, **options)
+    count = rooms.load()
+    if count or rooms.refused:
+        logger.warning("online rooms: %d restored from %s, %d refused", count, db_path,
+                       len(rooms.refused))
+    return rooms
