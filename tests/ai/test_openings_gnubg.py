@@ -25,16 +25,8 @@ judge = bench_module("gnubg_judge")
 #: The 15 opening rolls that are not doubles, higher die first.
 OPENING_ROLLS = [(high, low) for high in range(2, 7) for low in range(1, high)]
 
-#: Rolls the shipped nets still get wrong (issue 14 stays open until they do not): at 110,000
-#: training games Expert splits to the 20-point with 4-1 (gnubg's #3, 22 mEMG behind its best)
-#: and 4-3 (#4, 17 mEMG). Strict: a net that plays them right makes these fail, to be removed.
-STILL_WRONG = {(4, 1), (4, 3)}
-
-
 def _param(dice: tuple[int, int]) -> object:
-    reason = "issue 14: the nets prefer the split to the 20-point here"
-    marks = [pytest.mark.xfail(strict=True, reason=reason)] if dice in STILL_WRONG else []
-    return pytest.param(dice, id=f"{dice[0]}{dice[1]}", marks=marks)
+    return pytest.param(dice, id=f"{dice[0]}{dice[1]}")
 
 
 def strongest_level() -> str:
