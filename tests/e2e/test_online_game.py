@@ -823,3 +823,29 @@ def test_after_a_server_restart_the_pages_reconnect_say_so_and_play_on(
     check_rolls(host, guest)
     assert host.board() == guest.board()
     guest.screenshot("online-after-server-restart")
+
+
+def test_both_players_analyse_the_finished_online_game(
+        open_page: Callable[..., OnlinePage]) -> None:
+    """Issue 15: the analysis of a finished online game is there for both players (the room's
+    .mat transcript, analysed by the server as an opened file would be)."""
+    host, guest = start_room(open_page, cube=False)
+    play_turns((host, guest), 4)
+    resigner = host if host.visible("#resign-button") else guest
+    other = guest if resigner is host else host
+    assert resigner.visible("#resign-button")
+    resigner.page.click("#resign-button")
+    resigner.page.click("#resign-dialog [data-resign=single]")
+    settle(host, guest)
+    other.page.click("#online-accept-button")
+    settle(host, guest)
+    for online in (host, guest):
+        assert online.visible("#result")
+        online.page.click("#analyze-button")
+    for online in (host, guest):
+        online.page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
+        names = online.page.eval_on_selector_all(
+            "#analysis-summary tr[data-player]", "rows => rows.map(r => r.dataset.player)")
+        assert sorted(names) == ["Alice", "Bob"]
+        # the moves of the game are marked or not in the move list: one line per turn played
+        assert online.page.locator("#analysis-graph svg circle.win-point").count() >= 4
