@@ -841,6 +841,17 @@ def test_both_players_analyse_the_finished_online_game(
     settle(host, guest)
     for online in (host, guest):
         assert online.visible("#result")
+    # Each browser's record counts the online game, as the room refereed it (issue 18).
+    for online, won in ((resigner, 0), (other, 1)):
+        online.page.wait_for_function(
+            "async () => (await (await fetch('/api/stats?browser=' + localStorage.getItem("
+            "'backgammon.browser'))).json()).total.games === 1")
+        stats = online.page.evaluate(
+            "async () => (await fetch('/api/stats?browser=' + localStorage.getItem("
+            "'backgammon.browser'))).json()")
+        online_row = [r for r in stats["by_opponent"] if r["opponent"] == "online"]
+        assert online_row and online_row[0]["games"] == 1 and online_row[0]["won"] == won
+    for online in (host, guest):
         online.page.click("#analyze-button")
     for online in (host, guest):
         online.page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)

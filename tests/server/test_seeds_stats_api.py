@@ -353,3 +353,31 @@ def test_start_over_forgets_the_game_and_the_saved_positions_not_the_record(
     assert stats_of(client)["total"]["games"] == 1
     again = client.post("/api/start-over", json={"browser": BROWSER, "game": state["id"]})
     assert again.json() == {"game": False, "positions": 0}
+
+
+# --------------------------------------------------------------------------------------------
+# Online games in the record: the page asks, the server reads the room's results
+
+
+def test_an_online_room_is_counted_only_for_its_seats(clients: Clients) -> None:
+    from api_support import app_of
+
+    from backgammon.services.online import OnlineSettings
+
+    client = clients.new()
+    rooms = app_of(client).state.online.rooms
+    room, host_token = rooms.create(OnlineSettings(), host_name="Alice")
+    browser = "b" * 24
+    ask = {"browser": browser, "code": room.code, "token": host_token}
+    answer = client.post("/api/stats/online", json=ask)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"counted": 0}  # nothing is over yet
+    refused = client.post("/api/stats/online", json={**ask, "token": "x" * 30})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_token"
+    missing = client.post("/api/stats/online", json={**ask, "code": "NOPE42"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "room_not_found"
+    bad = client.post("/api/stats/online", json={**ask, "browser": "no!"})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_browser"
+    extra = client.post("/api/stats/online", json={**ask, "points": 99})
+    assert extra.status_code == 422
+    assert client.get("/api/stats", params={"browser": browser}).json()["total"]["games"] == 0

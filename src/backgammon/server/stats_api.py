@@ -26,7 +26,13 @@ from backgammon.server.api import ErrorResponse
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.seeds import SeedError
 from backgammon.services.session import GameService
-from backgammon.services.stats import BrowserIdError, StatsJSON, StatsStore, check_browser_id
+from backgammon.services.stats import (
+    BrowserIdError,
+    StatsJSON,
+    StatsStore,
+    check_browser_id,
+    finished_game,
+)
 
 __all__ = ["install_stats", "router"]
 
@@ -47,6 +53,22 @@ class StartOver(BaseModel):
     browser: str = Field(max_length=200, description="the browser's own random id")
     game: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                              description="the id of the game in progress, or null")
+
+
+class OnlineGames(BaseModel):
+    """Count the finished games of an online room in a browser's record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    browser: str = Field(max_length=200, description="the browser's own random id")
+    code: str = Field(max_length=64, description="the room's invite code")
+    token: str = Field(max_length=200, description="this browser's seat token in the room")
+
+
+class CountedJSON(TypedDict):
+    """How many of the room's finished games the record holds now (each counted once)."""
+
+    counted: int
 
 
 class StartedOverJSON(TypedDict):
@@ -79,6 +101,40 @@ async def clear_stats(request: Request, browser: Browser) -> ClearedJSON:
     check_browser_id(browser)
     cleared = await anyio.to_thread.run_sync(_stats(request).clear, browser)
     return {"cleared": cleared}
+
+
+@router.post("/stats/online", response_model=CountedJSON,
+             summary="Count an online room's finished games")
+async def count_online(request: Request, body: OnlineGames) -> CountedJSON:
+    """Count the games of an online room that are over in the record of the browser that
+    holds this seat (its page asks after each game). The results are the room's, not the
+    page's: the server refereed them. A game is counted once however often this is asked
+    (the record keys it by room, match and game number).
+
+    Raises (as answers): 422 a malformed browser id; 404 no such room; 403 a token that is
+    not one of the room's seats."""
+    browser = check_browser_id(body.browser)
+    rooms = request.app.state.online.rooms
+    room = rooms.get(body.code)
+    seat = rooms.seat_for(room, body.token)
+    player = room.colors[seat]
+    games = room.match.games
+    found = []
+    for number, game in enumerate(games, start=1):
+        counted = finished_game(
+            game, player, browser=browser, session=f"online:{room.code}:{room.match_number}",
+            number=number, opponent="online", mode=room.kind,
+            match_over=room.kind == "match" and number == len(games) and room.session_over)
+        if counted is not None:
+            found.append(counted)
+    stats = _stats(request)
+
+    def record() -> None:
+        for counted in found:
+            stats.record(counted)
+
+    await anyio.to_thread.run_sync(record)
+    return {"counted": len(found)}
 
 
 @router.post("/start-over", response_model=StartedOverJSON, summary="Start over")

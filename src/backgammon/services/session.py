@@ -65,7 +65,7 @@ from backgammon.services.state import (
     StepJSON,
     TimeControlName,
 )
-from backgammon.services.stats import FinishedGame, StatsStore, check_browser_id
+from backgammon.services.stats import StatsStore, check_browser_id, finished_game
 from backgammon.services.store import GameStore, StoredGameError
 from backgammon.services.table import (
     board_json,
@@ -104,7 +104,6 @@ RECENT_LIMIT: Final = 10
 #: How many of a browser's newest saves it looks through for them.
 _RECENT_SCAN: Final = 50
 
-_KIND_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,19 +465,15 @@ class GameService:
         if (self._stats is None or session.browser is None or outcome is None
                 or session.match.setup is not None):
             return
-        player = session.human if session.human is not None else WHITE
-        won = outcome.winner is player
-        result = "single"
-        if outcome.kind not in ("drop", "timeout") and outcome.points > game.cube_value:
-            result = _KIND_NAMES[int(outcome.result_kind)]
-        match: Literal["won", "lost"] | None = None
-        if session.settings["kind"] == "match" and session.match.is_over:
-            match = "won" if won else "lost"
         opponent = session.settings["level"] if session.computer is not None else \
             "pass_and_play"
-        self._stats.record(FinishedGame(
-            session.browser, session.id, len(session.games), opponent,
-            session.settings["kind"], won, outcome.points, result, match))
+        counted = finished_game(
+            game, session.human if session.human is not None else WHITE,
+            browser=session.browser, session=session.id, number=len(session.games),
+            opponent=opponent, mode=session.settings["kind"],
+            match_over=session.settings["kind"] == "match" and session.match.is_over)
+        if counted is not None:
+            self._stats.record(counted)
 
     def forget(self, game_id: str) -> bool:
         """Delete a saved session (from memory and from the store): the page's "Start

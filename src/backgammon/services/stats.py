@@ -29,6 +29,8 @@ from typing import Final, Literal
 from typing_extensions import TypedDict
 
 from backgammon.core.errors import BackgammonError
+from backgammon.core.game import Game
+from backgammon.core.types import Color
 
 __all__ = [
     "MODES",
@@ -39,6 +41,7 @@ __all__ = [
     "StatsRowJSON",
     "StatsStore",
     "check_browser_id",
+    "finished_game",
 ]
 
 #: The opponents, in the order the stats list them.
@@ -272,3 +275,33 @@ def summarize(games: Iterable[FinishedGame]) -> StatsJSON:
         "by_mode": [by_mode[m] for m in MODES if m in by_mode],
         "total": total,
     }
+
+
+_RESULT_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def finished_game(game: Game, player: Color, *, browser: str, session: str, number: int,
+                  opponent: str, mode: str, match_over: bool) -> FinishedGame | None:
+    """``game`` as ``player``'s record counts it, or None while it goes on.
+
+    Args:
+        game: a game of the session; ``number`` its number there, from 1.
+        player: the side the browser played (in pass & play, White).
+        browser, session, opponent, mode: as :class:`FinishedGame`.
+        match_over: this game ended a match (the record then says whether it was won).
+
+    The result is as scored: a drop or a timeout scores ``"single"`` whatever the board, and
+    so does a gammon with gammons off (its points are the cube's).
+    """
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    won = outcome.winner is player
+    result = "single"
+    if outcome.kind not in ("drop", "timeout") and outcome.points > game.cube_value:
+        result = _RESULT_NAMES[int(outcome.result_kind)]
+    match: Literal["won", "lost"] | None = None
+    if match_over:
+        match = "won" if won else "lost"
+    return FinishedGame(browser, session, number, opponent, mode, won, outcome.points, result,
+                        match)

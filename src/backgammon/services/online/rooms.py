@@ -442,6 +442,9 @@ class Room:
         self._seen: set[Seat] = set()  # seats that have connected at least once
         self.empty_since: float | None = now()
         self.match = self._new_match()
+        #: Which match of the room this is, from 1 (a rematch starts the next): with the code,
+        #: what a player's record calls the session.
+        self.match_number = 1
         self.round: DiceRound | None = None
         self.next_round = 1
         self.clock: Clock | None = self._new_clock()
@@ -1344,6 +1347,7 @@ class Room:
         white, black = rematch_sides("online", self.seat_of(WHITE), self.seat_of(BLACK))
         self.colors = {white: WHITE, black: BLACK}
         self.match = self._new_match()
+        self.match_number += 1
         self.clock = self._new_clock()
         self.round = None
         self._abandoned = None

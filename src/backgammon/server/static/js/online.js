@@ -32,6 +32,7 @@ import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
 import { clockRow, formatClock } from "./clock.js";
 import { commitment, diceFromSecrets, fromHex, newSecret, toHex, verifyCommitment } from "./fairdice.js";
+import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -466,6 +467,17 @@ export class OnlineGame {
     };
   }
 
+  /**
+   * Count the room's finished games in this browser's record (the Stats view): the server
+   * reads the results from the room it refereed, this seat's token proves the seat; a game is
+   * counted once however often it is asked. Best effort: a failure changes nothing in play.
+   */
+  countInRecord() {
+    if (!this.code || !this.token) return;
+    request("POST", "/api/stats/online", { browser: browserId(), code: this.code, token: this.token })
+      .catch(() => {});
+  }
+
   /** The .mat transcript of the online match, for records.js (its exportSource hook). */
   exportSource() {
     const state = this.state;
@@ -594,7 +606,10 @@ export class OnlineGame {
     const names = this.names();
     const who = names[message.color] || "";
     // The analytics hook (off unless the server turned it on): a game's end, the next one.
-    if (message.type === "game_over") onlineGameOver(this.state, message);
+    if (message.type === "game_over") {
+      onlineGameOver(this.state, message);
+      this.countInRecord();
+    }
     else if (message.type === "new_game" || message.type === "new_match") onlineGameBegan(this.state, message);
     switch (message.type) {
       case "commit":
