@@ -61,6 +61,8 @@ def game_id(page: Page) -> str:
 def start(page: Page, seed: str = "", mode: str = "pass_and_play") -> None:
     if not page.locator("#new-game-dialog").is_visible():
         page.click("#new-game-button")
+        if page.locator("#replace-dialog").is_visible():  # a game in progress: asked first
+            page.click("#replace-confirm")
     page.check(f"input[name=mode][value={mode}]")
     page.set_checked("#cube-input", False)
     page.fill("#seed-input", seed)
@@ -166,7 +168,7 @@ def test_options_clear_the_settings_after_asking(page: Page) -> None:
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     page.click("#options-clear-settings")
     page.click("#confirm-yes")
-    assert page.evaluate("document.documentElement.dataset.theme") == "system"
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'system'")
     assert page.input_value("#theme-select") == "system"
     assert page.input_value("#speed-select") == "normal"
     assert page.evaluate("localStorage.getItem('backgammon.settings')") is None
