@@ -127,3 +127,16 @@ def test_fuzzed_notation_raises_only_named_errors(text: str) -> None:
     except (NotationError, IllegalPlayError):
         return
     assert play in legal_plays(Position.start(), (6, 5))
+
+
+def test_the_same_path_with_and_without_a_hit_is_written_hit_first_in_every_process() -> None:
+    import subprocess
+    import sys
+
+    code = ("from backgammon.core.moves import Move; from backgammon.core.notation import "
+            "format_play; print(format_play([Move(6, 4, 2, hit=False), Move(6, 4, 2, hit=True),"
+            " Move(13, 11, 2), Move(25, 23, 2)]))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={"PYTHONHASHSEED": str(seed), "PATH": ""}, check=True
+                           ).stdout.strip() for seed in range(8)}
+    assert seen == {"bar/23 13/11 6/4* 6/4"}

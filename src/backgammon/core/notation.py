@@ -40,7 +40,8 @@ def format_play(moves: Sequence[Move]) -> str:
 
     Moves of one checker are joined into one path (``13/8 8/3`` becomes ``13/3``), keeping an
     intermediate point where it hits (``24/18*/13``); identical paths are counted (``8/5(2)``).
-    Paths are listed from the highest starting point down. An empty play is ``""``.
+    Paths are listed from the highest starting point down (of two on the same points, the one
+    that hits first: ``6/4* 6/4``). An empty play is ``""``.
     """
     paths: list[list[tuple[int, bool]]] = []  # each: [(point, hit_there), ...]
     for move in moves:
@@ -58,10 +59,9 @@ def format_play(moves: Sequence[Move]) -> str:
             if hit or last:
                 parts.append(_point_name(point) + ("*" if hit else ""))
         words.append("/".join(parts))
-    order = sorted(
-        set(words),
-        key=_path_order,
-    )
+    # Ties (the same path with and without a hit, 6/4* 6/4) put the hit first: the order is
+    # the same in every process (a set's order of strings is not).
+    order = sorted(set(words), key=lambda w: (_path_order(w), -w.count("*"), w))
     counted = [(w, words.count(w)) for w in order]
     return " ".join(w if n == 1 else f"{w}({n})" for w, n in counted)
 
