@@ -5,7 +5,8 @@ alternating (the first level is White in even games, Black in odd ones), once wi
 and once with it on (money play, no Jacoby, no beavers). Game i of a series uses the dice of
 ``random.Random(seed * 1000003 + i)``, so every figure can be reproduced. Targets over 400
 games: Hard beats Medium >= 58%, Hard beats Easy >= 80%, Medium beats Easy >= 65%.
-``--vs LEVEL`` plays ``--level`` against one other level the same way.
+``--vs LEVEL`` plays ``--level`` against one other level the same way; with ``--out`` (one
+``--cube`` setting) it keeps and resumes its games as ``--vs gnubg`` does.
 
 **Judged by GNU Backgammon** (``--judge gnubg``, needs the ``gnubg`` package): the error rate
 of ``--level`` on positions from games it never trained on, GNU Backgammon's self-play matches
@@ -25,6 +26,9 @@ gnubg at 0-ply with Gaussian noise (``--noise``, points of equity; 0.04 is about
 ``random.Random``; dice and sides as above. Prints points per game for ``--level`` with a 95%
 interval, wins, gammons and backgammons. ``--out FILE`` keeps one JSON line per game; run again
 with the same file and settings to resume (the games already there are not played again).
+``--first K`` starts at game K, so that two processes (one per core) can share a run:
+``--games 250 --out F`` and ``--first 250 --games 500 --out F`` append to the same file, and a
+last ``--games 500 --out F`` reports all 500.
 
 Both gnubg modes show a progress bar on a terminal, a line every tenth of the run otherwise
 (for runs in the background), and print what they have so far when interrupted (Ctrl-C).
@@ -34,8 +38,9 @@ Usage: python bench/ai_strength.py [--games N] [--pairs hard:medium,hard:easy,me
        python bench/ai_strength.py --judge gnubg [--level L[,L2]] [--positions N]
                                    [--judge-plies 0|1|2] [--judge-full] [--no-cache] [--worst K]
        python bench/ai_strength.py --vs gnubg [--level L] [--games N] [--noise SIGMA]
-                                   [--out FILE.jsonl]
+                                   [--out FILE.jsonl] [--first K]
        python bench/ai_strength.py --vs LEVEL [--level L] [--games N] [--cube off,on]
+                                   [--out FILE.jsonl --cube off|on] [--first K]
 
 ``--level`` defaults to the strongest level there is ("expert" when it exists, else "hard").
 """
@@ -287,12 +292,13 @@ def judge_levels(args: argparse.Namespace) -> None:
           "match score)")
 
 
-# -- against GNU Backgammon --------------------------------------------------------------------
+# -- head to head: against GNU Backgammon or another level -----------------------------------
 
 
 @dataclass
 class GameRecord:
-    """One game against gnubg, from our level's side. ``points`` is signed (+ won)."""
+    """One head-to-head game, from our level's side. ``points`` is signed (+ won);
+    ``noise`` is gnubg's (0 against a level)."""
 
     game: int
     level: str
@@ -303,39 +309,57 @@ class GameRecord:
     result_kind: int
     kind: str
     turns: int
+    opponent: str = "gnubg"
+    cube: bool = False
 
 
-def vs_gnubg(args: argparse.Namespace) -> None:
-    module = import_judge()
+def head_to_head(args: argparse.Namespace) -> None:
+    """``--level`` against ``--vs`` (gnubg with noise, or a level), games ``--first`` ..
+    ``--games - 1``; resumes from, and appends to, ``--out``."""
+    opponent: str = args.vs
     level = args.level or default_level()
     get_level(level)
-    key = {"level": level, "noise": args.noise, "seed": args.seed}
+    cube = args.cube == "on"
+    if opponent == "gnubg":
+        module = import_judge()
+        noise = args.noise
+        if cube:
+            raise SystemExit("--vs gnubg plays cubeless games: --cube off")
+    else:
+        get_level(opponent)
+        noise = 0.0
+        if args.cube not in ("off", "on"):
+            raise SystemExit("--vs LEVEL --out: --cube off or --cube on, not both")
+    key = (level, opponent, noise, args.seed, cube)
     records: dict[int, GameRecord] = {}
     out: Path | None = args.out
     if out is not None and out.exists():
         for line in out.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 record = GameRecord(**json.loads(line))
-                if {"level": record.level, "noise": record.noise, "seed": record.seed} == key:
+                if (record.level, record.opponent, record.noise, record.seed,
+                        record.cube) == key:
                     records[record.game] = record
         print(f"resuming from {out}: {len(records)} games already played with these settings",
               file=sys.stderr)
-    todo = [i for i in range(args.games) if i not in records]
+    todo = [i for i in range(args.first, args.games) if i not in records]
+    name = f"gnubg σ={noise}" if opponent == "gnubg" else opponent
     start = time.perf_counter()
     try:
-        with progress_bar(f"{level} v gnubg σ={args.noise}", len(todo)) as advance:
+        with progress_bar(f"{level} v {name}", len(todo)) as advance:
             for i in todo:
                 base = args.seed * 1_000_003 + i
                 ours = WHITE if i % 2 == 0 else BLACK
-                players = {
-                    ours: ComputerPlayer(level, random.Random(base * 2 + 1)),
-                    ours.opponent: module.GnubgPlayer(args.noise, random.Random(base * 2 + 2)),
-                }
-                result = play_game(players, GameSettings(cube=False), random.Random(base))
+                other = (module.GnubgPlayer(noise, random.Random(base * 2 + 2))
+                         if opponent == "gnubg"
+                         else ComputerPlayer(opponent, random.Random(base * 2 + 2)))
+                players = {ours: ComputerPlayer(level, random.Random(base * 2 + 1)),
+                           ours.opponent: other}
+                result = play_game(players, GameSettings(cube=cube), random.Random(base))
                 o = result.outcome
-                record = GameRecord(i, level, args.noise, args.seed, str(ours),
+                record = GameRecord(i, level, noise, args.seed, str(ours),
                                     o.points if o.winner is ours else -o.points,
-                                    int(o.result_kind), o.kind, result.turns)
+                                    int(o.result_kind), o.kind, result.turns, opponent, cube)
                 records[i] = record
                 if out is not None:
                     with out.open("a", encoding="utf-8") as handle:
@@ -344,11 +368,12 @@ def vs_gnubg(args: argparse.Namespace) -> None:
                 advance(f"{ppg:+.3f} ppg")
     except KeyboardInterrupt:
         print(f"interrupted: {len(records)} of {args.games} games played", file=sys.stderr)
-    report_vs(level, args.noise, [records[i] for i in sorted(records) if i < args.games],
+    report_vs(level, f"{name}, cube {'on' if cube else 'off'}",
+              [records[i] for i in sorted(records) if i < args.games],
               time.perf_counter() - start)
 
 
-def report_vs(level: str, noise: float, records: list[GameRecord], seconds: float) -> None:
+def report_vs(level: str, opponent: str, records: list[GameRecord], seconds: float) -> None:
     n = len(records)
     if n == 0:
         print("no games played")
@@ -360,7 +385,7 @@ def report_vs(level: str, noise: float, records: list[GameRecord], seconds: floa
     def count(kind: int, won: bool) -> int:
         return sum(r.result_kind == kind and (r.points > 0) == won for r in records)
 
-    print(f"{level} v gnubg 0-ply (noise σ={noise}), cubeless money, {n} games: "
+    print(f"{level} v {opponent}, money, {n} games: "
           f"{mean:+.3f} points/game (95% {lo:+.3f} to {hi:+.3f}); "
           f"won {wins}/{n} = {wins / n:.1%} (95% {wlo:.1%}-{whi:.1%}); "
           f"gammons won {count(2, True)}, lost {count(2, False)}; "
@@ -393,7 +418,11 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=0.04,
                         help="--vs gnubg: noise σ in points of equity added to each play")
     parser.add_argument("--out", type=Path,
-                        help="--vs gnubg: JSON lines, one per game; resumes from it")
+                        help="--vs: JSON lines, one per game; resumes from it (against a "
+                        "level, one --cube setting)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="--vs: the first game's index (to share a run between "
+                        "processes appending to one --out)")
     parser.add_argument("--weights", type=Path,
                         help="a weights file (e.g. a training checkpoint) in place of the "
                         "shipped nets")
@@ -404,8 +433,8 @@ def main() -> None:
         agreement(["easy", "medium", "hard"], args.shared)
     elif args.judge:
         judge_levels(args)
-    elif args.vs == "gnubg":
-        vs_gnubg(args)
+    elif args.vs == "gnubg" or (args.vs and args.out is not None):
+        head_to_head(args)
     elif args.vs:
         level_series([(args.level or default_level(), args.vs)], args.games, args.seed,
                      args.cube.split(","))
