@@ -16,7 +16,12 @@ What is analysed (the same decisions GNU Backgammon's ``analyse match`` looks at
 * **cube decisions**: double or not on every turn where the player on roll could double (the
   cube centred or theirs, not the Crawford game, not a dead cube), and take or drop when
   doubled. The equities are no double / double-take / double-drop from
-  :func:`backgammon.ai.cube.cube_equities` on the side on roll's pre-roll chances.
+  :func:`backgammon.ai.cube.cube_equities` on the side on roll's pre-roll chances: first the
+  1-ply chances (the mean over the 21 rolls of each roll's best play at 0-ply); a decision
+  that counts (see below) is then scored on the level's own cube lookahead
+  (:attr:`~backgammon.ai.levels.Level.cube_plies`: 2 plies at Hard and Expert, as the computer
+  decides its own cube actions and as GNU Backgammon's 2-ply analysis scores cube decisions),
+  and the take or drop that answers it on the same chances.
 * **luck**: for each roll, the equity after the best play of the roll thrown minus the mean of
   that over all 21 rolls (the 30 non-doubles for the opening roll), the plays scored at 0-ply
   as GNU Backgammon's luck analysis does by default.
@@ -66,6 +71,7 @@ from backgammon.ai.netsearch import (
     MoveFilter,
     NetEvaluator,
     Utility,
+    preroll,
     rank,
     shared_net_evaluator,
 )
@@ -407,6 +413,17 @@ class _Analyzer:
     def __init__(self, level: Level, evaluator: NetEvaluator) -> None:
         self.level = level
         self.ev = evaluator
+        # the cube's lookahead: the level's own, but no deeper than one ply past its checker
+        # play (so ``plies=0`` stays a quick 1-ply analysis)
+        self.cube_plies = max(1, min(level.cube_plies, level.plies + 1))
+
+    def cube_probs(self, pre: _PreRoll, position: Position, utility: Utility) -> Probs5:
+        """The side on roll's chances for a cube decision that counts: ``pre``'s 1-ply
+        chances, or the level's deeper lookahead (:func:`preroll` with its cube filters)."""
+        if self.cube_plies <= 1:
+            return pre.probs
+        return _probs(preroll(position, self.ev, self.cube_plies, self.level.cube_filters,
+                              utility))
 
     # -- pre-roll ------------------------------------------------------------------------
 
@@ -494,7 +511,7 @@ def _analyze_game(
     settings = game.settings
     decisions: list[Decision] = []
     pre: _PreRoll | None = None  # the side on roll's pre-roll figures, this turn
-    pre_cube: tuple[CubeState, Color, Any] | None = None  # a double's equities, for the take
+    pre_cube: tuple[CubeState, Color, Probs5] | None = None  # a double's chances, for the take
     before = _before(Game(settings))
     luck: tuple[float, str] | None = None
     for state, _, event in Game.replay_steps(game.to_log()):
@@ -521,11 +538,16 @@ def _analyze_game(
             win = _first_player_win(pre.probs, mover)
             available = settings.cube and may_double(cube, mover) == ""
             if available or kind == "double":
-                decisions.append(_double_decision(pre, cube, mover, kind == "double", index,
-                                                  turn_index if kind == "double"
-                                                  else len(state.history),
-                                                  before.turn_start, win))
-                pre_cube = (cube, mover, pre)
+                turn = turn_index if kind == "double" else len(state.history)
+                probs = pre.probs
+                decision = _double_decision(probs, cube, mover, kind == "double", index, turn,
+                                            before.turn_start, win)
+                if decision.unforced and analyzer.cube_plies > 1:
+                    probs = analyzer.cube_probs(pre, before.turn_start, utility)
+                    decision = _double_decision(probs, cube, mover, kind == "double", index,
+                                                turn, before.turn_start, win)
+                decisions.append(decision)
+                pre_cube = (cube, mover, probs)
             if kind == "roll":
                 scale = emg_scale(cube, mover)
                 assert state.dice is not None
@@ -534,10 +556,10 @@ def _analyze_game(
                 luck = (lk, luck_mark(lk))
             tick()
         elif kind in ("take", "drop", "beaver") and pre_cube is not None:
-            cube, doubler, pre_d = pre_cube
+            cube, doubler, probs = pre_cube
             taker = doubler.opponent
-            win = _first_player_win(pre_d.probs, doubler)
-            decisions.append(_take_decision(pre_d, cube, doubler, kind, index, turn_index,
+            win = _first_player_win(probs, doubler)
+            decisions.append(_take_decision(probs, cube, doubler, kind, index, turn_index,
                                             before.turn_start.with_turn(taker), win))
         elif kind in ("play", "pass") and before.dice is not None:
             mover = before.on_roll
@@ -559,9 +581,9 @@ def _analyze_game(
     return decisions
 
 
-def _double_decision(pre: _PreRoll, cube: CubeState, mover: Color, doubled: bool, game: int,
+def _double_decision(probs: Probs5, cube: CubeState, mover: Color, doubled: bool, game: int,
                      turn: int, position: Position, win: float) -> Decision:
-    eq = cube_equities(pre.probs, cube, mover)
+    eq = cube_equities(probs, cube, mover)
     sc = cube_emg_scale(cube, mover)
     nd, dt, dp = sc.emg(eq.no_double), sc.emg(eq.double_take), sc.emg(eq.double_drop)
     double = min(dt, dp)
@@ -585,10 +607,10 @@ def _double_decision(pre: _PreRoll, cube: CubeState, mover: Color, doubled: bool
     )
 
 
-def _take_decision(pre: _PreRoll, cube: CubeState, doubler: Color, answer: str, game: int,
+def _take_decision(probs: Probs5, cube: CubeState, doubler: Color, answer: str, game: int,
                    turn: int, position: Position, win: float) -> Decision:
     taker = doubler.opponent
-    eq = cube_equities(pre.probs, cube, doubler)
+    eq = cube_equities(probs, cube, doubler)
     sc = cube_emg_scale(cube, doubler)
     # the taker's EMG is the doubler's turned round (zero-sum, the same scale)
     take, drop = -sc.emg(eq.double_take), -sc.emg(eq.double_drop)

@@ -7,6 +7,7 @@ import pytest
 from backgammon.ai.cube import CubeState, cube_equities
 from backgammon.ai.met import match_equity_table
 from backgammon.ai.netsearch import preroll, shared_net_evaluator
+from backgammon.ai.player import ComputerPlayer
 from backgammon.analysis import (
     Decision,
     analyze,
@@ -128,12 +129,16 @@ def test_money_cube_equities_are_per_cube_of_one() -> None:
     game.play("24/14")
     result = analyze(match, "hard")
     double = next(d for d in result.decisions if d.kind == "double" and d.played == "double")
-    # the pre-roll chances at 1-ply: the analysis scores cube decisions on them (the
-    # computer's own cube decisions look 2 plies ahead, too slow for a whole match)
-    p = preroll(before, shared_net_evaluator(), 1)
-    probs = (float(p[0]), float(p[1]), float(p[2]), float(p[3]), float(p[4]))
-    eq = cube_equities(probs, CubeState(), BLACK)
-    assert double.equities["no_double"] == pytest.approx(eq.no_double, abs=0.02)
+    # a double made counts, so it is scored on the level's own cube lookahead: Hard's 2 plies,
+    # the chances the computer itself doubles on (not the 1-ply chances every turn gets first)
+    p = ComputerPlayer("hard", evaluator=shared_net_evaluator()).probabilities(before)
+    eq = cube_equities(p, CubeState(), BLACK)
+    assert double.equities["no_double"] == pytest.approx(eq.no_double, abs=1e-6)
+    assert double.equities["double_take"] == pytest.approx(eq.double_take, abs=1e-6)
+    one = preroll(before, shared_net_evaluator(), 1)
+    shallow = cube_equities((float(one[0]), float(one[1]), float(one[2]), float(one[3]),
+                             float(one[4])), CubeState(), BLACK)
+    assert abs(shallow.no_double - eq.no_double) > 1e-4  # the lookahead is not the 1-ply one
     assert double.equities["double_drop"] == 1.0
     take = next(d for d in result.decisions if d.kind == "take")
     assert take.player == 0 and take.played == "take"
