@@ -137,4 +137,40 @@ class ServerProcess:
             return json.loads(response.read())
 
 
-__all__ = ["ARTIFACTS", "CHROMIUM_ARGS", "ServerProcess", "chromium_path", "free_port"]
+# --------------------------------------------------------------------------------------------
+# Reading the hints panel
+
+
+def ranked_rows(page: Any) -> list[list[str]]:
+    """The ranked plays of the hints panel, each row's cells as text."""
+    rows: list[list[str]] = page.eval_on_selector_all(
+        "#hints-ranked tr[data-play]",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    return rows
+
+
+def expected_rows(answer: dict[str, Any]) -> list[list[str]]:
+    """The rows the panel draws for an evaluation (the server's answer), its numbers written
+    as the page writes them (JavaScript's toFixed writes -0 as 0)."""
+    def pct(x: float) -> str:
+        return f"{x + 0.0:.1f}%"
+
+    rows = []
+    for i, play in enumerate(answer["plays"]):
+        p = play["probs"]
+        rows.append([str(i + 1), play["play"], f"{play['equity'] + 0.0:+.3f}",
+                     f"{play['diff'] + 0.0:.3f}" if i else "", pct(p["win"]), pct(p["win_gammon"]),
+                     pct(p["win_backgammon"]), pct(p["lose_gammon"]),
+                     pct(p["lose_backgammon"])])
+    return rows
+
+
+def console_errors(page: Any) -> list[str]:
+    """Every console error the page logs from now on (a list that fills as they come)."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+__all__ = ["ARTIFACTS", "CHROMIUM_ARGS", "ServerProcess", "chromium_path", "console_errors",
+           "expected_rows", "free_port", "ranked_rows"]

@@ -4,16 +4,27 @@ records them and the fixture checks there are none)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import (
+    ARTIFACTS,
+    ServerProcess,
+    console_errors,
+    expected_rows,
+    launched_chromium,
+    ranked_rows,
+)
 from test_assist import open_page, store  # noqa: F401 - the fixture and a helper
 
 from backgammon.analysis import analyze
+from backgammon.core.xgid import Xgid
 from backgammon.records import read_mat
+from backgammon.services.analysis_jobs import position_evaluation
+from backgammon.services.review import review_match
 from conftest import shared_path
 from scenarios import random_match
 
@@ -71,6 +82,62 @@ def test_the_cube_hint_before_the_roll(open_page: Any) -> None:  # noqa: F811
     text = page.inner_text("#hints-cube")
     assert text.startswith("Cube: no double, take")
     assert "Double/pass +1.000" in page.inner_text("#hints-eval")
+
+
+def test_review_shows_the_computers_evaluation_of_each_turn(
+        open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """Issue 15: with hints on, a reviewed turn shows the cube hint before its roll and the
+    ranked plays of its roll (the play made marked), as the server evaluates the frame's
+    XGIDs at Expert; the start of the game has no decision, and no request is made for it."""
+    match = random_match(21, games=1, cube=True)
+    gid = store(server, "reviewhints", match)
+    frames = review_match(match)["frames"]
+    index = next(i for i, f in enumerate(frames) if len(f["decisions"]) == 2)
+    frame = frames[index]
+    cube, plays = (position_evaluation(Xgid.parse(x)) for x in frame["decisions"])
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    errors = console_errors(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.post_data or "")
+            if r.url.endswith("/api/positions/evaluation") else None)
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '0'")
+    page.wait_for_selector('#hints-panel[data-for^="review:1:null:"]')
+    assert page.inner_text("#hints-text").startswith("No decision here")
+    assert page.inner_text("#hints-eval") == ""
+    page.locator("#move-list li").nth(frame["history_index"]).click()
+    page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
+    page.wait_for_selector('#hints-eval[data-kind="cube plays"] #hints-ranked tr[data-play]',
+                           timeout=60_000)
+    assert page.inner_text("#hints-text") == f"{frame['text']}: the computer's evaluation."
+    assert page.inner_text("#hints-cube") == f"Cube before the roll: {cube['text']}."
+    e = cube["equities"]
+    assert f"No double {e['no_double']:+.3f} · Double/take {e['double_take']:+.3f}" in \
+        page.inner_text("#hints-eval")
+    assert ranked_rows(page) == expected_rows(plays)
+    roll = f"{max(frame['dice'])}-{min(frame['dice'])}"
+    assert page.inner_text("#hints-eval .hints-plays-title") == \
+        f"Best plays for {roll} (equity in EMG):"
+    made = frame["text"].rsplit(": ", 1)[1]
+    marked = page.eval_on_selector_all("#hints-ranked tr[data-played]",
+                                       "rows => rows.map(r => r.dataset.play)")
+    assert marked == ([made] if made in [p["play"] for p in plays["plays"]] else [])
+    # Only the frame's own decisions were asked for (the start has none).
+    assert sorted(asked) == sorted(json.dumps({"position": x}, separators=(",", ":"))
+                                   for x in frame["decisions"])
+    game.screenshot("review-hints")
+    # Leaving review brings the live hints back; hints off hides the panel in review too.
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.body.classList.contains('reviewing')")
+    assert not page.inner_text("#hints-text").endswith("the computer's evaluation.")
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    page.keyboard.press("h")
+    assert not page.locator("#hints-panel").is_visible()
+    assert errors == []
 
 
 def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: ServerProcess) -> None:  # noqa: F811

@@ -23,7 +23,10 @@ import pytest
 from browser_support import (
     ARTIFACTS,
     ServerProcess,
+    console_errors,
+    expected_rows,
     launched_chromium,
+    ranked_rows,
 )
 
 from backgammon.core.dice import commitment, dice_from_secrets
@@ -860,3 +863,70 @@ def test_both_players_analyse_the_finished_online_game(
         assert sorted(names) == ["Alice", "Bob"]
         # the moves of the game are marked or not in the move list: one line per turn played
         assert online.page.locator("#analysis-graph svg circle.win-point").count() >= 4
+
+
+def test_no_hints_while_the_online_game_is_played_then_hints_in_its_review(
+        open_page: Callable[..., OnlinePage]) -> None:
+    """Issue 15: during a game against a person the hints panel says there are none, and
+    reviewing the game in progress shows none and asks the server for no evaluation (the
+    room's view says ``hints`` False); once the game is over (a resignation), the panel says
+    hints are back and the review shows the computer's evaluation of a turn. No console
+    errors."""
+    from backgammon.core.position import Position
+    from backgammon.core.xgid import Xgid
+    from backgammon.services.analysis_jobs import position_evaluation
+
+    host, guest = start_room(open_page, cube=True)
+    errors = {online.color: console_errors(online.page) for online in (host, guest)}
+    play_turns((host, guest), 2)
+    watcher = guest
+    page = watcher.page
+    asked: list[tuple[str, str]] = []
+    page.on("request", lambda r: asked.append((r.url, r.post_data or ""))
+            if "evaluation" in r.url or r.url.endswith("/hints") else None)
+    none = "No hints in a game against a person until the game is over."
+    assert watcher.visible("#hints-panel") and watcher.text("#hints-text") == none
+    assert page.locator("#board.hints").count() == 0  # not even the movable checkers marked
+
+    def review_opening_play() -> None:
+        page.click("#review-button")
+        page.wait_for_selector("body.reviewing")
+        page.click("#review-first")
+        page.click("#review-next")
+        page.wait_for_function("() => document.body.dataset.reviewIndex === '1'")
+        page.wait_for_selector('#hints-panel[data-for^="review:1:0:"]')
+
+    review_opening_play()
+    assert watcher.text("#hints-text") == none and watcher.text("#hints-eval") == ""
+    page.wait_for_timeout(600)  # well past the moment the panel would ask (120 ms)
+    page.click("#review-next")
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '2'")
+    page.wait_for_timeout(600)
+    assert watcher.text("#hints-text") == none and asked == []
+    page.click("#review-exit")
+    settle(host, guest)
+
+    resigner = host if host.visible("#resign-button") else guest
+    other = guest if resigner is host else host
+    resigner.page.click("#resign-button")
+    resigner.page.click("#resign-dialog [data-resign=single]")
+    settle(host, guest)
+    assert asked == []  # the game was still on until the resignation was accepted
+    other.page.click("#online-accept-button")
+    settle(host, guest)
+    page.wait_for_function("() => document.getElementById('hints-text').textContent"
+                           ".startsWith('The game is over: hints are back.')")
+
+    review_opening_play()
+    page.wait_for_selector('#hints-eval[data-kind="plays"] #hints-ranked tr[data-play]',
+                           timeout=60_000)
+    posted = [json.loads(body)["position"] for url, body in asked
+              if url.endswith("/api/positions/evaluation")]
+    assert len(posted) == 1 and not [url for url, _ in asked if "/api/games/" in url]
+    xgid = Xgid.parse(posted[0])  # the opening position, the opening roll, money play
+    assert list(xgid.position.points) == list(Position.start().points)
+    assert xgid.dice is not None and sorted(xgid.dice) == sorted(watcher.dice())
+    assert (xgid.match_length, xgid.cube_value, xgid.cube_owner) == (0, 1, None)
+    assert ranked_rows(page) == expected_rows(position_evaluation(xgid))
+    watcher.screenshot("online-review-hints")
+    assert errors == {host.color: [], guest.color: []}

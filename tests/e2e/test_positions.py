@@ -222,7 +222,7 @@ def test_a_setup_by_clicks_refused_then_played_vs_the_computer_with_a_hint(
     from backgammon.ai import rank_plays
 
     race = Xgid.parse(RACE_XGID).position
-    best = [str(r.play) for r in rank_plays(race, (6, 5), "hard")]
+    best = [str(r.play) for r in rank_plays(race, (6, 5), "expert")]  # as the game's hints
     assert page.text_content("#setup-hint-text") == f"Best for White with 6-5: {best[0]}"
     hinted = page.eval_on_selector_all("#setup-hint-plays li", "nodes => nodes.map(n => "
                                        "n.textContent.split('  ')[0])")

@@ -1417,6 +1417,40 @@ def test_the_crawford_cube_is_shown_as_locally(table_factory: Any) -> None:
                                      "offered_by": None, "can_double": False}
 
 
+def test_hints_only_once_the_game_is_over(table_factory: Any) -> None:
+    """The view's ``hints``: no computer's evaluation while a game against a person is being
+    played; once it is over (between the games of a match, after the match), there is."""
+    table = table_factory(seed=13, match_length=2, cube=True)
+
+    def hints() -> list[bool]:
+        return [player.state()["view"]["hints"] for player in table.players]
+
+    assert hints() == [False, False]  # the opening roll is on
+    roller, other = _to_a_roll_phase(table)
+    assert hints() == [False, False]
+    roller.send(type="resign", level="single")
+    table.both("resign")
+    assert hints() == [False, False]  # the game goes on until the resignation is accepted
+    other.send(type="accept")
+    table.both("accept")
+    assert table.both("game_over")[0]["match_over"] is False
+    assert hints() == [True, True]
+    roller.send(type="next_game")
+    table.both("new_game")
+    assert hints() == [False, False]
+    for player in table.players:
+        player.replica = Game(GameSettings(cube=True, match_length=2, score=(0, 0)))
+    loser, winner = roller, other
+    _to_a_roll_phase(table)
+    assert hints() == [False, False]
+    loser.send(type="resign", level="single")  # again: the match is over
+    table.both("resign")
+    winner.send(type="accept")
+    table.both("accept")
+    assert table.both("game_over")[0]["match_over"] is True
+    assert hints() == [True, True]
+
+
 def test_next_game_only_once_a_game_of_a_match_is_over(table_factory: Any) -> None:
     table = table_factory(seed=13, match_length=3)
     roller, _ = _to_a_roll_phase(table)

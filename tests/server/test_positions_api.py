@@ -176,6 +176,81 @@ def test_hints(clients: Clients) -> None:
     assert cube["kind"] == "cube" and cube["text"].startswith("White should not double yet")
 
 
+OPENING_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+
+
+def evaluation(client: TestClient, position: str, status: int = 200) -> dict[str, Any]:
+    response = client.post("/api/positions/evaluation", json={"position": position})
+    assert response.status_code == status, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_the_evaluation_of_a_position_ranks_the_plays(clients: Clients) -> None:
+    answer = evaluation(clients.new(), OPENING_31)
+    assert answer["kind"] == "plays" and answer["dice"] == [3, 1]
+    best, second = answer["plays"][:2]
+    assert best["play"] == "8/5 6/5" and best["diff"] == 0.0
+    assert second["diff"] == pytest.approx(second["equity"] - best["equity"], abs=2e-3)
+    assert second["diff"] < -0.1  # 8/5 6/5 is clearly the best 3-1
+    assert 0.1 < best["equity"] < 0.25 and 52.0 < best["probs"]["win"] < 58.0
+    assert 0.0 < best["probs"]["win_backgammon"] < best["probs"]["win_gammon"]
+    # A Position ID with its Match ID is read too: the start, Black to roll, money play.
+    cube = evaluation(clients.new(), "4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert (cube["kind"], cube["text"]) == ("cube", "no double, take")
+
+
+def test_the_evaluation_is_the_live_hints_for_the_same_position(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1), (6, 4)])
+    state = new_game(client, cube=True, kind="match", length=5)
+    rolled = act(client, state["id"], "roll")
+    live = client.get(f"/api/games/{state['id']}/evaluation").json()
+    assert evaluation(client, rolled["ids"]["xgid"]) == live
+    for step in ({"from": 8, "to": 5}, {"from": 6, "to": 5}):
+        act(client, state["id"], "move", step)
+    ended = act(client, state["id"], "done")
+    live = client.get(f"/api/games/{state['id']}/evaluation").json()
+    assert live["kind"] == "cube" and evaluation(client, ended["ids"]["xgid"]) == live
+
+
+def test_the_evaluation_honours_the_match_score(clients: Clients) -> None:
+    client = clients.new()
+    money = evaluation(client, OPENING_31)["plays"][0]
+    # Double match point (4-4 in a 5-point match): gammons count nothing, so the equity of
+    # a play is its winning chances alone, 2p - 1.
+    dmp = evaluation(client, OPENING_31.replace(":0:0:0:0:10", ":4:4:0:5:10"))
+    best = dmp["plays"][0]
+    assert best["equity"] == pytest.approx(2 * best["probs"]["win"] / 100 - 1, abs=2e-3)
+    assert money["equity"] != pytest.approx(2 * money["probs"]["win"] / 100 - 1, abs=2e-2)
+    # There, before the roll, the cube is dead: no cube hint, and the reason.
+    before = evaluation(client, OPENING_31.replace(":31:0:0:0:0:10", ":00:4:4:0:5:10"))
+    assert before == {"kind": "none", "reason": "cube dead"}
+    # A double pending: the answer to it (here, 2-away 2-away: a take).
+    pending = evaluation(client, OPENING_31.replace(":31:0:0:0:0:10", ":D:3:3:0:5:10"))
+    assert pending["kind"] == "take" and pending["action"] == "take"
+
+
+def test_a_bad_evaluation_request_says_what_is_wrong(clients: Clients) -> None:
+    client = clients.new()
+    malformed = evaluation(client, "XGID=nonsense", status=422)["error"]
+    assert malformed["code"] == "invalid_id" and "XGID" in malformed["message"]
+    extra = evaluation(client, OPENING_31.replace("-b---", "-bb--"), status=422)["error"]
+    assert extra["code"] == "invalid_id" and "Black has 17 checkers" in extra["message"]
+    crawford = OPENING_31.replace(":31:0:0:0:0:10", ":D:4:2:1:5:10")  # a double, Crawford
+    refused = evaluation(client, crawford, status=422)["error"]
+    assert refused["code"] == "invalid_id" and "a cube turned in the Crawford game" in \
+        refused["message"]
+    dead = OPENING_31.replace("0:0:1:31:0:0:0:0:10", "1:0:1:D:3:0:0:5:10")  # 2-away doubles 2
+    refused = evaluation(client, dead, status=422)["error"]
+    assert refused == {"code": "invalid_setup", "message": "White cannot double: the cube is "
+                       "dead (3 + 2 already wins the 5-point match)"}
+    missing = client.post("/api/positions/evaluation", json={})
+    assert missing.status_code == 422
+    assert missing.json()["error"]["message"] == "invalid request: position: Field required"
+    empty = client.post("/api/positions/evaluation", json={"position": ""})
+    assert empty.status_code == 422 and "position" in empty.json()["error"]["message"]
+
+
 def saved(client: TestClient, browser: str = BROWSER) -> list[dict[str, Any]]:
     response = client.get("/api/saved-positions", params={"browser": browser})
     assert response.status_code == 200

@@ -15,6 +15,7 @@ from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.moves import apply_play, legal_moves
 from backgammon.core.types import BLACK, START_POINTS, WHITE
+from backgammon.core.xgid import Xgid
 from backgammon.records import MatParseError, MatReplayError, read_and_replay
 from backgammon.services.review import (
     MAX_HINT_PLAYS,
@@ -124,6 +125,58 @@ def test_the_turn_being_played_is_not_reviewed() -> None:
     review = review_match(match)
     assert [f["kind"] for f in review["frames"]] == ["start"]
     assert review["history"] == []
+
+
+def test_each_frame_names_its_decisions_as_xgids() -> None:
+    """A play: the cube decision before the roll (not before the opening roll, nor after a
+    double this turn) and the play of the roll; a double: the doubler's cube decision; a
+    take: the answer to the double (the cube as it was before it)."""
+    match = Match(0, cube=True, dice=FixedDice([(3, 1), (6, 4), (5, 2)]))
+    game = match.current
+    game.roll()
+    game.move(Move(8, 5, 3))
+    game.move(Move(6, 5, 1))
+    game.end_turn()
+    game.double()
+    game.take()
+    game.roll()
+    game.move(Move(24, 18, 6))
+    game.move(Move(18, 14, 4))
+    game.end_turn()
+    frames = review_match(match)["frames"]
+    assert [f["kind"] for f in frames] == ["start", "play", "double", "take", "play"]
+    after_31 = "XGID=-b---BD-B---eE---c-e----B-"  # White's 8/5 6/5 played
+    assert [f["decisions"] for f in frames] == [
+        [],
+        ["XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"],
+        [f"{after_31}:0:0:-1:00:0:0:0:0:10"],
+        [f"{after_31}:0:0:-1:D:0:0:0:0:10"],
+        [f"{after_31}:1:1:-1:64:0:0:0:0:10"],
+    ]
+
+
+def test_a_matchs_decisions_carry_its_score_and_the_crawford_game() -> None:
+    match = random_match(4, games=9, length=5, cube=True, double=0.15)
+    assert [g.settings.crawford for g in match.games] == [False, True, False]
+    frames = review_match(match)["frames"]
+    board = None
+    for frame in frames:
+        game = match.games[frame["game"] - 1]
+        if frame["kind"] == "start":
+            board = frame["board"]
+        for text in frame["decisions"]:
+            xgid = Xgid.parse(text)
+            assert xgid.match_length == 5 and xgid.crawford is game.settings.crawford
+            assert xgid.score == (frame["score"]["white"], frame["score"]["black"])
+            assert list(xgid.position.points) == board["points"]  # before the line's action
+            if frame["kind"] == "play" and xgid.dice is not None:
+                assert sorted(xgid.dice) == sorted(frame["dice"])
+                assert str(xgid.position.turn) == frame["color"]
+        if game.settings.crawford and frame["kind"] == "play":
+            assert all(Xgid.parse(t).dice is not None for t in frame["decisions"])
+        board = frame["board"]
+    plays = [f for f in frames if f["kind"] == "play"]
+    assert all(f["decisions"] for f in plays)
 
 
 def test_history_matches_the_sessions_move_list_words() -> None:

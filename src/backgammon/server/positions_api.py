@@ -5,8 +5,14 @@ six saved positions per browser.
   the editor's setup with its IDs and the board as text; a malformed ID answers 422.
 * ``POST /api/positions/check``: the editor's setup, checked (15 checkers a side, ...): its IDs,
   or 422 with the reason in words (``code`` ``"invalid_setup"``).
-* ``POST /api/positions/hint``: the computer's advice in a setup: the plays of the roll, best
-  first, or its cube decision before the roll.
+* ``POST /api/positions/hint``: the computer's advice in a setup, in words: the plays of the
+  roll, best first, or its cube decision before the roll.
+* ``POST /api/positions/evaluation`` (``{"position": "XGID=..."}``, or a ``PositionID:MatchID``):
+  the computer's evaluation of the decision there (the Expert level, the match score and cube
+  of the ID), the shape of ``GET /api/games/{id}/evaluation``
+  (:func:`~backgammon.services.analysis_jobs.position_evaluation`); what a review asks for
+  each frame's decisions. A malformed ID answers 422 (``code`` ``"invalid_id"``), a position
+  the game cannot be picked up at 422 (``"invalid_setup"``), each with the reason in words.
 * ``GET /api/saved-positions?browser=B``, ``POST /api/saved-positions`` (``{browser, name,
   setup}``), ``DELETE /api/saved-positions/{id}?browser=B``: a browser's saved positions. A
   seventh answers 409 (``code`` ``"saved_positions_full"``).
@@ -26,8 +32,10 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
+from backgammon.core.errors import InvalidPositionError
 from backgammon.core.xgid import Xgid
 from backgammon.server.api import ErrorResponse
+from backgammon.services.analysis_jobs import position_evaluation
 from backgammon.services.saved_positions import (
     MAX_NAME_LENGTH,
     MAX_SAVED_POSITIONS,
@@ -69,6 +77,16 @@ class SetupRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     setup: dict[str, Any]
+
+
+class EvaluationRequest(BaseModel):
+    """A decision to evaluate: the position, dice, cube and score as an XGID (or a Position ID
+    with its Match ID, ``PID:MID``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    position: str = Field(min_length=1, max_length=200,
+                          description="an XGID, or PositionID:MatchID")
 
 
 class SaveRequest(BaseModel):
@@ -143,6 +161,21 @@ async def hint_position(body: SetupRequest) -> HintJSON | JSONResponse:
     except SetupError as exc:
         return _invalid(str(exc))
     return await _in_thread(setup_hint, xgid)
+
+
+@router.post("/api/positions/evaluation", summary="The computer's evaluation of a position")
+async def evaluate_position(body: EvaluationRequest) -> Any:
+    """Ranked plays for the ID's dice (equity in EMG, difference to the best, chances), or
+    the cube hint before the roll, or the answer to a pending double; 422 with the reason
+    when the ID cannot be read or played from."""
+    try:
+        xgid = read_ids(body.position)
+    except InvalidPositionError as exc:
+        return _invalid(str(exc), "invalid_id")
+    try:
+        return await _in_thread(position_evaluation, xgid)
+    except SetupError as exc:
+        return _invalid(str(exc))
 
 
 @router.get("/api/saved-positions", response_model=SavedListJSON,

@@ -7,6 +7,8 @@
 * :func:`evaluation_for`: the hint for the game's present decision: the best plays of the dice
   thrown, each with its equity, its difference to the best and its chances; before the roll the
   cube hint (no double / double, take / double, pass / too good, with the equities).
+* :func:`position_evaluation`: the same hint for a position described by an XGID (a frame of
+  a review, a position set up by hand): the game picked up there, then :func:`evaluation_for`.
 
 Equities are in EMG (points of money equity for a cube of 1; match play converted from
 match-winning chances as :mod:`backgammon.analysis` says).
@@ -30,7 +32,9 @@ from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.notation import format_play
+from backgammon.core.xgid import Xgid
 from backgammon.records import MatRecord, read_mat, replay_mat
+from backgammon.services.setup import setup_match
 
 #: Analyses run at once by default.
 DEFAULT_WORKERS: Final = 2
@@ -215,6 +219,28 @@ def evaluation_for(game: Game, level: str = "expert",
     return {"kind": "none"}
 
 
+def position_evaluation(xgid: Xgid, level: str = "expert") -> dict[str, Any]:
+    """The computer's hint for the decision ``xgid`` describes: with dice, the plays of the
+    roll; before the roll, the cube decision of the side on roll; with a double pending, the
+    answer to it. The match score, the Crawford game and the cube come from the XGID, as
+    :func:`evaluation_for` reads them from a game (the game picked up at ``xgid`` by
+    :func:`~backgammon.services.setup.setup_match`, with the cube).
+
+    Returns:
+        :func:`evaluation_for`'s answer; a roll that cannot be played answers
+        ``{"kind": "plays", "dice", "plays": []}``.
+
+    Raises:
+        SetupError: a position the game cannot be picked up at (a double the rules do not
+            allow: in the Crawford game, with a dead cube, ...), in words.
+    """
+    match = setup_match(xgid)
+    game = match.current
+    if xgid.dice is not None and game.phase is not Phase.MOVE:  # the roll passed at once
+        return {"kind": "plays", "dice": list(xgid.dice), "plays": []}
+    return evaluation_for(game, level)
+
+
 def _cube_hint(kind: str, action: CubeAction, response: CubeAction, probs: Any,
                cube: Any, doubler: Any) -> dict[str, Any]:
     eq = cube_equities(probs, cube, doubler)
@@ -251,5 +277,6 @@ __all__ = [
     "NoSuchJobError",
     "TooManyJobsError",
     "evaluation_for",
+    "position_evaluation",
     "read_record",
 ]

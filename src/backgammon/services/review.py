@@ -37,6 +37,7 @@ from backgammon.core.moves import Move
 from backgammon.core.notation import format_play
 from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
+from backgammon.core.xgid import DEFAULT_MAX_CUBE, Xgid
 from backgammon.records import MatRecord, read_and_replay, record_from_match
 from backgammon.services.destinations import move_json
 from backgammon.services.rules import rule_of
@@ -78,7 +79,8 @@ class FrameJSON(TypedDict):
     ``dice`` the roll of a ``"play"`` frame (the opening roll for the first play); ``moves`` the
     play's moves, to mark on the board; ``cube`` the cube after the action (``offered_by`` set
     while a double waits for its answer); ``score`` the points won before this game, or after it
-    on its ``"result"`` frame.
+    on its ``"result"`` frame; ``decisions`` the decisions the line made, each as the XGID of
+    the position where it was made (see :func:`frame_decisions`).
     """
 
     game: int
@@ -92,6 +94,7 @@ class FrameJSON(TypedDict):
     moves: list[MoveJSON]
     cube: CubeJSON
     score: ScorePairJSON
+    decisions: list[str]
 
 
 class ReviewJSON(TypedDict):
@@ -230,6 +233,68 @@ def player_names(settings: SettingsJSON) -> tuple[str, str]:
 # Review
 
 
+def frame_decisions(game: Game) -> list[list[str]]:
+    """The decisions each line of ``game``'s history made, one list per line, each decision
+    the XGID of the position where it was made (the side to decide on roll, the cube, the
+    score of the match), for the computer's evaluation:
+
+    * a play (``"move"``): the roller's cube decision before the roll (an XGID without dice),
+      when the game has the cube, is not the Crawford game, the roller's opponent does not own
+      the cube, the roll is not the opening one and no double was offered this turn; then the
+      play of the roll (an XGID with the dice);
+    * a double: the doubler's cube decision before the roll;
+    * a take, a drop or a beaver: the answer to the double (an XGID with the double pending);
+      the answer to a beaver has none;
+    * a resignation, its answer, a timeout: none.
+
+    An XGID that cannot be written (a cube past the XGID's range) is left out.
+    """
+    settings = game.settings
+    score = settings.score if settings.match_length else (0, 0)
+    position = settings.start or Position.start(WHITE)
+    cube = (settings.start_cube_value, settings.start_cube_owner)
+    rolled = settings.start is not None  # no cube decision before the opening roll
+    cube_turn = False  # a double was offered this turn
+    beavered = False
+    doubler: Color | None = None
+
+    def xgid(color: Color, dice: tuple[int, int] | None = None, doubled: bool = False
+             ) -> str | None:
+        value, owner = cube
+        try:
+            return str(Xgid(position=position.with_turn(color), cube_value=value,
+                            cube_owner=owner, cube_action="double" if doubled else None,
+                            dice=None if dice is None else (max(dice), min(dice)),
+                            score=score, match_length=settings.match_length,
+                            crawford=settings.crawford, jacoby=settings.jacoby,
+                            beavers=settings.beavers,
+                            max_cube=max(DEFAULT_MAX_CUBE, value * 2)))
+        except BackgammonError:
+            return None
+
+    lines: list[list[str]] = []
+    for turn in game.history:
+        found: list[str | None] = []
+        if turn.action == "move":
+            mine = cube[1] is None or cube[1] is turn.color
+            if settings.cube and not settings.crawford and mine and rolled and not cube_turn:
+                found.append(xgid(turn.color))
+            if turn.dice is not None:
+                found.append(xgid(turn.color, dice=turn.dice))
+            rolled, cube_turn, beavered = True, False, False
+        elif turn.action == "double":
+            found.append(xgid(turn.color))
+            doubler, cube_turn = turn.color, True
+        elif turn.action in ("take", "drop", "beaver") and doubler is not None and not beavered:
+            found.append(xgid(doubler, doubled=True))
+            beavered = turn.action == "beaver"
+        lines.append([x for x in found if x is not None])
+        position = turn.position
+        if turn.action in ("move", "take", "beaver"):
+            cube = (turn.cube_value, turn.cube_owner)
+    return lines
+
+
 def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                  title: str = "") -> ReviewJSON:
     """Every position of ``match`` to step through, game by game.
@@ -270,9 +335,9 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
             "cube": {"enabled": enabled, "value": game.settings.start_cube_value,
                      "owner": None if game.settings.start_cube_owner is None
                      else _name(game.settings.start_cube_owner), "offered_by": None},
-            "score": score,
+            "score": score, "decisions": [],
         })
-        for turn in game.history:
+        for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
             text = turn_text(turn, by_color)
             offered = turn.action in ("double", "beaver")
@@ -288,7 +353,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "cube": {"enabled": enabled, "value": turn.cube_value,
                          "owner": _name(turn.cube_owner) if turn.cube_owner else None,
                          "offered_by": _name(turn.color) if offered else None},
-                "score": score,
+                "score": score, "decisions": decisions,
             })
         outcome = game.outcome
         if outcome is not None:
@@ -305,7 +370,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "history_index": index, "board": _board(final), "pips": _pips(final),
                 "dice": None, "moves": [],
                 "cube": {**last_cube, "offered_by": None},
-                "score": {"white": after[0], "black": after[1]},
+                "score": {"white": after[0], "black": after[1]}, "decisions": [],
             })
     white, black = match.score
     return {
@@ -618,6 +683,7 @@ __all__ = [
     "NoSuchGameError",
     "ReviewJSON",
     "explain_attempt",
+    "frame_decisions",
     "hints_for",
     "import_mat",
     "match_mat",

@@ -104,8 +104,8 @@ class SetupInfoJSON(TypedDict):
 
 
 class HintPlayJSON(TypedDict):
-    """One play of a hint: its notation, its equity (cubeless money, the mover's view, in
-    points) and how far it is behind the best."""
+    """One play of a hint: its notation, its equity (EMG, the mover's view) and how far it is
+    behind the best."""
 
     play: str
     equity: float
@@ -399,39 +399,42 @@ def ids_json(match: Match) -> IdsJSON | None:
         return None
 
 
-def setup_hint(xgid: Xgid) -> HintJSON:
-    """The computer's advice (the Hard level): with the dice, the plays best first with their
-    cubeless money equity; before the roll, whether to double (and how to answer)."""
-    from backgammon.ai import double_decision, evaluate, rank_plays
-    from backgammon.ai.cube import CubeState
+def setup_hint(xgid: Xgid, level: str = "expert") -> HintJSON:
+    """The computer's advice in the setup, in words, at ``level`` (Expert, as the game's hints
+    and the analysis): with the dice, the plays best first with their equity (EMG: money
+    equity for a cube of 1, or match-winning chances converted at the score); before the
+    roll, whether to double (and how to answer); with a double pending, how to answer it.
+    The numbers are those of :func:`~backgammon.services.analysis_jobs.position_evaluation`.
 
-    position = xgid.position
-    who = str(position.turn).capitalize()
-    if xgid.dice is not None:
-        ranked = rank_plays(position, xgid.dice, "hard")
-        if not ranked:
-            return {"kind": "plays", "text": f"{who} cannot play {xgid.dice[0]}-"
-                                             f"{xgid.dice[1]}: the turn passes.", "plays": []}
-        best = ranked[0].equity
+    Raises:
+        SetupError: a pending double the rules do not allow.
+    """
+    from backgammon.services.analysis_jobs import position_evaluation
+
+    answer = position_evaluation(xgid, level)
+    who = str(xgid.position.turn).capitalize()
+    other = str(xgid.position.turn.opponent).capitalize()
+    if answer["kind"] == "plays":
+        roll = f"{max(answer['dice'])}-{min(answer['dice'])}"
+        if not answer["plays"]:
+            return {"kind": "plays", "text": f"{who} cannot play {roll}: the turn passes.",
+                    "plays": []}
         plays: list[HintPlayJSON] = [
-            {"play": str(r.play), "equity": round(r.equity, 3),
-             "behind": round(best - r.equity, 3)} for r in ranked[:HINT_PLAYS]]
+            {"play": p["play"], "equity": p["equity"], "behind": round(-p["diff"], 3)}
+            for p in answer["plays"][:HINT_PLAYS]]
         return {"kind": "plays", "plays": plays,
-                "text": f"Best for {who} with {xgid.dice[0]}-{xgid.dice[1]}: {plays[0]['play']}"}
-    cube = CubeState(value=xgid.cube_value, owner=xgid.cube_owner,
-                     match_length=xgid.match_length, score=xgid.score, crawford=xgid.crawford,
-                     jacoby=xgid.jacoby, beavers=xgid.beavers)
-    p = evaluate(position, 1)
-    decision = double_decision((p[0], p[1], p[2], p[3], p[4]), cube, position.turn)
-    other = str(position.turn.opponent).capitalize()
-    action = str(decision.action)
-    if decision.reason:
-        text = f"{who} cannot double ({decision.reason}): roll."
+                "text": f"Best for {who} with {roll}: {plays[0]['play']}"}
+    if answer["kind"] == "none":
+        return {"kind": "cube", "plays": [],
+                "text": f"{who} cannot double ({answer.get('reason') or 'no cube'}): roll."}
+    action, response = answer["action"], answer["response"]
+    if answer["kind"] == "take":
+        text = f"{other} should {answer['action']} (the proper cube action: {answer['text']})."
     elif action == "double":
-        text = f"{who} should double, and {other} should {decision.response}."
+        text = f"{who} should double, and {other} should {response}."
     elif action == "too good":
         text = f"{who} is too good to double: play on for more (a double would be a " \
-               f"{decision.response})."
+               f"{response})."
     else:
-        text = f"{who} should not double yet (a double would be a {decision.response}): roll."
+        text = f"{who} should not double yet (a double would be a {response}): roll."
     return {"kind": "cube", "text": text, "plays": []}

@@ -582,7 +582,16 @@ class Room:
                 "id": f"online:{self.code}", "version": self.seq, "viewer": color_name(color),
                 "players": {c: {"name": names.subject(col), "computer": False, "level": None}
                             for c, col in (("white", WHITE), ("black", BLACK))},
-                "hints": False}  # no hints for a game against a person
+                "hints": self.hints_allowed}
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether the pages may show the computer's evaluation: not while a game against a
+        person is being played (nor before it), only once it is over (between the games of
+        a match, after the match, or when the room stopped or closed)."""
+        if self.phase is RoomPhase.WAITING:
+            return False
+        return self.phase is not RoomPhase.PLAYING or self.game.is_over
 
     def _game_view(self, game: Game, viewer: Color) -> dict[str, Any]:
         position = game.position

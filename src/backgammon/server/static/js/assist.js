@@ -36,7 +36,15 @@ export class Assist {
     this.announcer = new Announcer($("announcer"));
     const say = (text) => this.announcer.say(text);
     this.say = say;
-    this.review = new Review({ ...hooks, say, onFrame: (frame) => this.analysis && this.analysis.onFrame(frame) });
+    this.review = new Review({
+      ...hooks,
+      say,
+      onFrame: (frame) => {
+        if (this.analysis) this.analysis.onFrame(frame);
+        if (this.hints) this.hints.showFrame(frame);
+      },
+      onExit: () => this.hints.exitReview(),
+    });
     this.hints = new Hints({ board: hooks.board, getGame: hooks.getGame, say });
     this.keyboard = new Keyboard({
       board: hooks.board,
@@ -86,6 +94,12 @@ export class Assist {
     $("export-button").disabled = false;
     this.hints.refresh(game);
     this.keyboard.draw();
+  }
+
+  /** A newer live state came while the board shows a review (online play): the hints panel
+   * learns whether hints are allowed now. */
+  onLiveWhileReviewing(game) {
+    this.hints.setLive(game);
   }
 
   /** The page shows one step of the computer's turn. */

@@ -1,4 +1,5 @@
-// The server's review, hints, explanation and .mat endpoints (server/records_api.py).
+// The server's review, hints, explanation and .mat endpoints (server/records_api.py), the
+// computer's evaluation (server/analysis_api.py, server/positions_api.py) and the analysis.
 // The page never decides a rule: whether a move is allowed, and why not, comes from here.
 
 import { ApiError, request } from "./api.js";
@@ -59,6 +60,14 @@ export function importMat(text, name) {
 /** The computer's hint now (GET /api/games/{id}/evaluation): ranked plays or the cube hint. */
 export function getEvaluation(id) {
   return request("GET", `${game(id)}/evaluation`);
+}
+
+/**
+ * The computer's evaluation of the decision an XGID describes (POST /api/positions/evaluation):
+ * the same answer as getEvaluation, for a position of a review.
+ */
+export function evaluatePosition(position) {
+  return request("POST", "/api/positions/evaluation", { position });
 }
 
 /** Start an analysis of a saved game (`{game_id}`) or a .mat text (`{mat, name}`): its job. */

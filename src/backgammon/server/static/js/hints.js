@@ -3,13 +3,27 @@
 // (GET /api/games/{id}/hints), and the computer's evaluation (GET /api/games/{id}/evaluation):
 // the best plays for the dice, each with its equity (EMG), its difference to the best and its
 // win / gammon / backgammon chances; before the roll the cube hint. Hints are on by default
-// (local games); on or off is remembered between visits. Online games have no hints until the
-// game is over (the room gives none).
+// (local games); on or off is remembered between visits.
+//
+// In review the panel shows the computer's evaluation of the decisions of the turn on the board
+// (each frame names them as XGIDs: POST /api/positions/evaluation), drawn as the live hint is:
+// for a play, the cube hint before its roll (when the roller could double) and the ranked plays
+// of its roll, the play made marked; for a double, the cube hint; for a take or a drop, the
+// answer to the double.
+//
+// Online, the room decides (its view's `hints`): while a game against a person is played there
+// are no hints, live or in review, and no evaluation is asked for; once the game is over they
+// come back.
 
-import { getEvaluation, getHints } from "./assist_api.js";
+import { evaluatePosition, getEvaluation, getHints } from "./assist_api.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "backgammon.hints";
+/** Evaluations of review positions kept (by XGID), so that stepping back costs nothing. */
+const CACHE_SIZE = 256;
+/** A review frame's evaluation is asked for once the frame has been shown this long (ms):
+ * stepping quickly through a review asks only for the frame it stops at. */
+const REVIEW_DELAY_MS = 120;
 
 function remembered() {
   try {
@@ -27,6 +41,29 @@ function remember(on) {
   }
 }
 
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+const pct = (x) => `${x.toFixed(1)}%`;
+const eq = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
+
+/** Whether `game` is an online room's view (it says whether hints are allowed), not a local
+ * game (which has the game endpoints). */
+function isOnline(game) {
+  return Boolean(game) && typeof game.hints === "boolean";
+}
+
+/** The play a review frame made, as the evaluation writes plays ("8/5 6/5"), or null. */
+function playedOf(frame) {
+  if (!frame || frame.kind !== "play") return null;
+  const at = frame.text.lastIndexOf(": ");
+  return at >= 0 ? frame.text.slice(at + 2) : null;
+}
+
 export class Hints {
   /**
    * @param {object} hooks
@@ -38,33 +75,51 @@ export class Hints {
     this.hooks = hooks;
     this.on = remembered();
     this.shownFor = null; // "id:version" of the hints on screen
+    this.pending = null; // "id:version" of the hints being asked for
+    this.live = null; // the live state last shown (local game or online view)
+    this.frame = null; // the review frame on the board, while reviewing
+    this.cache = new Map(); // XGID -> evaluation
     this.apply();
+  }
+
+  /** Whether the computer's evaluation may be shown now: not during an online game that is
+   * not over (the room's `hints`). */
+  allowed() {
+    return !(this.live && this.live.hints === false);
   }
 
   toggle() {
     this.on = !this.on;
     remember(this.on);
     this.shownFor = null;
+    this.pending = null;
     this.apply();
     this.hooks.say(this.on ? "Hints on." : "Hints off.");
-    this.refresh(this.hooks.getGame());
+    if (this.frame) this.showFrame(this.frame);
+    else this.refresh(this.live || this.hooks.getGame());
   }
 
   apply() {
-    this.hooks.board.root.classList.toggle("hints", this.on);
+    this.hooks.board.root.classList.toggle("hints", this.on && this.allowed());
     $("hints-button").setAttribute("aria-pressed", String(this.on));
     $("hints-panel").hidden = !this.on;
   }
 
-  /** Bring the panel up to date with `game` (asks the server when the person is to move). */
+  /** Bring the panel up to date with the live state `game` (asks the server when the person
+   * is to move). While reviewing, the panel stays on the review. */
   async refresh(game) {
+    this.setLive(game);
+    if (this.frame) return;
     this.apply();
     if (!this.on || !game) return;
     const key = `${game.id}:${game.version}`;
-    if (this.shownFor === key) return;
-    if (game.hints === false) { // a game against a person (online): no hints
+    if (this.shownFor === key || this.pending === key) return;
+    if (isOnline(game)) { // the room's game: no requests to the local game's endpoints
       this.shownFor = key;
-      this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: "No hints in a game against a person." }, key);
+      const text = game.hints
+        ? "The game is over: hints are back. Review it (V) for the computer's evaluation of each turn."
+        : "No hints in a game against a person until the game is over.";
+      this.draw({ active: false, moves: [], plays: [], plays_total: 0, text }, key);
       this.drawEvaluation(null);
       return;
     }
@@ -86,8 +141,20 @@ export class Hints {
       hints = { active: false, moves: [], plays: [], plays_total: 0, text: `No hints: ${err.message}` };
     }
     if (this.pending !== key) return; // a newer state came meanwhile
+    this.pending = null;
     this.shownFor = key;
     this.draw(hints, key);
+  }
+
+  /** The live state changed (also while reviewing): when that allows or forbids hints, the
+   * review's panel is drawn again. */
+  setLive(game) {
+    const was = this.allowed();
+    this.live = game || null;
+    if (was !== this.allowed()) {
+      this.apply();
+      if (this.frame) this.showFrame(this.frame);
+    }
   }
 
   draw(hints, key) {
@@ -120,7 +187,7 @@ export class Hints {
   /** Ask the computer for its evaluation of the decision now and show it. */
   async evaluate(game, key) {
     this.evalPending = key;
-    $("hints-eval").replaceChildren(Object.assign(document.createElement("p"), { className: "hints-text", textContent: "Thinking…" }));
+    $("hints-eval").replaceChildren(el("p", "Thinking…", "hints-text"));
     let answer;
     try {
       answer = await getEvaluation(game.id);
@@ -131,22 +198,95 @@ export class Hints {
     this.drawEvaluation(answer);
   }
 
+  // -------------------------------------------------------------------------------------------
+  // Review
+
+  /** The review shows `frame` (review.js's onFrame): the evaluation of its decisions. */
+  showFrame(frame) {
+    this.frame = frame;
+    this.shownFor = null; // the live hints are no longer on screen
+    this.pending = null;
+    this.evalPending = null;
+    clearTimeout(this.reviewTimer);
+    this.apply();
+    if (!this.on || !frame) return;
+    const decisions = frame.decisions || [];
+    const key = `review:${frame.game}:${frame.history_index}:${decisions.join(",")}`;
+    this.reviewKey = key;
+    let text;
+    if (!this.allowed()) text = "No hints in a game against a person until the game is over.";
+    else if (!decisions.length) text = "No decision here: step to a turn for the computer's evaluation.";
+    else text = `${frame.text}: the computer's evaluation.`;
+    this.draw({ active: false, moves: [], plays: [], plays_total: 0, text }, key);
+    if (!this.allowed() || !decisions.length) {
+      this.drawEvaluation(null);
+      return;
+    }
+    const known = decisions.map((xgid) => this.cache.get(xgid));
+    if (known.every(Boolean)) {
+      this.drawEvaluations(known, { played: playedOf(frame), review: true });
+      return;
+    }
+    $("hints-eval").replaceChildren(el("p", "Thinking…", "hints-text"));
+    this.reviewTimer = setTimeout(() => this.evaluateFrame(frame, key), REVIEW_DELAY_MS);
+  }
+
+  async evaluateFrame(frame, key) {
+    if (this.reviewKey !== key || !this.allowed()) return;
+    const answers = await Promise.all(frame.decisions.map((xgid) => this.evaluation(xgid)));
+    if (this.reviewKey !== key || this.frame !== frame || !this.on || !this.allowed()) return;
+    this.drawEvaluations(answers, { played: playedOf(frame), review: true });
+  }
+
+  /** The evaluation of `xgid` (kept), or {kind: "error", text}. */
+  async evaluation(xgid) {
+    const known = this.cache.get(xgid);
+    if (known) return known;
+    try {
+      const answer = await evaluatePosition(xgid);
+      this.cache.set(xgid, answer);
+      if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value);
+      return answer;
+    } catch (err) {
+      return { kind: "error", text: err.message };
+    }
+  }
+
+  /** The review ended: the live hints come back. */
+  exitReview() {
+    clearTimeout(this.reviewTimer);
+    this.frame = null;
+    this.reviewKey = null;
+    this.shownFor = null;
+    this.refresh(this.live || this.hooks.getGame());
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Drawing an evaluation
+
   drawEvaluation(answer) {
+    this.drawEvaluations(answer ? [answer] : []);
+  }
+
+  /**
+   * Draw evaluations (the answers of the evaluation endpoints), one after the other.
+   * @param {object[]} answers
+   * @param {{played?: string|null, review?: boolean}} [options] `played`: the play made (its
+   *   row is marked); `review`: words for a turn gone by, not for the person to act now
+   */
+  drawEvaluations(answers, options = {}) {
     const box = $("hints-eval");
     box.replaceChildren();
     delete box.dataset.kind;
-    if (!answer) return;
-    box.dataset.kind = answer.kind;
-    const el = (tag, text, cls) => {
-      const node = document.createElement(tag);
-      if (text !== undefined) node.textContent = text;
-      if (cls) node.className = cls;
-      return node;
-    };
-    const pct = (x) => `${x.toFixed(1)}%`;
-    const eq = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
+    if (!answers.length) return;
+    box.dataset.kind = answers.map((answer) => answer.kind).join(" ");
+    for (const answer of answers) box.append(...this.evaluationNodes(answer, options));
+  }
+
+  evaluationNodes(answer, { played = null, review = false } = {}) {
     if (answer.kind === "plays") {
-      if (!answer.plays.length) return;
+      const roll = answer.dice ? `${Math.max(...answer.dice)}-${Math.min(...answer.dice)}` : "";
+      if (!answer.plays.length) return review ? [el("p", `No play: ${roll} cannot be played.`, "hints-text")] : [];
       const table = el("table", undefined, "hints-ranked");
       table.id = "hints-ranked";
       const head = el("tr");
@@ -158,18 +298,35 @@ export class Hints {
         const p = play.probs;
         for (const text of [String(i + 1), play.play, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
         row.title = `${play.ply}-ply`;
+        if (played !== null && play.play === played) {
+          row.classList.add("played");
+          row.dataset.played = "true";
+          row.title += ", the play made";
+        }
         table.appendChild(row);
       });
-      box.append(el("p", "Best plays (equity in EMG):", "hints-plays-title"), table);
-    } else if (answer.kind === "cube" || answer.kind === "take") {
+      const title = review ? `Best plays for ${roll} (equity in EMG):` : "Best plays (equity in EMG):";
+      return [el("p", title, "hints-plays-title"), table];
+    }
+    if (answer.kind === "cube" || answer.kind === "take") {
       const e = answer.equities;
-      const text = answer.kind === "take" ? `Your answer: ${answer.action}. Proper cube action: ${answer.text}.` : `Cube: ${answer.text}.`;
+      let text;
+      if (answer.kind === "take") {
+        text = review
+          ? `Answer to the double: ${answer.action}. Proper cube action: ${answer.text}.`
+          : `Your answer: ${answer.action}. Proper cube action: ${answer.text}.`;
+      } else {
+        text = review ? `Cube before the roll: ${answer.text}.` : `Cube: ${answer.text}.`;
+      }
       const p = el("p", text, "hints-cube");
       p.id = "hints-cube";
       const list = el("p", `No double ${eq(e.no_double)} · Double/take ${eq(e.double_take)} · Double/pass ${eq(e.double_drop)} · Win ${pct(answer.probs.win)}`, "hints-text");
-      box.append(p, list);
-    } else if (answer.kind === "error") {
-      box.append(el("p", `No evaluation: ${answer.text}`, "hints-text"));
+      return [p, list];
     }
+    if (answer.kind === "none" && answer.reason) {
+      return [el("p", `${review ? "Cube before the roll" : "Cube"}: no double possible (${answer.reason}).`, "hints-text")];
+    }
+    if (answer.kind === "error") return [el("p", `No evaluation: ${answer.text}`, "hints-text")];
+    return [];
   }
 }

@@ -6,7 +6,7 @@
 // it down on a lit destination; Escape puts it back. Anywhere on the page (not while typing in
 // a field or with a dialog open): R rolls, D ends the turn (Done), U undoes, H toggles hints,
 // C doubles, T takes, P drops (passes), N starts the next game, V reviews, B reads the board,
-// and in review the arrow keys, Home and End step through the turns.
+// and in review the arrow keys, Home and End step through the turns (H still toggles hints).
 //
 // The keys press the page's own buttons, so what is allowed is what the server said; a move
 // the server did not offer is sent to it to be explained.
@@ -231,6 +231,7 @@ export class Keyboard {
       else if (key === "Home") review.go(0);
       else if (key === "End") review.go(Infinity);
       else if (key === "Escape" || key === "v" || key === "V") review.exit();
+      else if (key === "h" || key === "H") this.hooks.hints.toggle(); // hints work in review
       else if (key.length === 1 && key.toLowerCase() in ACTION_KEYS) {
         this.hooks.say("Leave the review first (Escape).");
       } else return;

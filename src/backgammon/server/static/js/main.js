@@ -533,6 +533,7 @@ function wire() {
   app.online = new OnlineGame({
     board: app.board,
     onView: (previous, view) => app.assist.onState(previous, view),
+    onViewWhileReviewing: (view) => app.assist.onLiveWhileReviewing(view),
     hasLocalGame: () => Boolean(app.game),
     isReviewing: () => app.assist.reviewing(),
     openNewGame,

@@ -213,6 +213,9 @@ export class OnlineGame {
    * @param {() => void} hooks.openNewGame open the local New game dialog
    * @param {() => boolean} [hooks.isReviewing] true while the board shows a review (the live
    *   position waits until it ends)
+   * @param {(previous: object|null, view: object) => void} [hooks.onView] a new view is drawn
+   * @param {(view: object) => void} [hooks.onViewWhileReviewing] a new view came while the
+   *   board shows a review (it is drawn when the review ends)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -951,6 +954,7 @@ export class OnlineGame {
       this.drawRoomControls(state, playing);
       this.drawPanel(state);
       this.clock.show(state.clock, state.settings.time_control, this.names());
+      if (this.hooks.onViewWhileReviewing) this.hooks.onViewWhileReviewing(view);
       this.markIdle();
       return;
     }

@@ -2,8 +2,9 @@
 //
 // The positions come from the server (GET /api/games/{id}/review, the online room's `review`
 // answer, or the answer to a .mat import): one frame per line of the move list, plus the start
-// of each game, each with the board, dice and cube as they were. While reviewing, the board only
-// shows; the live game's controls are hidden; leaving review shows the live position again.
+// of each game, each with the board, dice and cube as they were, and the decisions made there as
+// XGIDs (for the hints panel). While reviewing, the board only shows; the live game's controls
+// are hidden; leaving review shows the live position again.
 
 import { getReview } from "./assist_api.js";
 
@@ -33,6 +34,8 @@ export class Review {
    * @param {(text: string) => void} hooks.say announce a line
    * @param {() => object|null} [hooks.liveSource] where the live review comes from instead of
    *   the local game (online play): see liveSource()
+   * @param {(frame: object) => void} [hooks.onFrame] a frame is shown
+   * @param {() => void} [hooks.onExit] the review ends (before the live state is drawn again)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -144,6 +147,7 @@ export class Review {
     this.hooks.board.setLastTurn(null);
     $("score-caption").textContent = this.liveCaption || "";
     this.liveCaption = null;
+    if (this.hooks.onExit) this.hooks.onExit();
     this.hooks.showLive();
     this.hooks.say("Back to the game.");
   }
