@@ -831,9 +831,16 @@ def test_after_a_server_restart_the_pages_reconnect_say_so_and_play_on(
 def test_both_players_analyse_the_finished_online_game(
         open_page: Callable[..., OnlinePage]) -> None:
     """Issue 15: the analysis of a finished online game is there for both players (the room's
-    .mat transcript, analysed by the server as an opened file would be)."""
+    .mat transcript, analysed by the server as an opened file would be); while the game is
+    played, Analyze says it comes once the game is over and asks the server nothing."""
     host, guest = start_room(open_page, cube=False)
     play_turns((host, guest), 4)
+    asked: list[str] = []
+    host.page.on("request", lambda r: asked.append(r.url) if "/api/analysis" in r.url else None)
+    host.page.click("#analyze-button")
+    host.page.wait_for_selector('#analysis-panel[data-state="refused"]')
+    assert host.text("#analysis-status") == "An online game is analysed once it is over."
+    assert asked == []
     resigner = host if host.visible("#resign-button") else guest
     other = guest if resigner is host else host
     assert resigner.visible("#resign-button")

@@ -19,6 +19,9 @@ function el(tag, text, cls) {
   return node;
 }
 
+/** Why an online game in progress is not analysed. */
+const NOT_YET = "An online game is analysed once it is over.";
+
 const signed = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
 
 export class Analysis {
@@ -27,6 +30,8 @@ export class Analysis {
    * @param {import("./review.js").Review} hooks.review
    * @param {() => object|null} hooks.getGame the live state
    * @param {() => object|null} [hooks.exportSource] the transcript of online play
+   * @param {() => boolean} [hooks.allowed] false while an online game is played: the
+   *   computer's view of it comes once the game is over, as its hints do
    * @param {(text: string) => void} hooks.say announce a line
    * @param {(text: string) => void} hooks.showError show an error in words
    */
@@ -46,6 +51,7 @@ export class Analysis {
     }
     const online = this.hooks.exportSource && this.hooks.exportSource();
     if (online) {
+      if (this.hooks.allowed && !this.hooks.allowed()) return { refused: NOT_YET };
       const answer = await online.load(null);
       return { body: { mat: answer.text, name: answer.filename || null }, live: true };
     }
@@ -58,6 +64,14 @@ export class Analysis {
     if (this.running) return;
     const source = await this.source();
     if (!source) return;
+    if (source.refused) {
+      $("analysis-panel").hidden = false;
+      $("analysis-panel").dataset.state = "refused";
+      $("analysis-progress").hidden = true;
+      $("analysis-status").textContent = source.refused;
+      this.hooks.say(source.refused);
+      return;
+    }
     this.running = true;
     $("analysis-panel").hidden = false;
     $("analysis-panel").dataset.state = "running";

@@ -68,6 +68,7 @@ export class Assist {
       review: this.review,
       getGame: hooks.getGame,
       exportSource: hooks.exportSource,
+      allowed: () => this.hints.allowed(),
       say,
       showError: (text) => {
         $("error").textContent = text || "";
