@@ -48,10 +48,11 @@ beginner).
 
 Search. Checker plays are ranked as the level plays (0-ply screen, 1-ply on the level's first
 filter) and the play made is always scored at the same depth as the best. At expert (2-ply)
-only the *close* decisions are searched 2-ply: those where the play made is not the 1-ply best
-and lost less than :data:`DEEPEN_BELOW` at 1-ply; there the best few and the play made are
-rescored at 2-ply. Clear decisions (the play made is the best, or a blunder by far) stay at
-1-ply. This keeps a 7-point match within a minute (``bench/analysis_speed.py``).
+every decision where the play made is not the 1-ply best is searched 2-ply: the best few at
+1-ply (the level's second filter) and the play made are rescored at 2-ply, so a blunder is
+measured at the full depth, as GNU Backgammon's analysis measures the play made. A play made
+that is the 1-ply best loses nothing and is not searched further. A 7-point match takes well
+within a minute (``bench/analysis_speed.py``).
 """
 
 from __future__ import annotations
@@ -93,9 +94,6 @@ VERY_LUCKY: Final = 0.6
 #: A cube decision counts (in the cube error rate and PR) when the player doubled, took or
 #: dropped, or when no double and double were within this many EMG of each other.
 CLOSE_CUBE: Final = 0.16
-#: At 2-ply analysis, a checker play is rescored 2-ply when the play made is not the 1-ply
-#: best and its 1-ply loss (EMG) is under this.
-DEEPEN_BELOW: Final = 0.16
 #: PR bands: (below this PR, the word).
 RATINGS: Final = ((5.0, "world class"), (7.5, "expert"), (12.5, "advanced"),
                   (17.5, "intermediate"), (22.5, "casual"))
@@ -448,7 +446,7 @@ class _Analyzer:
     # -- checker play --------------------------------------------------------------------
 
     def checker(
-        self, legal: LegalPlays, played_board: tuple[int, ...], utility: Utility, scale: EmgScale
+        self, legal: LegalPlays, played_board: tuple[int, ...], utility: Utility
     ) -> tuple[list[tuple[int, float, Probs5, int]], int]:
         """Every play ``(index, value, probs, ply)`` best first, and the played index; the
         played play scored at the depth of the best."""
@@ -464,15 +462,12 @@ class _Analyzer:
             ranked = self._rescore(ranked, [played], boards, top_ply, utility)
             found = next(r for r in ranked if r[0] == played)
         if level.plies >= 2 and ranked[0][0] != played:
-            loss = scale.emg(ranked[0][1]) - scale.emg(found[1])
-            if loss < DEEPEN_BELOW:
-                second = level.filters[1] if len(level.filters) > 1 else MoveFilter(3, 0.05)
-                top = [r for r in ranked if r[3] == top_ply]
-                chosen = [r[0] for r in top[: second.keep]
-                          if r[1] >= top[0][1] - second.margin]
-                if played not in chosen:
-                    chosen.append(played)
-                ranked = self._rescore(ranked, chosen, boards, 2, utility)
+            second = level.filters[1] if len(level.filters) > 1 else MoveFilter(3, 0.05)
+            top = [r for r in ranked if r[3] == top_ply]
+            chosen = [r[0] for r in top[: second.keep] if r[1] >= top[0][1] - second.margin]
+            if played not in chosen:
+                chosen.append(played)
+            ranked = self._rescore(ranked, chosen, boards, 2, utility)
         return ranked, played
 
     def _rescore(
@@ -639,7 +634,7 @@ def _checker_decision(analyzer: _Analyzer, legal: LegalPlays, played_board: tupl
                         position_id=position.id(), played=text, best=text, played_equity=0.0,
                         best_equity=0.0, loss=0.0, mark="", luck=lk, luck_mark=lk_mark,
                         unforced=False, win=win)
-    ranked, played = analyzer.checker(legal, played_board, utility, scale)
+    ranked, played = analyzer.checker(legal, played_board, utility)
     best = ranked[0]
     found = next(r for r in ranked if r[0] == played)
     best_eq, played_eq = scale.emg(best[1]), scale.emg(found[1])
@@ -777,7 +772,6 @@ def analyze(
 __all__ = [
     "BAD",
     "CLOSE_CUBE",
-    "DEEPEN_BELOW",
     "DOUBTFUL",
     "RATINGS",
     "VERY_BAD",
