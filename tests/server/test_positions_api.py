@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import Clients, act, new_game
+from api_support import Clients, act, app_of, new_game
 from fastapi.testclient import TestClient
 
 from backgammon.core.position import Position
@@ -249,6 +249,33 @@ def test_a_bad_evaluation_request_says_what_is_wrong(clients: Clients) -> None:
     assert missing.json()["error"]["message"] == "invalid request: position: Field required"
     empty = client.post("/api/positions/evaluation", json={"position": ""})
     assert empty.status_code == 422 and "position" in empty.json()["error"]["message"]
+
+
+def test_hints_are_refused_at_once_when_every_evaluation_slot_is_taken(
+        clients: Clients) -> None:
+    """A flood of hint requests cannot take the server's cores from the games: past the
+    app's evaluation slots (4 by default) a request answers 503 ``busy`` at once, without
+    waiting, and the next one after a slot is freed is answered."""
+    client = clients.new(rolls=[(3, 1)])
+    game = act(client, new_game(client)["id"], "roll")
+    slots = app_of(client).state.evaluations
+    assert slots.slots == 4
+    held = [slots.slot() for _ in range(slots.slots)]
+    for slot in held:
+        slot.__enter__()
+    busy = {"code": "busy", "message": "the computer is busy with 4 other evaluations: try "
+            "again in a moment"}
+    position = client.post("/api/positions/evaluation", json={"position": OPENING_31})
+    assert (position.status_code, position.json()) == (503, {"error": busy})
+    live = client.get(f"/api/games/{game['id']}/evaluation")
+    assert (live.status_code, live.json()) == (503, {"error": busy})
+    editor = client.post("/api/positions/hint", json={"setup": start_setup()})
+    assert (editor.status_code, editor.json()) == (503, {"error": busy})
+    held.pop().__exit__(None, None, None)
+    assert evaluation(client, OPENING_31)["plays"][0]["play"] == "8/5 6/5"
+    assert client.get(f"/api/games/{game['id']}/evaluation").json()["kind"] == "plays"
+    for slot in held:
+        slot.__exit__(None, None, None)
 
 
 def saved(client: TestClient, browser: str = BROWSER) -> list[dict[str, Any]]:

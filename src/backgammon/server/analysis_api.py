@@ -10,7 +10,9 @@
   with ``names``), or ``"failed"`` and the ``error``.
 * ``GET /api/games/{id}/evaluation``: the hint for the present decision of a saved game
   (:func:`~backgammon.services.analysis_jobs.evaluation_for`): ranked plays with equities and
-  chances, or the cube hint. Refused (403) while it is the computer's turn to act.
+  chances, or the cube hint. Refused (403) while it is the computer's turn to act, and (503
+  ``busy``) when the app's evaluation slots are all taken
+  (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), as the position hints are.
 
 The analyses run in worker threads, a bounded number at once; nothing here blocks the event
 loop.
@@ -32,6 +34,7 @@ from backgammon.server.api import GameId, Service
 from backgammon.server.records_api import MAX_MAT_CHARS
 from backgammon.services.analysis_jobs import (
     AnalysisJobs,
+    EvaluationSlots,
     NoSuchJobError,
     TooManyJobsError,
     evaluation_for,
@@ -107,8 +110,9 @@ async def read_analysis(job_id: str, request: Request) -> Any:
 
 
 @router.get("/api/games/{game_id}/evaluation", summary="The computer's hint")
-async def evaluation(game_id: GameId, service: Service) -> Any:
-    """Ranked plays for the dice thrown, or the cube hint before the roll (EMG)."""
+async def evaluation(game_id: GameId, service: Service, request: Request) -> Any:
+    """Ranked plays for the dice thrown, or the cube hint before the roll (EMG); 503 ``busy``
+    when every evaluation slot is taken."""
 
     def read(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
         human = settings["human"]
@@ -121,7 +125,13 @@ async def evaluation(game_id: GameId, service: Service) -> Any:
             return None
         return evaluation_for(game)
 
-    found = await anyio.to_thread.run_sync(service.inspect, game_id, read)
+    slots: EvaluationSlots = request.app.state.evaluations
+
+    def in_slot(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
+        with slots.slot():
+            return read(match, settings)
+
+    found = await anyio.to_thread.run_sync(service.inspect, game_id, in_slot)
     if found is None:
         return _error(403, "not_your_turn", "no hint while the computer is to act")
     return found

@@ -42,7 +42,7 @@ from backgammon.server.records_api import router as records_router
 from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
-from backgammon.services.analysis_jobs import AnalysisJobs
+from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
 from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
 from backgammon.services.saved_positions import PositionStore
@@ -120,6 +120,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     app.state.games = service
     app.state.analysis_jobs = jobs
+    app.state.evaluations = EvaluationSlots(settings.evaluations)
     app.state.store = store
     app.state.positions = positions
     app.state.settings = settings

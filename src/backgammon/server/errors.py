@@ -23,12 +23,14 @@ from backgammon.core.errors import (
     IllegalMoveError,
     IllegalPlayError,
 )
+from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.online.protocol import OnlineError, error_payload
 from backgammon.services.store import GameNotFoundError, StoredGameError
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (GameNotFoundError, "not_found"),
+    (EvaluatorBusyError, "busy"),
     (StoredGameError, "stored_game_invalid"),
     (IllegalActionError, "not_allowed"),
     (IllegalMoveError, "illegal_move"),
@@ -41,7 +43,7 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "stored_game_invalid": 409, "not_allowed": 409,
     "illegal_move": 422, "invalid": 422, "invalid_settings": 422, "invalid_request": 422,
     "malformed": 422,
-    "rate_limited": 429, "too_many_rooms": 503,
+    "rate_limited": 429, "too_many_rooms": 503, "busy": 503,
 }
 
 

@@ -35,7 +35,7 @@ from typing_extensions import TypedDict
 from backgammon.core.errors import InvalidPositionError
 from backgammon.core.xgid import Xgid
 from backgammon.server.api import ErrorResponse
-from backgammon.services.analysis_jobs import position_evaluation
+from backgammon.services.analysis_jobs import EvaluationSlots, position_evaluation
 from backgammon.services.saved_positions import (
     MAX_NAME_LENGTH,
     MAX_SAVED_POSITIONS,
@@ -119,6 +119,17 @@ async def _in_thread(func: Callable[..., T], *args: Any) -> T:
     return await anyio.to_thread.run_sync(func, *args)
 
 
+def _evaluating(request: Request, func: Callable[..., T]) -> Callable[..., T]:
+    """``func`` run in one of the app's evaluation slots (:class:`EvaluationSlots`)."""
+    slots: EvaluationSlots = request.app.state.evaluations
+
+    def run(*args: Any) -> T:
+        with slots.slot():
+            return func(*args)
+
+    return run
+
+
 def _store(request: Request) -> PositionStore:
     store: PositionStore = request.app.state.positions
     return store
@@ -154,26 +165,28 @@ async def check_position(body: SetupRequest) -> SetupInfoJSON | JSONResponse:
 
 
 @router.post("/api/positions/hint", response_model=HintJSON, summary="Hint for a position")
-async def hint_position(body: SetupRequest) -> HintJSON | JSONResponse:
-    """The computer's best plays of the setup's roll, or its cube decision before the roll."""
+async def hint_position(body: SetupRequest, request: Request) -> HintJSON | JSONResponse:
+    """The computer's best plays of the setup's roll, or its cube decision before the roll;
+    503 ``busy`` when every evaluation slot is taken."""
     try:
         xgid = check_setup(body.setup)
     except SetupError as exc:
         return _invalid(str(exc))
-    return await _in_thread(setup_hint, xgid)
+    return await _in_thread(_evaluating(request, setup_hint), xgid)
 
 
 @router.post("/api/positions/evaluation", summary="The computer's evaluation of a position")
-async def evaluate_position(body: EvaluationRequest) -> Any:
+async def evaluate_position(body: EvaluationRequest, request: Request) -> Any:
     """Ranked plays for the ID's dice (equity in EMG, difference to the best, chances), or
     the cube hint before the roll, or the answer to a pending double; 422 with the reason
-    when the ID cannot be read or played from."""
+    when the ID cannot be read or played from; 503 ``busy`` when every evaluation slot is
+    taken."""
     try:
         xgid = read_ids(body.position)
     except InvalidPositionError as exc:
         return _invalid(str(exc), "invalid_id")
     try:
-        return await _in_thread(position_evaluation, xgid)
+        return await _in_thread(_evaluating(request, position_evaluation), xgid)
     except SetupError as exc:
         return _invalid(str(exc))
 

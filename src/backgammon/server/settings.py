@@ -11,6 +11,7 @@ from typing import Final
 
 from backgammon.core.game import DiceLike
 from backgammon.server.analytics import Analytics
+from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS
 from backgammon.services.clock import TimeControl
 from backgammon.services.store import default_db_path
 from backgammon.services.timing import controls_from_env
@@ -45,6 +46,9 @@ class ServerSettings:
         persist_rooms: keep the online rooms in ``db_path`` (committed action by action,
             restored at start: :mod:`backgammon.services.online.persist`); False keeps them in
             memory only.
+        evaluations: hints computed at once, from every client together (the game's hint,
+            the position editor's, a review's); one more is refused at once with 503
+            ``busy`` (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`).
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -56,6 +60,7 @@ class ServerSettings:
     time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
     analytics: Analytics | None = None
     persist_rooms: bool = True
+    evaluations: int = DEFAULT_EVALUATIONS
 
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]

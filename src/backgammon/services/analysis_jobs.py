@@ -19,8 +19,9 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -44,8 +45,49 @@ DEFAULT_MAX_JOBS: Final = 64
 HINT_PLAYS: Final = 8
 
 
+#: Evaluations (hints) computed at once by default, whoever asks.
+DEFAULT_EVALUATIONS: Final = 4
+
+
 class TooManyJobsError(BackgammonError):
     """Every slot of the queue is taken by an unfinished analysis."""
+
+
+class EvaluatorBusyError(BackgammonError):
+    """Every evaluation slot is taken: the request is refused at once, not queued."""
+
+
+class EvaluationSlots:
+    """A bound on the hints computed at once (each up to a few CPU-seconds at Expert), so
+    that a flood of requests cannot take the server's cores from the games being played: a
+    request that finds every slot taken is refused at once (:class:`EvaluatorBusyError`)
+    rather than made to wait.
+
+    Args:
+        slots: evaluations at once (at least 1).
+    """
+
+    def __init__(self, slots: int = DEFAULT_EVALUATIONS) -> None:
+        if slots < 1:
+            raise ValueError(f"slots must be at least 1, got {slots!r}")
+        self.slots = slots
+        self._free = threading.BoundedSemaphore(slots)
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        """Hold one slot for the ``with`` block.
+
+        Raises:
+            EvaluatorBusyError: none is free.
+        """
+        if not self._free.acquire(blocking=False):
+            raise EvaluatorBusyError(
+                f"the computer is busy with {self.slots} other evaluations: try again in a "
+                "moment")
+        try:
+            yield
+        finally:
+            self._free.release()
 
 
 class NoSuchJobError(BackgammonError, LookupError):
@@ -272,7 +314,10 @@ def _pct(p: float) -> float:
 
 
 __all__ = [
+    "DEFAULT_EVALUATIONS",
     "AnalysisJobs",
+    "EvaluationSlots",
+    "EvaluatorBusyError",
     "Job",
     "NoSuchJobError",
     "TooManyJobsError",
