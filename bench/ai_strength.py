@@ -368,7 +368,8 @@ def head_to_head(args: argparse.Namespace) -> None:
                 advance(f"{ppg:+.3f} ppg")
     except KeyboardInterrupt:
         print(f"interrupted: {len(records)} of {args.games} games played", file=sys.stderr)
-    report_vs(level, f"{name}, cube {'on' if cube else 'off'}",
+    opponent_words = f"gnubg 0-ply (noise σ={noise})" if opponent == "gnubg" else opponent
+    report_vs(level, f"{opponent_words}, {'money with the cube' if cube else 'cubeless money'}",
               [records[i] for i in sorted(records) if i < args.games],
               time.perf_counter() - start)
 
@@ -385,7 +386,7 @@ def report_vs(level: str, opponent: str, records: list[GameRecord], seconds: flo
     def count(kind: int, won: bool) -> int:
         return sum(r.result_kind == kind and (r.points > 0) == won for r in records)
 
-    print(f"{level} v {opponent}, money, {n} games: "
+    print(f"{level} v {opponent}, {n} games: "
           f"{mean:+.3f} points/game (95% {lo:+.3f} to {hi:+.3f}); "
           f"won {wins}/{n} = {wins / n:.1%} (95% {wlo:.1%}-{whi:.1%}); "
           f"gammons won {count(2, True)}, lost {count(2, False)}; "

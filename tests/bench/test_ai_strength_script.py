@@ -56,3 +56,20 @@ def test_against_gnubg_writes_a_line_per_game_and_resumes(tmp_path: Path) -> Non
 def test_a_level_against_another_level() -> None:
     out = run("--vs", "easy", "--level", "medium", "--games", "2", "--cube", "off")
     assert re.search(r"^medium v easy, cube off: \d/2 won", out, re.MULTILINE), out
+
+
+def test_a_level_against_another_level_resumes_and_shares_a_file(tmp_path: Path) -> None:
+    """``--vs LEVEL --out``: one JSON line per game; ``--first`` starts a second share of
+    the run in the same file, and a last run reports every game without playing one."""
+    results = tmp_path / "levels.jsonl"
+    common = ("--vs", "easy", "--level", "medium", "--cube", "off", "--out", str(results))
+    out = run(*common, "--games", "1")
+    assert "medium v easy, cubeless money, 1 games:" in out
+    out = run(*common, "--first", "1", "--games", "2")
+    assert "1 games already played with these settings" in out
+    games = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [(r["game"], r["color"], r["opponent"], r["cube"]) for r in games] == [
+        (0, "white", "easy", False), (1, "black", "easy", False)]
+    out = run(*common, "--games", "2")
+    assert "2 games already played" in out and "medium v easy, cubeless money, 2 games:" in out
+    assert len(results.read_text().splitlines()) == 2  # nothing played again
