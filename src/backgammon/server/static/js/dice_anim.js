@@ -68,6 +68,8 @@ export class DiceTumble {
     if (this.started === null || reducedMotion()) return false;
     nodes.forEach((node, index) => {
       if (typeof node.animate !== "function") return;
+      // a die whose tumble is already over lies at rest: no class, no finished animation
+      if (elapsed >= index * STAGGER_MS + TUMBLE_MS) return;
       node.classList.add("tumbling");
       const animation = node.animate(keyframes(index), {
         duration: TUMBLE_MS,
