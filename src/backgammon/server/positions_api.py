@@ -170,9 +170,9 @@ async def hint_position(body: SetupRequest, request: Request) -> HintJSON | JSON
     503 ``busy`` when every evaluation slot is taken."""
     try:
         xgid = check_setup(body.setup)
-    except SetupError as exc:
+        return await _in_thread(_evaluating(request, setup_hint), xgid)
+    except SetupError as exc:  # the setup, or a pending double the rules do not allow
         return _invalid(str(exc))
-    return await _in_thread(_evaluating(request, setup_hint), xgid)
 
 
 @router.post("/api/positions/evaluation", summary="The computer's evaluation of a position")
