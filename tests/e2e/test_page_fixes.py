@@ -25,6 +25,10 @@ open_page = test_web_game.open_page
 
 
 def close_new_game(game: GamePage) -> None:
+    # the page opens the New game dialog once its start-up requests are answered: wait for
+    # that (or a game shown) first, so the dialog cannot open later over the next click
+    game.page.wait_for_function("() => document.querySelector('#new-game-dialog[open]') || "
+                                "document.body.dataset.version")
     if game.visible("#new-game-dialog"):
         game.page.click("#new-game-cancel")
 
