@@ -130,6 +130,11 @@ def _evaluating(request: Request, func: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
+def _setup_hint(xgid: Xgid) -> HintJSON:
+    """The setup's hint in words, from the position's evaluation at Expert."""
+    return setup_hint(xgid, position_evaluation(xgid))
+
+
 def _store(request: Request) -> PositionStore:
     store: PositionStore = request.app.state.positions
     return store
@@ -170,7 +175,7 @@ async def hint_position(body: SetupRequest, request: Request) -> HintJSON | JSON
     503 ``busy`` when every evaluation slot is taken."""
     try:
         xgid = check_setup(body.setup)
-        return await _in_thread(_evaluating(request, setup_hint), xgid)
+        return await _in_thread(_evaluating(request, _setup_hint), xgid)
     except SetupError as exc:  # the setup, or a pending double the rules do not allow
         return _invalid(str(exc))
 

@@ -399,19 +399,14 @@ def ids_json(match: Match) -> IdsJSON | None:
         return None
 
 
-def setup_hint(xgid: Xgid, level: str = "expert") -> HintJSON:
-    """The computer's advice in the setup, in words, at ``level`` (Expert, as the game's hints
-    and the analysis): with the dice, the plays best first with their equity (EMG: money
-    equity for a cube of 1, or match-winning chances converted at the score); before the
-    roll, whether to double (and how to answer); with a double pending, how to answer it.
-    The numbers are those of :func:`~backgammon.services.analysis_jobs.position_evaluation`.
-
-    Raises:
-        SetupError: a pending double the rules do not allow.
+def setup_hint(xgid: Xgid, answer: Mapping[str, Any]) -> HintJSON:
+    """The computer's advice in the setup, in words: ``answer`` is
+    :func:`~backgammon.services.analysis_jobs.position_evaluation` of ``xgid`` (at Expert, as
+    the game's hints and the analysis). With the dice, the plays best first with their equity
+    (EMG: money equity for a cube of 1, or match-winning chances converted at the score);
+    before the roll, whether to double (and how to answer); with a double pending, how to
+    answer it. The caller evaluates, so this module stays below the AI's services.
     """
-    from backgammon.services.analysis_jobs import position_evaluation
-
-    answer = position_evaluation(xgid, level)
     who = str(xgid.position.turn).capitalize()
     other = str(xgid.position.turn.opponent).capitalize()
     if answer["kind"] == "plays":
