@@ -415,11 +415,10 @@ class _Analyzer:
         # play (so ``plies=0`` stays a quick 1-ply analysis)
         self.cube_plies = max(1, min(level.cube_plies, level.plies + 1))
 
-    def cube_probs(self, pre: _PreRoll, position: Position, utility: Utility) -> Probs5:
-        """The side on roll's chances for a cube decision that counts: ``pre``'s 1-ply
-        chances, or the level's deeper lookahead (:func:`preroll` with its cube filters)."""
-        if self.cube_plies <= 1:
-            return pre.probs
+    def cube_probs(self, position: Position, utility: Utility) -> Probs5:
+        """The side on roll's chances for a cube decision that counts, on the level's deeper
+        lookahead (:func:`preroll` with its cube filters; called when ``cube_plies`` > 1, the
+        1-ply chances being the pre-roll's own)."""
         return _probs(preroll(position, self.ev, self.cube_plies, self.level.cube_filters,
                               utility))
 
@@ -538,7 +537,7 @@ def _analyze_game(
                 decision = _double_decision(probs, cube, mover, kind == "double", index, turn,
                                             before.turn_start, win)
                 if decision.unforced and analyzer.cube_plies > 1:
-                    probs = analyzer.cube_probs(pre, before.turn_start, utility)
+                    probs = analyzer.cube_probs(before.turn_start, utility)
                     decision = _double_decision(probs, cube, mover, kind == "double", index,
                                                 turn, before.turn_start, win)
                 decisions.append(decision)

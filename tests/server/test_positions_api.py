@@ -230,6 +230,34 @@ def test_the_evaluation_honours_the_match_score(clients: Clients) -> None:
     assert pending["kind"] == "take" and pending["action"] == "take"
 
 
+def test_the_evaluation_of_a_game_without_gammons_counts_none(clients: Clients) -> None:
+    """An XGID cannot say that a game is played without gammons, so a review of such a game
+    says so beside it: every win is then a single game, and a play's money equity is its
+    winning chances alone, 2p - 1, as at double match point."""
+    client = clients.new()
+    response = client.post("/api/positions/evaluation",
+                           json={"position": OPENING_31, "gammons": False})
+    assert response.status_code == 200, response.text
+    plays = response.json()["plays"]
+    for play in plays:
+        assert play["equity"] == pytest.approx(2 * play["probs"]["win"] / 100 - 1, abs=2e-3)
+    with_gammons = evaluation(client, OPENING_31)["plays"][0]
+    assert with_gammons["equity"] != pytest.approx(plays[0]["equity"], abs=2e-2)
+    # The live hint of a money game played without gammons (or under the Jacoby rule with
+    # the cube centred) says the same: the computer plays on those values, so do its hints.
+    for rules in ({"gammons": False}, {"kind": "money", "cube": True, "jacoby": True}):
+        client = clients.new(rolls=[(3, 1)])
+        game = act(client, new_game(client, **rules)["id"], "roll")
+        live = client.get(f"/api/games/{game['id']}/evaluation").json()["plays"]
+        assert live[0]["play"] == "8/5 6/5"
+        for play in live:
+            assert play["equity"] == pytest.approx(2 * play["probs"]["win"] / 100 - 1,
+                                                   abs=2e-3), rules
+    wrong = client.post("/api/positions/evaluation",
+                        json={"position": OPENING_31, "gammons": "sometimes"})
+    assert wrong.status_code == 422 and "gammons" in wrong.json()["error"]["message"]
+
+
 def test_a_bad_evaluation_request_says_what_is_wrong(clients: Clients) -> None:
     client = clients.new()
     malformed = evaluation(client, "XGID=nonsense", status=422)["error"]

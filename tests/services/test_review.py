@@ -155,6 +155,21 @@ def test_each_frame_names_its_decisions_as_xgids() -> None:
     ]
 
 
+def test_each_frame_says_whether_gammons_count() -> None:
+    """An XGID cannot say that gammons are off, so each frame says it beside its decisions
+    (the page asks for their evaluation with it)."""
+    for gammons in (True, False):
+        match = Match(0, gammons=gammons, dice=FixedDice([(3, 1)]))
+        game = match.current
+        game.roll()
+        game.move(Move(8, 5, 3))
+        game.move(Move(6, 5, 1))
+        game.end_turn()
+        frames = review_match(match)["frames"]
+        assert [f["kind"] for f in frames] == ["start", "play"]
+        assert [f["gammons"] for f in frames] == [gammons, gammons]
+
+
 def test_a_matchs_decisions_carry_its_score_and_the_crawford_game() -> None:
     match = random_match(4, games=9, length=5, cube=True, double=0.15)
     assert [g.settings.crawford for g in match.games] == [False, True, False]

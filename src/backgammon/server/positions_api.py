@@ -87,6 +87,8 @@ class EvaluationRequest(BaseModel):
 
     position: str = Field(min_length=1, max_length=200,
                           description="an XGID, or PositionID:MatchID")
+    gammons: bool = Field(True, description="false: a game played without gammons (every win "
+                                            "a single game), which an ID cannot say")
 
 
 class SaveRequest(BaseModel):
@@ -191,7 +193,9 @@ async def evaluate_position(body: EvaluationRequest, request: Request) -> Any:
     except InvalidPositionError as exc:
         return _invalid(str(exc), "invalid_id")
     try:
-        return await _in_thread(_evaluating(request, position_evaluation), xgid)
+        gammons = body.gammons
+        return await _in_thread(_evaluating(
+            request, lambda x: position_evaluation(x, gammons=gammons)), xgid)
     except SetupError as exc:
         return _invalid(str(exc))
 

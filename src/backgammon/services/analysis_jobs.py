@@ -225,7 +225,7 @@ def evaluation_for(game: Game, level: str = "expert",
     if game.phase is Phase.MOVE and game.dice is not None:
         position = game.turn_start
         mover = position.turn
-        ranked = rank(position, game.dice, level, cube=cube if cube.is_match else None)
+        ranked = rank(position, game.dice, level, cube=cube)
         scale = emg_scale(cube, mover)
         if not ranked:
             return {"kind": "plays", "dice": list(game.dice), "plays": []}
@@ -261,12 +261,14 @@ def evaluation_for(game: Game, level: str = "expert",
     return {"kind": "none"}
 
 
-def position_evaluation(xgid: Xgid, level: str = "expert") -> dict[str, Any]:
+def position_evaluation(xgid: Xgid, level: str = "expert", *,
+                        gammons: bool = True) -> dict[str, Any]:
     """The computer's hint for the decision ``xgid`` describes: with dice, the plays of the
     roll; before the roll, the cube decision of the side on roll; with a double pending, the
     answer to it. The match score, the Crawford game and the cube come from the XGID, as
     :func:`evaluation_for` reads them from a game (the game picked up at ``xgid`` by
-    :func:`~backgammon.services.setup.setup_match`, with the cube).
+    :func:`~backgammon.services.setup.setup_match`, with the cube). ``gammons`` False: a game
+    where every win is a single game (an XGID cannot say so), as a game played without them.
 
     Returns:
         :func:`evaluation_for`'s answer; a roll that cannot be played answers
@@ -276,7 +278,7 @@ def position_evaluation(xgid: Xgid, level: str = "expert") -> dict[str, Any]:
         SetupError: a position the game cannot be picked up at (a double the rules do not
             allow: in the Crawford game, with a dead cube, ...), in words.
     """
-    match = setup_match(xgid)
+    match = setup_match(xgid, gammons=gammons)
     game = match.current
     if xgid.dice is not None and game.phase is not Phase.MOVE:  # the roll passed at once
         return {"kind": "plays", "dice": list(xgid.dice), "plays": []}

@@ -80,7 +80,8 @@ class FrameJSON(TypedDict):
     play's moves, to mark on the board; ``cube`` the cube after the action (``offered_by`` set
     while a double waits for its answer); ``score`` the points won before this game, or after it
     on its ``"result"`` frame; ``decisions`` the decisions the line made, each as the XGID of
-    the position where it was made (see :func:`frame_decisions`).
+    the position where it was made (see :func:`frame_decisions`); ``gammons`` whether the
+    game counts gammons and backgammons (an XGID cannot say, so its evaluation needs it).
     """
 
     game: int
@@ -95,6 +96,7 @@ class FrameJSON(TypedDict):
     cube: CubeJSON
     score: ScorePairJSON
     decisions: list[str]
+    gammons: bool
 
 
 class ReviewJSON(TypedDict):
@@ -335,7 +337,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
             "cube": {"enabled": enabled, "value": game.settings.start_cube_value,
                      "owner": None if game.settings.start_cube_owner is None
                      else _name(game.settings.start_cube_owner), "offered_by": None},
-            "score": score, "decisions": [],
+            "score": score, "decisions": [], "gammons": match.gammons,
         })
         for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
@@ -353,7 +355,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "cube": {"enabled": enabled, "value": turn.cube_value,
                          "owner": _name(turn.cube_owner) if turn.cube_owner else None,
                          "offered_by": _name(turn.color) if offered else None},
-                "score": score, "decisions": decisions,
+                "score": score, "decisions": decisions, "gammons": match.gammons,
             })
         outcome = game.outcome
         if outcome is not None:
@@ -371,6 +373,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "dice": None, "moves": [],
                 "cube": {**last_cube, "offered_by": None},
                 "score": {"white": after[0], "black": after[1]}, "decisions": [],
+                "gammons": match.gammons,
             })
     white, black = match.score
     return {

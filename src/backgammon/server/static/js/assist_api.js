@@ -64,10 +64,11 @@ export function getEvaluation(id) {
 
 /**
  * The computer's evaluation of the decision an XGID describes (POST /api/positions/evaluation):
- * the same answer as getEvaluation, for a position of a review.
+ * the same answer as getEvaluation, for a position of a review. `gammons` false: the game was
+ * played without gammons (an XGID cannot say so).
  */
-export function evaluatePosition(position) {
-  return request("POST", "/api/positions/evaluation", { position });
+export function evaluatePosition(position, gammons = true) {
+  return request("POST", "/api/positions/evaluation", { position, gammons });
 }
 
 /** Start an analysis of a saved game (`{game_id}`) or a .mat text (`{mat, name}`): its job. */

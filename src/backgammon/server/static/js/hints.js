@@ -57,6 +57,11 @@ function isOnline(game) {
   return Boolean(game) && typeof game.hints === "boolean";
 }
 
+/** The key of an evaluation kept: the XGID, marked when the game had no gammons. */
+function cacheKey(xgid, gammons) {
+  return gammons ? xgid : `${xgid} no gammons`;
+}
+
 /** The play a review frame made, as the evaluation writes plays ("8/5 6/5"), or null. */
 function playedOf(frame) {
   if (!frame || frame.kind !== "play") return null;
@@ -211,7 +216,7 @@ export class Hints {
     this.apply();
     if (!this.on || !frame) return;
     const decisions = frame.decisions || [];
-    const key = `review:${frame.game}:${frame.history_index}:${decisions.join(",")}`;
+    const key = `review:${frame.game}:${frame.history_index}:${decisions.join(",")}:${frame.gammons}`;
     this.reviewKey = key;
     let text;
     if (!this.allowed()) text = "No hints in a game against a person until the game is over.";
@@ -222,7 +227,8 @@ export class Hints {
       this.drawEvaluation(null);
       return;
     }
-    const known = decisions.map((xgid) => this.cache.get(xgid));
+    const gammons = frame.gammons !== false;
+    const known = decisions.map((xgid) => this.cache.get(cacheKey(xgid, gammons)));
     if (known.every(Boolean)) {
       this.drawEvaluations(known, { played: playedOf(frame), review: true });
       return;
@@ -233,18 +239,21 @@ export class Hints {
 
   async evaluateFrame(frame, key) {
     if (this.reviewKey !== key || !this.allowed()) return;
-    const answers = await Promise.all(frame.decisions.map((xgid) => this.evaluation(xgid)));
+    const answers = await Promise.all(
+      frame.decisions.map((xgid) => this.evaluation(xgid, frame.gammons !== false)));
     if (this.reviewKey !== key || this.frame !== frame || !this.on || !this.allowed()) return;
     this.drawEvaluations(answers, { played: playedOf(frame), review: true });
   }
 
-  /** The evaluation of `xgid` (kept), or {kind: "error", text}. */
-  async evaluation(xgid) {
-    const known = this.cache.get(xgid);
+  /** The evaluation of `xgid` (kept), or {kind: "error", text}; `gammons` false for a game
+   * played without them. */
+  async evaluation(xgid, gammons = true) {
+    const key = cacheKey(xgid, gammons);
+    const known = this.cache.get(key);
     if (known) return known;
     try {
-      const answer = await evaluatePosition(xgid);
-      this.cache.set(xgid, answer);
+      const answer = await evaluatePosition(xgid, gammons);
+      this.cache.set(key, answer);
       if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value);
       return answer;
     } catch (err) {
