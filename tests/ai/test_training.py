@@ -49,3 +49,27 @@ def test_the_opening_roll_is_never_a_double() -> None:
     rolls = [td.roll(rng, opening=True) for _ in range(300)]
     assert all(a > b for a, b in rolls)
     assert any(a == b for a, b in (td.roll(rng, opening=False) for _ in range(300)))
+
+
+def test_exploration_leaves_the_greedy_line_and_learns_the_best_value_there() -> None:
+    """With ``explore`` the games leave the greedy line at some contact decisions; the state
+    before such a play learns the best play's value (the trace is cut), so every target is
+    still a set of chances, and an old weights file without the setting resumes with none."""
+    import random
+
+    nets = td.new_nets(td.Settings(contact_hidden=8, race_hidden=4))
+    # a share too small to explore draws the same dice (the explorer's seed comes from rng)
+    greedy = td.play_training_game(nets, random.Random(5), 0.7, explore=1e-12)
+    again = td.play_training_game(nets, random.Random(5), 0.7, explore=1e-12)
+    explored = td.play_training_game(nets, random.Random(5), 0.7, explore=0.5)
+    assert len(greedy[0]) == len(again[0])
+    assert all(np.array_equal(a, b) for a, b in zip(greedy[0], again[0], strict=True))
+    differs = len(explored[0]) != len(greedy[0]) or any(
+        not np.array_equal(a, b) for a, b in zip(explored[0], greedy[0], strict=False))
+    assert differs
+    states, kinds, returns = explored
+    assert len(states) == len(kinds) == len(returns)
+    assert np.all(returns >= 0.0) and np.all(returns <= 1.0)
+    assert np.all(returns[:, 1] <= returns[:, 0] + 1e-6)  # a gammon is a win
+    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
+                          "race_hidden": 4, "race_expect": 0.0}).explore == 0.0

@@ -18,6 +18,12 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   states take the 1-ply expectation over the 21 rolls of the best play's value (our own
   engine's expectimax on the current nets, exact bear-offs included) instead of their
   λ-return, and the states before them build their returns on it.
+* Exploration (``--explore``, off by default): at a share of the contact decisions (drawn
+  from a generator seeded by ``rng``) the mover plays another play than the best, drawn
+  evenly among those within :data:`EXPLORE_MARGIN` of it, so the games reach positions greedy
+  play seldom does (hit checkers, broken boards, back games). The state before such a play
+  learns the best play's value, not the one played, and its return does not build on the
+  line explored (Watkins's cut, Sutton and Barto 12.10); the states after it learn as usual.
 * One gradient step per game on the squared error of the five outputs, for the contact net on
   the contact states and the race net on the race states (offline λ-return: the targets use
   the weights the game was played with).
@@ -84,6 +90,11 @@ class Settings:
     contact_hidden: int = 128
     race_hidden: int = 64
     race_expect: float = 0.0
+    explore: float = 0.0
+
+
+#: Exploration plays another play within this much cubeless money equity of the best.
+EXPLORE_MARGIN = 0.2
 
 
 def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
@@ -95,18 +106,23 @@ def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
 
 
 def play_training_game(
-    nets: NetSet, rng: random.Random, lam: float, race_expect: float = 0.0
+    nets: NetSet, rng: random.Random, lam: float, race_expect: float = 0.0,
+    explore: float = 0.0,
 ) -> tuple[list[np.ndarray], list[int], np.ndarray]:
     """One greedy self-play game. Returns the training states' encodings, their classes
     (:data:`RACE` / :data:`CONTACT`) and their targets ``(T, 5)`` (side on roll's view):
     λ-returns, except that a share ``race_expect`` of the race states (drawn from a generator
     seeded by ``rng``) get the 1-ply expectation over the 21 rolls instead, which the
-    λ-returns of the states before them then build on."""
+    λ-returns of the states before them then build on. At a share ``explore`` of the contact
+    decisions another play within :data:`EXPLORE_MARGIN` of the best is played; the state
+    before it takes the best play's value as its return (the trace is cut there)."""
     states: list[np.ndarray] = [encode(np.asarray([START], dtype=np.int8))[0]]
     kinds: list[int] = [CONTACT]
     values: list[np.ndarray] = []
     expected: dict[int, np.ndarray] = {}
     chooser = random.Random(rng.getrandbits(32)) if race_expect > 0 else None
+    explorer = random.Random(rng.getrandbits(32)) if explore > 0 else None
+    cut: set[int] = set()  # the decisions where another play than the best was played
     evaluator = NetEvaluator(nets, cache_size=50_000) if chooser is not None else None
     board = START
     opening = True
@@ -118,10 +134,18 @@ def play_training_game(
         if not boards:
             boards = [board]  # the roll cannot be played: the board stands, the other rolls
         probs, kind, encoded = score_boards(boards, nets)
-        best = int(np.argmax(equities(probs)))
+        scores = equities(probs)
+        best = int(np.argmax(scores))
         values.append(probs[best])
         if kind[best] in (FINISHED, BEAROFF):
             break
+        if explorer is not None and kind[best] == CONTACT and explorer.random() < explore:
+            others = [i for i in range(len(boards))
+                      if i != best and scores[i] >= scores[best] - EXPLORE_MARGIN
+                      and kind[i] not in (FINISHED, BEAROFF)]
+            if others:
+                best = explorer.choice(others)
+                cut.add(len(values) - 1)
         states.append(encoded[best])
         kinds.append(int(kind[best]))
         board = tuple(-c for c in reversed(boards[best]))
@@ -136,6 +160,8 @@ def play_training_game(
     for t in range(len(values) - 2, -1, -1):
         if t in expected:
             g = expected[t]
+        elif t in cut:
+            g = values[t]
         else:
             nxt = invert(g[None, :])[0]
             g = (1.0 - lam) * values[t] + lam * nxt
@@ -151,7 +177,7 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
     for n in range(first_game, first_game + count):
         rng = random.Random(settings.seed * 1_000_003 + n)
         states, kinds, returns = play_training_game(nets, rng, settings.lam,
-                                                    settings.race_expect)
+                                                    settings.race_expect, settings.explore)
         x = np.asarray(states, dtype=np.float32)
         k = np.asarray(kinds)
         for net_kind, net in ((CONTACT, nets.contact), (RACE, nets.race)):
@@ -277,6 +303,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--race-hidden", type=int, default=64)
     p.add_argument("--race-expect", type=float, default=0.25,
                    help="share of race states trained on the 1-ply expectation")
+    p.add_argument("--explore", type=float, default=0.0,
+                   help="share of contact decisions that play another play near the best")
     p.add_argument("--workers", type=int, default=1, help="processes (one per core)")
     p.add_argument("--sync", type=int, default=200, help="games between weight averaging")
     p.add_argument("--checkpoint-every", type=int, default=5000)
@@ -310,10 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings.rate = args.rate
         settings.lam = args.lam
         settings.race_expect = args.race_expect
+        settings.explore = args.explore
         nets.meta["settings"] = asdict(settings)
     else:
         settings = Settings(args.seed, args.lam, args.rate, args.contact_hidden,
-                            args.race_hidden, args.race_expect)
+                            args.race_hidden, args.race_expect, args.explore)
         nets = new_nets(settings)
     start_games = int(nets.meta.get("games", 0))
     target = start_games + args.games
