@@ -14,12 +14,20 @@ Run::
 It prints, per player-file, gnubg's and our chequer-play error rate, whether they agree within
 max(3 mEMG, 25 %), then the share that agrees, the Spearman rank correlation, and the time our
 analysis took (wall and CPU seconds) per file.
+
+``--breakdown`` also compares decision by decision: gnubg's analysed match is saved as SGF
+(``save match``, cached beside the statistics), the loss gnubg gives each checker play made is
+read from its ``A[...]`` property (the alternatives' equities, EMG) and set beside ours, and
+a table shows, by the size of gnubg's loss, how many plays there are and the mean loss each
+analysis gives them: where our error rates part from gnubg's (small errors seen larger, large
+ones smaller, plays gnubg finds best that we do not).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import re
 import shutil
 import subprocess
@@ -62,14 +70,18 @@ def gnubg_output(path: Path, cache: Path | None = CACHE_DIR, timeout: float = 18
     cached = cache / f"{path.stem}-{digest}.txt" if cache is not None else None
     if cached is not None and cached.exists():
         return cached.read_text(encoding="utf-8")
-    script = f"import mat {path}\nanalyse match\nshow statistics match\n"
+    # the analysed match is saved too (for gnubg_sgf), so one run of gnubg serves both
+    sgf = cached.with_suffix(".sgf") if cached is not None else None
+    if sgf is not None:
+        sgf.parent.mkdir(parents=True, exist_ok=True)
+    save = f"save match {sgf}\n" if sgf is not None and not sgf.exists() else ""
+    script = f"import mat {path}\nanalyse match\n{save}show statistics match\n"
     done = subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
                           text=True, timeout=timeout, check=False)
     text = done.stdout
     if "Chequerplay statistics" not in text:
         raise RuntimeError(f"gnubg gave no statistics for {path}: {done.stderr[-500:]}")
     if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
         cached.write_text(text, encoding="utf-8")
     return text
 
@@ -107,6 +119,88 @@ def parse_statistics(text: str) -> tuple[GnubgPlayer, GnubgPlayer]:
         raise ValueError("not gnubg's statistics table")
     return (GnubgPlayer(names[0], unforced[0], rate[0]),
             GnubgPlayer(names[1], unforced[1], rate[1]))
+
+
+def gnubg_sgf(path: Path, cache: Path | None = CACHE_DIR, timeout: float = 1800) -> str:
+    """gnubg's analysed match of ``path`` as SGF (``analyse match``, ``save match``; cached).
+
+    Raises:
+        RuntimeError: gnubg failed or saved nothing.
+    """
+    import tempfile
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    cached = cache / f"{path.stem}-{digest}.sgf" if cache is not None else None
+    if cached is not None and cached.exists():
+        return cached.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        saved = Path(folder) / "match.sgf"
+        script = f"import mat {path}\nanalyse match\nsave match {saved}\n"
+        done = subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
+                              text=True, timeout=timeout, check=False)
+        if not saved.exists():
+            raise RuntimeError(f"gnubg saved no match for {path}: {done.stderr[-500:]}")
+        text = saved.read_text(encoding="utf-8")
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        cached.write_text(text, encoding="utf-8")
+    return text
+
+
+_SGF_MOVE: Final = re.compile(r";[BW]\[(?P<move>[^\]]*)\](?P<props>(?:[A-Z]+(?:\[[^\]]*\])+)*)")
+_SGF_ANALYSIS: Final = re.compile(r"(?<![A-Z])A\[(?P<played>\d+)\](?P<alts>(?:\[[^\]]*\])*)")
+_SGF_ALTERNATIVE: Final = re.compile(r"\[[a-z]* E ver 3 (?P<figures>[^\]]*)\]")
+
+
+def sgf_checker_losses(text: str) -> list[list[float | None]]:
+    """Per game, per checker play in order, the equity (EMG) gnubg's analysis says the play
+    made lost against its best, or None where it has none (a forced play, a roll that cannot
+    be played). gnubg writes a play as ``;W[31...]`` and its analysis as ``A[i][alt]...``: the
+    index of the play made among the alternatives, each ``[move E ver 3 p0 .. p4 equity ...]``."""
+    games: list[list[float | None]] = []
+    for part in text.split("(;FF[4]")[1:]:
+        losses: list[float | None] = []
+        for node in _SGF_MOVE.finditer(part):
+            if not re.fullmatch(r"\d\d[a-z]*", node["move"]):
+                continue  # a cube action
+            found = _SGF_ANALYSIS.search(node["props"])
+            loss = None
+            if found is not None:
+                equities = [float(a["figures"].split()[5])
+                            for a in _SGF_ALTERNATIVE.finditer(found["alts"])]
+                played = int(found["played"])
+                if played < len(equities):
+                    loss = max(equities) - equities[played]
+            losses.append(loss)
+        games.append(losses)
+    return games
+
+
+#: The bands of gnubg's loss (EMG) the breakdown groups the plays by.
+BANDS: Final = (0.0, 0.01, 0.02, 0.04, 0.08, 0.16, 0.3, 100.0)
+
+
+def print_breakdown(pairs: Sequence[tuple[float, float]]) -> None:
+    """The table of ``(gnubg's loss, our loss)`` pairs of the unforced plays, by gnubg's band:
+    the plays, the mean loss each gives (mEMG), and what the band adds to the difference of
+    the error rates (mEMG per unforced play)."""
+    n = len(pairs)
+    if not n:
+        return
+    print(f"\n{'gnubg loss (EMG)':18} {'plays':>6} {'gnubg':>8} {'ours':>8} {'adds':>7}")
+    groups = [("0 (its best)", [p for p in pairs if p[0] <= 0.0])]
+    for lo, hi in itertools.pairwise(BANDS):
+        groups.append((f"({lo:g}, {hi:g}]", [p for p in pairs if lo < p[0] <= hi]))
+    for label, group in groups:
+        if not group:
+            continue
+        g = 1000 * sum(p[0] for p in group) / len(group)
+        o = 1000 * sum(p[1] for p in group) / len(group)
+        adds = 1000 * sum(p[1] - p[0] for p in group) / n
+        print(f"{label:18} {len(group):6d} {g:8.1f} {o:8.1f} {adds:+7.2f}")
+    total = 1000 * sum(p[1] - p[0] for p in pairs) / n
+    print(f"{'all':18} {n:6d} {1000 * sum(p[0] for p in pairs) / n:8.1f} "
+          f"{1000 * sum(p[1] for p in pairs) / n:8.1f} {total:+7.2f}")
 
 
 def gnubg_statistics(path: Path, cache: Path | None = CACHE_DIR) -> tuple[GnubgPlayer,
@@ -156,8 +250,11 @@ class Row(NamedTuple):
 
 
 def compare(path: Path, level: str = "expert", plies: int | None = None,
-            cache: Path | None = CACHE_DIR) -> tuple[list[Row], float, float]:
-    """Both player-rows for ``path`` and our analysis's (wall, CPU) seconds."""
+            cache: Path | None = CACHE_DIR,
+            pairs: list[tuple[float, float]] | None = None) -> tuple[list[Row], float, float]:
+    """Both player-rows for ``path`` and our analysis's (wall, CPU) seconds. With ``pairs``,
+    ``(gnubg's loss, our loss)`` of each unforced checker play both analyses scored is added
+    to it (gnubg's from :func:`gnubg_sgf`)."""
     from backgammon.analysis import analyze
     from backgammon.records import read_mat
 
@@ -168,6 +265,19 @@ def compare(path: Path, level: str = "expert", plies: int | None = None,
     rows = [Row(path.name, g.name, g.unforced, g.error_rate_memg, ours.unforced_moves,
                 ours.chequer_error_rate_memg)
             for g, ours in zip(theirs, result.players, strict=True)]
+    if pairs is not None:
+        gnubg_games = sgf_checker_losses(gnubg_sgf(path, cache))
+        if len(gnubg_games) != len(result.games):
+            raise RuntimeError(f"{path.name}: gnubg saved {len(gnubg_games)} games, "
+                               f"we analysed {len(result.games)}")
+        for game, losses in zip(result.games, gnubg_games, strict=True):
+            plays = [d for d in game.decisions if d.kind == "move"]
+            if len(plays) != len(losses):
+                raise RuntimeError(f"{path.name} game {game.index}: gnubg has {len(losses)} "
+                                   f"checker plays, we have {len(plays)}")
+            pairs.extend((theirs_loss, d.loss) for d, theirs_loss in zip(plays, losses,
+                                                                         strict=True)
+                         if d.unforced and theirs_loss is not None)
     return rows, wall, cpu
 
 
@@ -177,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the .mat files (default ../shared/mat/gnubg_selfplay_*.mat)")
     parser.add_argument("--level", default="expert")
     parser.add_argument("--plies", type=int, default=None)
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also compare play by play, by the size of gnubg's loss")
     parser.add_argument("--weights", type=Path,
                         help="a weights file (e.g. a training checkpoint) in place of the "
                         "shipped nets")
@@ -190,10 +302,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     files = args.files or sorted(SHARED_MAT.glob("gnubg_selfplay_*.mat"))
     rows: list[Row] = []
+    pairs: list[tuple[float, float]] | None = [] if args.breakdown else None
     print(f"{'file':34} {'player':8} {'gnubg':>7} {'ours':>7} {'n(g/o)':>8}  agree  "
           f"{'wall s':>7} {'cpu s':>7}")
     for path in files:
-        found, wall, cpu = compare(path, args.level, args.plies)
+        found, wall, cpu = compare(path, args.level, args.plies, pairs=pairs)
         for row in found:
             print(f"{row.file:34} {row.player:8} {row.gnubg_rate:7.1f} {row.rate:7.1f} "
                   f"{row.gnubg_unforced:>3}/{row.unforced:<4}  "
@@ -203,7 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     share = sum(agrees(r.rate, r.gnubg_rate) for r in rows) / len(rows)
     rho = spearman([r.gnubg_rate for r in rows], [r.rate for r in rows])
     print(f"\nplayer-files: {len(rows)}; within max(3 mEMG, 25 %): {share:.0%}; "
-          f"Spearman: {rho:.3f}")
+          f"Spearman: {rho:.3f}; mean difference (ours - gnubg): "
+          f"{sum(r.rate - r.gnubg_rate for r in rows) / len(rows):+.2f} mEMG")
+    if pairs is not None:
+        print_breakdown(pairs)
     return 0
 
 

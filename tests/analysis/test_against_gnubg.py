@@ -26,12 +26,18 @@ FILES = ("gnubg_selfplay_3p_s1003.mat",)
 
 
 @functools.cache
-def rows() -> list:  # type: ignore[type-arg]
+def analysed() -> tuple[list, list[tuple[float, float]]]:  # type: ignore[type-arg]
+    """The player-rows of FILES and the (gnubg, ours) loss of each unforced play."""
     found = []
+    pairs: list[tuple[float, float]] = []
     for name in FILES:
-        pairs, _, _ = bench.compare(shared_path("mat", name))
-        found.extend(pairs)
-    return found
+        rows_, _, _ = bench.compare(shared_path("mat", name), pairs=pairs)
+        found.extend(rows_)
+    return found, pairs
+
+
+def rows() -> list:  # type: ignore[type-arg]
+    return analysed()[0]
 
 
 def test_gnubg_statistics_are_read() -> None:
@@ -44,3 +50,19 @@ def test_gnubg_statistics_are_read() -> None:
 def test_unforced_moves_are_counted_as_gnubg_counts_them() -> None:
     assert [(r.file, r.player, r.unforced) for r in rows()] == [
         (r.file, r.player, r.gnubg_unforced) for r in rows()]
+
+
+def test_gnubgs_loss_of_each_play_is_read_from_its_saved_match() -> None:
+    """The breakdown's input: gnubg's analysis saved as SGF, one loss per checker play, in
+    step with ours; their sum is gnubg's error total within 1 % (its statistics print rates
+    rounded, and convert match equity at each play's own score and cube)."""
+    path = shared_path("mat", "gnubg_selfplay_3p_s1003.mat")
+    games = bench.sgf_checker_losses(bench.gnubg_sgf(path))
+    first, second = bench.parse_statistics(bench.gnubg_output(path))
+    counted = [loss for game in games for loss in game if loss is not None]
+    assert len(counted) >= first.unforced + second.unforced
+    total = first.unforced * first.error_rate_memg + second.unforced * second.error_rate_memg
+    assert 1000 * sum(counted) == pytest.approx(total, rel=0.01)
+    pairs = analysed()[1]
+    assert len(pairs) == first.unforced + second.unforced
+    assert 1000 * sum(p[0] for p in pairs) == pytest.approx(total, rel=0.01)
