@@ -381,7 +381,8 @@ def _before(game: Game) -> _Before:
 def _cube(settings: GameSettings, value: int, owner: Color | None) -> CubeState:
     return CubeState(value=value, owner=owner, match_length=settings.match_length,
                      score=settings.score, crawford=settings.crawford,
-                     jacoby=settings.jacoby, beavers=settings.beavers)
+                     jacoby=settings.jacoby, beavers=settings.beavers,
+                     gammons=settings.gammons)
 
 
 def _player(color: Color) -> int:

@@ -89,6 +89,21 @@ def test_the_best_play_loses_nothing() -> None:
     assert white.rating == "world class"
 
 
+def test_a_game_without_gammons_is_analysed_without_them() -> None:
+    """Off, every win is a single game: a play's equity is then its winning chances alone,
+    2p - 1 (with them, 8/5 6/5's gammons are worth something)."""
+    plain = Game(GameSettings(cube=False, gammons=False))
+    plain.roll((3, 1))
+    plain.play("8/5 6/5")
+    without = next(d for d in analyze(plain, "hard").decisions if d.kind == "move")
+    for alternative in without.alternatives:
+        assert alternative.equity == pytest.approx(2 * alternative.probs[0] - 1, abs=1e-6)
+    counted = next(d for d in analyze(_opening("8/5 6/5"), "hard").decisions
+                   if d.kind == "move")
+    best = counted.alternatives[0]
+    assert best.equity != pytest.approx(2 * best.probs[0] - 1, abs=0.02)
+
+
 def test_opening_luck_31_beats_54() -> None:
     good = next(d for d in analyze(_opening("8/5 6/5"), plies=0).decisions)
     poor = next(d for d in analyze(_opening("24/20 13/8", (5, 4)), plies=0).decisions)
