@@ -9,7 +9,7 @@ chequer-play error rate (mEMG per unforced move) from that table. Its answers ar
 Run::
 
     OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python bench/gnubg_analysis.py [FILES...] \
-        [--level expert] [--plies N]
+        [--level expert] [--plies N] [--weights CHECKPOINT] [--breakdown] [--jobs 2]
 
 It prints, per player-file, gnubg's and our chequer-play error rate, whether they agree within
 max(3 mEMG, 25 %), then the share that agrees, the Spearman rank correlation, and the time our
@@ -281,6 +281,21 @@ def compare(path: Path, level: str = "expert", plies: int | None = None,
     return rows, wall, cpu
 
 
+def _setup_worker(weights: Path | None) -> None:
+    if weights is not None:
+        from backgammon.ai.nets import use_weights
+
+        use_weights(weights)
+
+
+def _compare_job(job: tuple[Path, str, int | None, bool]
+                 ) -> tuple[list[Row], float, float, list[tuple[float, float]] | None]:
+    path, level, plies, breakdown = job
+    pairs: list[tuple[float, float]] | None = [] if breakdown else None
+    found, wall, cpu = compare(path, level, plies, pairs=pairs)
+    return found, wall, cpu, pairs
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path,
@@ -292,11 +307,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path,
                         help="a weights file (e.g. a training checkpoint) in place of the "
                         "shipped nets")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="files analysed at once, one process each (one per core)")
     args = parser.parse_args(argv)
-    if args.weights is not None:
-        from backgammon.ai.nets import use_weights
-
-        use_weights(args.weights)
+    _setup_worker(args.weights)
     if not gnubg_available():
         print("gnubg is not installed: nothing to compare with", file=sys.stderr)
         return 1
@@ -305,14 +319,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs: list[tuple[float, float]] | None = [] if args.breakdown else None
     print(f"{'file':34} {'player':8} {'gnubg':>7} {'ours':>7} {'n(g/o)':>8}  agree  "
           f"{'wall s':>7} {'cpu s':>7}")
-    for path in files:
-        found, wall, cpu = compare(path, args.level, args.plies, pairs=pairs)
+    jobs = [(path, args.level, args.plies, pairs is not None) for path in files]
+    if args.jobs > 1:
+        import multiprocessing
+
+        for path in files:  # gnubg's answers first, one run at a time, so none is made twice
+            gnubg_output(path)
+        pool = multiprocessing.get_context("fork").Pool(args.jobs, _setup_worker,
+                                                        (args.weights,))
+        results = pool.imap(_compare_job, jobs)
+    else:
+        pool = None
+        results = map(_compare_job, jobs)
+    for found, wall, cpu, found_pairs in results:
+        if pairs is not None and found_pairs is not None:
+            pairs.extend(found_pairs)
         for row in found:
             print(f"{row.file:34} {row.player:8} {row.gnubg_rate:7.1f} {row.rate:7.1f} "
                   f"{row.gnubg_unforced:>3}/{row.unforced:<4}  "
                   f"{'yes' if agrees(row.rate, row.gnubg_rate) else 'NO ':5}  "
                   f"{wall:7.1f} {cpu:7.1f}", flush=True)
         rows.extend(found)
+    if pool is not None:
+        pool.close()
     share = sum(agrees(r.rate, r.gnubg_rate) for r in rows) / len(rows)
     rho = spearman([r.gnubg_rate for r in rows], [r.rate for r in rows])
     print(f"\nplayer-files: {len(rows)}; within max(3 mEMG, 25 %): {share:.0%}; "
