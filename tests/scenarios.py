@@ -61,11 +61,12 @@ def play_random_turn(game: Game, rng: random.Random, *, double: float = 0.0) -> 
 
 
 def random_match(seed: int, *, games: int = 1, length: int = 0, cube: bool = False,
-                 double: float = 0.0) -> Match:
+                 double: float = 0.0, gammons: bool = True) -> Match:
     """A match of ``games`` finished games (fewer when a match length is reached), played
     with random legal plays; the dice and choices come from ``seed``."""
     rng = random.Random(seed)
-    match = Match(length, cube=cube, dice=Dice(random.Random(seed * 7919 + 1)))
+    match = Match(length, cube=cube, gammons=gammons,
+                  dice=Dice(random.Random(seed * 7919 + 1)))
     for number in range(games):
         if number:
             if match.is_over:
@@ -216,7 +217,7 @@ def session_record(match: Match, *, kind: str = "single", mode: str = "pass_and_
     """The record :class:`~backgammon.services.store.GameStore` saves for a session holding
     ``match`` (see :mod:`backgammon.services.session`)."""
     settings = {"mode": mode, "level": level, "human": human, "cube": match.cube,
-                "kind": kind, "length": match.length}
+                "kind": kind, "length": match.length, "gammons": match.gammons}
     return {"settings": settings, "log": match.to_log(), "version": 1}
 
 

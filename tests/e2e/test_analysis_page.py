@@ -126,7 +126,8 @@ def test_review_shows_the_computers_evaluation_of_each_turn(
                                        "rows => rows.map(r => r.dataset.play)")
     assert marked == ([made] if made in [p["play"] for p in plays["plays"]] else [])
     # Only the frame's own decisions were asked for (the start has none).
-    assert sorted(asked) == sorted(json.dumps({"position": x}, separators=(",", ":"))
+    assert sorted(asked) == sorted(json.dumps({"position": x, "gammons": True},
+                                              separators=(",", ":"))
                                    for x in frame["decisions"])
     game.screenshot("review-hints")
     # Leaving review brings the live hints back; hints off hides the panel in review too.
@@ -137,6 +138,34 @@ def test_review_shows_the_computers_evaluation_of_each_turn(
     page.wait_for_function("() => document.body.classList.contains('reviewing')")
     page.keyboard.press("h")
     assert not page.locator("#hints-panel").is_visible()
+    assert errors == []
+
+
+def test_review_of_a_game_without_gammons_asks_for_it_so(
+        open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """An XGID cannot say that gammons are off: the review's frames say it, the page sends
+    it with each evaluation, and the plays shown are valued without gammons."""
+    match = random_match(23, games=1, gammons=False)
+    gid = store(server, "reviewnogammons", match)
+    frames = review_match(match)["frames"]
+    index = next(i for i, f in enumerate(frames) if f["kind"] == "play" and f["decisions"])
+    frame = frames[index]
+    assert frame["gammons"] is False
+    plays = position_evaluation(Xgid.parse(frame["decisions"][0]), gammons=False)
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    errors = console_errors(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.post_data or "")
+            if r.url.endswith("/api/positions/evaluation") else None)
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    page.locator("#move-list li").nth(frame["history_index"]).click()
+    page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
+    page.wait_for_selector("#hints-ranked tr[data-play]", timeout=60_000)
+    assert ranked_rows(page) == expected_rows(plays)
+    assert asked == [json.dumps({"position": frame["decisions"][0], "gammons": False},
+                                separators=(",", ":"))]
     assert errors == []
 
 
