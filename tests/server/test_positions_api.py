@@ -301,6 +301,19 @@ def test_hints_are_refused_at_once_when_every_evaluation_slot_is_taken(
     assert (editor.status_code, editor.json()) == (503, {"error": busy})
     held.pop().__exit__(None, None, None)
     assert evaluation(client, OPENING_31)["plays"][0]["play"] == "8/5 6/5"
+    for slot in held:
+        slot.__exit__(None, None, None)
+    # One client (here the test client's address) never holds every slot.
+    mine = [slots.slot("testclient") for _ in range(slots.per_client)]
+    for slot in mine:
+        slot.__enter__()
+    refused = client.post("/api/positions/evaluation", json={"position": OPENING_31})
+    assert refused.status_code == 503
+    assert refused.json()["error"] == {"code": "busy", "message": "you have 3 evaluations "
+                                       "running already: try again once they are answered"}
+    for slot in mine:
+        slot.__exit__(None, None, None)
+    assert evaluation(client, OPENING_31)["plays"][0]["play"] == "8/5 6/5"
     assert client.get(f"/api/games/{game['id']}/evaluation").json()["kind"] == "plays"
     for slot in held:
         slot.__exit__(None, None, None)

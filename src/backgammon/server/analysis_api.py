@@ -126,9 +126,10 @@ async def evaluation(game_id: GameId, service: Service, request: Request) -> Any
         return evaluation_for(game)
 
     slots: EvaluationSlots = request.app.state.evaluations
+    client = request.client.host if request.client is not None else None
 
     def in_slot(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
-        with slots.slot():
+        with slots.slot(client):
             return read(match, settings)
 
     found = await anyio.to_thread.run_sync(service.inspect, game_id, in_slot)

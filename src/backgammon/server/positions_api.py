@@ -124,9 +124,10 @@ async def _in_thread(func: Callable[..., T], *args: Any) -> T:
 def _evaluating(request: Request, func: Callable[..., T]) -> Callable[..., T]:
     """``func`` run in one of the app's evaluation slots (:class:`EvaluationSlots`)."""
     slots: EvaluationSlots = request.app.state.evaluations
+    client = request.client.host if request.client is not None else None
 
     def run(*args: Any) -> T:
-        with slots.slot():
+        with slots.slot(client):
             return func(*args)
 
     return run

@@ -48,7 +48,9 @@ class ServerSettings:
             memory only.
         evaluations: hints computed at once, from every client together (the game's hint,
             the position editor's, a review's); one more is refused at once with 503
-            ``busy`` (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`).
+            ``busy`` (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), and one
+            client address holds at most one fewer (at least 1), so it can never take them
+            all.
     """
 
     db_path: str | Path = field(default_factory=default_db_path)

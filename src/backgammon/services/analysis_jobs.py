@@ -61,33 +61,64 @@ class EvaluationSlots:
     """A bound on the hints computed at once (each up to a few CPU-seconds at Expert), so
     that a flood of requests cannot take the server's cores from the games being played: a
     request that finds every slot taken is refused at once (:class:`EvaluatorBusyError`)
-    rather than made to wait.
+    rather than made to wait. One client (its address) holds at most ``per_client`` slots at
+    once, one fewer than all by default, so that no single client can take every slot from
+    the others.
 
     Args:
         slots: evaluations at once (at least 1).
+        per_client: evaluations at once for one client (1 to ``slots``; default
+            ``slots - 1``, at least 1).
+
+    Raises:
+        ValueError: ``slots`` or ``per_client`` out of range.
     """
 
-    def __init__(self, slots: int = DEFAULT_EVALUATIONS) -> None:
+    def __init__(self, slots: int = DEFAULT_EVALUATIONS, per_client: int | None = None) -> None:
         if slots < 1:
             raise ValueError(f"slots must be at least 1, got {slots!r}")
+        per_client = max(1, slots - 1) if per_client is None else per_client
+        if not 1 <= per_client <= slots:
+            raise ValueError(f"per_client must be from 1 to {slots}, got {per_client!r}")
         self.slots = slots
+        self.per_client = per_client
         self._free = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._held: dict[str, int] = {}  # slots held by each client with some
 
     @contextmanager
-    def slot(self) -> Iterator[None]:
-        """Hold one slot for the ``with`` block.
+    def slot(self, client: str | None = None) -> Iterator[None]:
+        """Hold one slot for the ``with`` block; ``client``: who asks (its address), None for
+        the server's own callers, which only the total bounds.
 
         Raises:
-            EvaluatorBusyError: none is free.
+            EvaluatorBusyError: none is free, or ``client`` holds ``per_client`` already.
         """
-        if not self._free.acquire(blocking=False):
-            raise EvaluatorBusyError(
-                f"the computer is busy with {self.slots} other evaluations: try again in a "
-                "moment")
+        if client is not None:
+            with self._lock:
+                held = self._held.get(client, 0)
+                if held >= self.per_client:
+                    raise EvaluatorBusyError(
+                        f"you have {held} evaluations running already: try again once they "
+                        "are answered")
+                self._held[client] = held + 1
         try:
-            yield
+            if not self._free.acquire(blocking=False):
+                raise EvaluatorBusyError(
+                    f"the computer is busy with {self.slots} other evaluations: try again in "
+                    "a moment")
+            try:
+                yield
+            finally:
+                self._free.release()
         finally:
-            self._free.release()
+            if client is not None:
+                with self._lock:
+                    left = self._held[client] - 1
+                    if left:
+                        self._held[client] = left
+                    else:
+                        del self._held[client]
 
 
 class NoSuchJobError(BackgammonError, LookupError):
