@@ -43,6 +43,49 @@ def test_hint_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "nonsense", "31"]) == 2
 
 
+OPENING_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+
+
+def test_hint_of_an_xgid_is_the_pages_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
+    """With an XGID (or PID:MID) the hint is the page's: the plays in EMG at the ID's score,
+    the cube decision without dice, the answer with a double pending."""
+    from backgammon.core.xgid import Xgid
+    from backgammon.services.analysis_jobs import position_evaluation
+
+    assert main(["hint", OPENING_31, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["xgid"] == OPENING_31 and data["level"] == "expert"
+    assert {k: v for k, v in data.items() if k not in ("xgid", "level")} == \
+        position_evaluation(Xgid.parse(OPENING_31))
+    assert data["kind"] == "plays" and data["plays"][0]["play"] == "8/5 6/5"
+    assert main(["hint", OPENING_31]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [f"{OPENING_31} (money, expert)",
+                         "white to play 31; equities in EMG, white's view"]
+    assert lines[2].split()[:3] == ["1.", "8/5", "6/5"]
+    # DICE replaces the ID's roll; the same position read as Position ID:Match ID
+    assert main(["hint", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "65", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["dice"] == [6, 5] and data["plays"][0]["play"] == "24/13"
+    # before the roll: the cube; at double match point: a dead cube; a double pending
+    assert main(["hint", OPENING_31.replace(":31:", ":00:")]) == 0
+    out = capsys.readouterr().out
+    assert "cube for white: no double, take" in out and "double/pass +1.000" in out
+    dmp = OPENING_31.replace(":31:0:0:0:0:10", ":00:4:4:0:5:10")
+    assert main(["hint", dmp]) == 0
+    assert "white cannot double (cube dead): roll" in capsys.readouterr().out
+    pending = OPENING_31.replace(":31:0:0:0:0:10", ":D:3:3:0:5:10")
+    assert main(["hint", pending]) == 0
+    assert "answer to the double: take" in capsys.readouterr().out
+    # refusals: a malformed XGID, classic (no nets), a Position ID without dice
+    assert main(["hint", "XGID=bad"]) == 2
+    assert "invalid XGID" in capsys.readouterr().err
+    assert main(["hint", OPENING_31, "--level", "classic"]) == 2
+    assert "evaluated by the nets" in capsys.readouterr().err
+    assert main(["hint", START_ID]) == 2
+    assert "give the dice" in capsys.readouterr().err
+
+
 def test_selfplay_prints_the_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--games", "2", "--white", "medium", "--black", "easy"]) == 0
     out = capsys.readouterr().out

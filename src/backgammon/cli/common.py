@@ -13,10 +13,19 @@ class RecordError(Exception):
     """A bad file or record named on the command line; printed as is, exit status 1."""
 
 
-def add_position_arguments(parser: argparse.ArgumentParser) -> None:
-    """POSITION_ID, DICE, ``--turn`` and ``--json``: what ``moves`` and ``hint`` both take."""
-    parser.add_argument("position_id", metavar="POSITION_ID", help="GNU Backgammon Position ID")
-    parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
+def add_position_arguments(parser: argparse.ArgumentParser, *, ids: bool = False) -> None:
+    """POSITION_ID, DICE, ``--turn`` and ``--json``: what ``moves`` and ``hint`` both take;
+    with ``ids`` POSITION_ID may also be an XGID or ``PID:MID``, and DICE is optional."""
+    if ids:
+        parser.add_argument("position_id", metavar="POSITION_ID",
+                            help="GNU Backgammon Position ID, PositionID:MatchID, or XGID")
+        parser.add_argument("dice", metavar="DICE", nargs="?", default=None,
+                            help="the roll, e.g. 31 or 3-1 (with an XGID or Match ID: "
+                            "instead of its own)")
+    else:
+        parser.add_argument("position_id", metavar="POSITION_ID",
+                            help="GNU Backgammon Position ID")
+        parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
     parser.add_argument(
         "--turn",
         default="white",
