@@ -67,7 +67,7 @@ from backgammon.ai.choose import play_utility
 from backgammon.ai.cube import CubeAction, CubeState, cube_equities, may_double
 from backgammon.ai.features import ROLL_DICE, ROLL_WEIGHT
 from backgammon.ai.levels import Level, get_level
-from backgammon.ai.met import match_equity_table
+from backgammon.ai.met import MAX_AWAY, match_equity_table
 from backgammon.ai.netsearch import (
     MoveFilter,
     NetEvaluator,
@@ -706,6 +706,18 @@ def _games_of(record: Record) -> tuple[list[Game], tuple[str, str], int]:
                     f"{type(record).__name__}")
 
 
+def record_size(record: Record) -> tuple[int, int]:
+    """``(match length, turns)`` of ``record``: the turns are what ``progress`` counts (each
+    roll and double), for a caller that bounds the work before it starts.
+
+    Raises:
+        MatReplayError: a ``MatRecord`` whose moves the rules refuse.
+        TypeError: ``record`` is not a record :func:`analyze` takes.
+    """
+    games, _, length = _games_of(record)
+    return length, _count_steps(games)
+
+
 def analyze(
     record: Record,
     level: Level | str = "expert",
@@ -733,7 +745,8 @@ def analyze(
 
     Raises:
         MatReplayError: a ``MatRecord`` whose moves the rules refuse (with its line).
-        ValueError: an unknown level, a classic level, or plies outside 0..2.
+        ValueError: an unknown level, a classic level, plies outside 0..2, or a match
+            longer than :data:`~backgammon.ai.met.MAX_AWAY` (64) points.
         TypeError: ``record`` is none of the above.
     """
     chosen = get_level(level)
@@ -746,6 +759,9 @@ def analyze(
         chosen = replace(chosen, plies=plies)
     chosen = replace(chosen, noise=0.0)
     games, record_names, length = _games_of(record)
+    if length > MAX_AWAY:
+        raise ValueError(f"a match to {length} points: the analysis covers matches up to "
+                         f"{MAX_AWAY} points (its match equity table)")
     names = names or record_names
     analyzer = _Analyzer(chosen, evaluator or shared_net_evaluator())
     total = max(1, _count_steps(games))
@@ -787,5 +803,6 @@ __all__ = [
     "luck_mark",
     "mark",
     "rating",
+    "record_size",
     "summarize",
 ]

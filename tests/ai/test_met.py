@@ -60,7 +60,13 @@ def test_more_gammons_help_the_trailer_in_the_crawford_game() -> None:
 
 def test_default_table_is_cached() -> None:
     assert match_equity_table() is match_equity_table()
-    assert match_equity_table().size == 25
+    table = match_equity_table()
+    assert table.size == 64  # as GNU Backgammon's tables
+    assert table.equity(64, 64) == pytest.approx(0.5)
+    assert table.equity(30, 20) < table.equity(30, 25) < 0.5  # nearer the end, the leader
+    assert table.equity(5, 3) == pytest.approx(MatchEquityTable(size=25).equity(5, 3))
+    with pytest.raises(ValueError, match="beyond the table"):
+        table.equity(65, 3)
 
 
 def test_curve_helpers() -> None:

@@ -46,6 +46,7 @@ def test_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert out.startswith("Ann vs Bob, 3-point match: analysed at expert (0-ply)")
     assert "drop" in out and "??" in out and "Match" in out
+    assert "turn: the game's turns counted from 1" in out
 
 
 def test_a_bad_file_prints_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -54,3 +55,18 @@ def test_a_bad_file_prints_its_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["analyze", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}: line 5" in err
+
+
+def test_a_match_past_the_table_is_refused(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Up to 64 points the match equity table covers; a longer match is refused in words,
+    exit status 1, no traceback."""
+    path = tmp_path / "long.mat"
+    path.write_text(SMALL.replace(" 3 point", " 65 point"), encoding="utf-8")
+    assert main(["analyze", str(path), "--plies", "0"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: a match to 65 points: the analysis covers matches up to 64 points" in err
+    assert "Traceback" not in err
+    path.write_text(SMALL.replace(" 3 point", " 26 point"), encoding="utf-8")
+    assert main(["analyze", str(path), "--plies", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["match_length"] == 26

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from api_support import Clients, act, new_game
 from fastapi.testclient import TestClient
 
+from backgammon.records import read_mat
 from backgammon.services.analysis_jobs import AnalysisJobs
 from conftest import shared_path
 
@@ -95,6 +97,57 @@ def test_two_analyses_at_once_and_progress_only_rises(clients: Clients) -> None:
     dones = [j["done"] for j in seen]
     assert dones == sorted(dones)
     assert a["total"] == 90  # a step per roll (gnubg counts 45 + 44 moves) and 1 double
+
+
+def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
+        clients: Clients) -> None:
+    """The match equity table covers 64 points (as gnubg's): a 26-point match is analysed;
+    a 65-point one is refused with the reason, as is a record of more turns than one
+    analysis takes; the evaluation of a position says the same."""
+    client = clients.new()
+    fast(client)
+    job = client.post("/api/analysis", json={"mat": SMALL.replace(" 3 point", " 26 point")})
+    assert job.status_code == 202
+    done = wait(client, job.json()["id"])
+    assert done["status"] == "done" and done["result"]["match_length"] == 26
+    long = client.post("/api/analysis", json={"mat": SMALL.replace(" 3 point", " 65 point")})
+    assert long.status_code == 400
+    assert long.json()["error"] == {"code": "too_large", "message": "a match to 65 points: the "
+                                    "analysis covers matches up to 64 points"}
+    client.app.state.analysis_jobs = AnalysisJobs(level="medium", max_turns=2)  # type: ignore[attr-defined]
+    many = client.post("/api/analysis", json={"mat": SMALL})
+    assert many.status_code == 400
+    assert many.json()["error"]["message"] == ("3 turns: one analysis takes at most 2; send "
+                                               "fewer games")
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:{}:10"
+    fine = client.post("/api/positions/evaluation", json={"position": xgid.format(26)})
+    assert fine.status_code == 200 and fine.json()["plays"][0]["play"] == "8/5 6/5"
+    refused = client.post("/api/positions/evaluation", json={"position": xgid.format(65)})
+    assert refused.status_code == 422
+    assert refused.json()["error"]["message"] == ("a match to 65 points: the computer "
+                                                  "evaluates matches up to 64 points")
+
+
+def test_one_client_has_at_most_two_analyses_unfinished(clients: Clients) -> None:
+    """One address cannot fill the queue: its third unfinished analysis is refused with 503
+    ``busy``, and taken again once one of its analyses is done."""
+    client = clients.new()
+    jobs = AnalysisJobs(workers=1, level="medium")
+    client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
+    gate = threading.Event()
+    jobs._pool.submit(gate.wait)  # the one worker waits: the jobs stay queued
+    first = client.post("/api/analysis", json={"mat": SMALL})
+    second = client.post("/api/analysis", json={"mat": SMALL})
+    assert first.status_code == second.status_code == 202
+    third = client.post("/api/analysis", json={"mat": SMALL})
+    assert third.status_code == 503
+    assert third.json()["error"] == {"code": "busy", "message": "you have 2 analyses waiting "
+                                     "or running: try again once one is done"}
+    other = jobs.submit(read_mat(SMALL), client="10.0.0.9")  # another address goes on
+    gate.set()
+    assert wait(client, first.json()["id"])["status"] == "done"
+    assert wait(client, other.id)["status"] == "done"
+    assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202
 
 
 def test_an_analysis_of_a_saved_game(clients: Clients) -> None:

@@ -34,8 +34,8 @@ from backgammon.ai import winprob_constants as fitted
 #: default "cube efficiency" for contact positions is the same 0.68.
 CUBE_EFFICIENCY: Final = 0.68
 
-#: Longest match the table covers.
-MAX_AWAY: Final = 25
+#: Longest away score the table covers: 64 points, as GNU Backgammon's tables.
+MAX_AWAY: Final = 64
 
 #: A function of P(win) (0..1) to an equity.
 Curve = Callable[[float], float]
@@ -267,7 +267,7 @@ class MatchEquityTable:
 
 @lru_cache(maxsize=4)
 def match_equity_table(gammon_rate: float = fitted.GAMMON_RATE) -> MatchEquityTable:
-    """The table for ``gammon_rate`` (computed once, about 0.1 s)."""
+    """The table for ``gammon_rate`` (computed once, about 0.2 s)."""
     return MatchEquityTable(gammon_rate)
 
 

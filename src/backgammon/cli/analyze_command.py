@@ -27,6 +27,7 @@ from rich.table import Table
 
 from backgammon.ai.levels import LEVELS
 from backgammon.analysis import Analysis, Decision, PlayerSummary, analyze
+from backgammon.cli.common import RecordError
 from backgammon.cli.replay_command import load_record
 
 #: The marks as players write them beside a move.
@@ -41,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "each checker play and cube decision, its loss in equity, the luck of each roll, and "
         "each player's error rates and PR.",
     )
-    parser.add_argument("file", metavar="FILE.mat", help="the transcript ('-' for stdin)")
+    parser.add_argument("file", metavar="FILE.mat",
+                        help="the transcript, .mat or GNU Backgammon .sgf ('-' for stdin)")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.add_argument("--level", default="expert", choices=list(LEVELS),
                         help="the search that scores the plays (default expert)")
@@ -75,8 +77,8 @@ def _decision_text(d: Decision) -> str:
 
 def _errors_table(title: str, decisions: tuple[Decision, ...], names: tuple[str, str]) -> Table:
     table = Table(title=title, title_justify="left")
-    for column in ("line", "player", "played", "best", "loss", "", "luck"):
-        table.add_column(column, justify="right" if column in ("line", "loss", "luck")
+    for column in ("turn", "player", "played", "best", "loss", "", "luck"):
+        table.add_column(column, justify="right" if column in ("turn", "loss", "luck")
                          else "left")
     for d in decisions:
         if not d.mark:
@@ -108,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = analyze(replay, args.level, progress, plies=args.plies)
+        try:
+            result = analyze(replay, args.level, progress, plies=args.plies)
+        except ValueError as exc:  # a match longer than the match equity table
+            raise RecordError(f"{name}: {exc}") from None
     if args.json:
         print(json.dumps(_json(result)))
         return 0
@@ -117,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     length = result.match_length
     heading = f"{length}-point match" if length else "money session"
     out.print(f"{names[0]} vs {names[1]}, {heading}: analysed at {result.level} "
-              f"({result.plies}-ply); equities in EMG, rates in mEMG per decision")
+              f"({result.plies}-ply); equities in EMG, rates in mEMG per decision; turn: "
+              f"the game's turns counted from 1 (each roll, double and answer one), as the "
+              f"page's move list")
     for game in result.games:
         out.print()
         title = f"Game {game.index + 1} ({names[0]} {game.score[0]}, {names[1]} " \

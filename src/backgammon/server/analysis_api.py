@@ -34,6 +34,7 @@ from backgammon.server.api import GameId, Service
 from backgammon.server.records_api import MAX_MAT_CHARS
 from backgammon.services.analysis_jobs import (
     AnalysisJobs,
+    AnalysisTooLargeError,
     EvaluationSlots,
     NoSuchJobError,
     TooManyJobsError,
@@ -72,7 +73,11 @@ def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
 @router.post(ANALYSIS_PATH, status_code=202, summary="Start an analysis")
 async def start_analysis(body: AnalysisRequest, request: Request,
                          service: Service) -> Any:
-    """Queue the analysis of a ``.mat`` text or a saved game's match; answers its job."""
+    """Queue the analysis of a ``.mat`` text or a saved game's match; answers its job.
+
+    400 with the line for a bad ``.mat``; 400 ``too_large`` for a match longer than 64 points
+    or more than 3,000 turns; 503 ``busy`` when 64 analyses are unfinished, or when this
+    client (its address) has 2."""
     jobs = _jobs(request)
     if (body.mat is None) == (body.game_id is None):
         return _error(400, "bad_request", "send either mat (a .mat text) or game_id")
@@ -92,8 +97,11 @@ async def start_analysis(body: AnalysisRequest, request: Request,
 
         log, names = await anyio.to_thread.run_sync(service.inspect, body.game_id, read)
         source = await anyio.to_thread.run_sync(Match.replay, log)
+    client = request.client.host if request.client is not None else None
     try:
-        job = jobs.submit(source, names)
+        job = await anyio.to_thread.run_sync(jobs.submit, source, names, client)
+    except AnalysisTooLargeError as exc:
+        return _error(400, "too_large", str(exc))
     except TooManyJobsError as exc:
         return _error(503, "busy", str(exc))
     return JSONResponse(job.to_json(), status_code=202)

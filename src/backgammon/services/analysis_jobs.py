@@ -27,20 +27,25 @@ from typing import Any, Final
 
 from backgammon.ai.choose import rank_plays
 from backgammon.ai.cube import CubeAction, cube_equities, double_decision, may_double
+from backgammon.ai.met import MAX_AWAY
 from backgammon.ai.player import ComputerPlayer, cube_state
-from backgammon.analysis import analyze, cube_emg_scale, emg_scale
+from backgammon.analysis import analyze, cube_emg_scale, emg_scale, record_size
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.notation import format_play
 from backgammon.core.xgid import Xgid
 from backgammon.records import MatRecord, read_mat, replay_mat
-from backgammon.services.setup import setup_match
+from backgammon.services.setup import SetupError, setup_match
 
 #: Analyses run at once by default.
 DEFAULT_WORKERS: Final = 2
 #: Jobs kept (finished ones are forgotten oldest first past this).
 DEFAULT_MAX_JOBS: Final = 64
+#: Unfinished analyses one client address may have.
+DEFAULT_PER_CLIENT: Final = 2
+#: Turns (rolls and doubles) one analysis takes at most.
+DEFAULT_MAX_TURNS: Final = 3000
 #: Plays a hint lists.
 HINT_PLAYS: Final = 8
 
@@ -50,7 +55,12 @@ DEFAULT_EVALUATIONS: Final = 4
 
 
 class TooManyJobsError(BackgammonError):
-    """Every slot of the queue is taken by an unfinished analysis."""
+    """Every slot of the queue is taken by an unfinished analysis, or the client's share."""
+
+
+class AnalysisTooLargeError(BackgammonError, ValueError):
+    """A record the analysis does not take: longer than the match equity table, or more
+    turns than one analysis may take."""
 
 
 class EvaluatorBusyError(BackgammonError):
@@ -130,6 +140,7 @@ class Job:
     """One analysis: ``status`` is ``"queued"``, ``"running"``, ``"done"`` or ``"failed"``."""
 
     id: str
+    client: str | None = field(default=None, repr=False)
     status: str = "queued"
     done: int = 0
     total: int = 0
@@ -165,27 +176,53 @@ class AnalysisJobs:
         workers: analyses run at once (worker threads).
         max_jobs: unfinished jobs allowed, and jobs kept in all.
         level: the level the analyses use (default expert).
+        per_client: unfinished jobs one client (its address) may have.
+        max_turns: the most turns (rolls and doubles) one analysis takes; at Expert a turn
+            takes about 0.1 s, so the default, 3,000, is a few minutes (a 25-point match has
+            about 600).
     """
 
     def __init__(self, workers: int = DEFAULT_WORKERS, max_jobs: int = DEFAULT_MAX_JOBS,
-                 level: str = "expert") -> None:
+                 level: str = "expert", per_client: int = DEFAULT_PER_CLIENT,
+                 max_turns: int = DEFAULT_MAX_TURNS) -> None:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="analysis")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self.max_jobs = max_jobs
         self.level = level
+        self.per_client = per_client
+        self.max_turns = max_turns
 
-    def submit(self, source: MatRecord | Match, names: tuple[str, str] | None = None) -> Job:
-        """Queue the analysis of ``source``; returns its job at once.
+    def submit(self, source: MatRecord | Match, names: tuple[str, str] | None = None,
+               client: str | None = None) -> Job:
+        """Queue the analysis of ``source`` for ``client`` (its address; None: the server's
+        own); returns its job at once.
 
         Raises:
-            TooManyJobsError: ``max_jobs`` analyses are unfinished.
+            AnalysisTooLargeError: a match longer than the match equity table, or more than
+                ``max_turns`` turns.
+            TooManyJobsError: ``max_jobs`` analyses are unfinished, or ``client`` has
+                ``per_client`` unfinished.
+            MatReplayError: a ``MatRecord`` whose moves the rules refuse.
         """
+        length, turns = record_size(source)
+        if length > MAX_AWAY:
+            raise AnalysisTooLargeError(
+                f"a match to {length} points: the analysis covers matches up to {MAX_AWAY} "
+                "points")
+        if turns > self.max_turns:
+            raise AnalysisTooLargeError(
+                f"{turns} turns: one analysis takes at most {self.max_turns}; send fewer games")
         with self._lock:
-            busy = sum(j.status in ("queued", "running") for j in self._jobs.values())
-            if busy >= self.max_jobs:
-                raise TooManyJobsError(f"{busy} analyses are waiting or running: try later")
-            job = Job(uuid.uuid4().hex)
+            unfinished = [j for j in self._jobs.values() if j.status in ("queued", "running")]
+            if len(unfinished) >= self.max_jobs:
+                raise TooManyJobsError(f"{len(unfinished)} analyses are waiting or running: "
+                                       "try later")
+            mine = sum(1 for j in unfinished if client is not None and j.client == client)
+            if client is not None and mine >= self.per_client:
+                raise TooManyJobsError(f"you have {mine} analyses waiting or running: try "
+                                       "again once one is done")
+            job = Job(uuid.uuid4().hex, client=client)
             self._jobs[job.id] = job
             while len(self._jobs) > self.max_jobs:
                 oldest = next((k for k, j in self._jobs.items()
@@ -307,8 +344,12 @@ def position_evaluation(xgid: Xgid, level: str = "expert", *,
 
     Raises:
         SetupError: a position the game cannot be picked up at (a double the rules do not
-            allow: in the Crawford game, with a dead cube, ...), in words.
+            allow: in the Crawford game, with a dead cube, ...), or a match longer than the
+            match equity table (64 points), in words.
     """
+    if xgid.match_length > MAX_AWAY:
+        raise SetupError(f"a match to {xgid.match_length} points: the computer evaluates "
+                         f"matches up to {MAX_AWAY} points")
     match = setup_match(xgid, gammons=gammons)
     game = match.current
     if xgid.dice is not None and game.phase is not Phase.MOVE:  # the roll passed at once
@@ -348,7 +389,10 @@ def _pct(p: float) -> float:
 
 __all__ = [
     "DEFAULT_EVALUATIONS",
+    "DEFAULT_MAX_TURNS",
+    "DEFAULT_PER_CLIENT",
     "AnalysisJobs",
+    "AnalysisTooLargeError",
     "EvaluationSlots",
     "EvaluatorBusyError",
     "Job",
