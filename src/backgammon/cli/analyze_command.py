@@ -122,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
     length = result.match_length
     heading = f"{length}-point match" if length else "money session"
     out.print(f"{names[0]} vs {names[1]}, {heading}: analysed at {result.level} "
-              f"({result.plies}-ply); equities in EMG, rates in mEMG per decision; turn: "
-              f"the game's turns counted from 1 (each roll, double and answer one), as the "
-              f"page's move list")
+              f"({result.plies}-ply); equities in EMG, rates in mEMG per decision")
+    out.print("turn: the game's turns counted from 1 (each roll, double and answer one), as "
+              "the page's move list")
     for game in result.games:
         out.print()
         title = f"Game {game.index + 1} ({names[0]} {game.score[0]}, {names[1]} " \
