@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api_support import Clients, act, new_game
+from api_support import Clients, act, app_of, new_game
 from fastapi.testclient import TestClient
 
 from backgammon.records import read_mat
@@ -198,3 +198,28 @@ def test_the_cube_hint(clients: Clients) -> None:
     eq = hint["equities"]
     assert eq["double_drop"] == 1.0 and eq["no_double"] > eq["double_take"]
     assert 30.0 < hint["probs"]["win"] < 50.0  # Black, on roll, after White's good 31
+
+
+def test_the_hint_is_computed_without_holding_the_game(
+        clients: Clients, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint is worked out on a copy of the game taken under its lock, so a request for
+    the game itself does not wait behind a slow evaluation."""
+    from backgammon.server import analysis_api
+
+    client = clients.new(rolls=[(3, 1)])
+    game = act(client, new_game(client)["id"], "roll")
+    service = app_of(client).state.games
+    seen: list[bool] = []
+
+    def evaluation_for(copy: Any) -> dict[str, Any]:
+        lock = service._get(game["id"]).lock
+        free = lock.acquire(blocking=False)
+        if free:
+            lock.release()
+        seen.append(free)
+        assert copy.dice == (3, 1) and copy is not service._get(game["id"]).match.current
+        return {"kind": "none"}
+
+    monkeypatch.setattr(analysis_api, "evaluation_for", evaluation_for)
+    assert client.get(f"/api/games/{game['id']}/evaluation").json() == {"kind": "none"}
+    assert seen == [True]

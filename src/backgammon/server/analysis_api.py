@@ -27,6 +27,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from backgammon.core.game import Game
 from backgammon.core.match import Match
 from backgammon.core.types import Color
 from backgammon.records import MatError, MatParseError
@@ -122,7 +123,9 @@ async def evaluation(game_id: GameId, service: Service, request: Request) -> Any
     """Ranked plays for the dice thrown, or the cube hint before the roll (EMG); 503 ``busy``
     when every evaluation slot is taken."""
 
-    def read(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
+    def read(match: Match, settings: SettingsJSON) -> Game | None:
+        """A copy of the game to evaluate (None: the computer is to act), taken under the
+        session's lock; the evaluation runs on it after, so the game is not held meanwhile."""
         human = settings["human"]
         computer = None if human is None else Color.parse(human).opponent
         game = match.current
@@ -131,19 +134,19 @@ async def evaluation(game_id: GameId, service: Service, request: Request) -> Any
             acting = acting.opponent
         if computer is not None and acting is computer:
             return None
-        return evaluation_for(game)
+        return Game.replay(game.to_log())
 
     slots: EvaluationSlots = request.app.state.evaluations
     client = request.client.host if request.client is not None else None
 
-    def in_slot(match: Match, settings: SettingsJSON) -> dict[str, Any] | None:
+    def in_slot(game: Game) -> dict[str, Any]:
         with slots.slot(client):
-            return read(match, settings)
+            return evaluation_for(game)
 
-    found = await anyio.to_thread.run_sync(service.inspect, game_id, in_slot)
+    found = await anyio.to_thread.run_sync(service.inspect, game_id, read)
     if found is None:
         return _error(403, "not_your_turn", "no hint while the computer is to act")
-    return found
+    return await anyio.to_thread.run_sync(in_slot, found)
 
 
 __all__ = ["ANALYSIS_PATH", "router"]
