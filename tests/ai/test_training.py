@@ -73,3 +73,43 @@ def test_exploration_leaves_the_greedy_line_and_learns_the_best_value_there() ->
     assert np.all(returns[:, 1] <= returns[:, 0] + 1e-6)  # a gammon is a win
     assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
                           "race_hidden": 4, "race_expect": 0.0}).explore == 0.0
+
+
+def test_a_run_keeps_its_checkpoint_and_settings(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A new run never overwrites a checkpoint; --resume needs one, keeps its own settings
+    unless the command line changes them, and keeps its nets' shape; nonsense numbers are
+    refused before anything runs."""
+    out = tmp_path / "nets.npz"
+    small = ["--contact-hidden", "8", "--race-hidden", "4", "--quiet", "--eval-every", "1000"]
+    with pytest.raises(SystemExit) as missing:
+        td.main(["--resume", "--out", str(out), "--games", "2", *small])
+    assert missing.value.code == 2
+    assert f"nothing to resume: {out} does not exist" in capsys.readouterr().err
+    assert td.main(["--out", str(out), "--games", "4", "--rate", "0.02", "--explore", "0.1",
+                    *small]) == 0
+    first = load_weights(out)
+    with pytest.raises(SystemExit):
+        td.main(["--out", str(out), "--games", "4", *small])
+    assert f"{out} exists: --resume to carry on from it" in capsys.readouterr().err
+    assert load_weights(out).meta["games"] == 4  # untouched
+    assert np.array_equal(load_weights(out).contact.w1, first.contact.w1)
+    assert td.main(["--resume", "--out", str(out), "--games", "2", "--quiet"]) == 0
+    kept = load_weights(out).meta
+    assert kept["games"] == 6
+    assert (kept["settings"]["rate"], kept["settings"]["explore"]) == (0.02, 0.1)
+    assert td.main(["--resume", "--out", str(out), "--games", "2", "--quiet",
+                    "--rate", "0.01"]) == 0
+    assert load_weights(out).meta["settings"]["rate"] == 0.01
+    with pytest.raises(SystemExit):
+        td.main(["--resume", "--out", str(out), "--games", "2", "--contact-hidden", "16"])
+    assert "has 8 hidden units in its contact net, not 16" in capsys.readouterr().err
+    for bad, words in ((["--sync", "0"], "must be at least 1"),
+                       (["--checkpoint-every", "0"], "must be at least 1"),
+                       (["--games", "0"], "must be at least 1"),
+                       (["--explore", "2"], "must be from 0 to 1"),
+                       (["--workers", "x"], "not a whole number: 'x'")):
+        with pytest.raises(SystemExit):
+            td.main(["--out", str(tmp_path / "other.npz"), *bad])
+        assert words in capsys.readouterr().err
+    assert not (tmp_path / "other.npz").exists()

@@ -50,6 +50,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 
@@ -57,6 +58,7 @@ from backgammon.ai.encoding import encode
 from backgammon.ai.nets import (
     Net,
     NetSet,
+    WeightsError,
     load_weights,
     save_weights,
     single_threaded_blas,
@@ -290,30 +292,121 @@ def evaluate_against(nets: NetSet, games: int, seed: int, opponent: Chooser | No
 # -- the command -------------------------------------------------------------------------------
 
 
+def _at_least(low: float, kind: type = int) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` that is at least ``low``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+        return value
+
+    return parse
+
+
+def _share(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
+    return value
+
+
+#: A new run's settings where the command line gives none; a resumed run keeps its own.
+NEW_RUN: Final = {"lam": 0.7, "rate": 0.1, "race_expect": 0.25, "explore": 0.0,
+                  "contact_hidden": 128, "race_hidden": 64}
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults in the help, except where there is none to show."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="backgammon train", description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=100_000, help="games to play in this run")
+    p = argparse.ArgumentParser(prog="backgammon train", description=__doc__.split("\n\n")[0],
+                                formatter_class=_Help)
+    positive = _at_least(1)
+    p.add_argument("--games", type=positive, default=100_000, help="games to play in this run")
     p.add_argument("--out", type=Path, default=Path("train-out/nets.npz"),
-                   help="checkpoint file (weights and notes)")
-    p.add_argument("--resume", action="store_true", help="carry on from --out")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--lam", type=float, default=0.7, help="λ of TD(λ)")
-    p.add_argument("--rate", type=float, default=0.1, help="step size")
-    p.add_argument("--contact-hidden", type=int, default=128)
-    p.add_argument("--race-hidden", type=int, default=64)
-    p.add_argument("--race-expect", type=float, default=0.25,
-                   help="share of race states trained on the 1-ply expectation")
-    p.add_argument("--explore", type=float, default=0.0,
-                   help="share of contact decisions that play another play near the best")
-    p.add_argument("--workers", type=int, default=1, help="processes (one per core)")
-    p.add_argument("--sync", type=int, default=200, help="games between weight averaging")
-    p.add_argument("--checkpoint-every", type=int, default=5000)
-    p.add_argument("--eval-every", type=int, default=20_000)
-    p.add_argument("--eval-games", type=int, default=200)
+                   help="checkpoint file (weights and notes); a new run refuses to overwrite "
+                   "one")
+    p.add_argument("--resume", action="store_true",
+                   help="carry on from --out, with its own settings unless given here")
+    p.add_argument("--seed", type=int, default=1, help="a new run's seed")
+    p.add_argument("--lam", type=_share, default=None,
+                   help=f"λ of TD(λ) (new run: {NEW_RUN['lam']})")
+    p.add_argument("--rate", type=_at_least(0.0, float), default=None,
+                   help=f"step size (new run: {NEW_RUN['rate']})")
+    p.add_argument("--contact-hidden", type=positive, default=None,
+                   help=f"a new run's contact net hidden units ({NEW_RUN['contact_hidden']})")
+    p.add_argument("--race-hidden", type=positive, default=None,
+                   help=f"a new run's race net hidden units ({NEW_RUN['race_hidden']})")
+    p.add_argument("--race-expect", type=_share, default=None,
+                   help="share of race states trained on the 1-ply expectation (new run: "
+                   f"{NEW_RUN['race_expect']})")
+    p.add_argument("--explore", type=_share, default=None,
+                   help="share of contact decisions that play another play near the best "
+                   f"(new run: {NEW_RUN['explore']})")
+    p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
+    p.add_argument("--sync", type=positive, default=200, help="games between weight averaging")
+    p.add_argument("--checkpoint-every", type=positive, default=5000)
+    p.add_argument("--eval-every", type=positive, default=20_000)
+    p.add_argument("--eval-games", type=positive, default=200)
     p.add_argument("--log", type=Path, default=None, help="CSV of the evaluations "
                    "(default: beside --out)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
+    """The run's settings and nets: a new run's from the command line (refusing to overwrite
+    a checkpoint), a resumed one's from its file with what the command line changes.
+
+    Raises:
+        TrainingError: nothing to resume, a checkpoint in the way, or a resumed run asked
+            for other hidden layers.
+    """
+    given = {k: getattr(args, k) for k in NEW_RUN if getattr(args, k) is not None}
+    out: Path = args.out
+    if not args.resume:
+        if out.exists():
+            raise TrainingError(f"{out} exists: --resume to carry on from it, or choose "
+                                "another --out")
+        settings = Settings(seed=args.seed, **{**NEW_RUN, **given})
+        return settings, new_nets(settings)
+    if not out.exists():
+        raise TrainingError(f"nothing to resume: {out} does not exist (leave out --resume to "
+                            "start a new run)")
+    try:
+        nets = load_weights(out)
+    except WeightsError as exc:
+        raise TrainingError(str(exc)) from None
+    settings = Settings(**nets.meta["settings"])
+    for key in ("contact_hidden", "race_hidden"):
+        if key in given and given[key] != getattr(settings, key):
+            raise TrainingError(f"{out} has {getattr(settings, key)} hidden units in its "
+                                f"{key.split('_')[0]} net, not {given[key]}: a run keeps its "
+                                "nets' shape")
+    for key in ("lam", "rate", "race_expect", "explore"):
+        if key in given:
+            setattr(settings, key, given[key])
+    nets.meta["settings"] = asdict(settings)
+    return settings, nets
+
+
+class TrainingError(Exception):
+    """A training run that cannot start, in words."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -327,23 +420,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         TimeRemainingColumn,
     )
 
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     single_threaded_blas()
     out: Path = args.out
-    out.parent.mkdir(parents=True, exist_ok=True)
     log_path: Path = args.log or out.with_suffix(".csv")
-    if args.resume:
-        nets = load_weights(out)
-        settings = Settings(**nets.meta["settings"])
-        settings.rate = args.rate
-        settings.lam = args.lam
-        settings.race_expect = args.race_expect
-        settings.explore = args.explore
-        nets.meta["settings"] = asdict(settings)
-    else:
-        settings = Settings(args.seed, args.lam, args.rate, args.contact_hidden,
-                            args.race_hidden, args.race_expect, args.explore)
-        nets = new_nets(settings)
+    try:
+        settings, nets = _settings(args)
+    except TrainingError as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
     start_games = int(nets.meta.get("games", 0))
     target = start_games + args.games
     done = start_games
