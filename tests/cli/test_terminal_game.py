@@ -62,8 +62,10 @@ def test_gammons_off_a_gammon_scores_single() -> None:
 
 def test_moves_one_at_a_time_and_undo() -> None:
     match = Match(0, cube=False, dice=FixedDice([(3, 1)]))
-    game, text = run(match, ["8/5", "undo", "13/10", "6/5", "quit", "quit"], single=True,
-                     plain=True)
+    game, text = run(match, ["undo", "8/5", "undo", "13/10", "6/5", "quit", "quit"],
+                     single=True, plain=True)
+    assert ("Nothing to undo: no move has been made this turn (an ended turn is final)."
+            in text) and "Nothing to undo: nothing" not in text
     assert "Moved so far: 8/5; dice left: 1. Go on, or undo." in text
     assert "Took back 8/5." in text
     assert "White plays 13/10 6/5." in text

@@ -171,6 +171,7 @@ def test_hints(clients: Clients) -> None:
     hint = client.post("/api/positions/hint", json={"setup": setup}).json()
     assert hint["kind"] == "plays" and hint["plays"][0]["play"] == "8/5 6/5"
     assert hint["plays"][0]["behind"] == 0 and len(hint["plays"]) == 5
+    assert str(hint["plays"][0]["behind"]) == "0.0"  # never "-0.0"
     setup["dice"] = None
     cube = client.post("/api/positions/hint", json={"setup": setup}).json()
     assert cube["kind"] == "cube" and cube["text"].startswith("White should not double yet")
@@ -253,9 +254,10 @@ def test_the_evaluation_of_a_game_without_gammons_counts_none(clients: Clients) 
         for play in live:
             assert play["equity"] == pytest.approx(2 * play["probs"]["win"] / 100 - 1,
                                                    abs=2e-3), rules
-    wrong = client.post("/api/positions/evaluation",
-                        json={"position": OPENING_31, "gammons": "sometimes"})
-    assert wrong.status_code == 422 and "gammons" in wrong.json()["error"]["message"]
+    for wrong_value in ("sometimes", "no", 0):  # a true or false, not something like one
+        wrong = client.post("/api/positions/evaluation",
+                            json={"position": OPENING_31, "gammons": wrong_value})
+        assert wrong.status_code == 422 and "gammons" in wrong.json()["error"]["message"]
 
 
 def test_a_bad_evaluation_request_says_what_is_wrong(clients: Clients) -> None:

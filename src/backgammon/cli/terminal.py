@@ -502,7 +502,8 @@ class TerminalGame:
         try:
             move = game.undo()
         except BackgammonError as exc:
-            self.say(f"Nothing to undo: {exc}.", "red")
+            text = str(exc)
+            self.say(f"{text[:1].upper()}{text[1:]}.", "red")
             return
         self.say(f"Took back {_place(move.from_point, source=True)}/"
                  f"{_place(move.to_point, source=False)}.")

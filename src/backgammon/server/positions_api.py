@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import anyio.to_thread
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing_extensions import TypedDict
 
 from backgammon.core.errors import InvalidPositionError
@@ -87,7 +87,7 @@ class EvaluationRequest(BaseModel):
 
     position: str = Field(min_length=1, max_length=200,
                           description="an XGID, or PositionID:MatchID")
-    gammons: bool = Field(True, description="false: a game played without gammons (every win "
+    gammons: StrictBool = Field(True, description="false: a game played without gammons (every win "
                                             "a single game), which an ID cannot say")
 
 

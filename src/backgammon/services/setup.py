@@ -415,7 +415,7 @@ def setup_hint(xgid: Xgid, answer: Mapping[str, Any]) -> HintJSON:
             return {"kind": "plays", "text": f"{who} cannot play {roll}: the turn passes.",
                     "plays": []}
         plays: list[HintPlayJSON] = [
-            {"play": p["play"], "equity": p["equity"], "behind": round(-p["diff"], 3)}
+            {"play": p["play"], "equity": p["equity"], "behind": round(-p["diff"], 3) + 0.0}
             for p in answer["plays"][:HINT_PLAYS]]
         return {"kind": "plays", "plays": plays,
                 "text": f"Best for {who} with {roll}: {plays[0]['play']}"}
