@@ -84,6 +84,20 @@ def test_the_cube_hint_before_the_roll(open_page: Any) -> None:  # noqa: F811
     assert "Double/pass +1.000" in page.inner_text("#hints-eval")
 
 
+def open_review(opener: Any, gid: str) -> tuple[Any, list[str], list[str]]:
+    """The saved game ``gid`` opened and put in review; its console errors and the bodies of
+    the evaluation requests it makes from then on (both lists fill as the page runs)."""
+    game = opener(f"/#game={gid}")
+    page = game.page
+    errors = console_errors(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.post_data or "")
+            if r.url.endswith("/api/positions/evaluation") else None)
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    return game, errors, asked
+
+
 def test_review_shows_the_computers_evaluation_of_each_turn(
         open_page: Any, server: ServerProcess) -> None:  # noqa: F811
     """Issue 15: with hints on, a reviewed turn shows the cube hint before its roll and the
@@ -95,14 +109,8 @@ def test_review_shows_the_computers_evaluation_of_each_turn(
     index = next(i for i, f in enumerate(frames) if len(f["decisions"]) == 2)
     frame = frames[index]
     cube, plays = (position_evaluation(Xgid.parse(x)) for x in frame["decisions"])
-    game = open_page(f"/#game={gid}")
+    game, errors, asked = open_review(open_page, gid)
     page = game.page
-    errors = console_errors(page)
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.post_data or "")
-            if r.url.endswith("/api/positions/evaluation") else None)
-    page.keyboard.press("v")
-    page.wait_for_function("() => document.body.classList.contains('reviewing')")
     page.keyboard.press("Home")
     page.wait_for_function("() => document.body.dataset.reviewIndex === '0'")
     page.wait_for_selector('#hints-panel[data-for^="review:1:null:"]')
@@ -152,14 +160,8 @@ def test_review_of_a_game_without_gammons_asks_for_it_so(
     frame = frames[index]
     assert frame["gammons"] is False
     plays = position_evaluation(Xgid.parse(frame["decisions"][0]), gammons=False)
-    game = open_page(f"/#game={gid}")
+    game, errors, asked = open_review(open_page, gid)
     page = game.page
-    errors = console_errors(page)
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.post_data or "")
-            if r.url.endswith("/api/positions/evaluation") else None)
-    page.keyboard.press("v")
-    page.wait_for_function("() => document.body.classList.contains('reviewing')")
     page.locator("#move-list li").nth(frame["history_index"]).click()
     page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
     page.wait_for_selector("#hints-ranked tr[data-play]", timeout=60_000)
