@@ -369,6 +369,9 @@ def test_auto_roll_rolls_only_when_no_double_is_possible(open_page: Any) -> None
     # without the cube: the next player's dice are rolled by themselves
     page.click("#new-game-button")
     page.click("#replace-confirm")
+    # the confirmation opens the New game form once it has closed: wait for it, so that
+    # start() fills it in instead of clicking New game under it
+    page.wait_for_selector("#new-game-dialog[open]")
     game.start(mode="pass_and_play", cube=False)
     game.press("#roll-button")
     first = game.state()

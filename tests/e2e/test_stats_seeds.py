@@ -61,8 +61,10 @@ def game_id(page: Page) -> str:
 def start(page: Page, seed: str = "", mode: str = "pass_and_play") -> None:
     if not page.locator("#new-game-dialog").is_visible():
         page.click("#new-game-button")
+        page.wait_for_selector("#new-game-dialog[open], #replace-dialog[open]")
         if page.locator("#replace-dialog").is_visible():  # a game in progress: asked first
             page.click("#replace-confirm")
+            page.wait_for_selector("#new-game-dialog[open]")
     page.check(f"input[name=mode][value={mode}]")
     page.set_checked("#cube-input", False)
     page.fill("#seed-input", seed)
