@@ -706,9 +706,22 @@ def _games_of(record: Record) -> tuple[list[Game], tuple[str, str], int]:
                     f"{type(record).__name__}")
 
 
+def check_length(length: int) -> None:
+    """Refuse a match the analysis cannot score: ``length`` points (0 for money play) past
+    :data:`~backgammon.ai.met.MAX_AWAY` (64), the reach of its match equity table.
+
+    Raises:
+        ValueError: ``length`` is past the table, in words.
+    """
+    if length > MAX_AWAY:
+        raise ValueError(f"a match to {length} points: the analysis covers matches up to "
+                         f"{MAX_AWAY} points (its match equity table)")
+
+
 def record_size(record: Record) -> tuple[int, int]:
     """``(match length, turns)`` of ``record``: the turns are what ``progress`` counts (each
-    roll and double), for a caller that bounds the work before it starts.
+    roll and double), for a caller that bounds the work before it starts. Pass a
+    ``MatReplay`` rather than a ``MatRecord`` to avoid replaying it here.
 
     Raises:
         MatReplayError: a ``MatRecord`` whose moves the rules refuse.
@@ -759,9 +772,7 @@ def analyze(
         chosen = replace(chosen, plies=plies)
     chosen = replace(chosen, noise=0.0)
     games, record_names, length = _games_of(record)
-    if length > MAX_AWAY:
-        raise ValueError(f"a match to {length} points: the analysis covers matches up to "
-                         f"{MAX_AWAY} points (its match equity table)")
+    check_length(length)
     names = names or record_names
     analyzer = _Analyzer(chosen, evaluator or shared_net_evaluator())
     total = max(1, _count_steps(games))
@@ -798,6 +809,7 @@ __all__ = [
     "GameAnalysis",
     "PlayerSummary",
     "analyze",
+    "check_length",
     "cube_emg_scale",
     "emg_scale",
     "luck_mark",

@@ -12,8 +12,7 @@ import pytest
 from api_support import Clients, act, app_of, new_game
 from fastapi.testclient import TestClient
 
-from backgammon.records import read_mat
-from backgammon.services.analysis_jobs import AnalysisJobs
+from backgammon.services.analysis_jobs import AnalysisJobs, read_record
 from conftest import shared_path
 
 SMALL = """ 3 point match
@@ -113,7 +112,8 @@ def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
     long = client.post("/api/analysis", json={"mat": SMALL.replace(" 3 point", " 65 point")})
     assert long.status_code == 400
     assert long.json()["error"] == {"code": "too_large", "message": "a match to 65 points: the "
-                                    "analysis covers matches up to 64 points"}
+                                    "analysis covers matches up to 64 points (its match "
+                                    "equity table)"}
     client.app.state.analysis_jobs = AnalysisJobs(level="medium", max_turns=2)  # type: ignore[attr-defined]
     many = client.post("/api/analysis", json={"mat": SMALL})
     assert many.status_code == 400
@@ -143,7 +143,7 @@ def test_one_client_has_at_most_two_analyses_unfinished(clients: Clients) -> Non
     assert third.status_code == 503
     assert third.json()["error"] == {"code": "busy", "message": "you have 2 analyses waiting "
                                      "or running: try again once one is done"}
-    other = jobs.submit(read_mat(SMALL), client="10.0.0.9")  # another address goes on
+    other = jobs.submit(read_record(SMALL), client="10.0.0.9")  # another address goes on
     gate.set()
     assert wait(client, first.json()["id"])["status"] == "done"
     assert wait(client, other.id)["status"] == "done"

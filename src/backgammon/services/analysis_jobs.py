@@ -29,13 +29,19 @@ from backgammon.ai.choose import rank_plays
 from backgammon.ai.cube import CubeAction, cube_equities, double_decision, may_double
 from backgammon.ai.met import MAX_AWAY
 from backgammon.ai.player import ComputerPlayer, cube_state
-from backgammon.analysis import analyze, cube_emg_scale, emg_scale, record_size
+from backgammon.analysis import (
+    analyze,
+    check_length,
+    cube_emg_scale,
+    emg_scale,
+    record_size,
+)
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.notation import format_play
 from backgammon.core.xgid import Xgid
-from backgammon.records import MatRecord, read_mat, replay_mat
+from backgammon.records import MatReplay, read_mat, replay_mat
 from backgammon.services.setup import SetupError, setup_match
 
 #: Analyses run at once by default.
@@ -158,15 +164,14 @@ class Job:
                     "result": self.result, "error": self.error}
 
 
-def read_record(text: str) -> MatRecord:
-    """The ``.mat`` text read and replayed (so that a bad one is refused before a job starts).
+def read_record(text: str) -> MatReplay:
+    """The ``.mat`` text read and replayed (so that a bad one is refused before a job starts;
+    the job analyses this replay, without replaying it again).
 
     Raises:
         MatParseError, MatReplayError: with the line and the reason.
     """
-    record = read_mat(text)
-    replay_mat(record)
-    return record
+    return replay_mat(read_mat(text))
 
 
 class AnalysisJobs:
@@ -193,7 +198,7 @@ class AnalysisJobs:
         self.per_client = per_client
         self.max_turns = max_turns
 
-    def submit(self, source: MatRecord | Match, names: tuple[str, str] | None = None,
+    def submit(self, source: MatReplay | Match, names: tuple[str, str] | None = None,
                client: str | None = None) -> Job:
         """Queue the analysis of ``source`` for ``client`` (its address; None: the server's
         own); returns its job at once.
@@ -203,13 +208,12 @@ class AnalysisJobs:
                 ``max_turns`` turns.
             TooManyJobsError: ``max_jobs`` analyses are unfinished, or ``client`` has
                 ``per_client`` unfinished.
-            MatReplayError: a ``MatRecord`` whose moves the rules refuse.
         """
         length, turns = record_size(source)
-        if length > MAX_AWAY:
-            raise AnalysisTooLargeError(
-                f"a match to {length} points: the analysis covers matches up to {MAX_AWAY} "
-                "points")
+        try:
+            check_length(length)
+        except ValueError as exc:
+            raise AnalysisTooLargeError(str(exc)) from None
         if turns > self.max_turns:
             raise AnalysisTooLargeError(
                 f"{turns} turns: one analysis takes at most {self.max_turns}; send fewer games")
@@ -245,7 +249,7 @@ class AnalysisJobs:
             raise NoSuchJobError(f"no analysis has the id {job_id!r}")
         return job
 
-    def _run(self, job: Job, source: MatRecord | Match, names: tuple[str, str] | None) -> None:
+    def _run(self, job: Job, source: MatReplay | Match, names: tuple[str, str] | None) -> None:
         with job.lock:
             job.status = "running"
 
