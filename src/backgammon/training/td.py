@@ -96,7 +96,7 @@ class Settings:
 
 
 #: Exploration plays another play within this much cubeless money equity of the best.
-EXPLORE_MARGIN = 0.2
+EXPLORE_MARGIN: Final = 0.2
 
 
 def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
@@ -292,8 +292,8 @@ def evaluate_against(nets: NetSet, games: int, seed: int, opponent: Chooser | No
 # -- the command -------------------------------------------------------------------------------
 
 
-def _at_least(low: float, kind: type = int) -> Callable[[str], float]:
-    """An argparse type: a number of ``kind`` that is at least ``low``."""
+def _number(kind: type, low: float, high: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` (int or float) from ``low`` (to ``high``)."""
 
     def parse(text: str) -> float:
         try:
@@ -301,27 +301,20 @@ def _at_least(low: float, kind: type = int) -> Callable[[str], float]:
         except ValueError:
             what = "a whole number" if kind is int else "a number"
             raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, got {text}")
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+            raise argparse.ArgumentTypeError(f"must be at least {low:g}, got {text}")
         return value
 
     return parse
 
 
-def _share(text: str) -> float:
-    """An argparse type: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text}")
-    return value
-
-
-#: A new run's settings where the command line gives none; a resumed run keeps its own.
-NEW_RUN: Final = {"lam": 0.7, "rate": 0.1, "race_expect": 0.25, "explore": 0.0,
-                  "contact_hidden": 128, "race_hidden": 64}
+#: A new run's settings where the command line gives none (a resumed run keeps its own): the
+#: :class:`Settings` defaults, except that a quarter of the race states learn from the 1-ply
+#: expectation (the shipped nets' setting since stage 2).
+NEW_RUN: Final = {**{k: v for k, v in asdict(Settings()).items() if k != "seed"},
+                  "race_expect": 0.25}
 
 
 class _Help(argparse.ArgumentDefaultsHelpFormatter):
@@ -336,7 +329,8 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="backgammon train", description=__doc__.split("\n\n")[0],
                                 formatter_class=_Help)
-    positive = _at_least(1)
+    positive = _number(int, 1)
+    share = _number(float, 0.0, 1.0)
     p.add_argument("--games", type=positive, default=100_000, help="games to play in this run")
     p.add_argument("--out", type=Path, default=Path("train-out/nets.npz"),
                    help="checkpoint file (weights and notes); a new run refuses to overwrite "
@@ -344,18 +338,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="carry on from --out, with its own settings unless given here")
     p.add_argument("--seed", type=int, default=1, help="a new run's seed")
-    p.add_argument("--lam", type=_share, default=None,
+    p.add_argument("--lam", type=share, default=None,
                    help=f"λ of TD(λ) (new run: {NEW_RUN['lam']})")
-    p.add_argument("--rate", type=_at_least(0.0, float), default=None,
+    p.add_argument("--rate", type=_number(float, 0.0), default=None,
                    help=f"step size (new run: {NEW_RUN['rate']})")
     p.add_argument("--contact-hidden", type=positive, default=None,
                    help=f"a new run's contact net hidden units ({NEW_RUN['contact_hidden']})")
     p.add_argument("--race-hidden", type=positive, default=None,
                    help=f"a new run's race net hidden units ({NEW_RUN['race_hidden']})")
-    p.add_argument("--race-expect", type=_share, default=None,
+    p.add_argument("--race-expect", type=share, default=None,
                    help="share of race states trained on the 1-ply expectation (new run: "
                    f"{NEW_RUN['race_expect']})")
-    p.add_argument("--explore", type=_share, default=None,
+    p.add_argument("--explore", type=share, default=None,
                    help="share of contact decisions that play another play near the best "
                    f"(new run: {NEW_RUN['explore']})")
     p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
@@ -428,7 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings, nets = _settings(args)
     except TrainingError as exc:
-        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+        parser.error(str(exc))
     out.parent.mkdir(parents=True, exist_ok=True)
     start_games = int(nets.meta.get("games", 0))
     target = start_games + args.games
