@@ -120,16 +120,13 @@ def _print_answer(answer: dict[str, Any], who: str) -> None:
         width = max(len(p["play"]) for p in plays)
         for rank, p in enumerate(plays, start=1):
             behind = f"{p['diff']:+.3f}" if rank > 1 else ""
-            c = p["probs"]
             print(f"{rank:>3}. {p['play']:<{width}}  {p['equity']:+.3f}  {behind:>7}  "
-                  f"{p['ply']}-ply  win {c['win']:5.1f}% (g {c['win_gammon']:4.1f} "
-                  f"bg {c['win_backgammon']:3.1f})  lose g {c['lose_gammon']:4.1f} "
-                  f"bg {c['lose_backgammon']:3.1f}")
+                  f"{p['ply']}-ply  {_chances(p['probs'])}")
         return
     if kind == "none":
         print(f"{who} cannot double ({answer.get('reason') or 'no cube'}): roll")
         return
-    e, c = answer["equities"], answer["probs"]
+    e = answer["equities"]
     if kind == "take":
         print(f"answer to the double: {answer['action']} (proper cube action: "
               f"{answer['text']}); equities in EMG, the doubler's view")
@@ -137,11 +134,20 @@ def _print_answer(answer: dict[str, Any], who: str) -> None:
         print(f"cube for {who}: {answer['text']}; equities in EMG, {who}'s view")
     print(f"  no double {e['no_double']:+.3f}  double/take {e['double_take']:+.3f}  "
           f"double/pass {e['double_drop']:+.3f}")
-    print(f"  win {c['win']:.1f}% (g {c['win_gammon']:.1f} bg {c['win_backgammon']:.1f})  "
-          f"lose g {c['lose_gammon']:.1f} bg {c['lose_backgammon']:.1f}")
+    print(f"  {_chances(answer['probs'])}")
 
 
 def _percent(p: tuple[float, float, float, float, float]) -> str:
-    """``win 52.1% (g 14.0 bg 0.6)  lose g 12.3 bg 0.5``."""
-    return (f"win {100 * p[0]:5.1f}% (g {100 * p[1]:4.1f} bg {100 * p[2]:3.1f})"
-            f"  lose g {100 * p[3]:4.1f} bg {100 * p[4]:3.1f}")
+    """``win 52.1% (g 14.0 bg 0.6)  lose g 12.3 bg 0.5`` from the five chances (0..1)."""
+    return _chances(dict(zip(_CHANCES, (100 * x for x in p), strict=True)))
+
+
+#: The keys of the evaluation's chances, in the nets' order.
+_CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def _chances(c: dict[str, float]) -> str:
+    """``win 52.1% (g 14.0 bg 0.6)  lose g 12.3 bg 0.5`` from the evaluation's chances in
+    percent (``{"win", "win_gammon", ...}``)."""
+    return (f"win {c['win']:5.1f}% (g {c['win_gammon']:4.1f} bg {c['win_backgammon']:3.1f})"
+            f"  lose g {c['lose_gammon']:4.1f} bg {c['lose_backgammon']:3.1f}")
