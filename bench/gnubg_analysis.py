@@ -60,24 +60,36 @@ def _command() -> str:
     return GNUBG if Path(GNUBG).exists() else (shutil.which("gnubg") or GNUBG)
 
 
+def _cached(path: Path, cache: Path | None, suffix: str) -> Path | None:
+    """Where gnubg's answer about ``path`` is kept: named by the file and its SHA-256."""
+    if cache is None:
+        return None
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return cache / f"{path.stem}-{digest}{suffix}"
+
+
+def _run_gnubg(path: Path, then: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """gnubg's ``import mat``, ``analyse match`` (its default: 2-ply) and ``then``."""
+    script = f"import mat {path}\nanalyse match\n{then}"
+    return subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
 def gnubg_output(path: Path, cache: Path | None = CACHE_DIR, timeout: float = 1800) -> str:
-    """gnubg's ``show statistics match`` text after ``analyse match`` of ``path`` (cached).
+    """gnubg's ``show statistics match`` text after ``analyse match`` of ``path`` (cached;
+    the same run saves the analysed match for :func:`gnubg_sgf`).
 
     Raises:
         RuntimeError: gnubg failed or printed no statistics.
     """
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    cached = cache / f"{path.stem}-{digest}.txt" if cache is not None else None
+    cached = _cached(path, cache, ".txt")
     if cached is not None and cached.exists():
         return cached.read_text(encoding="utf-8")
-    # the analysed match is saved too (for gnubg_sgf), so one run of gnubg serves both
-    sgf = cached.with_suffix(".sgf") if cached is not None else None
-    if sgf is not None:
-        sgf.parent.mkdir(parents=True, exist_ok=True)
+    sgf = _cached(path, cache, ".sgf")
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
     save = f"save match {sgf}\n" if sgf is not None and not sgf.exists() else ""
-    script = f"import mat {path}\nanalyse match\n{save}show statistics match\n"
-    done = subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    done = _run_gnubg(path, f"{save}show statistics match\n", timeout)
     text = done.stdout
     if "Chequerplay statistics" not in text:
         raise RuntimeError(f"gnubg gave no statistics for {path}: {done.stderr[-500:]}")
@@ -129,15 +141,12 @@ def gnubg_sgf(path: Path, cache: Path | None = CACHE_DIR, timeout: float = 1800)
     """
     import tempfile
 
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    cached = cache / f"{path.stem}-{digest}.sgf" if cache is not None else None
+    cached = _cached(path, cache, ".sgf")
     if cached is not None and cached.exists():
         return cached.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory() as folder:
         saved = Path(folder) / "match.sgf"
-        script = f"import mat {path}\nanalyse match\nsave match {saved}\n"
-        done = subprocess.run([_command(), "-t", "-q"], input=script, capture_output=True,
-                              text=True, timeout=timeout, check=False)
+        done = _run_gnubg(path, f"save match {saved}\n", timeout)
         if not saved.exists():
             raise RuntimeError(f"gnubg saved no match for {path}: {done.stderr[-500:]}")
         text = saved.read_text(encoding="utf-8")
