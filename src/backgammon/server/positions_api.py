@@ -87,8 +87,8 @@ class EvaluationRequest(BaseModel):
 
     position: str = Field(min_length=1, max_length=200,
                           description="an XGID, or PositionID:MatchID")
-    gammons: StrictBool = Field(True, description="false: a game played without gammons (every win "
-                                            "a single game), which an ID cannot say")
+    gammons: StrictBool = Field(True, description="false: a game played without gammons "
+                                "(every win a single game), which an ID cannot say")
 
 
 class SaveRequest(BaseModel):

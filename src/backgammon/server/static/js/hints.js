@@ -216,7 +216,8 @@ export class Hints {
     this.apply();
     if (!this.on || !frame) return;
     const decisions = frame.decisions || [];
-    const key = `review:${frame.game}:${frame.history_index}:${decisions.join(",")}:${frame.gammons}`;
+    const key =
+      `review:${frame.game}:${frame.history_index}:${decisions.join(",")}:${frame.gammons}`;
     this.reviewKey = key;
     let text;
     if (!this.allowed()) text = "No hints in a game against a person until the game is over.";
