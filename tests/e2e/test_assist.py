@@ -141,6 +141,13 @@ def wait_review_index(game: GamePage, index: int) -> None:
     game.page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
 
 
+def wait_hints_settled(game: GamePage) -> None:
+    """The review's evaluation is drawn (no "Thinking…"): the hints panel above the move list
+    no longer grows, so a click on a line lands where it was aimed."""
+    game.page.wait_for_function(
+        "() => !document.getElementById('hints-eval').textContent.includes('Thinking')")
+
+
 def check_frame(game: GamePage, frame: dict[str, Any], any_order: bool = False) -> None:
     """The page shows ``frame``; ``any_order``: the dice in either order (a .mat writes the
     higher die first)."""
@@ -201,10 +208,12 @@ def test_review_with_arrow_keys_and_clicks_shows_each_position(
     # A click on a line of game 2, then on a take: board, dice and cube as they were.
     lines = page.locator("#move-list li").all_inner_texts()
     second = lines.index(next(line for line in lines if line.startswith("Game 2")))
+    wait_hints_settled(game)
     page.locator("#move-list li").nth(second + 3).click()
     wait_review_index(game, second + 3)
     check_frame(game, expected[second + 3])
     take = next(i for i, line in enumerate(lines) if line.endswith(" takes"))
+    wait_hints_settled(game)
     page.locator("#move-list li").nth(take).click()
     wait_review_index(game, take)
     check_frame(game, expected[take])
@@ -253,6 +262,8 @@ def test_review_during_a_game_returns_to_the_live_position(open_page: Any) -> No
     assert game.dice() == dice
     assert game.state() == live  # review changed nothing
     # A click on a line of the move list starts a review there.
+    page.wait_for_selector(f'#hints-panel[data-for="{live["id"]}:{live["version"]}"]')
+    wait_hints_settled(game)
     page.locator("#move-list li").nth(0).click()
     wait_review_index(game, 1)
     page.keyboard.press("Escape")
