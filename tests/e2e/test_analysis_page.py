@@ -5,6 +5,7 @@ records them and the fixture checks there are none)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from browser_support import (
     launched_chromium,
     ranked_rows,
 )
-from test_assist import open_page, store  # noqa: F401 - the fixture and a helper
+from test_assist import get_text, open_page, store  # noqa: F401 - the fixture and helpers
 
 from backgammon.analysis import analyze
 from backgammon.core.xgid import Xgid
@@ -239,3 +240,48 @@ def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noq
                                     for p in expected.players]
     assert page.locator("#analysis-graph svg circle.win-point").count() >= 10
     game.screenshot("analysis-mat")
+
+
+def test_an_analysis_is_stopped_by_its_button_and_by_leaving_the_page(
+        open_page: Any, server: ServerProcess, tmp_path: Path) -> None:  # noqa: F811
+    """Stop ends the job on the server (its worker is freed) and says so; a page reloaded
+    mid-analysis cancels its job as it goes."""
+    source = shared_path("mat", "gnubg_selfplay_7p_s1005.mat")
+    path = tmp_path / source.name
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    gid = store(server, "beforestop", random_match(3, games=1))
+    game = open_page(f"/#game={gid}")
+    page = game.page
+
+    def start() -> str:
+        page.set_input_files("#import-file", str(path))
+        page.wait_for_function("() => document.body.dataset.reviewSource === 'record'")
+        with page.expect_response(lambda r: r.url.endswith("/api/analysis")
+                                  and r.request.method == "POST") as posted:
+            page.click("#analyze-button")
+        job_id: str = posted.value.json()["id"]
+        page.wait_for_function(
+            "() => /Analysing… [1-9]\\d* of \\d+ turns/.test("
+            "document.getElementById('analysis-status').textContent)", timeout=60_000)
+        return job_id
+
+    def status(job_id: str) -> str:
+        answer: str = json.loads(get_text(server, f"/api/analysis/{job_id}"))["status"]
+        return answer
+
+    first = start()
+    assert page.locator("#analysis-stop").is_visible()
+    page.click("#analysis-stop")
+    page.wait_for_selector('#analysis-panel[data-state="cancelled"]', timeout=30_000)
+    assert page.inner_text("#analysis-status") == "Analysis stopped."
+    assert not page.locator("#analysis-stop").is_visible()
+    assert status(first) == "cancelled"
+
+    second = start()
+    page.reload()
+    seen = [status(second)]
+    deadline = time.monotonic() + 30
+    while seen[-1] != "cancelled" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        seen.append(status(second))
+    assert seen[-1] == "cancelled", seen

@@ -43,7 +43,8 @@ def wait(client: TestClient, job_id: str, seen: list[dict[str, Any]] | None = No
         job = client.get(f"/api/analysis/{job_id}").json()
         if seen is not None:
             seen.append(job)
-        if job["status"] in ("done", "failed") or time.monotonic() - start > limit:
+        if job["status"] in ("done", "failed", "cancelled") or \
+                time.monotonic() - start > limit:
             return job
         time.sleep(0.02)
 
@@ -148,6 +149,73 @@ def test_one_client_has_at_most_two_analyses_unfinished(clients: Clients) -> Non
     assert wait(client, first.json()["id"])["status"] == "done"
     assert wait(client, other.id)["status"] == "done"
     assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202
+
+
+def test_a_queued_analysis_is_cancelled_by_its_own_client_only(clients: Clients) -> None:
+    """DELETE cancels a queued job (it never starts, and no longer counts against the client's
+    two); another address's DELETE is refused with 403, an unknown id with 404."""
+    client = clients.new()
+    jobs = AnalysisJobs(workers=1, level="medium")
+    client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
+    gate = threading.Event()
+    jobs._pool.submit(gate.wait)  # the one worker waits: the jobs stay queued
+    first = client.post("/api/analysis", json={"mat": SMALL}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL}).json()
+    other = jobs.submit(read_record(SMALL), client="10.0.0.9")
+    refused = client.delete(f"/api/analysis/{other.id}")
+    assert refused.status_code == 403
+    assert refused.json()["error"] == {"code": "forbidden", "message": "this analysis was "
+                                       "started by another client"}
+    assert client.delete("/api/analysis/nope").status_code == 404
+    cancelled = client.delete(f"/api/analysis/{first['id']}")
+    assert cancelled.status_code == 200
+    assert cancelled.json()["status"] == "cancelled" and cancelled.json()["result"] is None
+    assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202  # 2 again
+    gate.set()
+    assert wait(client, second["id"])["status"] == "done"
+    assert wait(client, other.id)["status"] == "done"
+    after = client.get(f"/api/analysis/{first['id']}").json()
+    assert (after["status"], after["done"], after["result"]) == ("cancelled", 0, None)
+    # a job already over is answered as it is
+    over = client.delete(f"/api/analysis/{second['id']}").json()
+    assert over["status"] == "done" and over["result"] is not None
+
+
+def test_a_running_analysis_stops_at_its_next_turn_when_cancelled(
+        clients: Clients, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running job's worker is freed at the turn after the DELETE: the job's progress stays
+    where it was, and the next job on the one worker runs."""
+    import backgammon.services.analysis_jobs as module
+
+    reached, go_on = threading.Event(), threading.Event()
+    real = module.analyze
+    turns: list[int] = []
+
+    def slow_first(source: Any, level: str, progress: Any, **kw: Any) -> Any:
+        if not turns:
+            for turn in range(1, 11):
+                turns.append(turn)
+                progress(turn, 10)
+                if turn == 3:
+                    reached.set()
+                    go_on.wait(10)
+            raise AssertionError("not cancelled")
+        return real(source, level, progress, **kw)
+
+    monkeypatch.setattr(module, "analyze", slow_first)
+    client = clients.new()
+    fast(client, workers=1)
+    job = client.post("/api/analysis", json={"mat": SMALL}).json()
+    assert reached.wait(10)
+    running = client.get(f"/api/analysis/{job['id']}").json()
+    assert (running["status"], running["done"], running["total"]) == ("running", 3, 10)
+    assert client.delete(f"/api/analysis/{job['id']}").json()["status"] == "cancelled"
+    go_on.set()
+    nxt = client.post("/api/analysis", json={"mat": SMALL}).json()
+    assert wait(client, nxt["id"])["status"] == "done"
+    assert turns == [1, 2, 3, 4]  # the progress call after the DELETE stopped it
+    final = client.get(f"/api/analysis/{job['id']}").json()
+    assert (final["status"], final["done"], final["error"]) == ("cancelled", 3, None)
 
 
 def test_an_analysis_of_a_saved_game(clients: Clients) -> None:

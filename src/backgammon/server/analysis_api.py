@@ -8,6 +8,9 @@
 * ``GET /api/analysis/{id}``: the job: its progress (``done`` of ``total`` turns, only rising),
   then ``"status": "done"`` and the ``result`` (:meth:`backgammon.analysis.Analysis.to_dict`
   with ``names``), or ``"failed"`` and the ``error``.
+* ``DELETE /api/analysis/{id}``: cancels the job (``"status": "cancelled"``; a running one
+  stops at its next turn and frees its worker); only the client address that started it may
+  (403 otherwise). A job already over is answered as it is.
 * ``GET /api/games/{id}/evaluation``: the hint for the present decision of a saved game
   (:func:`~backgammon.services.analysis_jobs.evaluation_for`): ranked plays with equities and
   chances, or the cube hint. Refused (403) while it is the computer's turn to act, and (503
@@ -38,6 +41,7 @@ from backgammon.services.analysis_jobs import (
     AnalysisTooLargeError,
     EvaluationSlots,
     NoSuchJobError,
+    NotYourJobError,
     TooManyJobsError,
     evaluation_for,
     read_record,
@@ -115,6 +119,19 @@ async def read_analysis(job_id: str, request: Request) -> Any:
         job = _jobs(request).get(job_id)
     except NoSuchJobError as exc:
         return _error(404, "not_found", str(exc))
+    return job.to_json()
+
+
+@router.delete(ANALYSIS_PATH + "/{job_id}", summary="Cancel an analysis")
+async def cancel_analysis(job_id: str, request: Request) -> Any:
+    """Cancel the job (its client address only, else 403 ``forbidden``); answers the job."""
+    client = request.client.host if request.client is not None else None
+    try:
+        job = _jobs(request).cancel(job_id, client or "")
+    except NoSuchJobError as exc:
+        return _error(404, "not_found", str(exc))
+    except NotYourJobError as exc:
+        return _error(403, "forbidden", str(exc))
     return job.to_json()
 
 

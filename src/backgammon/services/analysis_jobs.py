@@ -3,7 +3,8 @@
 * :class:`AnalysisJobs`: :func:`backgammon.analysis.analyze` of a ``.mat`` text or a saved
   match, run in a bounded pool of worker threads (at most ``workers`` at once; more wait in a
   queue, and at most ``max_jobs`` are kept), each job with its progress (``done`` of
-  ``total`` turns, which only goes up) and then its result or its error.
+  ``total`` turns, which only goes up) and then its result or its error; its own client may
+  cancel it (:meth:`AnalysisJobs.cancel`).
 * :func:`evaluation_for`: the hint for the game's present decision: the best plays of the dice
   thrown, each with its equity, its difference to the best and its chances; before the roll the
   cube hint (no double / double, take / double, pass / too good, with the equities).
@@ -52,6 +53,8 @@ DEFAULT_MAX_JOBS: Final = 64
 DEFAULT_PER_CLIENT: Final = 2
 #: Turns (rolls and doubles) one analysis takes at most.
 DEFAULT_MAX_TURNS: Final = 3000
+#: The statuses of a job that is over.
+FINISHED: Final = ("done", "failed", "cancelled")
 #: Plays a hint lists.
 HINT_PLAYS: Final = 8
 
@@ -141,9 +144,18 @@ class NoSuchJobError(BackgammonError, LookupError):
     """No analysis has this id (or it was forgotten)."""
 
 
+class NotYourJobError(BackgammonError, PermissionError):
+    """The analysis was started by another client: only its own client may cancel it."""
+
+
+class _Cancelled(Exception):
+    """Raised in a running analysis's progress callback once its job is cancelled."""
+
+
 @dataclass
 class Job:
-    """One analysis: ``status`` is ``"queued"``, ``"running"``, ``"done"`` or ``"failed"``."""
+    """One analysis: ``status`` is ``"queued"``, ``"running"``, ``"done"``, ``"failed"`` or
+    ``"cancelled"``."""
 
     id: str
     client: str | None = field(default=None, repr=False)
@@ -230,7 +242,7 @@ class AnalysisJobs:
             self._jobs[job.id] = job
             while len(self._jobs) > self.max_jobs:
                 oldest = next((k for k, j in self._jobs.items()
-                               if j.status in ("done", "failed")), None)
+                               if j.status in FINISHED), None)
                 if oldest is None:
                     break
                 del self._jobs[oldest]
@@ -249,12 +261,33 @@ class AnalysisJobs:
             raise NoSuchJobError(f"no analysis has the id {job_id!r}")
         return job
 
+    def cancel(self, job_id: str, client: str | None = None) -> Job:
+        """Cancel the job ``job_id`` for ``client`` (its address; None: the server's own, which
+        may cancel any): a queued job never starts, a running one stops at its next turn and
+        frees its worker. A job already over is left as it is. Returns the job.
+
+        Raises:
+            NoSuchJobError: unknown id.
+            NotYourJobError: ``client`` is not the client that started it.
+        """
+        job = self.get(job_id)
+        if client is not None and job.client != client:
+            raise NotYourJobError("this analysis was started by another client")
+        with job.lock:
+            if job.status in ("queued", "running"):
+                job.status = "cancelled"
+        return job
+
     def _run(self, job: Job, source: MatReplay | Match, names: tuple[str, str] | None) -> None:
         with job.lock:
+            if job.status == "cancelled":
+                return
             job.status = "running"
 
         def progress(done: int, total: int) -> None:
             with job.lock:
+                if job.status == "cancelled":
+                    raise _Cancelled
                 job.total = total
                 job.done = max(job.done, done)
 
@@ -262,11 +295,15 @@ class AnalysisJobs:
             result = analyze(source, self.level, progress, names=names)
             data = result.to_dict()
             data["names"] = list(result.names)
+        except _Cancelled:
+            return
         except Exception as exc:  # a job reports its failure instead of losing it
             with job.lock:
                 job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
             return
         with job.lock:
+            if job.status == "cancelled":
+                return
             job.result = data
             job.done = job.total
             job.status = "done"
@@ -401,6 +438,7 @@ __all__ = [
     "EvaluatorBusyError",
     "Job",
     "NoSuchJobError",
+    "NotYourJobError",
     "TooManyJobsError",
     "evaluation_for",
     "position_evaluation",

@@ -5,7 +5,7 @@
 // summary per player (error rates in mEMG, PR, rating, marks, luck) and a graph of the winning
 // chances over the game: an inline SVG; a click on a point jumps to that move.
 
-import { getAnalysis, startAnalysis } from "./assist_api.js";
+import { cancelAnalysis, getAnalysis, startAnalysis } from "./assist_api.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
@@ -40,7 +40,20 @@ export class Analysis {
     this.result = null;
     this.byLine = new Map(); // move-list line -> its decisions
     this.running = false;
+    this.jobId = null; // the job running now, while it runs
     $("analyze-button").addEventListener("click", () => this.start().catch((err) => this.fail(err.message)));
+    $("analysis-stop").addEventListener("click", () => this.stop());
+    // a page closed or reloaded mid-analysis gives its worker back to the server
+    window.addEventListener("pagehide", () => {
+      if (this.jobId) cancelAnalysis(this.jobId, { keepalive: true });
+    });
+  }
+
+  /** Stop the analysis running now (the Stop button). */
+  stop() {
+    if (!this.jobId) return;
+    $("analysis-stop").disabled = true;
+    cancelAnalysis(this.jobId).catch(() => {}); // the poll sees the job end either way
   }
 
   /** What to analyse now: {body, live} or null. */
@@ -80,8 +93,12 @@ export class Analysis {
     bar.value = 0;
     $("analysis-status").textContent = "Analysing…";
     this.hooks.say("Analysing the game.");
+    const stopButton = $("analysis-stop");
     try {
       let job = await startAnalysis(source.body);
+      this.jobId = job.id;
+      stopButton.disabled = false;
+      stopButton.hidden = false;
       let last = 0;
       while (job.status === "queued" || job.status === "running") {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -90,6 +107,13 @@ export class Analysis {
         bar.value = last;
         $("analysis-status").textContent = job.total ? `Analysing… ${job.done} of ${job.total} turns` : "Waiting for a free analyser…";
       }
+      if (job.status === "cancelled") {
+        bar.hidden = true;
+        $("analysis-panel").dataset.state = "cancelled";
+        $("analysis-status").textContent = "Analysis stopped.";
+        this.hooks.say("Analysis stopped.");
+        return;
+      }
       if (job.status !== "done") throw new Error(job.error || "the analysis failed");
       bar.value = 1;
       bar.hidden = true;
@@ -97,6 +121,8 @@ export class Analysis {
       this.show(job.result);
     } finally {
       this.running = false;
+      this.jobId = null;
+      stopButton.hidden = true;
     }
   }
 

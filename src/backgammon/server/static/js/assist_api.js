@@ -80,3 +80,14 @@ export function startAnalysis(body) {
 export function getAnalysis(jobId) {
   return request("GET", `/api/analysis/${encodeURIComponent(jobId)}`);
 }
+
+/** Cancel an analysis this page started: the job, its status "cancelled" (or as it ended).
+ * `keepalive`: sent even as the page goes away. */
+export function cancelAnalysis(jobId, { keepalive = false } = {}) {
+  const path = `/api/analysis/${encodeURIComponent(jobId)}`;
+  if (keepalive) {
+    fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
+    return Promise.resolve(null);
+  }
+  return request("DELETE", path);
+}
