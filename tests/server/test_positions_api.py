@@ -231,6 +231,16 @@ def test_the_evaluation_honours_the_match_score(clients: Clients) -> None:
     assert pending["kind"] == "take" and pending["action"] == "take"
 
 
+def test_the_evaluation_honours_the_xgids_maximum_cube(clients: Clients) -> None:
+    """Field 10 of an XGID is the highest cube allowed (log 2): a cube already there cannot
+    be turned, so no cube hint, and the reason; one below it gets its cube hint."""
+    client = clients.new()
+    owned = OPENING_31.replace(":0:0:1:31:0:0:0:0:10", ":1:1:1:00:0:0:0:0:{}")
+    assert evaluation(client, owned.format(1)) == {
+        "kind": "none", "reason": "cube at its limit (2, the XGID's maximum cube)"}
+    assert evaluation(client, owned.format(2))["kind"] == "cube"
+
+
 def test_the_evaluation_of_a_game_without_gammons_counts_none(clients: Clients) -> None:
     """An XGID cannot say that a game is played without gammons, so a review of such a game
     says so beside it: every win is then a single game, and a play's money equity is its

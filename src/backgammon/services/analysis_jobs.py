@@ -376,7 +376,8 @@ def position_evaluation(xgid: Xgid, level: str = "expert", *,
     roll; before the roll, the cube decision of the side on roll; with a double pending, the
     answer to it. The match score, the Crawford game and the cube come from the XGID, as
     :func:`evaluation_for` reads them from a game (the game picked up at ``xgid`` by
-    :func:`~backgammon.services.setup.setup_match`, with the cube). ``gammons`` False: a game
+    :func:`~backgammon.services.setup.setup_match`, with the cube; before the roll, a cube
+    already at the XGID's maximum (field 10) gives no cube hint). ``gammons`` False: a game
     where every win is a single game (an XGID cannot say so), as a game played without them.
 
     Returns:
@@ -395,7 +396,12 @@ def position_evaluation(xgid: Xgid, level: str = "expert", *,
     game = match.current
     if xgid.dice is not None and game.phase is not Phase.MOVE:  # the roll passed at once
         return {"kind": "plays", "dice": list(xgid.dice), "plays": []}
-    return evaluation_for(game, level)
+    answer = evaluation_for(game, level)
+    if answer["kind"] == "cube" and xgid.cube_value * 2 > xgid.max_cube:
+        # the XGID's maximum cube (field 10) forbids a redouble the game itself would allow
+        return {"kind": "none", "reason": f"cube at its limit ({xgid.max_cube}, the XGID's "
+                                          "maximum cube)"}
+    return answer
 
 
 def _cube_hint(kind: str, action: CubeAction, response: CubeAction, probs: Any,
