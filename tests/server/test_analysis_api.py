@@ -12,7 +12,7 @@ import pytest
 from api_support import Clients, act, app_of, new_game
 from fastapi.testclient import TestClient
 
-from backgammon.services.analysis_jobs import AnalysisJobs, read_record
+from backgammon.services.analysis_jobs import AnalysisJobs, TooManyJobsError, read_record
 from conftest import shared_path
 
 SMALL = """ 3 point match
@@ -129,14 +129,43 @@ def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
                                                   "evaluates matches up to 64 points")
 
 
-def test_one_client_has_at_most_two_analyses_unfinished(clients: Clients) -> None:
+class Gate:
+    """The jobs' analysis held at a gate until :meth:`open` (the real one then runs); the
+    jobs that reached it, in order."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import backgammon.services.analysis_jobs as module
+
+        self.event = threading.Event()
+        self.reached: list[Any] = []
+        real = module.analyze
+
+        def gated(source: Any, level: str, progress: Any, **kw: Any) -> Any:
+            self.reached.append(source)
+            self.event.wait(30)
+            return real(source, level, progress, **kw)
+
+        monkeypatch.setattr(module, "analyze", gated)
+
+    def open(self) -> None:
+        self.event.set()
+
+
+def wait_status(client: TestClient, job_id: str, status: str) -> None:
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/analysis/{job_id}").json()["status"] != status:
+        assert time.monotonic() < deadline, f"job {job_id} never {status}"
+        time.sleep(0.01)
+
+
+def test_one_client_has_at_most_two_analyses_unfinished(
+        clients: Clients, monkeypatch: pytest.MonkeyPatch) -> None:
     """One address cannot fill the queue: its third unfinished analysis is refused with 503
     ``busy``, and taken again once one of its analyses is done."""
+    gate = Gate(monkeypatch)
     client = clients.new()
     jobs = AnalysisJobs(workers=1, level="medium")
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
-    gate = threading.Event()
-    jobs._pool.submit(gate.wait)  # the one worker waits: the jobs stay queued
     first = client.post("/api/analysis", json={"mat": SMALL})
     second = client.post("/api/analysis", json={"mat": SMALL})
     assert first.status_code == second.status_code == 202
@@ -145,20 +174,42 @@ def test_one_client_has_at_most_two_analyses_unfinished(clients: Clients) -> Non
     assert third.json()["error"] == {"code": "busy", "message": "you have 2 analyses waiting "
                                      "or running: try again once one is done"}
     other = jobs.submit(read_record(SMALL), client="10.0.0.9")  # another address goes on
-    gate.set()
+    gate.open()
     assert wait(client, first.json()["id"])["status"] == "done"
     assert wait(client, other.id)["status"] == "done"
     assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202
+    jobs.close()
 
 
-def test_a_queued_analysis_is_cancelled_by_its_own_client_only(clients: Clients) -> None:
+def test_one_client_never_takes_every_worker(
+        clients: Clients, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 2 workers, a client's second analysis waits while its first runs, so another
+    client's analysis starts at once on the other worker."""
+    gate = Gate(monkeypatch)
+    client = clients.new()
+    jobs = AnalysisJobs(workers=2, level="medium")
+    client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
+    assert jobs.running_per_client == 1
+    first = client.post("/api/analysis", json={"mat": SMALL}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL}).json()
+    other = jobs.submit(read_record(SMALL), client="10.0.0.9")
+    wait_status(client, first["id"], "running")
+    wait_status(client, other.id, "running")
+    assert client.get(f"/api/analysis/{second['id']}").json()["status"] == "queued"
+    gate.open()
+    for job_id in (first["id"], second["id"], other.id):
+        assert wait(client, job_id)["status"] == "done"
+    jobs.close()
+
+
+def test_a_queued_analysis_is_cancelled_by_its_own_client_only(
+        clients: Clients, monkeypatch: pytest.MonkeyPatch) -> None:
     """DELETE cancels a queued job (it never starts, and no longer counts against the client's
     two); another address's DELETE is refused with 403, an unknown id with 404."""
+    gate = Gate(monkeypatch)
     client = clients.new()
     jobs = AnalysisJobs(workers=1, level="medium")
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
-    gate = threading.Event()
-    jobs._pool.submit(gate.wait)  # the one worker waits: the jobs stay queued
     first = client.post("/api/analysis", json={"mat": SMALL}).json()
     second = client.post("/api/analysis", json={"mat": SMALL}).json()
     other = jobs.submit(read_record(SMALL), client="10.0.0.9")
@@ -167,18 +218,67 @@ def test_a_queued_analysis_is_cancelled_by_its_own_client_only(clients: Clients)
     assert refused.json()["error"] == {"code": "forbidden", "message": "this analysis was "
                                        "started by another client"}
     assert client.delete("/api/analysis/nope").status_code == 404
-    cancelled = client.delete(f"/api/analysis/{first['id']}")
+    cancelled = client.delete(f"/api/analysis/{second['id']}")
     assert cancelled.status_code == 200
     assert cancelled.json()["status"] == "cancelled" and cancelled.json()["result"] is None
-    assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202  # 2 again
-    gate.set()
-    assert wait(client, second["id"])["status"] == "done"
-    assert wait(client, other.id)["status"] == "done"
-    after = client.get(f"/api/analysis/{first['id']}").json()
+    third = client.post("/api/analysis", json={"mat": SMALL})  # 2 unfinished again
+    assert third.status_code == 202
+    gate.open()
+    for job_id in (first["id"], other.id, third.json()["id"]):
+        assert wait(client, job_id)["status"] == "done"
+    assert len(gate.reached) == 3  # the cancelled job never started
+    after = client.get(f"/api/analysis/{second['id']}").json()
     assert (after["status"], after["done"], after["result"]) == ("cancelled", 0, None)
     # a job already over is answered as it is
-    over = client.delete(f"/api/analysis/{second['id']}").json()
+    over = client.delete(f"/api/analysis/{first['id']}").json()
     assert over["status"] == "done" and over["result"] is not None
+    jobs.close()
+
+
+def test_another_clients_jobs_do_not_push_out_a_finished_result(clients: Clients) -> None:
+    """Past the jobs kept, the client with the most finished jobs loses its oldest: a flood
+    of jobs from one address leaves another's result readable."""
+    client = clients.new()
+    jobs = AnalysisJobs(workers=1, level="medium", max_jobs=4)
+    client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
+    mine = client.post("/api/analysis", json={"mat": SMALL}).json()
+    assert wait(client, mine["id"])["status"] == "done"
+    flood = []
+    for _ in range(10):
+        job = jobs.submit(read_record(SMALL), client="10.0.0.9")
+        jobs.cancel(job.id, "10.0.0.9")
+        flood.append(job.id)
+    assert client.get(f"/api/analysis/{mine['id']}").json()["status"] == "done"
+    kept = [job_id for job_id in flood if client.get(f"/api/analysis/{job_id}").status_code
+            == 200]
+    assert kept == flood[-3:]  # 4 kept in all: the other address's 3 newest and mine
+    jobs.close()
+
+
+def test_closing_cancels_what_runs_and_returns_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server stopping does not wait for its analyses: close() cancels them and returns, the
+    workers are daemon threads, and no job is taken after."""
+    gate = Gate(monkeypatch)
+    jobs = AnalysisJobs(workers=1, level="medium")
+    running = jobs.submit(read_record(SMALL), client="a")
+    queued = jobs.submit(read_record(SMALL), client="b")
+    deadline = time.monotonic() + 10
+    while running.status != "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    started = time.monotonic()
+    jobs.close()
+    assert time.monotonic() - started < 1.0
+    assert (running.status, queued.status) == ("cancelled", "cancelled")
+    assert all(thread.daemon for thread in jobs._threads)
+    with pytest.raises(TooManyJobsError, match="stopping"):
+        jobs.submit(read_record(SMALL), client="c")
+    gate.open()
+    for thread in jobs._threads:
+        thread.join(10)
+        assert not thread.is_alive()
+    assert (running.status, running.result) == ("cancelled", None)
+    assert len(gate.reached) == 1
 
 
 def test_a_running_analysis_stops_at_its_next_turn_when_cancelled(

@@ -1,10 +1,10 @@
 """Analysis jobs for the web game, and the computer's hints for a game in progress.
 
 * :class:`AnalysisJobs`: :func:`backgammon.analysis.analyze` of a ``.mat`` text or a saved
-  match, run in a bounded pool of worker threads (at most ``workers`` at once; more wait in a
-  queue, and at most ``max_jobs`` are kept), each job with its progress (``done`` of
-  ``total`` turns, which only goes up) and then its result or its error; its own client may
-  cancel it (:meth:`AnalysisJobs.cancel`).
+  match, run in a bounded pool of worker threads (at most ``workers`` at once, one client never
+  on all of them; more wait in a queue, and at most ``max_jobs`` are kept), each job with its
+  progress (``done`` of ``total`` turns, which only goes up) and then its result or its
+  error; its own client may cancel it (:meth:`AnalysisJobs.cancel`).
 * :func:`evaluation_for`: the hint for the game's present decision: the best plays of the dice
   thrown, each with its equity, its difference to the best and its chances; before the roll the
   cube hint (no double / double, take / double, pass / too good, with the equities).
@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -186,8 +185,24 @@ def read_record(text: str) -> MatReplay:
     return replay_mat(read_mat(text))
 
 
+@dataclass
+class _Queued:
+    job: Job
+    source: MatReplay | Match
+    names: tuple[str, str] | None
+
+
 class AnalysisJobs:
-    """A bounded pool of analyses.
+    """A bounded pool of analyses, fair between clients.
+
+    Jobs wait in one queue, first come first served, except that one client (its address)
+    never runs on every worker: with ``workers`` > 1 it runs at most ``workers - 1`` at once,
+    so another client's job starts on the next free worker. The worker threads are daemons,
+    and :meth:`close` cancels what runs, so a server stops at once.
+
+    Finished jobs are kept for their clients to read, ``max_jobs`` in all: past that, the
+    oldest finished job of the client that has the most is forgotten, so one client's
+    jobs cannot push another's out.
 
     Args:
         workers: analyses run at once (worker threads).
@@ -202,13 +217,23 @@ class AnalysisJobs:
     def __init__(self, workers: int = DEFAULT_WORKERS, max_jobs: int = DEFAULT_MAX_JOBS,
                  level: str = "expert", per_client: int = DEFAULT_PER_CLIENT,
                  max_turns: int = DEFAULT_MAX_TURNS) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="analysis")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._queue: deque[_Queued] = deque()
+        self._running: Counter[str | None] = Counter()
+        self._closed = False
+        self.workers = workers
         self.max_jobs = max_jobs
         self.level = level
         self.per_client = per_client
         self.max_turns = max_turns
+        #: jobs one client runs at once: never every worker, when there are two or more
+        self.running_per_client = max(1, workers - 1)
+        self._threads = [threading.Thread(target=self._work, name=f"analysis-{i}", daemon=True)
+                         for i in range(workers)]
+        for thread in self._threads:
+            thread.start()
 
     def submit(self, source: MatReplay | Match, names: tuple[str, str] | None = None,
                client: str | None = None) -> Job:
@@ -219,7 +244,7 @@ class AnalysisJobs:
             AnalysisTooLargeError: a match longer than the match equity table, or more than
                 ``max_turns`` turns.
             TooManyJobsError: ``max_jobs`` analyses are unfinished, or ``client`` has
-                ``per_client`` unfinished.
+                ``per_client`` unfinished, or the pool is closed.
         """
         length, turns = record_size(source)
         try:
@@ -230,7 +255,9 @@ class AnalysisJobs:
             raise AnalysisTooLargeError(
                 f"{turns} turns: one analysis takes at most {self.max_turns}; send fewer games")
         with self._lock:
-            unfinished = [j for j in self._jobs.values() if j.status in ("queued", "running")]
+            if self._closed:
+                raise TooManyJobsError("the server is stopping: no analysis is taken")
+            unfinished = [j for j in self._jobs.values() if j.status not in FINISHED]
             if len(unfinished) >= self.max_jobs:
                 raise TooManyJobsError(f"{len(unfinished)} analyses are waiting or running: "
                                        "try later")
@@ -240,14 +267,22 @@ class AnalysisJobs:
                                        "again once one is done")
             job = Job(uuid.uuid4().hex, client=client)
             self._jobs[job.id] = job
-            while len(self._jobs) > self.max_jobs:
-                oldest = next((k for k, j in self._jobs.items()
-                               if j.status in FINISHED), None)
-                if oldest is None:
-                    break
-                del self._jobs[oldest]
-        self._pool.submit(self._run, job, source, names)
+            self._forget_finished()
+            self._queue.append(_Queued(job, source, names))
+            self._wake.notify()
         return job
+
+    def _forget_finished(self) -> None:
+        """Past ``max_jobs`` kept, forget the oldest finished job of the client with the most
+        finished (the lock held)."""
+        while len(self._jobs) > self.max_jobs:
+            finished = [j for j in self._jobs.values() if j.status in FINISHED]
+            if not finished:
+                return
+            counts = Counter(j.client for j in finished)
+            most = max(counts.values())
+            oldest = next(j for j in finished if counts[j.client] == most)
+            del self._jobs[oldest.id]
 
     def get(self, job_id: str) -> Job:
         """The job with this id.
@@ -277,6 +312,35 @@ class AnalysisJobs:
             if job.status in ("queued", "running"):
                 job.status = "cancelled"
         return job
+
+    def _next(self) -> _Queued | None:
+        """The first queued job whose client may run one more (the lock held); cancelled
+        ones leave the queue."""
+        for item in list(self._queue):
+            if item.job.status == "cancelled":
+                self._queue.remove(item)
+                continue
+            if self._running[item.job.client] < self.running_per_client:
+                self._queue.remove(item)
+                return item
+        return None
+
+    def _work(self) -> None:
+        while True:
+            with self._wake:
+                item = self._next()
+                while item is None:
+                    if self._closed:
+                        return
+                    self._wake.wait()
+                    item = self._next()
+                self._running[item.job.client] += 1
+            try:
+                self._run(item.job, item.source, item.names)
+            finally:
+                with self._wake:
+                    self._running[item.job.client] -= 1
+                    self._wake.notify_all()
 
     def _run(self, job: Job, source: MatReplay | Match, names: tuple[str, str] | None) -> None:
         with job.lock:
@@ -309,8 +373,16 @@ class AnalysisJobs:
             job.status = "done"
 
     def close(self) -> None:
-        """Stop taking jobs; running ones finish."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop: no job is taken any more, queued and running ones are cancelled (a running
+        one stops at its next turn); returns at once."""
+        with self._wake:
+            self._closed = True
+            jobs = list(self._jobs.values())
+            self._wake.notify_all()
+        for job in jobs:
+            with job.lock:
+                if job.status in ("queued", "running"):
+                    job.status = "cancelled"
 
 
 # --------------------------------------------------------------------------------------------
