@@ -423,6 +423,22 @@ def test_result_that_disagrees_with_the_board() -> None:
             replay_mat(read_mat(text))
 
 
+def test_a_huge_bad_line_is_quoted_cut_short() -> None:
+    """A hostile file's line of 100,000 characters: the error names the line and quotes its
+    first 60 characters only, in the reading and in the replay."""
+    with pytest.raises(MatParseError) as caught:
+        read_mat("x" * 100_000)
+    assert str(caught.value) == (f"line 1: unexpected '{'x' * 60}…' before the first 'Game N' "
+                                 "(expected comments starting with ';' or 'N point match')")
+    text = sample_transcript()
+    first = next(line for line in text.splitlines() if line.startswith("  1)"))
+    play = first.split(":", 1)[1].split()[0]
+    bad = text.replace(first, first.replace(play, "24/" + "1" * 5000, 1), 1)
+    with pytest.raises((MatParseError, MatReplayError)) as replayed:
+        replay_mat(read_mat(bad))
+    assert len(str(replayed.value)) < 400 and "1" * 61 not in str(replayed.value)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=" \n:;/()*=>0123456789WinsGamepointchDdrobltkTsu", max_size=300))
 def test_reader_fuzz_raises_only_parse_errors(text: str) -> None:

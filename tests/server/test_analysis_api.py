@@ -62,6 +62,9 @@ def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
     assert garbage.status_code == 400 and garbage.json()["error"]["line"] is not None
     neither = client.post("/api/analysis", json={})
     assert neither.status_code == 400
+    huge = client.post("/api/analysis", json={"mat": "x" * 1_900_000})  # one line
+    assert huge.status_code == 400 and len(huge.content) < 1000
+    assert huge.json()["error"]["line"] == 1
 
 
 def test_an_analysis_of_a_mat(clients: Clients) -> None:

@@ -72,6 +72,7 @@ from backgammon.records.transcript import (
     TranscriptError,
     TranscriptParseError,
     TranscriptReplayError,
+    quoted,
     replay_record,
     wins_text,
 )
@@ -361,7 +362,7 @@ class _Parser:
         header = _HEADER.match(line)
         if header:
             if self.number or self.match_length is not None or self.games:
-                raise MatParseError(number, f"a second match header {stripped!r}")
+                raise MatParseError(number, f"a second match header {quoted(stripped)}")
             self.match_length = int(header.group(1))
             return
         game = _GAME.match(line)
@@ -374,7 +375,7 @@ class _Parser:
             return
         if not self.number:
             raise MatParseError(
-                number, f"unexpected {stripped!r} before the first 'Game N' (expected "
+                number, f"unexpected {quoted(stripped)} before the first 'Game N' (expected "
                 "comments starting with ';' or 'N point match')"
             )
         if self.expect_names:
@@ -388,7 +389,7 @@ class _Parser:
             self._begin_game()
         if self.result is not None:
             raise MatParseError(
-                number, f"{stripped!r} after the result of game {self.number} (expected "
+                number, f"{quoted(stripped)} after the result of game {self.number} (expected "
                 "'Game N' or the end of the file)"
             )
         turn = _TURN.match(line)
@@ -410,7 +411,7 @@ class _Parser:
             self._add(MatAction(number, player, "resign", value=value))
             return
         raise MatParseError(
-            number, f"cannot read {stripped!r}: expected a numbered turn line like "
+            number, f"cannot read {quoted(stripped)}: expected a numbered turn line like "
             "' 3) 31: 8/5 6/5', 'Wins N points' or 'Game N'"
         )
 
@@ -427,7 +428,7 @@ class _Parser:
             if not plain:
                 raise MatParseError(
                     number, f"expected the players' names and scores like 'Ann : 0   Bob : 0', "
-                    f"got {line.strip()!r}"
+                    f"got {quoted(line.strip())}"
                 )
             names = (plain.group(1), plain.group(2))
             self.game_score = None
@@ -491,15 +492,15 @@ class _Parser:
             word = token.lower()
             if word in ("doubles", "redoubles", "beavers"):
                 if i + 2 >= len(tokens) or tokens[i + 1][1] != "=>":
-                    raise MatParseError(number, f"expected '{token} => N', got {rest!r}")
+                    raise MatParseError(number, f"expected '{token} => N', got {quoted(rest)}")
                 cube = _CUBE.match(f"{token} => {tokens[i + 2][1]}")
                 if not cube:
                     raise MatParseError(number, f"expected '{token} => N' with N a number, "
-                                                f"got {rest!r}")
+                                                f"got {quoted(rest)}")
                 value = int(cube.group(2))
                 if value < 2 or value & (value - 1):
                     raise MatParseError(number, f"a cube value is a power of two >= 2, got "
-                                                f"{value} in {rest!r}")
+                                                f"{value} in {quoted(rest)}")
                 kind = "beaver" if word == "beavers" else "double"
                 entries.append((column, MatAction(number, 0, kind, value=value)))
                 i += 3
@@ -515,7 +516,7 @@ class _Parser:
             if word == "wins":
                 wins = _WINS_PREFIX.match(rest)
                 if not wins:
-                    raise MatParseError(number, f"expected 'Wins N point(s)', got {rest!r}")
+                    raise MatParseError(number, f"expected 'Wins N point(s)', got {quoted(rest)}")
                 entries.append((column, MatAction(number, 0, "win", value=int(wins.group(1)),
                                                   match=bool(wins.group(2)))))
                 i += len(wins.group(0).split())
@@ -528,7 +529,7 @@ class _Parser:
                 i += len(resigns.group(0).split())
                 continue
             raise MatParseError(
-                number, f"cannot read {rest!r}: expected a roll like '31: 8/5 6/5', "
+                number, f"cannot read {quoted(rest)}: expected a roll like '31: 8/5 6/5', "
                 "'Doubles => N', 'Takes', 'Drops', 'Resigns' or 'Wins N points'"
             )
         return entries

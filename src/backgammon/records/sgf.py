@@ -55,6 +55,7 @@ from backgammon.records.transcript import (
     TranscriptError,
     TranscriptParseError,
     TranscriptReplayError,
+    quoted,
 )
 
 __all__ = [
@@ -175,7 +176,7 @@ def _events(text: str) -> Iterator[_Event]:
                 j += 1
             word = text[i:j]
             if node is None:
-                raise SgfParseError(line, f"property {word!r} outside a node (expected ';' "
+                raise SgfParseError(line, f"property {quoted(word)} outside a node (expected ';' "
                                           "first)")
             if not word.isupper():
                 # FF[3] allowed lower-case letters in identifiers: keep the capitals.
@@ -194,7 +195,7 @@ def _events(text: str) -> Iterator[_Event]:
                 yield _Event("open" if char == "(" else "close", line)
             i += 1
             continue
-        raise SgfParseError(line, f"unexpected {text[i:i + 20].splitlines()[0]!r}: expected "
+        raise SgfParseError(line, f"unexpected {quoted(text[i:i + 20].splitlines()[0])}: expected "
                                   "'(', ';', a property like B[31qtst], or ')'")
     if node is not None:
         yield _Event("node", node.line, node)
@@ -386,21 +387,21 @@ class _Reader:
             return MatAction(line, player, word)
         move = _MOVE.match(value)
         if not move:
-            raise SgfParseError(line, f"cannot read the move {value!r}: expected the dice and "
-                                      "two letters a-z per checker moved (like 31qtst), double, "
-                                      "take or drop")
+            raise SgfParseError(line, f"cannot read the move {quoted(value)}: expected the dice "
+                                      "and two letters a-z per checker moved (like 31qtst), "
+                                      "double, take or drop")
         self.double_pending = False
         letters = move.group(3)
         if len(letters) % 2 or len(letters) > 8:
-            raise SgfParseError(line, f"the move {value!r} has {len(letters)} letters: expected "
-                                      "two per checker moved, at most four moves")
+            raise SgfParseError(line, f"the move {quoted(value)} has {len(letters)} letters: "
+                                      "expected two per checker moved, at most four moves")
         steps = []
         for k in range(0, len(letters), 2):
             try:
                 start = _point(letters[k], player)
                 end = _point(letters[k + 1], player)
             except ValueError as exc:
-                raise SgfParseError(line, f"the move {value!r}: {exc}") from None
+                raise SgfParseError(line, f"the move {quoted(value)}: {exc}") from None
             steps.append(f"{_name(start)}/{_name(end)}")
         return MatAction(line, player, "roll", (int(move.group(1)), int(move.group(2))),
                          " ".join(steps))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from backgammon.core.errors import (
     BackgammonError,
@@ -54,6 +54,16 @@ MARK_UNKNOWN = "???"
 
 # --------------------------------------------------------------------------------------------
 # Errors
+
+
+#: Characters of a line an error message quotes at most.
+QUOTE_LIMIT: Final = 60
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error message (``repr``), cut to ``limit`` characters with "…"
+    after them, so that a huge line in a hostile file does not become a huge message."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 class TranscriptError(BackgammonError, ValueError):
@@ -584,7 +594,7 @@ class _GameReplayer:
             # The roll could not be played: the game passed by itself.
             if action.play and action.play.lower() not in ("pass", MARK_CANNOT_MOVE):
                 raise self.fail(action, f"{who} cannot move with {dice_text}, but the file "
-                                        f"plays {action.play!r}")
+                                        f"plays {quoted(action.play)}")
             return 0
         ends = nxt is not None and nxt.kind in ("win", "resign")
         if action.mark == MARK_CANNOT_MOVE:
@@ -607,7 +617,7 @@ class _GameReplayer:
             game.play(action.play)
         except (IllegalPlayError, IllegalMoveError, NotationError, InvalidDiceError) as exc:
             raise self.fail(
-                action, f"illegal or unparsable play {action.play!r} for the "
+                action, f"illegal or unparsable play {quoted(action.play)} for the "
                 f"{PLAYER_NAMES[action.player]} player {dice_text}: {exc}; expected "
                 f"{self.legal_text()}"
             ) from None
