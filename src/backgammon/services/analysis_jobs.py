@@ -399,8 +399,11 @@ def evaluation_for(game: Game, level: str = "expert",
         "ply"}]}`` in the MOVE phase; ``{"kind": "cube", "action", "response", "equities":
         {"no_double", "double_take", "double_drop"}, "probs", "reason"}`` before the roll
         when the player on roll may double, and while a double is offered
-        (``"kind": "take"``, with ``"action"`` take / drop); ``{"kind": "none"}`` otherwise.
-        Equities in EMG, the view of the side to act.
+        (``"kind": "take"``, with ``"action"`` the answer, take / drop, while ``"text"`` stays
+        the proper cube action, "no double, take" and the like); ``{"kind": "none"}``
+        otherwise. Equities and chances in EMG and percent, the view of the side on roll:
+        the player to move or to double, and for ``"take"`` the doubler (the side that
+        answers gets their negation).
     """
     cube = cube_state(game)
     if game.phase is Phase.MOVE and game.dice is not None:
