@@ -70,3 +70,10 @@ def test_a_match_past_the_table_is_refused(tmp_path: Path,
     path.write_text(SMALL.replace(" 3 point", " 26 point"), encoding="utf-8")
     assert main(["analyze", str(path), "--plies", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["match_length"] == 26
+
+
+def test_signed_figures_never_show_minus_zero() -> None:
+    from backgammon.cli.analyze_command import _signed
+
+    assert [_signed(x) for x in (-0.0002, 0.0, -0.0, -0.0006, 0.1234, -1.5)] == [
+        "+0.000", "+0.000", "+0.000", "-0.001", "+0.123", "-1.500"]
