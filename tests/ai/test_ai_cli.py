@@ -84,6 +84,23 @@ def test_hint_of_an_xgid_is_the_pages_evaluation(capsys: pytest.CaptureFixture[s
     assert "evaluated by the nets" in capsys.readouterr().err
     assert main(["hint", START_ID]) == 2
     assert "give the dice" in capsys.readouterr().err
+    # --turn with an ID that says who is on roll; a game already over, in either form
+    assert main(["hint", OPENING_31, "--turn", "black"]) == 2
+    assert "leave out --turn" in capsys.readouterr().err
+    for over in (["AAAAAAAAAAAAAA", "31"], ["AAAAAAAAAAAAAA:cAkAAAAAAAAA"]):
+        assert main(["hint", *over]) == 2
+        assert capsys.readouterr().err.endswith(
+            "the game in that position is over: a side has borne off all its checkers\n")
+
+
+def test_hint_takes_a_bare_xgid_that_starts_with_a_dash(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Most XGIDs start with "-" (White's bar empty): without the XGID= prefix one is still
+    the ID, not an option."""
+    bare = OPENING_31.removeprefix("XGID=")
+    assert main(["hint", bare, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["xgid"] == OPENING_31 and data["plays"][0]["play"] == "8/5 6/5"
 
 
 def test_selfplay_prints_the_result(capsys: pytest.CaptureFixture[str]) -> None:

@@ -381,3 +381,12 @@ def test_a_saved_position_needs_a_name_and_a_valid_setup(clients: Clients) -> No
     response = client.post("/api/saved-positions",
                            json={"browser": BROWSER, "name": "x", "setup": bad})
     assert response.status_code == 422 and "white or black, not 'green'" in response.text
+
+
+def test_the_evaluation_of_a_game_already_over_is_refused_in_words(clients: Clients) -> None:
+    client = clients.new()
+    response = client.post("/api/positions/evaluation",
+                           json={"position": "AAAAAAAAAAAAAA:cAkAAAAAAAAA"})
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == (
+        "the game in that position is over: a side has borne off all its checkers")

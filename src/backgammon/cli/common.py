@@ -28,8 +28,9 @@ def add_position_arguments(parser: argparse.ArgumentParser, *, ids: bool = False
         parser.add_argument("dice", metavar="DICE", help="the roll, e.g. 31 or 3-1")
     parser.add_argument(
         "--turn",
-        default="white",
+        default=None,
         choices=["white", "black"],
-        help="the side on roll (the Position ID is read from its view; default white)",
+        help="the side on roll of a bare Position ID (it is read from its view; default "
+        "white)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for machines")

@@ -26,7 +26,7 @@ from backgammon.ai.levels import CLASSIC, LEVELS
 from backgammon.cli.common import UsageError, add_position_arguments
 from backgammon.cli.moves_command import parse_dice_arg
 from backgammon.core.errors import BackgammonError
-from backgammon.core.position import Position
+from backgammon.core.position import Position, outcome
 from backgammon.core.types import Color
 from backgammon.core.xgid import looks_like_xgid
 
@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
         if args.dice is None:
             raise ValueError("give the dice (e.g. 31) after a Position ID, or use an XGID")
         dice = parse_dice_arg(args.dice)
-        position = Position.from_id(args.position_id, Color.parse(args.turn))
+        position = Position.from_id(args.position_id, Color.parse(args.turn or "white"))
+        if outcome(position) is not None:
+            raise ValueError("the game in that position is over: a side has borne off all "
+                             "its checkers")
         ranked = rank_plays(position, dice, args.level)
     except (ValueError, BackgammonError) as exc:
         raise UsageError(str(exc)) from None
@@ -89,6 +92,8 @@ def _run_ids(args: argparse.Namespace) -> int:
     if args.level == CLASSIC.name:
         raise UsageError("an XGID or Match ID is evaluated by the nets: use --level easy, "
                          "medium, hard or expert")
+    if args.turn is not None:
+        raise UsageError("an XGID or a Match ID says who is on roll: leave out --turn")
     try:
         xgid = read_ids(args.position_id)
         if args.dice is not None:

@@ -23,6 +23,7 @@ from backgammon.cli import (
     train_command,
 )
 from backgammon.cli.common import RecordError, UsageError
+from backgammon.core.xgid import looks_like_xgid
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if words[:1] == ["train"]:  # its options are the training module's own, --help included
         return train_command.train(words[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # An XGID often starts with "-" (an empty bar): given bare, it is no option but the ID
+    words = [f"XGID={w}" if w.startswith("-") and looks_like_xgid(w) else w for w in words]
+    args = parser.parse_args(words)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     try:
         dice = parse_dice_arg(args.dice)
-        position = Position.from_id(args.position_id, Color.parse(args.turn))
+        position = Position.from_id(args.position_id, Color.parse(args.turn or "white"))
         plays = legal_plays(position, dice)
     except (ValueError, BackgammonError) as exc:
         raise UsageError(str(exc)) from None

@@ -28,7 +28,7 @@ from typing_extensions import TypedDict
 from backgammon.core.errors import BackgammonError, InvalidIdError
 from backgammon.core.game import Phase
 from backgammon.core.match import Match, MatchSetup
-from backgammon.core.position import Position
+from backgammon.core.position import Position, outcome
 from backgammon.core.text import board_text
 from backgammon.core.types import BLACK, CHECKERS_PER_SIDE, SLOTS, WHITE, Color
 from backgammon.core.xgid import Xgid, looks_like_xgid
@@ -344,6 +344,9 @@ def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
     if not cube and (turned or xgid.cube_action is not None):
         raise SetupError("the cube is in play in this position: play it with the doubling "
                          "cube")
+    if outcome(xgid.position) is not None:
+        raise SetupError("the game in that position is over: a side has borne off all its "
+                         "checkers")
     setup = MatchSetup(xgid.position, xgid.score, xgid.crawford, xgid.cube_value,
                        xgid.cube_owner)
     try:
