@@ -289,6 +289,11 @@ def test_a_bad_evaluation_request_says_what_is_wrong(clients: Clients) -> None:
     assert missing.json()["error"]["message"] == "invalid request: position: Field required"
     empty = client.post("/api/positions/evaluation", json={"position": ""})
     assert empty.status_code == 422 and "position" in empty.json()["error"]["message"]
+    broken = client.post("/api/positions/evaluation", content=b'{"position": XGID',
+                         headers={"Content-Type": "application/json"})
+    assert broken.status_code == 422
+    assert broken.json()["error"]["message"] == (
+        "invalid request: the body is not JSON (Expecting value, at character 13)")
 
 
 def test_hints_are_refused_at_once_when_every_evaluation_slot_is_taken(

@@ -81,6 +81,12 @@ def ws_error(exc: BaseException, ref: int | str | None = None) -> dict[str, Any]
 def _validation_message(exc: RequestValidationError) -> str:
     parts = []
     for error in exc.errors():
+        if error.get("type") == "json_invalid":  # its loc is a character offset
+            ctx = error.get("ctx") or {}
+            reason = ctx.get("error", "")
+            parts.append(f"the body is not JSON ({reason}, at character {error['loc'][-1]})"
+                         if reason else "the body is not JSON")
+            continue
         where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
         text = str(error.get("msg", "invalid"))
         parts.append(f"{where}: {text}" if where else text)
