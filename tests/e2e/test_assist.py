@@ -335,6 +335,28 @@ def test_export_then_import_gives_the_same_game(
     assert game.board() == checkers(match.current.position)
 
 
+def test_a_utf16_mat_file_opens_as_its_utf8_twin(
+    open_page: Any, server: ServerProcess, tmp_path: Path
+) -> None:
+    """A .mat saved as UTF-16 with its byte order mark (as some Windows programs write) opens
+    for review as the same file in UTF-8 does."""
+    match = random_match(31, games=1)
+    gid = store(server, "utf16source", match)
+    served = get_text(server, f"/api/games/{gid}/export.mat")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    shown = []
+    for name, data in (("plain.mat", served.encode("utf-8")),
+                       ("windows.mat", served.encode("utf-16"))):
+        saved = tmp_path / name
+        saved.write_bytes(data)
+        page.set_input_files("#import-file", str(saved))
+        page.wait_for_function(f"() => document.getElementById('review-title').textContent"
+                               f".endsWith('({name})')")
+        shown.append(page.locator("#move-list li").all_inner_texts())
+    assert shown[1] == shown[0] and len(shown[0]) > 10
+
+
 def get_text(server: ServerProcess, path: str) -> str:
     """The text of a GET on the server."""
     with urllib.request.urlopen(server.url + path, timeout=10) as response:

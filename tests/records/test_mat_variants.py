@@ -3,6 +3,7 @@ line order, and what we write from each read back the same and imported by GNU B
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,21 @@ def test_gnubg_imports_what_we_write_from_each_variant(name: str, tmp_path: Path
     output = run_gnubg(["set beavers on" if replay.match.beavers else "set beavers off",
                         f"import mat {path}", "show score"], tmp_path)
     assert final_score(output) == replay.score
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_with_its_byte_order_mark_reads_as_the_utf8_one(
+        encoding: str, tmp_path: Path) -> None:
+    """Some Windows programs save text as UTF-16 with a byte order mark: bytes, a binary
+    file and a path read the same as the UTF-8 file."""
+    raw = variant("xg_tags_bom_beaver.mat")
+    text = raw.decode("utf-8").removeprefix("\ufeff")
+    data = ("\ufeff" + text).encode(encoding)
+    if encoding == "utf-16":
+        assert data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    expected = read_mat(raw)
+    assert read_mat(data) == expected
+    assert read_mat(io.BytesIO(data)) == expected
+    path = tmp_path / "windows.mat"
+    path.write_bytes(data)
+    assert read_mat(path) == expected

@@ -21,6 +21,7 @@ from backgammon.cli.common import RecordError, UsageError
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game
 from backgammon.core.types import WHITE
+from backgammon.records.mat import decode
 from backgammon.records.sgf import read_sgf_or_mat
 from backgammon.records.transcript import MatReplay, TranscriptError
 
@@ -58,7 +59,7 @@ def load_record(path_text: str) -> tuple[str, MatReplay]:
     else:
         path = Path(path_text)
         try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
+            text = decode(path.read_bytes())
         except OSError as exc:
             raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
         name = path_text

@@ -52,6 +52,7 @@ GNU Backgammon's layout, the higher die first; reading it back gives the same ma
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 from collections.abc import Iterable
@@ -157,24 +158,34 @@ class MatWriteError(BackgammonError, ValueError):
 # Reading
 
 
+def decode(data: bytes) -> str:
+    """Bytes of a transcript as text: UTF-16 when they start with its byte order mark (as
+    some Windows programs write), else UTF-8 (a bad byte becomes U+FFFD and is reported where
+    it stands)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
+
+
 def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
-    """The text of a transcript source: the text itself, UTF-8 bytes, an open file (text or
-    binary) or a path. A leading byte order mark is dropped.
+    """The text of a transcript source: the text itself, bytes (UTF-8, or UTF-16 with its
+    byte order mark), an open file (text or binary) or a path. A leading byte order mark is
+    dropped.
 
     Raises:
         MatParseError: a file handle that gives neither text nor bytes, or another type.
     """
     if isinstance(source, os.PathLike):
-        with open(source, encoding="utf-8", errors="replace", newline="") as handle:
-            text = handle.read()
+        with open(source, "rb") as binary:
+            text = decode(binary.read())
     elif isinstance(source, bytes):
-        text = source.decode("utf-8", errors="replace")
+        text = decode(source)
     elif isinstance(source, str):
         text = source
     elif hasattr(source, "read"):
         read = source.read()
         if isinstance(read, bytes):
-            text = read.decode("utf-8", errors="replace")
+            text = decode(read)
         elif isinstance(read, str):
             text = read
         else:

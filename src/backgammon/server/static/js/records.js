@@ -9,6 +9,16 @@ const $ = (id) => document.getElementById(id);
 /** The largest file sent to the server, in bytes (it refuses larger ones too). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
+/** A transcript file's text: UTF-16 when it starts with that byte order mark (as some
+ * Windows programs write), else UTF-8. */
+async function fileText(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const bom = bytes.length >= 2 ? (bytes[0] << 8) | bytes[1] : 0;
+  if (bom === 0xfffe) return new TextDecoder("utf-16le").decode(bytes);
+  if (bom === 0xfeff) return new TextDecoder("utf-16be").decode(bytes);
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
 export class Records {
   /**
    * @param {object} hooks
@@ -136,7 +146,7 @@ export class Records {
       return;
     }
     try {
-      const text = await file.text();
+      const text = await fileText(file);
       const data = await importMat(text, file.name);
       this.hooks.review.enterRecord(data, file.name, text);
     } catch (err) {
