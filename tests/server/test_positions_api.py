@@ -149,11 +149,13 @@ def test_a_setup_that_cannot_be_played_with_the_options(clients: Clients) -> Non
                                                "setup": setup})
     assert response.status_code == 422
     assert "play it with the doubling cube" in response.json()["error"]["message"]
+    assert response.json()["error"]["code"] == "invalid_setup"  # as the position endpoints
     bad = start_setup()
     bad["board"]["points"][1] = 0
     response = client.post("/api/games", json={"mode": "pass_and_play", "setup": bad})
     assert response.status_code == 422
     assert "Black has 13 checkers" in response.json()["error"]["message"]
+    assert response.json()["error"]["code"] == "invalid_setup"
 
 
 def test_a_game_in_progress_has_its_ids(clients: Clients) -> None:

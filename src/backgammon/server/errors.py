@@ -25,6 +25,7 @@ from backgammon.core.errors import (
 )
 from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.online.protocol import OnlineError, error_payload
+from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StoredGameError
 
 #: Each kind of refusal (the most specific first) and its code.
@@ -35,13 +36,15 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (IllegalActionError, "not_allowed"),
     (IllegalMoveError, "illegal_move"),
     (IllegalPlayError, "illegal_move"),
+    (SetupError, "invalid_setup"),
     (BackgammonError, "invalid"),
 )
 #: The HTTP status of each code (any other: 409, the action does not fit now).
 HTTP_STATUS: Final[dict[str, int]] = {
     "not_found": 404, "room_not_found": 404, "bad_token": 403,
     "stored_game_invalid": 409, "not_allowed": 409,
-    "illegal_move": 422, "invalid": 422, "invalid_settings": 422, "invalid_request": 422,
+    "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_settings": 422,
+    "invalid_request": 422,
     "malformed": 422,
     "rate_limited": 429, "too_many_rooms": 503, "busy": 503,
 }
