@@ -285,3 +285,56 @@ def test_an_analysis_is_stopped_by_its_button_and_by_leaving_the_page(
         time.sleep(0.1)
         seen.append(status(second))
     assert seen[-1] == "cancelled", seen
+
+
+def test_an_analysis_is_dropped_when_the_page_moves_on_before_it_ends(
+        open_page: Any, server: ServerProcess, tmp_path: Path) -> None:  # noqa: F811
+    """An analysis belongs to what was on screen when it started: opening another .mat, or
+    going back to the game, stops it on the server, and its marks are never drawn on the
+    moves now shown."""
+    paths = []
+    for name in ("gnubg_selfplay_7p_s1011.mat", "gnubg_selfplay_1p_s1020.mat"):
+        path = tmp_path / name
+        path.write_text(shared_path("mat", name).read_text(encoding="utf-8"), encoding="utf-8")
+        paths.append(path)
+    gid = store(server, "beforemoveon", random_match(5, games=1))
+    game = open_page(f"/#game={gid}")
+    page = game.page
+
+    def open_and_analyse(path: Path) -> str:
+        page.set_input_files("#import-file", str(path))
+        page.wait_for_function(f"() => document.getElementById('review-title').textContent"
+                               f".endsWith('({path.name})')")
+        with page.expect_response(lambda r: r.url.endswith("/api/analysis")
+                                  and r.request.method == "POST") as posted:
+            page.click("#analyze-button")
+        page.wait_for_function(
+            "() => /Analysing… [1-9]\\d* of \\d+ turns/.test("
+            "document.getElementById('analysis-status').textContent)", timeout=60_000)
+        job_id: str = posted.value.json()["id"]
+        return job_id
+
+    def ends_cancelled(job_id: str) -> None:
+        deadline = time.monotonic() + 30
+        status = ""
+        while time.monotonic() < deadline:
+            status = json.loads(get_text(server, f"/api/analysis/{job_id}"))["status"]
+            if status == "cancelled":
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"job {job_id} is {status}, not cancelled")
+
+    first = open_and_analyse(paths[0])
+    page.set_input_files("#import-file", str(paths[1]))  # another record, mid-analysis
+    page.wait_for_function("() => document.getElementById('review-title').textContent"
+                           f".endsWith('({paths[1].name})')")
+    ends_cancelled(first)
+    page.wait_for_selector("#analysis-panel", state="hidden")
+    assert page.locator("#move-list li[data-mark]").count() == 0
+
+    second = open_and_analyse(paths[0])
+    page.keyboard.press("Escape")  # back to the game, mid-analysis
+    page.wait_for_function("() => !document.body.classList.contains('reviewing')")
+    ends_cancelled(second)
+    page.wait_for_selector("#analysis-panel", state="hidden")
+    assert page.locator("#move-list li[data-mark]").count() == 0

@@ -73,8 +73,28 @@ export class Analysis {
     return { body: { game_id: game.id }, live: true };
   }
 
+  /** What the page shows now, to tie an analysis to it: the record under review (its text),
+   * or the live game (its id). */
+  context() {
+    const review = this.hooks.review;
+    if (review.active && review.source === "record") return `record:${review.recordText}`;
+    const game = this.hooks.getGame();
+    return `live:${game ? game.id : ""}`;
+  }
+
+  /** The page moved on (another record, or back to the game from a record) while the
+   * analysis ran: it is stopped on the server and its result is not drawn over the wrong
+   * moves. */
+  abandon(jobId) {
+    cancelAnalysis(jobId).catch(() => {});
+    $("analysis-panel").hidden = true;
+    delete $("analysis-panel").dataset.state;
+    $("analysis-progress").hidden = true;
+  }
+
   async start() {
     if (this.running) return;
+    const started = this.context();
     const source = await this.source();
     if (!source) return;
     if (source.refused) {
@@ -103,6 +123,10 @@ export class Analysis {
       while (job.status === "queued" || job.status === "running") {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         job = await getAnalysis(job.id);
+        if (this.context() !== started) {
+          this.abandon(job.id);
+          return;
+        }
         last = Math.max(last, job.progress);
         bar.value = last;
         $("analysis-status").textContent = job.total ? `Analysing… ${job.done} of ${job.total} turns` : "Waiting for a free analyser…";
@@ -115,6 +139,10 @@ export class Analysis {
         return;
       }
       if (job.status !== "done") throw new Error(job.error || "the analysis failed");
+      if (this.context() !== started) {
+        this.abandon(job.id);
+        return;
+      }
       bar.value = 1;
       bar.hidden = true;
       if (source.live && !this.hooks.review.active) await this.hooks.review.enterLive(0);
