@@ -682,3 +682,23 @@ def test_review_and_hints_fit_a_phone(open_page: Any, server: ServerProcess) -> 
             apart_y = y + h <= oy + 0.5 or oy + oh <= y + 0.5
             assert apart_x or apart_y, (name, other)
     game.screenshot("phone-360-dark-review")
+
+
+def test_a_reload_after_a_rematch_keeps_the_rematch(
+    open_page: Any, server: ServerProcess
+) -> None:
+    """The rematch is a new session: the address follows it, so a reload shows the rematch,
+    not the finished match."""
+    match = random_match(41, games=1, length=1)
+    gid = store(server, "beforerematch", match, kind="match", mode="pass_and_play")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.wait_for_selector("#rematch-button", state="visible")
+    page.click("#rematch-button")
+    page.wait_for_function(f"() => !location.hash.endsWith('={gid}')")
+    new_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
+    assert new_id and new_id != gid
+    page.reload()
+    page.wait_for_function(f"() => location.hash.endsWith('={new_id}')")
+    state = game.state()
+    assert state["id"] == new_id and state["result"] is None

@@ -220,7 +220,10 @@ function perform(action, body) {
   if (action === "move") app.board.select(null);
   run(async () => {
     const game = await act(id, action, body);
-    if (action === "rematch") saveGameId(game.id);
+    if (action === "rematch") { // a new session: the address and a reload follow it
+      saveGameId(game.id);
+      history.replaceState(null, "", `#game=${game.id}`);
+    }
     return game;
   });
 }
