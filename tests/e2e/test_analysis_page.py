@@ -338,3 +338,34 @@ def test_an_analysis_is_dropped_when_the_page_moves_on_before_it_ends(
     ends_cancelled(second)
     page.wait_for_selector("#analysis-panel", state="hidden")
     assert page.locator("#move-list li[data-mark]").count() == 0
+
+
+def test_a_review_frame_asks_again_while_the_evaluations_are_busy(
+        open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """A 503 busy (every evaluation slot taken, as when stepping quickly through a review) is
+    not the frame's answer: the frame on screen asks again and shows its evaluation."""
+    match = random_match(21, games=1, cube=True)
+    gid = store(server, "reviewbusy", match)
+    frames = review_match(match)["frames"]
+    index = next(i for i, f in enumerate(frames) if len(f["decisions"]) == 2)
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    refused: list[str] = []
+
+    def busy_twice(route: Any) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.post_data or "")
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(
+                {"error": {"code": "busy", "message": "the computer is busy"}}))
+        else:
+            route.continue_()
+
+    page.route("**/api/positions/evaluation", busy_twice)
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    page.locator("#move-list li").nth(frames[index]["history_index"]).click()
+    page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
+    page.wait_for_selector('#hints-eval[data-kind="cube plays"] #hints-ranked tr[data-play]',
+                           timeout=60_000)
+    assert len(refused) == 2
+    assert "busy" not in page.inner_text("#hints-eval")

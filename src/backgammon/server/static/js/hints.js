@@ -24,6 +24,10 @@ const CACHE_SIZE = 256;
 /** A review frame's evaluation is asked for once the frame has been shown this long (ms):
  * stepping quickly through a review asks only for the frame it stops at. */
 const REVIEW_DELAY_MS = 120;
+/** While the server's evaluation slots are all taken (503 busy), the frame on screen asks
+ * again after this long, up to BUSY_TRIES times. */
+const BUSY_RETRY_MS = 700;
+const BUSY_TRIES = 30;
 
 function remembered() {
   try {
@@ -238,11 +242,17 @@ export class Hints {
     this.reviewTimer = setTimeout(() => this.evaluateFrame(frame, key), REVIEW_DELAY_MS);
   }
 
-  async evaluateFrame(frame, key) {
+  async evaluateFrame(frame, key, tries = 0) {
     if (this.reviewKey !== key || !this.allowed()) return;
     const answers = await Promise.all(
       frame.decisions.map((xgid) => this.evaluation(xgid, frame.gammons !== false)));
     if (this.reviewKey !== key || this.frame !== frame || !this.on || !this.allowed()) return;
+    if (answers.some((answer) => answer.busy) && tries < BUSY_TRIES) {
+      // the slots are taken (often by the frames just stepped past): ask again shortly
+      this.reviewTimer = setTimeout(() => this.evaluateFrame(frame, key, tries + 1),
+        BUSY_RETRY_MS);
+      return;
+    }
     this.drawEvaluations(answers, { played: playedOf(frame), review: true });
   }
 
@@ -258,7 +268,7 @@ export class Hints {
       if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value);
       return answer;
     } catch (err) {
-      return { kind: "error", text: err.message };
+      return { kind: "error", text: err.message, busy: err.code === "busy" };
     }
   }
 
