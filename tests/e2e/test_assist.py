@@ -702,3 +702,45 @@ def test_a_reload_after_a_rematch_keeps_the_rematch(
     page.wait_for_function(f"() => location.hash.endsWith('={new_id}')")
     state = game.state()
     assert state["id"] == new_id and state["result"] is None
+
+
+def test_a_tab_left_behind_reads_the_game_again_when_its_move_is_refused(
+    open_page: Any,
+) -> None:
+    """Two tabs on one game: after tab A has moved, tab B's move from its old picture is
+    refused as illegal (422), and B then shows the game as the server has it."""
+    first = open_page()
+    first.start(mode="pass_and_play", cube=False)
+    first.press("#roll-button")  # the opening roll: never a double
+    state = first.state()
+    second = open_page(f"/#game={state['id']}")
+    entry = state["legal"][0]
+    target = entry["destinations"][0]["to"]
+    first.click_move(state["turn"], entry["from"], target)
+    assert first.state()["version"] > state["version"]
+    # B still shows the roll with both dice unused, and tries the same move
+    second.page.click(
+        f'#board .checker.top[data-color="{state["turn"]}"][data-point="{entry["from"]}"]')
+    second.page.click(f'#board .landing-ring[data-from="{entry["from"]}"]'
+                      f'[data-point="{target}"]')
+    second.page.wait_for_function(
+        f"() => document.body.dataset.version === '{first.state()['version']}'")
+    assert second.board() == first.board()
+    assert second.page.inner_text("#error").strip() != ""
+
+
+def test_a_tab_shown_again_reads_the_game_again(open_page: Any) -> None:
+    """Back to a tab (visibilitychange): the game is read again, so tab B shows what tab A
+    did meanwhile."""
+    first = open_page()
+    first.start(mode="pass_and_play", cube=False)
+    first.press("#roll-button")
+    state = first.state()
+    second = open_page(f"/#game={state['id']}")
+    entry = state["legal"][0]
+    first.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+    version = first.state()["version"]
+    assert second.page.evaluate("document.body.dataset.version") == str(state["version"])
+    second.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    second.page.wait_for_function(f"() => document.body.dataset.version === '{version}'")
+    assert second.board() == first.board()

@@ -151,10 +151,11 @@ async function maybeAutomatic() {
   });
 }
 
-/** After a refused action, show the game as the server has it (another tab may have moved). */
+/** After a refused action, show the game as the server has it (another tab may have moved:
+ * then the action is refused as not allowed now, 409, or as an illegal move, 422). */
 async function refresh(err) {
   if (!app.game) return;
-  if (err instanceof ApiError && err.status === 409 && err.code === "not_allowed") {
+  if (err instanceof ApiError && (err.status === 409 || err.status === 422)) {
     try {
       app.game = await getGame(app.game.id);
     } catch (ignored) {
@@ -464,6 +465,17 @@ function wire() {
     onStale: () => {
       if (!app.busy && app.game) run(() => getGame(app.game.id));
     },
+  });
+  // Back to this tab: the game is read again, as another tab may have moved meanwhile.
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden || app.busy || !app.game || (app.online && app.online.active)) return;
+    if ((app.setup && app.setup.active) || (app.assist && app.assist.reviewing())) return;
+    const shown = app.game;
+    getGame(shown.id).then((fresh) => {
+      if (app.game === shown && !app.busy && fresh.version !== shown.version) {
+        run(async () => fresh);
+      }
+    }).catch(() => {});
   });
   app.board = new BoardView($("board"), {
     onMove: (from, to) => perform("move", { from: placeValue(from), to: placeValue(to) }),
