@@ -70,6 +70,24 @@ def test_review_has_a_frame_for_each_line_of_the_move_list(clients: Clients) -> 
     assert client.get("/api/games/nosuchgame/review").status_code == 404
 
 
+@pytest.mark.parametrize("human", ["white", "black"])
+def test_the_review_of_a_game_against_the_computer_says_you_and_computer(
+        clients: Clients, human: str) -> None:
+    """As the live move list does: its lines, and the words of each frame, name "You" and
+    "Computer", never White and Black."""
+    client = clients.new()
+    match = random_match(8, games=2, cube=True, double=0.1)
+    stored(clients, f"versus{human}", match, kind="money", mode="computer", human=human)
+    state = client.get(f"/api/games/versus{human}").json()
+    review = client.get(f"/api/games/versus{human}/review").json()
+    assert review["history"] == state["history"]
+    texts = [f["text"] for f in review["frames"]]
+    assert not [t for t in texts if t.startswith(("White", "Black"))]
+    you = [t for t in texts if t.startswith("You ")]
+    assert you and [t for t in texts if t.startswith("Computer ")]
+    assert not [t for t in you if t.split()[1] in ("wins", "takes", "drops", "doubles")]
+
+
 def test_a_finished_match_is_reviewed_whole(clients: Clients) -> None:
     client = clients.new()
     match = random_match(6, games=3, cube=True, double=0.1)

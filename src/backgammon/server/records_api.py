@@ -38,6 +38,7 @@ from backgammon.services.review import (
     ReviewJSON,
     explain_attempt,
     hints_for,
+    history_names,
     import_mat,
     match_mat,
     player_names,
@@ -125,9 +126,10 @@ async def review(game_id: GameId, service: Service) -> ReviewJSON:
     dice and cube as they were. The turn being played is not part of it."""
 
     def read(match: Match, settings: SettingsJSON) -> ReviewJSON:
-        # The lines name the colours, as the move list does; the title names the players.
+        # The lines name the sides as the live move list does ("You", "Computer" against
+        # the computer); the title names the players.
         title = session_title(settings, player_names(settings))
-        return review_match(match, ("White", "Black"), title=title)
+        return review_match(match, history_names(settings), title=title)
 
     return await _in_thread(service.inspect, game_id, read)
 

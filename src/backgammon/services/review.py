@@ -231,6 +231,15 @@ def player_names(settings: SettingsJSON) -> tuple[str, str]:
     return ("You", computer) if human == "white" else (computer, "You")
 
 
+def history_names(settings: SettingsJSON) -> tuple[str, str]:
+    """The names the move list gives the sides, ``(white, black)``: ``"You"`` and
+    ``"Computer"`` against the computer (as the live move list), else White and Black."""
+    human = settings["human"]
+    if settings["mode"] != "computer" or human is None:
+        return ("White", "Black")
+    return ("You", "Computer") if human == "white" else ("Computer", "You")
+
+
 # --------------------------------------------------------------------------------------------
 # Review
 
