@@ -9,6 +9,8 @@ from collections.abc import Iterator
 import pytest
 from browser_support import ARTIFACTS, ServerProcess, launched_chromium
 
+from conftest import shared_path
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser
 Page = sync_api.Page
@@ -109,6 +111,15 @@ def test_the_same_seed_gives_the_same_dice(page: Page, server: ServerProcess) ->
     shown = page.inner_text("#seed-value")
     assert shown.isdigit() and len(shown) == 10 and shown != SEED
     assert server.get(f"/api/games/{game_id(page)}")["seed"] == int(shown)
+
+    # An opened .mat is not that game: its seed is not shown while the record is reviewed.
+    record = shared_path("mat", "gnubg_selfplay_1p_s1020.mat")
+    page.set_input_files("#import-file", str(record))
+    page.wait_for_function("() => document.body.dataset.reviewSource === 'record'")
+    assert page.locator("#seed-line").is_hidden()
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.body.classList.contains('reviewing')")
+    assert page.locator("#seed-line").is_visible()
 
 
 def test_a_bad_seed_is_explained_in_the_form(page: Page) -> None:
