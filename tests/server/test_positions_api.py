@@ -5,6 +5,7 @@ browser, kept across a server restart)."""
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -397,3 +398,20 @@ def test_the_evaluation_of_a_game_already_over_is_refused_in_words(clients: Clie
     assert response.status_code == 422
     assert response.json()["error"]["message"] == (
         "the game in that position is over: a side has borne off all its checkers")
+
+
+def test_the_ranked_plays_never_show_a_lower_row_worth_more(clients: Clients) -> None:
+    """A play cut at 1-ply can score above the 2-ply ones (the plies do not agree to the last
+    hundredth): the hint scores it at 2-ply too, so the rows go down and every difference to
+    the best is at most 0 (and never written -0.0). Here 24/22* 8/4 6/4 is +0.568 at 1-ply,
+    above the 2-ply best (+0.540)."""
+    position = "XGID=-bAA--C-C---dE---d-e----B-:0:0:-1:22:0:0:0:0:10"
+    plays = evaluation(clients.new(), position)["plays"]
+    equities = [p["equity"] for p in plays]
+    assert equities == sorted(equities, reverse=True)
+    assert all(p["diff"] < 0 or (p["diff"] == 0 and math.copysign(1.0, p["diff"]) == 1.0)
+               for p in plays)
+    made = next(p for p in plays if p["play"] == "24/22* 8/4 6/4")
+    assert made["ply"] == 2 and made["diff"] < 0
+    plies = [p["ply"] for p in plays]
+    assert plies == sorted(plies, reverse=True)

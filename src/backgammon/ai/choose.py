@@ -16,6 +16,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+
 from backgammon.ai.levels import Level, get_level
 from backgammon.ai.netsearch import (
     MONEY,
@@ -107,11 +109,17 @@ def rank_plays(
     level: Level | str = "expert",
     evaluator: AnyEvaluator | None = None,
     cube: CubeState | None = None,
+    settle: int = 0,
 ) -> list[RankedPlay]:
     """Every legal play of ``dice``, best first, scored at ``level``'s depth (no noise).
 
     The plays that reached the level's deepest ply come first, ranked by it, then the rest by
     their last score. Empty when the roll cannot be played.
+
+    A play cut at a shallower ply can score above a deeper one (the plies do not agree to
+    the last hundredth): with ``settle`` N, each of the first N plays that does is scored at
+    the deepest ply too and ranked with the others there, so that a list of the first N
+    never shows a lower row worth more than a higher one (what a hint shows).
 
     Args:
         position: the position, its side to move having rolled ``dice``.
@@ -119,6 +127,7 @@ def rank_plays(
         level: a level or its name (default ``"expert"``).
         evaluator: the evaluator to use (default the process-wide one for the level).
         cube: the cube and match score (None: money play, cubeless).
+        settle: how many of the first plays to keep in order (see above; 0: none).
 
     Raises:
         InvalidDiceError: ``dice`` is not two ints 1..6.
@@ -129,8 +138,36 @@ def rank_plays(
     legal = legal_plays(position, dice)
     ev = evaluator or default_evaluator(chosen)
     utility = play_utility(cube, position.turn)
-    return [RankedPlay(_play(legal, i), value, ply, probs)
-            for i, value, ply, probs in _ranked(legal, chosen, ev, utility)]
+    ranked = _ranked(legal, chosen, ev, utility)
+    if settle and ranked and isinstance(ev, NetEvaluator):
+        ranked = _settled(ranked, legal, ev, utility, settle)
+    return [RankedPlay(_play(legal, i), value, ply, probs) for i, value, ply, probs in ranked]
+
+
+def _settled(
+    ranked: list[tuple[int, float, int, tuple[float, float, float, float, float] | None]],
+    legal: LegalPlays, evaluator: NetEvaluator, utility: Utility, first: int,
+) -> list[tuple[int, float, int, tuple[float, float, float, float, float] | None]]:
+    """``ranked`` with each of its first ``first`` plays cut at a shallower ply whose score
+    is at least the lowest of the deepest ply scored there too, deepest first again."""
+    top = ranked[0][2]
+    floor = min(r[1] for r in ranked if r[2] == top)
+    redo = [r for r in ranked[:first] if r[2] < top and r[1] >= floor]
+    if not redo:
+        return ranked
+    boards = legal.own_boards()
+    mine = [boards[r[0]] for r in redo]
+    if top == 1:
+        found = evaluator.probs1_many(mine, utility)
+    else:
+        found = np.asarray([evaluator.probs(b, top, utility) for b in mine])
+    values = utility.of(found)
+    new = {r[0]: (r[0], float(v), top, (float(p[0]), float(p[1]), float(p[2]), float(p[3]),
+                                        float(p[4])))
+           for r, v, p in zip(redo, values, found, strict=True)}
+    rows = [new.get(r[0], r) for r in ranked]
+    rows.sort(key=lambda r: (-r[2], -r[1]))
+    return rows
 
 
 def _play(legal: LegalPlays, index: int) -> Play:

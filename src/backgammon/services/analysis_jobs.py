@@ -409,7 +409,7 @@ def evaluation_for(game: Game, level: str = "expert",
     if game.phase is Phase.MOVE and game.dice is not None:
         position = game.turn_start
         mover = position.turn
-        ranked = rank(position, game.dice, level, cube=cube)
+        ranked = rank(position, game.dice, level, cube=cube, settle=HINT_PLAYS)
         scale = emg_scale(cube, mover)
         if not ranked:
             return {"kind": "plays", "dice": list(game.dice), "plays": []}
@@ -420,7 +420,7 @@ def evaluation_for(game: Game, level: str = "expert",
             p = r.probs or (0.0, 0.0, 0.0, 0.0, 0.0)
             plays.append({
                 "play": format_play(r.play.moves), "equity": round(eq, 3),
-                "diff": round(eq - best, 3), "ply": r.ply,
+                "diff": round(eq - best, 3) + 0.0, "ply": r.ply,  # + 0.0: never -0.0
                 "probs": {"win": _pct(p[0]), "win_gammon": _pct(p[1]),
                           "win_backgammon": _pct(p[2]), "lose_gammon": _pct(p[3]),
                           "lose_backgammon": _pct(p[4])},
