@@ -744,3 +744,16 @@ def test_a_tab_shown_again_reads_the_game_again(open_page: Any) -> None:
     second.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     second.page.wait_for_function(f"() => document.body.dataset.version === '{version}'")
     assert second.board() == first.board()
+
+
+def test_v_opens_no_review_before_there_is_anything_to_review(open_page: Any) -> None:
+    """A new game with no move yet: the Review button is disabled, and V does nothing either
+    (the Roll button stays)."""
+    game = open_page()
+    game.start(mode="pass_and_play", cube=False)
+    page = game.page
+    assert page.locator("#review-button").is_disabled()
+    page.locator("body").press("v")
+    page.wait_for_timeout(300)
+    assert not page.evaluate("document.body.classList.contains('reviewing')")
+    assert page.locator("#roll-button").is_visible()

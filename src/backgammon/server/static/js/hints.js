@@ -334,7 +334,7 @@ export class Hints {
       if (answer.kind === "take") {
         text = review
           ? `Answer to the double: ${answer.action}. Proper cube action: ${answer.text}.`
-          : `Your answer: ${answer.action}. Proper cube action: ${answer.text}.`;
+          : `Best answer: ${answer.action}. Proper cube action: ${answer.text}.`;
       } else {
         text = review ? `Cube before the roll: ${answer.text}.` : `Cube: ${answer.text}.`;
       }

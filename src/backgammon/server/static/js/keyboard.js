@@ -251,6 +251,7 @@ export class Keyboard {
     } else if (key === "h" || key === "H") {
       this.hooks.hints.toggle();
     } else if (key === "v" || key === "V") {
+      if ($("review-button").disabled) return; // nothing to review yet, as the button says
       review.enterLive().catch((err) => this.hooks.say(`Review failed: ${err.message}`));
     } else if (key === "b" || key === "B") {
       this.hooks.readBoard();
