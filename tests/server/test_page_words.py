@@ -41,6 +41,7 @@ def test_the_computer_wins_the_opening_in_the_words_of_the_page(clients: Clients
     assert state["last_turn"]["cannot_move"] is False
     assert state["dice"] is None and state["phase"] == "roll"
     state = act(client, game_id, "resign", {"level": "single"})
+    assert state["history"][-1]["text"] == "You resign a single game"
     state = act(client, game_id, "computer")["state"]
     assert state["history"][-1]["text"] == "Computer wins 1 point"
 

@@ -41,6 +41,11 @@ def points_text(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
+#: What a resignation offers, as the move list says it.
+_RESIGNED: Final = {"single": "a single game", "gammon": "a gammon",
+                    "backgammon": "a backgammon"}
+
+
 def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
     """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``; ``names``
     are (White's, Black's)."""
@@ -50,6 +55,8 @@ def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
     text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
     verb, _, rest = text.partition(" ")
     verb = verb.lower()
+    if verb == "resigns":  # "Resigns gammon": what is offered, in words
+        rest = _RESIGNED.get(rest, rest)
     if name == "You" and verb.endswith("s"):  # "You double to 2", "You take"
         verb = verb[:-1]
     return f"{name} {verb}{' ' + rest if rest else ''}"
