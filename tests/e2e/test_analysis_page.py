@@ -185,11 +185,10 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
         "#move-list li[data-mark]", "n => n.map(x => [[...x.parentNode.children].indexOf(x),"
         " x.dataset.mark])")
     assert {line: m for line, m in shown} == marked_lines
-    rows = page.eval_on_selector_all(
-        "#analysis-summary tr[data-player]",
-        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
-    assert [r[4] for r in rows] == [f"{p.pr:.1f}" for p in expected.players]
-    assert [r[5] for r in rows] == [p.rating or "-" for p in expected.players]
+    summary = summary_figures(page)
+    assert summary["pr"] == [f"{p.pr:.1f}" for p in expected.players]
+    assert summary["rating"] == [p.rating or "-" for p in expected.players]
+    assert summary["luck"][0] == f"{expected.players[0].luck_emg:+.3f}"
     points = page.locator("#analysis-graph svg circle.win-point")
     assert points.count() >= 10
     target = points.nth(5)
@@ -200,6 +199,15 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
         ".classList.contains('current')")
     assert page.get_attribute("#analysis-detail", "data-line") == str(line)
     game.screenshot("analysis-game")
+
+
+def summary_figures(page: Any) -> dict[str, list[str]]:
+    """The analysis summary as the page shows it: each figure's row, one text per player."""
+    rows: list[tuple[str, list[str]]] = page.eval_on_selector_all(
+        "#analysis-summary tr[data-figure]",
+        "rows => rows.map(r => [r.dataset.figure,"
+        " [...r.querySelectorAll('td')].map(c => c.textContent)])")
+    return dict(rows)
 
 
 def _expected_marks(match: Any, result: Any) -> dict[int, str]:
@@ -232,12 +240,11 @@ def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noq
     page.click("#analyze-button")
     page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
     expected = analyze(read_mat(source.read_text(encoding="utf-8")), "expert")
-    rows = page.eval_on_selector_all(
-        "#analysis-summary tr[data-player]",
-        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
-    assert [r[0] for r in rows] == ["gnubg", "root"]
-    assert [r[1] for r in rows] == [f"{p.chequer_error_rate_memg:.1f}"
-                                    for p in expected.players]
+    players = page.eval_on_selector_all("#analysis-summary th[data-player]",
+                                        "cells => cells.map(c => c.dataset.player)")
+    assert players == ["gnubg", "root"]
+    assert summary_figures(page)["checker"] == [f"{p.chequer_error_rate_memg:.1f}"
+                                                for p in expected.players]
     assert page.locator("#analysis-graph svg circle.win-point").count() >= 10
     game.screenshot("analysis-mat")
 

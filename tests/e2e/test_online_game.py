@@ -866,7 +866,7 @@ def test_both_players_analyse_the_finished_online_game(
     for online in (host, guest):
         online.page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
         names = online.page.eval_on_selector_all(
-            "#analysis-summary tr[data-player]", "rows => rows.map(r => r.dataset.player)")
+            "#analysis-summary th[data-player]", "cells => cells.map(c => c.dataset.player)")
         assert sorted(names) == ["Alice", "Bob"]
         # the moves of the game are marked or not in the move list: one line per turn played
         assert online.page.locator("#analysis-graph svg circle.win-point").count() >= 4

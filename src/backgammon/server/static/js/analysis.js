@@ -220,16 +220,41 @@ export class Analysis {
     }
   }
 
+  /** The summary per player: a row per figure, a column per player (it fits the panel). */
   drawSummary(result) {
     const table = $("analysis-summary");
     table.replaceChildren();
     const head = el("tr");
-    for (const label of ["", "Checker", "Cube", "Overall", "PR", "Rating", "?!", "?", "??", "Luck"]) head.appendChild(el("th", label));
-    table.appendChild(head);
+    head.appendChild(el("th", ""));
     for (const p of result.players) {
+      const th = el("th", p.name);
+      th.dataset.player = p.name;
+      th.scope = "col";
+      head.appendChild(th);
+    }
+    table.appendChild(head);
+    const figures = [
+      ["checker", "Checker play", (p) => p.chequer_error_rate_memg.toFixed(1)],
+      ["cube", "Cube", (p) => p.cube_error_rate_memg.toFixed(1)],
+      ["overall", "Overall", (p) => p.error_rate_memg.toFixed(1)],
+      ["pr", "PR", (p) => p.pr.toFixed(1)],
+      ["rating", "Rating", (p) => p.rating || "-"],
+      ["doubtful", "Doubtful ?!", (p) => String(p.doubtful)],
+      ["bad", "Bad ?", (p) => String(p.bad)],
+      ["very-bad", "Very bad ??", (p) => String(p.very_bad)],
+      ["luck", "Luck", (p) => signed(p.luck_emg)],
+    ];
+    for (const [key, label, value] of figures) {
       const row = el("tr");
-      row.dataset.player = p.name;
-      for (const text of [p.name, p.chequer_error_rate_memg.toFixed(1), p.cube_error_rate_memg.toFixed(1), p.error_rate_memg.toFixed(1), p.pr.toFixed(1), p.rating || "-", String(p.doubtful), String(p.bad), String(p.very_bad), signed(p.luck_emg)]) row.appendChild(el("td", text));
+      row.dataset.figure = key;
+      const th = el("th", label);
+      th.scope = "row";
+      row.appendChild(th);
+      for (const p of result.players) {
+        const cell = el("td", value(p));
+        cell.dataset.player = p.name;
+        row.appendChild(cell);
+      }
       table.appendChild(row);
     }
     const caption = el("caption", "Error rates in mEMG per decision; luck in EMG");
