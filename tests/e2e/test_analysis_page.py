@@ -243,6 +243,8 @@ def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noq
     players = page.eval_on_selector_all("#analysis-summary th[data-player]",
                                         "cells => cells.map(c => c.dataset.player)")
     assert players == ["gnubg", "root"]
+    assert page.inner_text("#analysis-graph .graph-caption").startswith(
+        "gnubg's chances of winning the game, turn by turn")
     assert summary_figures(page)["checker"] == [f"{p.chequer_error_rate_memg:.1f}"
                                                 for p in expected.players]
     assert page.locator("#analysis-graph svg circle.win-point").count() >= 10

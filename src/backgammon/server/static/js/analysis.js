@@ -299,6 +299,8 @@ export class Analysis {
       svg.appendChild(dot);
     });
     box.appendChild(svg);
+    box.appendChild(el("p", `${this.result.names[0]}'s chances of winning the game, turn by `
+      + "turn (the dashed line: 50 %); a point shows its move.", "graph-caption"));
   }
 
   /** The review shows `frame`: what the analysis says of its line. */
