@@ -378,3 +378,40 @@ def test_a_review_frame_asks_again_while_the_evaluations_are_busy(
                            timeout=60_000)
     assert len(refused) == 2
     assert "busy" not in page.inner_text("#hints-eval")
+
+
+def test_an_analysis_of_the_live_game_says_when_the_game_has_gone_on(
+        open_page: Any) -> None:  # noqa: F811
+    """The analysis of a game in progress covers the moves played then: once more are played
+    it says so, and a new game puts it away."""
+    game = open_page()
+    game.start(mode="pass_and_play", cube=False)
+    page = game.page
+
+    def play_turn() -> None:
+        state = game.state()
+        while state["legal"]:
+            entry = state["legal"][0]
+            game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+            state = game.state()
+        game.press("#done-button")
+        game.press("#roll-button")
+
+    game.press("#roll-button")
+    play_turn()
+    lines = len(game.state()["history"])
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=120_000)
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.body.classList.contains('reviewing')")
+    play_turn()
+    page.wait_for_selector('#analysis-panel[data-state="stale"]')
+    assert page.inner_text("#analysis-status") == (
+        f"This analysis covers the first {lines} lines of the move list: Analyze again for "
+        "the moves played since.")
+    page.click("#new-game-button")  # a game in progress: its replacement is confirmed first
+    page.wait_for_selector("#replace-dialog[open]")
+    page.click("#replace-confirm")
+    page.wait_for_selector("#new-game-dialog[open]")
+    game.start(mode="pass_and_play", cube=False)
+    page.wait_for_selector("#analysis-panel", state="hidden")

@@ -41,6 +41,7 @@ export class Analysis {
     this.byLine = new Map(); // move-list line -> its decisions
     this.running = false;
     this.jobId = null; // the job running now, while it runs
+    this.liveFor = null; // the live game analysed: {id, lines} (its move list's length then)
     $("analyze-button").addEventListener("click", () => this.start().catch((err) => this.fail(err.message)));
     $("analysis-stop").addEventListener("click", () => this.stop());
     // a page closed or reloaded mid-analysis gives its worker back to the server
@@ -146,6 +147,8 @@ export class Analysis {
       bar.value = 1;
       bar.hidden = true;
       if (source.live && !this.hooks.review.active) await this.hooks.review.enterLive(0);
+      const game = this.hooks.getGame();
+      this.liveFor = source.live && game ? { id: game.id, lines: game.history.length } : null;
       this.show(job.result);
     } finally {
       this.running = false;
@@ -301,6 +304,23 @@ export class Analysis {
     box.appendChild(svg);
     box.appendChild(el("p", `${this.result.names[0]}'s chances of winning the game, turn by `
       + "turn (the dashed line: 50 %); a point shows its move.", "graph-caption"));
+  }
+
+  /** The page shows the live state `game`: an analysis of an earlier state of it says how far
+   * it goes once more moves are played; one of another game is put away. */
+  onLive(game) {
+    const done = this.liveFor;
+    if (!done || !this.result || this.running) return;
+    if (!game || game.id !== done.id) {
+      this.liveFor = null;
+      $("analysis-panel").hidden = true;
+      return;
+    }
+    if (game.history.length > done.lines) {
+      $("analysis-panel").dataset.state = "stale";
+      $("analysis-status").textContent = `This analysis covers the first ${done.lines} lines `
+        + "of the move list: Analyze again for the moves played since.";
+    }
   }
 
   /** The review shows `frame`: what the analysis says of its line. */

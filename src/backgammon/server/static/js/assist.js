@@ -94,6 +94,7 @@ export class Assist {
     $("review-button").disabled = !game.history.length && !this.review.active;
     $("export-button").disabled = false;
     this.hints.refresh(game);
+    if (this.analysis) this.analysis.onLive(game);
     this.keyboard.draw();
   }
 
