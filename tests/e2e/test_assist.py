@@ -757,3 +757,22 @@ def test_v_opens_no_review_before_there_is_anything_to_review(open_page: Any) ->
     page.wait_for_timeout(300)
     assert not page.evaluate("document.body.classList.contains('reviewing')")
     assert page.locator("#roll-button").is_visible()
+
+
+def test_on_a_phone_a_tapped_line_of_the_move_list_brings_the_board_into_view(
+    open_page: Any, server: ServerProcess
+) -> None:
+    """At 375 px the move list lies below the board: a line tapped there shows its position
+    on the board, scrolled into view."""
+    match = random_match(8, games=1)
+    gid = store(server, "phonereview", match)
+    game = open_page(f"/#game={gid}", viewport=(375, 700))
+    page = game.page
+    line = page.locator("#move-list li").nth(3)
+    line.scroll_into_view_if_needed()
+    assert page.evaluate("document.getElementById('board').getBoundingClientRect().bottom") < 0
+    line.click()
+    wait_review_index(game, 4)
+    page.wait_for_function(
+        "() => { const r = document.getElementById('board').getBoundingClientRect();"
+        " return r.bottom > 0 && r.top < innerHeight; }")

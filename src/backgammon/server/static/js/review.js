@@ -167,13 +167,23 @@ export class Review {
     return found >= 0 ? found : frames.length - 1;
   }
 
-  /** A click on line `line` of the move list. */
+  /** A click on line `line` of the move list (or on its point of the analysis graph). */
   jumpToLine(line) {
     if (!this.active) {
-      this.enterLive(line).catch((err) => this.hooks.say(`Review failed: ${err.message}`));
+      this.enterLive(line).then(() => this.boardIntoView())
+        .catch((err) => this.hooks.say(`Review failed: ${err.message}`));
       return;
     }
     this.go(this.frameOfLine(line));
+    this.boardIntoView();
+  }
+
+  /** On a narrow screen the move list lies below the board: the board shown for a line
+   * tapped there is scrolled into view when it is out of it. */
+  boardIntoView() {
+    const board = $("board");
+    const box = board.getBoundingClientRect();
+    if (box.bottom < 0 || box.top > window.innerHeight) board.scrollIntoView({ block: "start" });
   }
 
   drawHistory() {
