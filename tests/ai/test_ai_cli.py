@@ -109,3 +109,15 @@ def test_selfplay_prints_the_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("2 games, white medium v black easy")
     assert "win rate" in out
     assert main(["selfplay", "--games", "0"]) == 2
+
+
+def test_hint_rows_go_down_and_never_show_minus_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    """A play cut at 1-ply scoring above the 2-ply ones is scored at 2-ply too, so the rows
+    go down; a tie with the best is "+0.000", never "-0.000"."""
+    assert main(["hint", "inPwATDg8+ABMA", "22", "--turn", "black"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    equities = [float(next(w for w in row[1:] if w[0] in "+-" and "." in w)) for row in rows]
+    assert equities == sorted(equities, reverse=True)
+    assert all("-0.000" not in row for row in rows)
+    made = next(row for row in rows if row[1:4] == ["24/22*", "8/4", "6/4"])
+    assert "2-ply" in made
