@@ -19,7 +19,7 @@ from browser_support import (
     launched_chromium,
     ranked_rows,
 )
-from test_assist import get_text, open_page, store  # noqa: F401 - the fixture and helpers
+from test_assist import get_text, open_page, play_turn, store  # noqa: F401 - the fixture, helpers
 
 from backgammon.analysis import analyze
 from backgammon.core.xgid import Xgid
@@ -230,8 +230,7 @@ def _expected_marks(match: Any, result: Any) -> dict[int, str]:
 def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noqa: F811
                                    tmp_path: Path) -> None:
     source = shared_path("mat", "gnubg_selfplay_1p_s1020.mat")
-    path = tmp_path / source.name
-    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    path = copied_mat(tmp_path, source.name)
     gid = store(server, "beforeimport", random_match(3, games=1))
     game = open_page(f"/#game={gid}")
     page = game.page
@@ -251,49 +250,58 @@ def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noq
     game.screenshot("analysis-mat")
 
 
+def copied_mat(tmp_path: Path, name: str) -> Path:
+    """The shared match file ``name``, copied where the page's file input can take it."""
+    path = tmp_path / name
+    path.write_text(shared_path("mat", name).read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+def open_and_analyse(page: Any, path: Path) -> str:
+    """Open the .mat at ``path``, start its analysis and wait for its first turns; its job."""
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_function("() => document.getElementById('review-title').textContent"
+                           f".endsWith('({path.name})')")
+    with page.expect_response(lambda r: r.url.endswith("/api/analysis")
+                              and r.request.method == "POST") as posted:
+        page.click("#analyze-button")
+    page.wait_for_function(
+        "() => /Analysing… [1-9]\\d* of \\d+ turns/.test("
+        "document.getElementById('analysis-status').textContent)", timeout=60_000)
+    job_id: str = posted.value.json()["id"]
+    return job_id
+
+
+def ends_cancelled(server: ServerProcess, job_id: str) -> None:
+    """The job is (or within 30 s becomes) cancelled on the server."""
+    deadline = time.monotonic() + 30
+    status = ""
+    while time.monotonic() < deadline:
+        status = json.loads(get_text(server, f"/api/analysis/{job_id}"))["status"]
+        if status == "cancelled":
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"job {job_id} is {status}, not cancelled")
+
+
 def test_an_analysis_is_stopped_by_its_button_and_by_leaving_the_page(
         open_page: Any, server: ServerProcess, tmp_path: Path) -> None:  # noqa: F811
     """Stop ends the job on the server (its worker is freed) and says so; a page reloaded
     mid-analysis cancels its job as it goes."""
-    source = shared_path("mat", "gnubg_selfplay_7p_s1005.mat")
-    path = tmp_path / source.name
-    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    gid = store(server, "beforestop", random_match(3, games=1))
-    game = open_page(f"/#game={gid}")
+    path = copied_mat(tmp_path, "gnubg_selfplay_7p_s1005.mat")
+    game = open_page(f"/#game={store(server, 'beforestop', random_match(3, games=1))}")
     page = game.page
-
-    def start() -> str:
-        page.set_input_files("#import-file", str(path))
-        page.wait_for_function("() => document.body.dataset.reviewSource === 'record'")
-        with page.expect_response(lambda r: r.url.endswith("/api/analysis")
-                                  and r.request.method == "POST") as posted:
-            page.click("#analyze-button")
-        job_id: str = posted.value.json()["id"]
-        page.wait_for_function(
-            "() => /Analysing… [1-9]\\d* of \\d+ turns/.test("
-            "document.getElementById('analysis-status').textContent)", timeout=60_000)
-        return job_id
-
-    def status(job_id: str) -> str:
-        answer: str = json.loads(get_text(server, f"/api/analysis/{job_id}"))["status"]
-        return answer
-
-    first = start()
+    first = open_and_analyse(page, path)
     assert page.locator("#analysis-stop").is_visible()
     page.click("#analysis-stop")
     page.wait_for_selector('#analysis-panel[data-state="cancelled"]', timeout=30_000)
     assert page.inner_text("#analysis-status") == "Analysis stopped."
     assert not page.locator("#analysis-stop").is_visible()
-    assert status(first) == "cancelled"
+    ends_cancelled(server, first)
 
-    second = start()
+    second = open_and_analyse(page, path)
     page.reload()
-    seen = [status(second)]
-    deadline = time.monotonic() + 30
-    while seen[-1] != "cancelled" and time.monotonic() < deadline:
-        time.sleep(0.1)
-        seen.append(status(second))
-    assert seen[-1] == "cancelled", seen
+    ends_cancelled(server, second)
 
 
 def test_an_analysis_is_dropped_when_the_page_moves_on_before_it_ends(
@@ -301,50 +309,22 @@ def test_an_analysis_is_dropped_when_the_page_moves_on_before_it_ends(
     """An analysis belongs to what was on screen when it started: opening another .mat, or
     going back to the game, stops it on the server, and its marks are never drawn on the
     moves now shown."""
-    paths = []
-    for name in ("gnubg_selfplay_7p_s1011.mat", "gnubg_selfplay_1p_s1020.mat"):
-        path = tmp_path / name
-        path.write_text(shared_path("mat", name).read_text(encoding="utf-8"), encoding="utf-8")
-        paths.append(path)
-    gid = store(server, "beforemoveon", random_match(5, games=1))
-    game = open_page(f"/#game={gid}")
+    long, short = (copied_mat(tmp_path, name) for name in
+                   ("gnubg_selfplay_7p_s1011.mat", "gnubg_selfplay_1p_s1020.mat"))
+    game = open_page(f"/#game={store(server, 'beforemoveon', random_match(5, games=1))}")
     page = game.page
-
-    def open_and_analyse(path: Path) -> str:
-        page.set_input_files("#import-file", str(path))
-        page.wait_for_function(f"() => document.getElementById('review-title').textContent"
-                               f".endsWith('({path.name})')")
-        with page.expect_response(lambda r: r.url.endswith("/api/analysis")
-                                  and r.request.method == "POST") as posted:
-            page.click("#analyze-button")
-        page.wait_for_function(
-            "() => /Analysing… [1-9]\\d* of \\d+ turns/.test("
-            "document.getElementById('analysis-status').textContent)", timeout=60_000)
-        job_id: str = posted.value.json()["id"]
-        return job_id
-
-    def ends_cancelled(job_id: str) -> None:
-        deadline = time.monotonic() + 30
-        status = ""
-        while time.monotonic() < deadline:
-            status = json.loads(get_text(server, f"/api/analysis/{job_id}"))["status"]
-            if status == "cancelled":
-                return
-            time.sleep(0.1)
-        raise AssertionError(f"job {job_id} is {status}, not cancelled")
-
-    first = open_and_analyse(paths[0])
-    page.set_input_files("#import-file", str(paths[1]))  # another record, mid-analysis
+    first = open_and_analyse(page, long)
+    page.set_input_files("#import-file", str(short))  # another record, mid-analysis
     page.wait_for_function("() => document.getElementById('review-title').textContent"
-                           f".endsWith('({paths[1].name})')")
-    ends_cancelled(first)
+                           f".endsWith('({short.name})')")
+    ends_cancelled(server, first)
     page.wait_for_selector("#analysis-panel", state="hidden")
     assert page.locator("#move-list li[data-mark]").count() == 0
 
-    second = open_and_analyse(paths[0])
+    second = open_and_analyse(page, long)
     page.keyboard.press("Escape")  # back to the game, mid-analysis
     page.wait_for_function("() => !document.body.classList.contains('reviewing')")
-    ends_cancelled(second)
+    ends_cancelled(server, second)
     page.wait_for_selector("#analysis-panel", state="hidden")
     assert page.locator("#move-list li[data-mark]").count() == 0
 
@@ -388,23 +368,14 @@ def test_an_analysis_of_the_live_game_says_when_the_game_has_gone_on(
     game.start(mode="pass_and_play", cube=False)
     page = game.page
 
-    def play_turn() -> None:
-        state = game.state()
-        while state["legal"]:
-            entry = state["legal"][0]
-            game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
-            state = game.state()
-        game.press("#done-button")
-        game.press("#roll-button")
-
     game.press("#roll-button")
-    play_turn()
+    play_turn(game)
     lines = len(game.state()["history"])
     page.click("#analyze-button")
     page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=120_000)
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.body.classList.contains('reviewing')")
-    play_turn()
+    play_turn(game)
     page.wait_for_selector('#analysis-panel[data-state="stale"]')
     assert page.inner_text("#analysis-status") == (
         f"This analysis covers the first {lines} lines of the move list: Analyze again for "

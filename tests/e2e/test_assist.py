@@ -227,18 +227,24 @@ def test_review_with_arrow_keys_and_clicks_shows_each_position(
     assert game.board() == live
 
 
+def play_turn(game: GamePage) -> None:
+    """Play the turn on the board by clicks (each move the first legal one), end it, and roll
+    for the next."""
+    state = game.state()
+    while state["legal"]:
+        entry = state["legal"][0]
+        game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+        state = game.state()
+    game.press("#done-button")
+    game.press("#roll-button")
+
+
 def test_review_during_a_game_returns_to_the_live_position(open_page: Any) -> None:
     game = open_page()
     game.start(mode="pass_and_play", cube=False)
     game.press("#roll-button")
     for _ in range(2):  # two whole turns by clicks
-        state = game.state()
-        while state["legal"]:
-            entry = state["legal"][0]
-            game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
-            state = game.state()
-        game.press("#done-button")
-        game.press("#roll-button")
+        play_turn(game)
     state = game.state()
     entry = state["legal"][0]
     game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
