@@ -475,10 +475,7 @@ class _Analyzer:
         boards: Sequence[tuple[int, ...]], ply: int, utility: Utility,
     ) -> list[tuple[int, float, Probs5, int]]:
         """``ranked`` with ``indices`` scored at ``ply``, those at the deepest ply first."""
-        if ply == 1:
-            found = self.ev.probs1_many([boards[i] for i in indices], utility)
-        else:
-            found = np.asarray([self.ev.probs(boards[i], ply, utility) for i in indices])
+        found = self.ev.probs_many([boards[i] for i in indices], ply, utility)
         values = utility.of(found)
         new = {i: (i, float(v), _probs(p), ply)
                for i, v, p in zip(indices, values, found, strict=True)}

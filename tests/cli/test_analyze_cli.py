@@ -73,7 +73,7 @@ def test_a_match_past_the_table_is_refused(tmp_path: Path,
 
 
 def test_signed_figures_never_show_minus_zero() -> None:
-    from backgammon.cli.analyze_command import _signed
+    from backgammon.cli.common import signed
 
-    assert [_signed(x) for x in (-0.0002, 0.0, -0.0, -0.0006, 0.1234, -1.5)] == [
+    assert [signed(x) for x in (-0.0002, 0.0, -0.0, -0.0006, 0.1234, -1.5)] == [
         "+0.000", "+0.000", "+0.000", "-0.001", "+0.123", "-1.500"]

@@ -13,10 +13,9 @@ it is cubeless money equity (with the Jacoby rule and the cube centred gammons c
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from backgammon.ai.levels import Level, get_level
 from backgammon.ai.netsearch import (
@@ -103,6 +102,10 @@ def _ranked(
     return [(s.play_index, s.equity, s.ply, None) for s in _score(legal, level, evaluator)]
 
 
+#: ``settle`` for :func:`rank_plays`: every play in order.
+EVERY_PLAY: Final = sys.maxsize
+
+
 def rank_plays(
     position: Position,
     dice: Sequence[int],
@@ -127,7 +130,8 @@ def rank_plays(
         level: a level or its name (default ``"expert"``).
         evaluator: the evaluator to use (default the process-wide one for the level).
         cube: the cube and match score (None: money play, cubeless).
-        settle: how many of the first plays to keep in order (see above; 0: none).
+        settle: how many of the first plays to keep in order (see above; 0: none,
+            :data:`EVERY_PLAY`: all).
 
     Raises:
         InvalidDiceError: ``dice`` is not two ints 1..6.
@@ -156,11 +160,7 @@ def _settled(
     if not redo:
         return ranked
     boards = legal.own_boards()
-    mine = [boards[r[0]] for r in redo]
-    if top == 1:
-        found = evaluator.probs1_many(mine, utility)
-    else:
-        found = np.asarray([evaluator.probs(b, top, utility) for b in mine])
+    found = evaluator.probs_many([boards[r[0]] for r in redo], top, utility)
     values = utility.of(found)
     new = {r[0]: (r[0], float(v), top, (float(p[0]), float(p[1]), float(p[2]), float(p[3]),
                                         float(p[4])))

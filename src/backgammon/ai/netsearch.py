@@ -221,6 +221,17 @@ class NetEvaluator:
             return self.probs1(board, utility)
         return self.probs2(board, utility)
 
+    def probs_many(self, boards: Sequence[Board], plies: int, utility: Utility = MONEY
+                   ) -> Floats:
+        """:meth:`probs` of each board, ``(N, 5)`` float64 (0 and 1 ply in one batched
+        call)."""
+        if plies <= 0:
+            return self.probs0(boards).astype(np.float64)
+        if plies == 1:
+            return self.probs1_many(boards, utility)
+        return np.asarray([self.probs2(b, utility) for b in boards], dtype=np.float64
+                          ).reshape(-1, 5)
+
 
 def _invert1(p: Floats) -> Floats:
     return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]], dtype=np.float64)
@@ -284,10 +295,7 @@ def rank(
         chosen = [top[i] for i in _filter(values, move_filter)]
         if len(chosen) < 2 and ply > 1:
             break
-        if ply == 1:
-            found = evaluator.probs1_many([boards[r.index] for r in chosen], utility)
-        else:
-            found = np.asarray([evaluator.probs(boards[r.index], ply, utility) for r in chosen])
+        found = evaluator.probs_many([boards[r.index] for r in chosen], ply, utility)
         values = utility.of(found)
         deeper = [Ranked(r.index, float(v), _tuple(p), ply)
                   for r, v, p in zip(chosen, values, found, strict=True)]

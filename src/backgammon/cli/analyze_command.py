@@ -27,7 +27,7 @@ from rich.table import Table
 
 from backgammon.ai.levels import LEVELS
 from backgammon.analysis import Analysis, Decision, PlayerSummary, analyze
-from backgammon.cli.common import RecordError
+from backgammon.cli.common import RecordError, signed
 from backgammon.cli.replay_command import load_record
 
 #: The marks as players write them beside a move.
@@ -56,7 +56,7 @@ def _player_row(p: PlayerSummary) -> list[str]:
     return [p.name, f"{p.chequer_error_rate_memg:.1f}", f"{p.cube_error_rate_memg:.1f}",
             f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}", p.rating or "-",
             str(p.unforced_moves), str(p.cube_decisions), str(p.doubtful), str(p.bad),
-            str(p.very_bad), _signed(p.luck_emg)]
+            str(p.very_bad), signed(p.luck_emg)]
 
 
 def _players_table(title: str, players: tuple[PlayerSummary, PlayerSummary]) -> Table:
@@ -67,12 +67,6 @@ def _players_table(title: str, players: tuple[PlayerSummary, PlayerSummary]) -> 
     for p in players:
         table.add_row(*_player_row(p))
     return table
-
-
-def _signed(x: float) -> str:
-    """``x`` to 3 decimals with its sign; a value that rounds to zero is "+0.000", never
-    "-0.000"."""
-    return f"{round(x, 3) + 0.0:+.3f}"
 
 
 def _decision_text(d: Decision) -> str:
@@ -93,7 +87,7 @@ def _errors_table(title: str, decisions: tuple[Decision, ...], names: tuple[str,
             f"double/{d.response}"
         table.add_row(str(d.turn + 1), names[d.player], _decision_text(d), best,
                       f"{d.loss:.3f}", SYMBOLS[d.mark],
-                      "" if d.luck is None else _signed(d.luck))
+                      "" if d.luck is None else signed(d.luck))
     return table
 
 

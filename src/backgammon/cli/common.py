@@ -13,6 +13,12 @@ class RecordError(Exception):
     """A bad file or record named on the command line; printed as is, exit status 1."""
 
 
+def signed(x: float) -> str:
+    """``x`` (an equity, EMG or points) to 3 decimals with its sign; a value that rounds to
+    zero is "+0.000", never "-0.000"."""
+    return f"{round(x, 3) + 0.0:+.3f}"
+
+
 def add_position_arguments(parser: argparse.ArgumentParser, *, ids: bool = False) -> None:
     """POSITION_ID, DICE, ``--turn`` and ``--json``: what ``moves`` and ``hint`` both take;
     with ``ids`` POSITION_ID may also be an XGID or ``PID:MID``, and DICE is optional."""

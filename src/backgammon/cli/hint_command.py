@@ -21,12 +21,11 @@ import dataclasses
 import json
 from typing import Any
 
-from backgammon.ai.choose import rank_plays
+from backgammon.ai.choose import EVERY_PLAY, rank_plays
 from backgammon.ai.levels import CLASSIC, LEVELS
-from backgammon.cli.common import UsageError, add_position_arguments
+from backgammon.cli.common import UsageError, add_position_arguments, signed
 from backgammon.cli.moves_command import parse_dice_arg
 from backgammon.core.errors import BackgammonError
-from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position, outcome
 from backgammon.core.types import Color
 from backgammon.core.xgid import looks_like_xgid
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                              "its checkers")
         # every row in order: a play cut at a shallower ply that scores above a deeper one
         # is scored at the deepest ply too (as the page's hint does)
-        ranked = rank_plays(position, dice, args.level, settle=len(legal_plays(position, dice)))
+        ranked = rank_plays(position, dice, args.level, settle=EVERY_PLAY)
     except (ValueError, BackgammonError) as exc:
         raise UsageError(str(exc)) from None
     best = ranked[0].equity if ranked else 0.0
@@ -81,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     texts = [str(r.play) for r in ranked]
     width = max(map(len, texts))
     for rank, (text, r) in enumerate(zip(texts, ranked, strict=True), start=1):
-        behind = f"{round(r.equity - best, 3) + 0.0:+.3f}" if rank > 1 else ""  # no -0.000
+        behind = signed(r.equity - best) if rank > 1 else ""
         chances = "" if r.probs is None else "  " + _percent(r.probs)
         print(f"{rank:>3}. {text:<{width}}  {r.equity:+.3f}  {behind:>7}  {r.ply}-ply{chances}")
     return 0
