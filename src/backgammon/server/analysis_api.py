@@ -125,9 +125,11 @@ async def read_analysis(job_id: str, request: Request) -> Any:
 @router.delete(ANALYSIS_PATH + "/{job_id}", summary="Cancel an analysis")
 async def cancel_analysis(job_id: str, request: Request) -> Any:
     """Cancel the job (its client address only, else 403 ``forbidden``); answers the job."""
-    client = request.client.host if request.client is not None else None
+    # "" when the address is unknown: such a request may cancel nothing (None would be the
+    # server's own right to cancel any job)
+    client = request.client.host if request.client is not None else ""
     try:
-        job = _jobs(request).cancel(job_id, client or "")
+        job = _jobs(request).cancel(job_id, client)
     except NoSuchJobError as exc:
         return _error(404, "not_found", str(exc))
     except NotYourJobError as exc:

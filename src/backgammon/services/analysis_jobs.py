@@ -165,6 +165,12 @@ class Job:
     error: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    def cancel(self) -> None:
+        """Cancelled if not over yet (a running analysis sees it at its next turn)."""
+        with self.lock:
+            if self.status not in FINISHED:
+                self.status = "cancelled"
+
     def to_json(self) -> dict[str, Any]:
         """``{"id", "status", "done", "total", "progress" (0..1), "result", "error"}``."""
         with self.lock:
@@ -223,7 +229,6 @@ class AnalysisJobs:
         self._queue: deque[_Queued] = deque()
         self._running: Counter[str | None] = Counter()
         self._closed = False
-        self.workers = workers
         self.max_jobs = max_jobs
         self.level = level
         self.per_client = per_client
@@ -308,9 +313,7 @@ class AnalysisJobs:
         job = self.get(job_id)
         if client is not None and job.client != client:
             raise NotYourJobError("this analysis was started by another client")
-        with job.lock:
-            if job.status in ("queued", "running"):
-                job.status = "cancelled"
+        job.cancel()
         return job
 
     def _next(self) -> _Queued | None:
@@ -380,9 +383,7 @@ class AnalysisJobs:
             jobs = list(self._jobs.values())
             self._wake.notify_all()
         for job in jobs:
-            with job.lock:
-                if job.status in ("queued", "running"):
-                    job.status = "cancelled"
+            job.cancel()
 
 
 # --------------------------------------------------------------------------------------------

@@ -221,16 +221,6 @@ def pass_reason(turn: Turn) -> str | None:
         return None
 
 
-def player_names(settings: SettingsJSON) -> tuple[str, str]:
-    """The players' names, ``(white, black)``: ``("You", "Computer (Easy)")`` against the
-    computer, ``("White", "Black")`` in pass & play."""
-    human = settings["human"]
-    if settings["mode"] != "computer" or human is None:
-        return ("White", "Black")
-    computer = f"Computer ({settings['level'].capitalize()})"
-    return ("You", computer) if human == "white" else (computer, "You")
-
-
 def history_names(settings: SettingsJSON) -> tuple[str, str]:
     """The names the move list gives the sides, ``(white, black)``: ``"You"`` and
     ``"Computer"`` against the computer (as the live move list), else White and Black."""
@@ -238,6 +228,16 @@ def history_names(settings: SettingsJSON) -> tuple[str, str]:
     if settings["mode"] != "computer" or human is None:
         return ("White", "Black")
     return ("You", "Computer") if human == "white" else ("Computer", "You")
+
+
+def player_names(settings: SettingsJSON) -> tuple[str, str]:
+    """The players' names, ``(white, black)``: ``("You", "Computer (Easy)")`` against the
+    computer, ``("White", "Black")`` in pass & play: :func:`history_names` with the level."""
+    white, black = history_names(settings)
+    if "Computer" not in (white, black):
+        return (white, black)
+    level = f"Computer ({settings['level'].capitalize()})"
+    return (level, black) if white == "Computer" else (white, level)
 
 
 # --------------------------------------------------------------------------------------------
