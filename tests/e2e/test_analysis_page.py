@@ -258,10 +258,13 @@ def copied_mat(tmp_path: Path, name: str) -> Path:
 
 
 def open_and_analyse(page: Any, path: Path) -> str:
-    """Open the .mat at ``path``, start its analysis and wait for its first turns; its job."""
+    """Open the .mat at ``path``, start its analysis and wait for its first turns; its job.
+    (The review index is cleared first: the opened record shows its frame 0 once read, even
+    when the same file was on screen already.)"""
+    page.evaluate("delete document.body.dataset.reviewIndex")
     page.set_input_files("#import-file", str(path))
-    page.wait_for_function("() => document.getElementById('review-title').textContent"
-                           f".endsWith('({path.name})')")
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '0' && document"
+                           f".getElementById('review-title').textContent.endsWith('({path.name})')")
     with page.expect_response(lambda r: r.url.endswith("/api/analysis")
                               and r.request.method == "POST") as posted:
         page.click("#analyze-button")

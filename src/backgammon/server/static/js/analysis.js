@@ -74,11 +74,11 @@ export class Analysis {
     return { body: { game_id: game.id }, live: true };
   }
 
-  /** What the page shows now, to tie an analysis to it: the record under review (its text),
-   * or the live game (its id). */
+  /** What the page shows now, to tie an analysis to it: the record under review (the how
+   * manyth opened), or the live game (its id). */
   context() {
     const review = this.hooks.review;
-    if (review.active && review.source === "record") return `record:${review.recordText}`;
+    if (review.active && review.source === "record") return `record:${review.recordNumber}`;
     const game = this.hooks.getGame();
     return `live:${game ? game.id : ""}`;
   }

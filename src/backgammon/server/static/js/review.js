@@ -96,6 +96,7 @@ export class Review {
 
   /** Review a record read from a .mat file (the answer of the import). */
   enterRecord(data, fileName, text = null) {
+    this.recordNumber = (this.recordNumber || 0) + 1; // which record this is, for its analysis
     this.data = data;
     this.recordText = text;
     this.source = "record";
