@@ -418,6 +418,28 @@ def test_resignation_declined_keeps_the_moves_made() -> None:
     refused(game, IllegalActionError, game.resign, WHITE, "triple")
 
 
+def test_a_resignation_or_timeout_after_rolling_keeps_the_roll_in_the_history() -> None:
+    # The roller resigns with its roll unplayed: the line keeps the roll (the move list and a
+    # .mat write it as the roll with no play).
+    game = race_game()
+    game.roll()
+    game.resign(WHITE, "gammon")
+    game.accept_resignation()
+    assert [(t.action, t.color, t.dice) for t in game.history] == [
+        ("resign", WHITE, (6, 5)), ("accept", BLACK, None)]
+    # Before rolling, or when the other side resigns during the roller's turn: no roll.
+    game = race_game()
+    game.resign(WHITE, "single")
+    game.decline_resignation()
+    game.roll()
+    game.resign(BLACK, "single")
+    assert [t.dice for t in game.history] == [None, None, None]
+    game = race_game()
+    game.roll()
+    game.timeout(WHITE)
+    assert [(t.action, t.dice) for t in game.history] == [("timeout", (6, 5))]
+
+
 def test_timeout_loses_a_single_game_at_the_cubes_value() -> None:
     # Black has none off and a checker in White's home board, which played out would be a
     # backgammon: on time it is a single game, times the cube (2), not 6 points.

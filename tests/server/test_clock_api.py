@@ -123,7 +123,9 @@ def test_the_clock_runs_from_the_opening_roll_and_the_page_sees_a_timeout(
     assert final["result"]["reason"] == "timeout"
     assert final["result"]["text"] == ("Black wins a single game on time (1 point): "
                                        "White ran out of time.")
-    assert final["history"][-2]["text"] == "White times out"
+    # White had its opening roll to play: the line keeps it
+    white, black = state["opening"]["white"], state["opening"]["black"]
+    assert final["history"][-2]["text"] == f"White {white}-{black}: times out"
     response = client.post(f"{path}/move", json={"from": 8, "to": 5})
     assert response.status_code == 409
     assert response.json()["error"]["message"].startswith("there is nothing to move")

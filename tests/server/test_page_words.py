@@ -46,6 +46,25 @@ def test_the_computer_wins_the_opening_in_the_words_of_the_page(clients: Clients
     assert state["history"][-1]["text"] == "Computer wins 1 point"
 
 
+def test_a_resignation_after_rolling_keeps_the_roll_in_the_move_list_and_on_the_board(
+    clients: Clients,
+) -> None:
+    client = clients.new(rolls=[(1, 3), (6, 4)])
+    game_id = new_game(client, mode="computer", side="white", cube=False)["id"]
+    act(client, game_id, "roll")
+    act(client, game_id, "computer")  # the computer plays its opening 3-1
+    state = act(client, game_id, "roll")
+    assert state["dice"] == [6, 4]
+    state = act(client, game_id, "resign", {"level": "gammon"})
+    assert state["history"][-1]["text"] == "You 6-4: resign a gammon"
+    state = act(client, game_id, "computer")["state"]
+    assert [e["text"] for e in state["history"][-3:]] == [
+        "You 6-4: resign a gammon", "Computer accepts", "Computer wins 2 points"]
+    # the board keeps the resigner's roll, not the computer's last play
+    assert state["last_turn"] == {"color": "white", "moves": [], "dice": [6, 4],
+                                  "cannot_move": False, "reason": None}
+
+
 def test_a_roll_that_cannot_be_played_is_in_the_state_with_its_reason(
     clients: Clients,
 ) -> None:

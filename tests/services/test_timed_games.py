@@ -231,7 +231,7 @@ def test_timeout_exactly_at_zero_is_seen_by_a_read(table: Table) -> None:
     assert state["clock"]["remaining"] == {"white": 0.0, "black": 60.0}
     assert state["clock"]["running"] is None
     assert state["history"][-2:] == [
-        {"game": 1, "kind": "timeout", "color": "white", "text": "White times out"},
+        {"game": 1, "kind": "timeout", "color": "white", "text": "White 3-1: times out"},
         {"game": 1, "kind": "result", "color": "black", "text": "Black wins 1 point"},
     ]
     assert table.events()[-1] == {"type": "timeout", "color": "white", "seconds": 60.0}

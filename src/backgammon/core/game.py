@@ -348,7 +348,8 @@ class Turn:
             played or the player resigned after rolling), ``"double"``, ``"take"``, ``"drop"``,
             ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"`` or ``"timeout"``.
         dice: the roll for a ``"move"`` (for the first turn, the opening dice with the mover's
-            die first); None otherwise.
+            die first); for a ``"resign"`` or ``"timeout"`` by the player on roll after rolling,
+            the roll left unplayed; None otherwise.
         moves: the play's moves in the mover's own numbering.
         text: what a move list shows: the play in standard notation (``""`` for no play),
             ``"Doubles => 4"``, ``"Takes"``, ``"Drops"``, ``"Beavers => 8"``,
@@ -1330,7 +1331,7 @@ class Game:
             new.resign_offer = (color, level)
             new.phase_before_resign = state.phase
             turn_entry = self._cube_turn(color, "resign", f"Resigns {event['kind']}", new,
-                                         index, secs)
+                                         index, secs, _unplayed(state, color))
         elif kind in ("accept", "decline"):
             if state.phase is not Phase.RESIGNATION_OFFERED or state.resign_offer is None:
                 raise fail(f"{color} cannot {kind}: no resignation has been offered")
@@ -1359,7 +1360,8 @@ class Game:
             new.doubler = None
             new.resign_offer = None
             new.outcome = GameOutcome(winner, "timeout", state.cube_value, level)
-            turn_entry = self._cube_turn(color, "timeout", "Times out", new, index, secs)
+            turn_entry = self._cube_turn(color, "timeout", "Times out", new, index, secs,
+                                         _unplayed(state, color))
             played = []
             position = state.turn_start
             legal = None
@@ -1377,10 +1379,10 @@ class Game:
 
     def _cube_turn(
         self, color: Color, action: str, text: str, new: _State, index: int,
-        secs: float | None,
+        secs: float | None, dice: tuple[int, int] | None = None,
     ) -> Turn:
         turn_start = new.turn_start
-        return Turn(color=color, action=action, dice=None, moves=(), text=text,
+        return Turn(color=color, action=action, dice=dice, moves=(), text=text,
                     position=turn_start, cube_value=new.cube_value, cube_owner=new.cube_owner,
                     event_index=index, seconds=secs)
 
@@ -1442,6 +1444,14 @@ def _default_dice(seed: int | None) -> DiceLike:
 def _as_roll(dice: Sequence[int]) -> Roll:
     checked = check_dice(dice)
     return (checked[0], checked[1])
+
+
+def _unplayed(state: _State, color: Color | None) -> tuple[int, int] | None:
+    """The roll ``color`` threw and has not played (it resigns or runs out of time in its
+    ``MOVE`` phase), for its move-list line; None otherwise."""
+    if state.phase is Phase.MOVE and color is state.on_roll:
+        return state.dice
+    return None
 
 
 def _with_seconds(event: dict[str, Any], secs: float | None) -> dict[str, Any]:

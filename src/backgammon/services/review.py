@@ -50,6 +50,7 @@ from backgammon.services.state import (
     Place,
     SettingsJSON,
 )
+from backgammon.services.words import points_text, turn_text
 
 #: The most rest-of-turn plays a hint lists (a double can have hundreds); ``plays_total`` counts
 #: them all.
@@ -180,33 +181,6 @@ def _own_point(place: Place, mover: Color) -> int | None:
     if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 24:
         return None
     return place if mover is WHITE else 25 - place
-
-
-def _roll_text(dice: Sequence[int]) -> str:
-    """A roll as players say it, the higher die first: ``"5-1"``."""
-    return f"{max(dice)}-{min(dice)}"
-
-
-def _points_text(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
-def _verb(name: str, verb: str) -> str:
-    """``verb`` (third person: ``"doubles"``, ``"times"``, ``"wins"``) as it goes with
-    ``name``: a player called "You" (as in many .mat files) doubles in the second person."""
-    return verb[:-1] if name == "You" and verb.endswith("s") else verb
-
-
-def turn_text(turn: Turn, names: dict[Color, str]) -> str:
-    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``,
-    ``"White 6-5: cannot move"`` (with the players' names for a record)."""
-    name = names[turn.color]
-    if turn.action == "move" and turn.dice is not None:
-        return f"{name} {_roll_text(turn.dice)}: {turn.text or 'cannot move'}"
-    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
-    verb, _, rest = text.partition(" ")
-    words = " ".join(w for w in (_verb(name, verb.lower()), rest) if w)
-    return f"{name} {words}"
 
 
 def pass_reason(turn: Turn) -> str | None:
@@ -350,7 +324,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         })
         for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
-            text = turn_text(turn, by_color)
+            text = turn_text(turn, names)
             offered = turn.action in ("double", "beaver")
             index = len(history)
             history.append({"game": number, "kind": kind, "color": _name(turn.color),
@@ -370,7 +344,8 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         if outcome is not None:
             after = match.score_before(number)
             winner = by_color[outcome.winner]
-            text = f"{winner} {_verb(winner, 'wins')} {_points_text(outcome.points)}"
+            wins = 'win' if winner == 'You' else 'wins'
+            text = f"{winner} {wins} {points_text(outcome.points)}"
             index = len(history)
             history.append({"game": number, "kind": "result", "color": _name(outcome.winner),
                             "text": text})
@@ -704,5 +679,4 @@ __all__ = [
     "players_words",
     "review_match",
     "session_title",
-    "turn_text",
 ]

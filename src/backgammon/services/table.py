@@ -141,8 +141,12 @@ def opening_json(game: Game) -> dict[str, int] | None:
 def last_turn_json(game: Game, human: Color | None = None) -> LastTurnJSON | None:
     """The last play of the game: the board marks where its checkers came from and went and
     keeps its dice until the next roll; a roll that could not be played says why (in the words
-    of a game against the computer when ``human``, the person's side, is given)."""
+    of a game against the computer when ``human``, the person's side, is given). A game that
+    ended with a resignation (or a timeout) after the player rolled shows that roll, unplayed."""
     for turn in reversed(game.history):
+        if turn.action in ("resign", "timeout") and turn.dice is not None and game.is_over:
+            return {"color": color_name(turn.color), "moves": [], "dice": list(turn.dice),
+                    "cannot_move": False, "reason": None}
         if turn.action == "move":
             passed = not turn.moves and turn.dice is not None
             why = pass_reason(turn) if passed else None

@@ -47,8 +47,9 @@ _RESIGNED: Final = {"single": "a single game", "gammon": "a gammon",
 
 
 def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
-    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``; ``names``
-    are (White's, Black's)."""
+    """A line of the move list: ``"White 3-1: 8/5 6/5"``, ``"Black doubles to 2"``,
+    ``"White 6-5: cannot move"``, ``"You 5-2: resign a gammon"`` (a resignation after rolling
+    keeps its roll); ``names`` are (White's, Black's)."""
     name = names[0] if turn.color is WHITE else names[1]
     if turn.action == "move" and turn.dice is not None:
         return f"{name} {roll_text(turn.dice)}: {turn.text or 'cannot move'}"
@@ -59,7 +60,8 @@ def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
         rest = _RESIGNED.get(rest, rest)
     if name == "You" and verb.endswith("s"):  # "You double to 2", "You take"
         verb = verb[:-1]
-    return f"{name} {verb}{' ' + rest if rest else ''}"
+    rolled = f" {roll_text(turn.dice)}:" if turn.dice is not None else ""
+    return f"{name}{rolled} {verb}{' ' + rest if rest else ''}"
 
 
 @dataclass(frozen=True, slots=True)
