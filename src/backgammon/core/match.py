@@ -47,12 +47,14 @@ MATCH_LOG_VERSION: Final = 1
 
 @dataclass(frozen=True, slots=True)
 class MatchSetup:
-    """A match (or money session) picked up at a position set up by hand: the first game
-    starts from ``position`` (its side to move on roll, no opening roll) with the cube and
-    score given; the games after it start from the standard position.
+    """A match (or money session) picked up part way: the first game starts from ``position``
+    (its side to move on roll, no opening roll) with the cube and score given, or, with no
+    position, as any game does (the opening roll) at that score, as a ``.mat`` file holding
+    one game of a longer match does; the games after it start from the standard position.
 
     Attributes:
-        position: where the first game starts.
+        position: where the first game starts; None: the standard position, after an
+            opening roll (the cube then starts at 1 in the centre).
         score: ``(white, black)`` points won before the first game (below the match length).
         crawford: the first game is the Crawford game (one side 1-away, cube not used).
         cube_value: the cube's value at the start (1, 2, 4, ...).
@@ -63,7 +65,7 @@ class MatchSetup:
             length does not allow; see :class:`~backgammon.core.game.GameSettings`.
     """
 
-    position: Position
+    position: Position | None
     score: tuple[int, int] = (0, 0)
     crawford: bool = False
     cube_value: int = 1
@@ -71,8 +73,10 @@ class MatchSetup:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"points", "turn", "score", "crawford", "cube_value",
-        "cube_owner"}``."""
-        return {"points": list(self.position.points), "turn": str(self.position.turn),
+        "cube_owner"}`` (``points`` and ``turn`` None without a position)."""
+        position = self.position
+        return {"points": None if position is None else list(position.points),
+                "turn": None if position is None else str(position.turn),
                 "score": list(self.score), "crawford": self.crawford,
                 "cube_value": self.cube_value,
                 "cube_owner": None if self.cube_owner is None else str(self.cube_owner)}
@@ -93,7 +97,9 @@ class MatchSetup:
             raise InvalidSettingsError(f"setup score must be two ints, got {score!r}")
         try:
             owner = data["cube_owner"]
-            return cls(Position.from_points(data["points"], data["turn"]),
+            points = data["points"]
+            position = None if points is None else Position.from_points(points, data["turn"])
+            return cls(position,
                        (score[0], score[1]), data["crawford"], data["cube_value"],
                        None if owner is None else Color.parse(owner))
         except ValueError as exc:
@@ -116,8 +122,9 @@ class Match:
         seed: see ``dice``.
         allow_dead_doubles: allow doubles when the cube is dead (for replaying transcripts
             of servers that allowed them; see :class:`~backgammon.core.game.GameSettings`).
-        setup: pick the match up at a position set up by hand (:class:`MatchSetup`): the
-            first game starts there, with its score, cube and Crawford flag.
+        setup: pick the match up part way (:class:`MatchSetup`): the first game starts at
+            its score and Crawford flag, from its position and cube (set up by hand) or, with
+            no position, from the opening roll.
 
     The first game starts at once; :meth:`new_game` starts the next one when the current game
     is over (and the match is not).

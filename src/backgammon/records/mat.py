@@ -35,7 +35,11 @@ What other programs write, all read (each quirk noted in the replay's warnings):
   that opponent doubling and the player dropping);
 * hand-typed files: headers and turn lines without the leading space, trailing spaces,
   ``#`` comments, no header at all (match length unknown: replayed as money play), an
-  unfinished last game (imported as unfinished).
+  unfinished last game (imported as unfinished);
+* one game exported from a longer match (GNU Backgammon's ``export game``): a first game
+  written at a score other than 0-0 picks the match up at that score
+  (:class:`~backgammon.core.match.MatchSetup` with no position), the Crawford game when a side
+  is 1-away unless a double in it shows the Crawford game was before.
 
 Player 0 (the first name, the left column) is White in this project's games, player 1 Black
 (:func:`~backgammon.core.ids.color_to_player`).

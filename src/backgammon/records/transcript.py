@@ -26,7 +26,7 @@ from backgammon.core.errors import (
     NotationError,
 )
 from backgammon.core.game import Game, Phase
-from backgammon.core.match import Match
+from backgammon.core.match import Match, MatchSetup
 from backgammon.core.position import ResultKind
 from backgammon.core.types import BLACK, WHITE, Color
 
@@ -323,6 +323,12 @@ class MatchReplayer:
         self._last_line = 0
         self._pending: MatAction | None = None
         self._result: MatAction | None = None
+        # a file that starts part way through a match: how the match was picked up, where
+        # its first game starts (number, line), and that game's entries so far
+        self._picked_up: MatchSetup | None = None
+        self._first_game = (1, 0)
+        self._first_steps: list[tuple[MatAction, MatAction | None]] = []
+        self._warnings_before = 0
 
     # ----------------------------------------------------------------------------------------
 
@@ -332,12 +338,18 @@ class MatchReplayer:
         if self.match is None:
             if names is not None:
                 self.names = names
-            try:
-                self.match = Match(self.length, cube=True, jacoby=self.jacoby,
-                                   beavers=self.beavers, names=self.names,
-                                   allow_dead_doubles=True)
-            except BackgammonError as exc:
-                raise self.error(None, f"cannot set up the match: {exc}") from None
+            self._picked_up = None
+            if self.length and score is not None and score != (0, 0):
+                # A file that starts part way through a match (one game exported from a
+                # longer match): the match is picked up at the score written. With a side
+                # 1-away the first game is taken as the Crawford game until a double in it
+                # says it is a later one (see _step).
+                crawford = max(score) == self.length - 1 and min(score) < self.length - 1
+                self._picked_up = MatchSetup(None, score, crawford)
+                self._first_game = (number, line)
+            self.match = self._new_match(line)
+            self._first_steps = []
+            self._warnings_before = len(self.warnings)
         else:
             match = self.match
             if match.is_over:
@@ -353,7 +365,9 @@ class MatchReplayer:
             match.new_game()
         match = self.match
         before = match.score
-        if score is not None and score != before:
+        if match.setup is not None and len(match.games) == 1:
+            self._note_picked_up()
+        elif score is not None and score != before:
             self.warnings.append(
                 f"line {line + 1}: game {number} is written at {score[0]}-{score[1]}, but the "
                 f"games before add up to {before[0]}-{before[1]}"
@@ -365,6 +379,44 @@ class MatchReplayer:
         self._pending = None
         self._result = None
 
+    def _new_match(self, line: int) -> Match:
+        try:
+            return Match(self.length, cube=True, jacoby=self.jacoby, beavers=self.beavers,
+                         names=self.names, allow_dead_doubles=True, setup=self._picked_up)
+        except BackgammonError as exc:
+            where = line + 1 if self._picked_up is not None else None
+            raise self.error(where, f"cannot set up the match: {exc}") from None
+
+    def _note_picked_up(self) -> None:
+        setup = self._picked_up
+        assert setup is not None
+        number, line = self._first_game
+        crawford = " (taken as the Crawford game)" if setup.crawford else ""
+        self.warnings.append(
+            f"line {line + 1}: the file starts at game {number}, at {setup.score[0]}-"
+            f"{setup.score[1]}: the match is picked up at that score{crawford}")
+
+    def _step(self, action: MatAction, nxt: MatAction | None) -> int:
+        """``game.step``; in the first game of a match picked up at a 1-away score and taken
+        as the Crawford game, a double shows the Crawford game was played before: the game
+        is replayed from its start as a post-Crawford game."""
+        game = self._game
+        assert game is not None
+        setup = self._picked_up
+        match = self.match
+        if setup is not None and match is not None and len(match.games) == 1:
+            if setup.crawford and action.kind == "double":
+                self._picked_up = MatchSetup(None, setup.score, crawford=False)
+                del self.warnings[self._warnings_before:]
+                self.match = self._new_match(self._first_game[1])
+                self._note_picked_up()
+                self._game = game = _GameReplayer(self.match.current, self.names,
+                                                  self.warnings, self.error)
+                for earlier, following in self._first_steps:
+                    game.step(earlier, following)
+            self._first_steps.append((action, nxt))
+        return game.step(action, nxt)
+
     def add(self, action: MatAction) -> None:
         """The next entry of the current game (its result, ``"win"``, last)."""
         game = self._game
@@ -373,21 +425,21 @@ class MatchReplayer:
         if action.kind == "win":
             self._flush(action)
             self._result = action
-            game.finish(action)
+            assert self._game is not None  # (replayed afresh by _step, perhaps)
+            self._game.finish(action)
             return
         if self._pending is None:
             self._pending = action
             return
-        consumed = game.step(self._pending, action)
+        consumed = self._step(self._pending, action)
         self._pending = None if consumed else action
 
     def end_game(self) -> None:
         """The current game's entries are all given."""
-        game = self._game
-        if game is None:
+        if self._game is None:
             return
         self._flush(None)
-        outcome = game.game.outcome
+        outcome = self._game.game.outcome
         last = self._last_line
         if outcome is None:
             self.results.append(GameResult(None, None, None))
@@ -412,7 +464,7 @@ class MatchReplayer:
         ):
             return
         self._pending = None
-        self._game.step(pending, None)
+        self._step(pending, None)
 
     def finish(self, record: MatRecord) -> MatReplay:
         """The replay of the whole file (``record``: what was read)."""
@@ -438,7 +490,7 @@ class MatchReplayer:
         pending, self._pending = self._pending, None
         if pending is not None:
             assert self._game is not None
-            self._game.step(pending, nxt)
+            self._step(pending, nxt)
 
 
 class _GameReplayer:

@@ -1,0 +1,84 @@
+"""A .mat file that starts part way through a match (one game exported from a longer match, as
+GNU Backgammon's ``export game`` writes it): the match is picked up at the score written, with
+the Crawford rule as that score says, and so analysed at the right match score."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon.analysis import analyze
+from backgammon.core.match import Match, MatchSetup
+from backgammon.records import read_and_replay
+from backgammon.records.mat import MatReplayError, format_mat
+
+HEAD = " 5 point match\n\n"
+
+
+def game(number: int, score: tuple[int, int], body: str) -> str:
+    return (f" Game {number}\n Ann : {score[0]}                        Bob : {score[1]}\n"
+            + body + "\n")
+
+
+PLAIN = ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+         "  2) 52: 13/8 13/11               Doubles => 2\n"
+         "  3)  Takes                      66: 24/18 13/7 13/7 13/7\n"
+         "                                  Wins 4 points\n")
+
+
+def test_a_file_starting_at_game_3_is_played_at_its_score() -> None:
+    replay = read_and_replay(HEAD + game(3, (2, 1), PLAIN))
+    first = replay.match.games[0].settings
+    assert (first.score, first.crawford, first.match_length) == ((2, 1), False, 5)
+    assert replay.score == (2, 5)  # Bob's 4 points win the match from 1
+    assert replay.match.is_over
+    assert ("line 4: the file starts at game 3, at 2-1: the match is picked up at that "
+            "score") in replay.warnings
+    # written back, it says the same score, and reads back the same
+    text = format_mat(replay.match)
+    assert " Ann : 2" in text and "Bob : 1" in text
+    again = read_and_replay(text)
+    assert again.match.games[0].settings.score == (2, 1) and again.score == (2, 5)
+    # and the match's own log (a saved game) keeps how it was picked up
+    saved = Match.from_json(replay.match.to_json())
+    assert saved.setup == MatchSetup(None, (2, 1)) and saved.score == (2, 5)
+    assert saved.to_json() == replay.match.to_json()
+
+
+def test_a_first_game_at_one_away_is_the_crawford_game_unless_it_has_a_double() -> None:
+    crawford = read_and_replay(HEAD + game(2, (0, 4),
+                                           "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+                                           "      Wins 1 point\n"))
+    assert crawford.match.games[0].settings.crawford is True
+    assert ("line 4: the file starts at game 2, at 0-4: the match is picked up at that "
+            "score (taken as the Crawford game)") in crawford.warnings
+    # Ann doubles at 1-4: the Crawford game was played before this one
+    later = read_and_replay(HEAD + game(3, (1, 4),
+                                        "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+                                        "  2)  Doubles => 2               Takes\n"
+                                        "  3) 52: 13/8 13/11\n"
+                                        "      Wins 2 points\n"))
+    settings = later.match.games[0].settings
+    assert (settings.score, settings.crawford) == ((1, 4), False)
+    assert later.match.games[0].cube_value == 2
+    assert later.score == (3, 4)
+    assert [w for w in later.warnings if "picked up" in w] == [
+        "line 4: the file starts at game 3, at 1-4: the match is picked up at that score"]
+
+
+def test_a_score_the_match_does_not_allow_is_refused_with_its_line() -> None:
+    with pytest.raises(MatReplayError) as refused:
+        read_and_replay(HEAD + game(4, (5, 1), PLAIN))
+    assert refused.value.line == 4
+    assert "cannot set up the match" in str(refused.value)
+
+
+def test_the_analysis_uses_the_score_written() -> None:
+    body = ("  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+            "  2) 52: 13/8 13/11               21: 24/23 13/11\n"
+            "      Wins 1 point\n")
+    # at 0-4, the Crawford game: nobody may double, so no cube decision is analysed
+    picked = analyze(read_and_replay(HEAD + game(2, (0, 4), body)).match, level="easy")
+    assert [d.kind for d in picked.decisions] == ["move"] * 4
+    # the same game read from 0-0 has the cube, and its cube decisions
+    from_zero = analyze(read_and_replay(HEAD + game(1, (0, 0), body)).match, level="easy")
+    assert [d.kind for d in from_zero.decisions].count("double") == 3
