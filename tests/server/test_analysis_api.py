@@ -80,7 +80,20 @@ def test_an_analysis_of_a_mat(clients: Clients) -> None:
     kinds = [(d["player"], d["kind"], d["played"]) for d in result["games"][0]["decisions"]]
     assert kinds[-2:] == [(0, "double", "double"), (1, "take", "drop")]
     assert result["players"][1]["cube_decisions"] == 1
+    assert result["warnings"] == []
     assert client.get("/api/analysis/nope").status_code == 404
+
+
+def test_an_analysis_says_what_the_reader_made_of_the_file(clients: Clients) -> None:
+    # one game of a 5-point match, written at 2-1: analysed at that score, and said so
+    text = SMALL.replace(" 3 point match", " 5 point match").replace(
+        "Game 1", "Game 4").replace("Ann : 0", "Ann : 2").replace("Bob : 0", "Bob : 1")
+    client = clients.new()
+    done = wait(client, client.post("/api/analysis", json={"mat": text}).json()["id"])
+    result = done["result"]
+    assert result["match_length"] == 5
+    assert [w for w in result["warnings"] if "picked up" in w] == [
+        "line 4: the file starts at game 4, at 2-1: the match is picked up at that score"]
 
 
 def test_two_analyses_at_once_and_progress_only_rises(clients: Clients) -> None:

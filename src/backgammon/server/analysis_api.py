@@ -7,7 +7,8 @@
   ``{"error": {"code", "message", "line", "detail"}}``; 503 when too many analyses wait.
 * ``GET /api/analysis/{id}``: the job: its progress (``done`` of ``total`` turns, only rising),
   then ``"status": "done"`` and the ``result`` (:meth:`backgammon.analysis.Analysis.to_dict`
-  with ``names``), or ``"failed"`` and the ``error``.
+  with ``names`` and the ``.mat`` reader's ``warnings``, each ``"line N: ..."``), or
+  ``"failed"`` and the ``error``.
 * ``DELETE /api/analysis/{id}``: cancels the job (``"status": "cancelled"``; a running one
   stops at its next turn and frees its worker); only the client address that started it may
   (403 otherwise). A job already over is answered as it is.

@@ -362,6 +362,8 @@ class AnalysisJobs:
             result = analyze(source, self.level, progress, names=names)
             data = result.to_dict()
             data["names"] = list(result.names)
+            # what the reader accepted and how (a match picked up at a score, say)
+            data["warnings"] = list(source.warnings) if isinstance(source, MatReplay) else []
         except _Cancelled:
             return
         except Exception as exc:  # a job reports its failure instead of losing it
