@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
+import json
 import re
 import shutil
 import subprocess
@@ -35,7 +36,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 #: GNU Backgammon's command line.
 GNUBG: Final = "/usr/games/gnubg"
@@ -185,11 +186,14 @@ def sgf_checker_losses(text: str) -> list[list[float | None]]:
     return games
 
 
+#: One checker play in both analyses: gnubg's loss, ours (EMG), and where it is (``--dump``).
+Pair = tuple[float, float, dict[str, Any]]
+
 #: The bands of gnubg's loss (EMG) the breakdown groups the plays by.
 BANDS: Final = (0.0, 0.01, 0.02, 0.04, 0.08, 0.16, 0.3, 100.0)
 
 
-def print_breakdown(pairs: Sequence[tuple[float, float]]) -> None:
+def print_breakdown(pairs: Sequence[Pair]) -> None:
     """The table of ``(gnubg's loss, our loss)`` pairs of the unforced plays, by gnubg's band:
     the plays, the mean loss each gives (mEMG), and what the band adds to the difference of
     the error rates (mEMG per unforced play)."""
@@ -260,10 +264,10 @@ class Row(NamedTuple):
 
 def compare(path: Path, level: str = "expert", plies: int | None = None,
             cache: Path | None = CACHE_DIR,
-            pairs: list[tuple[float, float]] | None = None) -> tuple[list[Row], float, float]:
+            pairs: list[Pair] | None = None) -> tuple[list[Row], float, float]:
     """Both player-rows for ``path`` and our analysis's (wall, CPU) seconds. With ``pairs``,
-    ``(gnubg's loss, our loss)`` of each unforced checker play both analyses scored is added
-    to it (gnubg's from :func:`gnubg_sgf`)."""
+    ``(gnubg's loss, our loss, the play's details)`` of each unforced checker play both
+    analyses scored is added to it (gnubg's from :func:`gnubg_sgf`)."""
     from backgammon.analysis import analyze
     from backgammon.records import read_mat
 
@@ -284,9 +288,13 @@ def compare(path: Path, level: str = "expert", plies: int | None = None,
             if len(plays) != len(losses):
                 raise RuntimeError(f"{path.name} game {game.index}: gnubg has {len(losses)} "
                                    f"checker plays, we have {len(plays)}")
-            pairs.extend((theirs_loss, d.loss) for d, theirs_loss in zip(plays, losses,
-                                                                         strict=True)
-                         if d.unforced and theirs_loss is not None)
+            pairs.extend((theirs_loss, d.loss, {
+                "file": path.name, "game": game.index, "turn": d.turn, "player": d.player,
+                "position_id": d.position_id, "dice": list(d.dice or ()), "played": d.played,
+                "best": d.best, "gnubg_loss": round(theirs_loss, 4), "loss": round(d.loss, 4),
+                "ply": d.alternatives[0].ply if d.alternatives else None})
+                for d, theirs_loss in zip(plays, losses, strict=True)
+                if d.unforced and theirs_loss is not None)
     return rows, wall, cpu
 
 
@@ -298,9 +306,9 @@ def _setup_worker(weights: Path | None) -> None:
 
 
 def _compare_job(job: tuple[Path, str, int | None, bool]
-                 ) -> tuple[list[Row], float, float, list[tuple[float, float]] | None]:
+                 ) -> tuple[list[Row], float, float, list[Pair] | None]:
     path, level, plies, breakdown = job
-    pairs: list[tuple[float, float]] | None = [] if breakdown else None
+    pairs: list[Pair] | None = [] if breakdown else None
     found, wall, cpu = compare(path, level, plies, pairs=pairs)
     return found, wall, cpu, pairs
 
@@ -313,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, default=None)
     parser.add_argument("--breakdown", action="store_true",
                         help="also compare play by play, by the size of gnubg's loss")
+    parser.add_argument("--dump", type=Path,
+                        help="with --breakdown: write each play compared as a JSON line "
+                        "(file, game, turn, position_id, dice, played, best, both losses)")
     parser.add_argument("--weights", type=Path,
                         help="a weights file (e.g. a training checkpoint) in place of the "
                         "shipped nets")
@@ -325,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     files = args.files or sorted(SHARED_MAT.glob("gnubg_selfplay_*.mat"))
     rows: list[Row] = []
-    pairs: list[tuple[float, float]] | None = [] if args.breakdown else None
+    pairs: list[Pair] | None = [] if args.breakdown else None
     print(f"{'file':34} {'player':8} {'gnubg':>7} {'ours':>7} {'n(g/o)':>8}  agree  "
           f"{'wall s':>7} {'cpu s':>7}")
     jobs = [(path, args.level, args.plies, pairs is not None) for path in files]
@@ -358,6 +369,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{sum(r.rate - r.gnubg_rate for r in rows) / len(rows):+.2f} mEMG")
     if pairs is not None:
         print_breakdown(pairs)
+        if args.dump is not None:
+            with args.dump.open("w", encoding="utf-8") as out:
+                for _, _, info in pairs:
+                    out.write(json.dumps(info) + "\n")
     return 0
 
 
