@@ -10,6 +10,7 @@ from backgammon.analysis import analyze
 from backgammon.core.match import Match, MatchSetup
 from backgammon.records import read_and_replay
 from backgammon.records.mat import MatReplayError, format_mat
+from backgammon.records.sgf import format_sgf, read_and_replay_sgf
 
 HEAD = " 5 point match\n\n"
 
@@ -38,6 +39,9 @@ def test_a_file_starting_at_game_3_is_played_at_its_score() -> None:
     assert " Ann : 2" in text and "Bob : 1" in text
     again = read_and_replay(text)
     assert again.match.games[0].settings.score == (2, 1) and again.score == (2, 5)
+    # so does its SGF
+    sgf = read_and_replay_sgf(format_sgf(replay.match))
+    assert sgf.match.games[0].settings.score == (2, 1) and sgf.score == (2, 5)
     # and the match's own log (a saved game) keeps how it was picked up
     saved = Match.from_json(replay.match.to_json())
     assert saved.setup == MatchSetup(None, (2, 1)) and saved.score == (2, 5)
