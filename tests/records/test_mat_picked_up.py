@@ -4,6 +4,8 @@ the Crawford rule as that score says, and so analysed at the right match score."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from backgammon.analysis import analyze
@@ -11,6 +13,7 @@ from backgammon.core.match import Match, MatchSetup
 from backgammon.records import read_and_replay
 from backgammon.records.mat import MatReplayError, format_mat
 from backgammon.records.sgf import format_sgf, read_and_replay_sgf
+from gnubg_support import final_score, needs_gnubg, run_gnubg
 
 HEAD = " 5 point match\n\n"
 
@@ -86,3 +89,12 @@ def test_the_analysis_uses_the_score_written() -> None:
     # the same game read from 0-0 has the cube, and its cube decisions
     from_zero = analyze(read_and_replay(HEAD + game(1, (0, 0), body)).match, level="easy")
     assert [d.kind for d in from_zero.decisions].count("double") == 3
+
+
+@needs_gnubg
+def test_gnubg_reads_the_score_we_write_for_a_match_picked_up(tmp_path: Path) -> None:
+    replay = read_and_replay(HEAD + game(3, (2, 1), PLAIN))
+    path = tmp_path / "ours.mat"
+    path.write_text(format_mat(replay.match), encoding="utf-8")
+    output = run_gnubg([f"import mat {path}", "show score"], tmp_path)
+    assert final_score(output) == (2, 5)
