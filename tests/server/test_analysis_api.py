@@ -67,6 +67,17 @@ def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
     assert huge.json()["error"]["line"] == 1
 
 
+def test_a_number_too_long_to_read_is_a_400_with_its_line_not_a_500(clients: Clients) -> None:
+    client = clients.new()
+    huge = SMALL.replace("Ann : 0", "Ann : " + "9" * 5000)
+    response = client.post("/api/analysis", json={"mat": huge})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["line"] == 4 and "has 5000 digits" in error["message"]
+    response = client.post("/api/records/import", json={"text": huge})
+    assert response.status_code == 422 and "has 5000 digits" in response.text
+
+
 def test_an_analysis_of_a_mat(clients: Clients) -> None:
     client = clients.new()
     response = client.post("/api/analysis", json={"mat": SMALL})

@@ -77,6 +77,7 @@ from backgammon.records.transcript import (
     TranscriptError,
     TranscriptParseError,
     TranscriptReplayError,
+    number_of,
     quoted,
     replay_record,
     wins_text,
@@ -122,6 +123,8 @@ _WINS_PREFIX = re.compile(r"^Wins\s+(\d+)\s+points?\b(\s+and\s+the\s+match\b)?",
                           re.IGNORECASE)
 _RESIGNS = re.compile(r"^Resigns?\b(?:\s+(\d+)\s+points?\b)?", re.IGNORECASE)
 _NAMES_SCORES = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+#: A names line whose scores carry a sign: refused (a score is a whole number >= 0).
+_NAMES_SIGNED = re.compile(r"^\s*(\S.*?)\s*:\s*[-+]?\d+\s+(\S.*?)\s*:\s*[-+]?\d+\s*$")
 _NAMES_ONLY = re.compile(r"^\s*(\S.*?)\s{2,}(\S.*?)\s*$")
 _DICE = re.compile(r"^([1-6])([1-6]):(.*)$")
 _CUBE = re.compile(r"^(Doubles|Redoubles|Beavers)\s*=>\s*(\d+)$", re.IGNORECASE)
@@ -264,6 +267,15 @@ def read_and_replay(source: str | bytes | TextIO | os.PathLike[str]) -> MatRepla
     return sink.finish(record)
 
 
+def _int(digits: str, line: int, what: str) -> int:
+    """A number of the file (:func:`~backgammon.records.transcript.number_of`); too many
+    digits is a :class:`MatParseError` at ``line``."""
+    try:
+        return number_of(digits, what)
+    except ValueError as exc:
+        raise MatParseError(line, str(exc)) from None
+
+
 class _Sink:
     """What the parser tells as it reads; this one (parse only) ignores it."""
 
@@ -378,13 +390,13 @@ class _Parser:
         if header:
             if self.number or self.match_length is not None or self.games:
                 raise MatParseError(number, f"a second match header {quoted(stripped)}")
-            self.match_length = int(header.group(1))
+            self.match_length = _int(header.group(1), number, "the match length")
             return
         game = _GAME.match(line)
         if game:
             self._close_game()
             self._tell_header(number)
-            self.number = int(game.group(1))
+            self.number = _int(game.group(1), number, "the game number")
             self.game_line = number
             self.expect_names = True
             return
@@ -415,14 +427,16 @@ class _Parser:
         if wins:
             indent = len(line) - len(line.lstrip())
             player = 1 if indent >= _RIGHT_INDENT else 0
-            self._add(MatAction(number, player, "win", value=int(wins.group(1)),
+            self._add(MatAction(number, player, "win",
+                                value=_int(wins.group(1), number, "the points won"),
                                 match=bool(wins.group(2))))
             return
         resigns = _RESIGNS.match(stripped)
         if resigns and resigns.end() == len(stripped):
             indent = len(line) - len(line.lstrip())
             player = 1 if indent >= _RIGHT_INDENT else 0
-            value = int(resigns.group(1)) if resigns.group(1) else None
+            value = (_int(resigns.group(1), number, "the points resigned") if resigns.group(1)
+                     else None)
             self._add(MatAction(number, player, "resign", value=value))
             return
         raise MatParseError(
@@ -437,7 +451,11 @@ class _Parser:
         scored = _NAMES_SCORES.match(line)
         if scored:
             names = (scored.group(1), scored.group(3))
-            self.game_score = (int(scored.group(2)), int(scored.group(4)))
+            self.game_score = (_int(scored.group(2), number, "a score"),
+                               _int(scored.group(4), number, "a score"))
+        elif _NAMES_SIGNED.match(line):
+            raise MatParseError(number, f"a score is a whole number >= 0, got "
+                                        f"{quoted(line.strip())}")
         else:
             plain = _NAMES_ONLY.match(line)
             if not plain:
@@ -512,7 +530,7 @@ class _Parser:
                 if not cube:
                     raise MatParseError(number, f"expected '{token} => N' with N a number, "
                                                 f"got {quoted(rest)}")
-                value = int(cube.group(2))
+                value = _int(cube.group(2), number, "the cube value")
                 if value < 2 or value & (value - 1):
                     raise MatParseError(number, f"a cube value is a power of two >= 2, got "
                                                 f"{value} in {quoted(rest)}")
@@ -532,14 +550,16 @@ class _Parser:
                 wins = _WINS_PREFIX.match(rest)
                 if not wins:
                     raise MatParseError(number, f"expected 'Wins N point(s)', got {quoted(rest)}")
-                entries.append((column, MatAction(number, 0, "win", value=int(wins.group(1)),
+                won = _int(wins.group(1), number, "the points won")
+                entries.append((column, MatAction(number, 0, "win", value=won,
                                                   match=bool(wins.group(2)))))
                 i += len(wins.group(0).split())
                 continue
             if word in ("resigns", "resign"):
                 resigns = _RESIGNS.match(rest)
                 assert resigns is not None
-                resigned = int(resigns.group(1)) if resigns.group(1) else None
+                resigned = (_int(resigns.group(1), number, "the points resigned")
+                            if resigns.group(1) else None)
                 entries.append((column, MatAction(number, 0, "resign", value=resigned)))
                 i += len(resigns.group(0).split())
                 continue

@@ -55,6 +55,7 @@ from backgammon.records.transcript import (
     TranscriptError,
     TranscriptParseError,
     TranscriptReplayError,
+    number_of,
     quoted,
 )
 
@@ -348,7 +349,11 @@ class _Reader:
                                      "or B+3R: ignored")
             else:
                 winner = 0 if found.group(1).upper() == "W" else 1
-                self.result = MatAction(line, winner, "win", value=int(found.group(2)))
+                try:
+                    won = number_of(found.group(2), "the points won")
+                except ValueError as exc:
+                    raise SgfParseError(line, f"RE[...]: {exc}") from None
+                self.result = MatAction(line, winner, "win", value=won)
         self.replayer.begin_game(number, line, names, score)
 
     def move_node(self, node: _Node) -> None:
@@ -460,9 +465,13 @@ def _match_info(values: list[str], line: int) -> dict[str, int]:
         key, _, number = item.partition(":")
         key = key.strip()
         if key in ("length", "game", "ws", "bs"):
-            if not number.strip().isdigit():
-                raise SgfParseError(line, f"MI[{item}]: {key} is not a number >= 0")
-            info[key] = int(number)
+            digits = number.strip()
+            if not (digits.isascii() and digits.isdigit()):
+                raise SgfParseError(line, f"MI[{quoted(item)}]: {key} is not a number >= 0")
+            try:
+                info[key] = number_of(digits, f"MI[{key}:...]")
+            except ValueError as exc:
+                raise SgfParseError(line, str(exc)) from None
     return info
 
 

@@ -31,6 +31,7 @@ from backgammon.core.position import ResultKind
 from backgammon.core.types import BLACK, WHITE, Color
 
 __all__ = [
+    "MAX_DIGITS",
     "PLAYER_NAMES",
     "GameResult",
     "MatAction",
@@ -41,6 +42,7 @@ __all__ = [
     "TranscriptError",
     "TranscriptParseError",
     "TranscriptReplayError",
+    "number_of",
 ]
 
 #: Player numbers: 0 the first player (left column, White), 1 the second (right, Black).
@@ -64,6 +66,25 @@ def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` quoted for an error message (``repr``), cut to ``limit`` characters with "…"
     after them, so that a huge line in a hostile file does not become a huge message."""
     return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+#: The most digits a number in a transcript may have (a match length, a game number, a score,
+#: a cube value, points won): more is refused as it is read, so that a hostile file cannot make
+#: Python convert a huge number (its own limit, 4,300 digits, raises an unworded error).
+MAX_DIGITS: Final = 6
+
+
+def number_of(digits: str, what: str) -> int:
+    """``digits`` (a run of ASCII digits) as an int.
+
+    Raises:
+        ValueError: more than :data:`MAX_DIGITS` digits, in words naming ``what``; the reader
+            turns it into its parse error at the line.
+    """
+    if len(digits) > MAX_DIGITS:
+        raise ValueError(f"{what} {quoted(digits, 12)} has {len(digits)} digits: at most "
+                         f"{MAX_DIGITS} are read")
+    return int(digits)
 
 
 class TranscriptError(BackgammonError, ValueError):
