@@ -69,7 +69,19 @@ def test_a_first_game_at_one_away_is_the_crawford_game_unless_it_has_a_double() 
     assert later.match.games[0].cube_value == 2
     assert later.score == (3, 4)
     assert [w for w in later.warnings if "picked up" in w] == [
-        "line 4: the file starts at game 3, at 1-4: the match is picked up at that score"]
+        "line 4: the file starts at game 3, at 1-4: the match is picked up at that score "
+        "(a double in it: after the Crawford game)"]
+
+
+def test_a_first_game_1_at_a_score_and_a_money_session_at_a_score_say_so() -> None:
+    game_1 = read_and_replay(HEAD + game(1, (2, 1), PLAIN))
+    assert game_1.match.games[0].settings.score == (2, 1)
+    assert ("line 4: game 1 is written at 2-1: the match is picked up at that score"
+            in game_1.warnings)
+    money = read_and_replay(" 0 point match\n\n" + game(3, (8, 1), PLAIN))
+    assert money.match.length == 0 and money.score == (0, 4)
+    assert money.warnings == ("line 4: the file starts at game 3, at 8-1: a money session's "
+                              "running score, which changes nothing in the games",)
 
 
 def test_a_score_the_match_does_not_allow_is_refused_with_its_line() -> None:

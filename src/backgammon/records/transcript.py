@@ -388,6 +388,10 @@ class MatchReplayer:
         before = match.score
         if match.setup is not None and len(match.games) == 1:
             self._note_picked_up()
+        elif score is not None and score != before and not self.length and not self.results:
+            self.warnings.append(
+                f"line {line + 1}: the file starts at game {number}, at {score[0]}-{score[1]}: "
+                "a money session's running score, which changes nothing in the games")
         elif score is not None and score != before:
             self.warnings.append(
                 f"line {line + 1}: game {number} is written at {score[0]}-{score[1]}, but the "
@@ -412,10 +416,18 @@ class MatchReplayer:
         setup = self._picked_up
         assert setup is not None
         number, line = self._first_game
-        crawford = " (taken as the Crawford game)" if setup.crawford else ""
+        length = self.length
+        if setup.crawford:
+            crawford = " (taken as the Crawford game)"
+        elif max(setup.score) == length - 1 and min(setup.score) < length - 1:
+            crawford = " (a double in it: after the Crawford game)"
+        else:
+            crawford = ""
+        where = (f"the file starts at game {number}, at" if number != 1
+                 else "game 1 is written at")
         self.warnings.append(
-            f"line {line + 1}: the file starts at game {number}, at {setup.score[0]}-"
-            f"{setup.score[1]}: the match is picked up at that score{crawford}")
+            f"line {line + 1}: {where} {setup.score[0]}-{setup.score[1]}: the match is "
+            f"picked up at that score{crawford}")
 
     def _step(self, action: MatAction, nxt: MatAction | None) -> int:
         """``game.step``; in the first game of a match picked up at a 1-away score and taken
