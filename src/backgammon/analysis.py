@@ -256,10 +256,12 @@ class PlayerSummary:
         """JSON-ready, the names of ``backgammon analyze --json``."""
         return {
             "name": self.name,
-            "chequer_error_rate_memg": round(self.chequer_error_rate_memg, 2),
-            "cube_error_rate_memg": round(self.cube_error_rate_memg, 2),
-            "error_rate_memg": round(self.error_rate_memg, 2),
-            "pr": round(self.pr, 2), "unforced_moves": self.unforced_moves,
+            # 4 decimals, so that a reader showing one (the page) rounds as the CLI does:
+            # 4.9487 is 4.9 in both, where 2 decimals (4.95) would show 5.0
+            "chequer_error_rate_memg": _r(self.chequer_error_rate_memg),
+            "cube_error_rate_memg": _r(self.cube_error_rate_memg),
+            "error_rate_memg": _r(self.error_rate_memg),
+            "pr": _r(self.pr), "unforced_moves": self.unforced_moves,
             "cube_decisions": self.cube_decisions, "doubtful": self.doubtful,
             "bad": self.bad, "very_bad": self.very_bad, "luck_emg": round(self.luck_emg, 3),
             "lucky": self.lucky, "unlucky": self.unlucky, "rating": self.rating,

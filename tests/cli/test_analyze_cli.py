@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -37,6 +38,31 @@ def test_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [(d["player"], d["kind"], d["played"]) for d in decisions][-2:] == [
         (0, "double", "double"), (1, "take", "drop")]
     assert decisions[-1]["mark"] == "very bad" and decisions[-1]["loss"] > 0.5
+    assert data["warnings"] == []
+
+
+def test_json_says_what_the_reader_made_of_the_file_and_rounds_as_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "game3.mat"
+    path.write_text(SMALL.replace(" 3 point", " 5 point").replace("Game 1", "Game 3")
+                    .replace("Ann : 0", "Ann : 1"), encoding="utf-8")
+    assert main(["analyze", str(path), "--json", "--plies", "0"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["warnings"] == [
+        "line 4: the file starts at game 3, at 1-0: the match is picked up at that score"]
+    assert data["games"][0]["score"] == [1, 0]
+
+
+def test_the_json_figures_round_as_the_table_does() -> None:
+    # PR 4.9487: the table says 4.9; JSON rounded to 2 decimals (4.95) made the page say 5.0
+    from backgammon.analysis import analyze
+    from backgammon.records import read_and_replay
+
+    player = analyze(read_and_replay(SMALL).match, "hard").players[0]
+    data = dataclasses.replace(player, pr=4.9487, chequer_error_rate_memg=12.3456).to_dict()
+    assert data["pr"] == 4.9487 and f"{data['pr']:.1f}" == f"{4.9487:.1f}" == "4.9"
+    assert data["chequer_error_rate_memg"] == 12.3456
 
 
 def test_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

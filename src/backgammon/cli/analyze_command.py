@@ -7,7 +7,8 @@ whole match's. Equities are in EMG, rates in mEMG (thousandths of a point of mon
 decision counted. A progress bar runs on standard error. A file that is not a legal match
 prints its line-numbered error (exit status 1).
 
-``--json`` prints ``{"match_length", "players": [...], "games": [{"decisions": [...]}]}``: each
+``--json`` prints ``{"match_length", "players": [...], "games": [{"decisions": [...]}],
+"warnings": [...]}`` (the reader's, each ``"line N: ..."``, also on standard error): each
 player ``{"name", "chequer_error_rate_memg", "cube_error_rate_memg", "error_rate_memg", "pr",
 "unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad", "luck_emg", "rating"}``,
 each decision ``{"player", "kind", "dice", "played", "best", "loss", "mark", "luck"}`` (and
@@ -91,9 +92,10 @@ def _errors_table(title: str, decisions: tuple[Decision, ...], names: tuple[str,
     return table
 
 
-def _json(result: Analysis) -> dict[str, Any]:
+def _json(result: Analysis, warnings: tuple[str, ...]) -> dict[str, Any]:
     data = result.to_dict()
     data["names"] = list(result.names)
+    data["warnings"] = list(warnings)  # what the reader made of the file, as the API says
     return data
 
 
@@ -115,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:  # a match longer than the match equity table
             raise RecordError(f"{name}: {exc}") from None
     if args.json:
-        print(json.dumps(_json(result)))
+        print(json.dumps(_json(result, replay.warnings)))
         return 0
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 132)
     names = result.names
