@@ -198,6 +198,18 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
         f"() => document.querySelector('#move-list').children[{line}]"
         ".classList.contains('current')")
     assert page.get_attribute("#analysis-detail", "data-line") == str(line)
+    # a click on the graph away from any dot (at the top or bottom edge, across from the 8th
+    # point, on the side away from it) goes to the turn nearest it across
+    other = points.nth(7)
+    line = int(other.get_attribute("data-line") or "-1")
+    dot, graph = other.bounding_box(), page.locator("#analysis-graph svg").bounding_box()
+    assert dot is not None and graph is not None
+    high = dot["y"] + dot["height"] / 2 < graph["y"] + graph["height"] / 2
+    y = graph["y"] + graph["height"] - 2 if high else graph["y"] + 2
+    page.mouse.click(dot["x"] + dot["width"] / 2 + 0.5, y)
+    page.wait_for_function(
+        f"() => document.querySelector('#move-list').children[{line}]"
+        ".classList.contains('current')")
     game.screenshot("analysis-game")
 
 

@@ -298,8 +298,17 @@ export class Analysis {
       const title = document.createElementNS(NS, "title");
       title.textContent = `${(100 * p.win).toFixed(1)}%`;
       dot.appendChild(title);
-      dot.addEventListener("click", () => this.hooks.review.jumpToLine(p.line));
       svg.appendChild(dot);
+    });
+    // a click anywhere on the graph goes to the turn nearest it across (the dots of a long
+    // game are a few pixels apart: a finger seldom lands on one)
+    svg.addEventListener("click", (event) => {
+      const box = svg.getBoundingClientRect();
+      if (!box.width) return;
+      const at = ((event.clientX - box.left) * width) / box.width;
+      let nearest = 0;
+      points.forEach((_, i) => { if (Math.abs(x(i) - at) < Math.abs(x(nearest) - at)) nearest = i; });
+      this.hooks.review.jumpToLine(points[nearest].line);
     });
     box.appendChild(svg);
     box.appendChild(el("p", `${this.result.names[0]}'s chances of winning the game, turn by `
