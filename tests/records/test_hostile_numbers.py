@@ -57,3 +57,10 @@ def test_an_sgf_number_with_too_many_digits_is_refused(text: str, what: str) -> 
     assert refused.value.line == 1
     assert what in refused.value.detail and "has 5000 digits" in refused.value.detail
     assert len(str(refused.value)) < 200
+
+
+def test_game_0_is_refused_at_its_own_line() -> None:
+    with pytest.raises(MatParseError) as refused:
+        read_and_replay(GAME.replace("Game 1", "Game 0"))
+    assert refused.value.line == 3
+    assert refused.value.detail == "games are numbered from 1, got 'Game 0'"

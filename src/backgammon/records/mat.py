@@ -397,6 +397,9 @@ class _Parser:
             self._close_game()
             self._tell_header(number)
             self.number = _int(game.group(1), number, "the game number")
+            if not self.number:
+                raise MatParseError(number, f"games are numbered from 1, got "
+                                            f"{quoted(stripped)}")
             self.game_line = number
             self.expect_names = True
             return
