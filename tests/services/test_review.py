@@ -155,6 +155,25 @@ def test_each_frame_names_its_decisions_as_xgids() -> None:
     ]
 
 
+def test_a_resignation_after_rolling_keeps_the_roll_and_its_play_to_review() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1), (6, 4)]))
+    game = match.current
+    game.roll()
+    game.move(Move(8, 5, 3))
+    game.move(Move(6, 5, 1))
+    game.end_turn()
+    game.roll()
+    game.resign("black", "gammon")
+    game.accept_resignation()
+    review = review_match(match)
+    frames = review["frames"]
+    assert [(f["kind"], f["text"], f["dice"]) for f in frames[2:4]] == [
+        ("resign", "Black 6-4: resigns a gammon", [6, 4]), ("accept", "White accepts", None)]
+    after_31 = "XGID=-b---BD-B---eE---c-e----B-"
+    assert frames[2]["decisions"] == [f"{after_31}:0:0:-1:64:0:0:0:0:10"]
+    assert frames[3]["decisions"] == []
+
+
 def test_each_frame_says_whether_gammons_count() -> None:
     """An XGID cannot say that gammons are off, so each frame says it beside its decisions
     (the page asks for their evaluation with it)."""

@@ -230,7 +230,8 @@ def frame_decisions(game: Game) -> list[list[str]]:
     * a double: the doubler's cube decision before the roll;
     * a take, a drop or a beaver: the answer to the double (an XGID with the double pending);
       the answer to a beaver has none;
-    * a resignation, its answer, a timeout: none.
+    * a resignation or a timeout by the roller after rolling: the play of that roll, left
+      unplayed (an XGID with the dice); other resignations, their answers, timeouts: none.
 
     An XGID that cannot be written (a cube past the XGID's range) is left out.
     """
@@ -273,6 +274,8 @@ def frame_decisions(game: Game) -> list[list[str]]:
         elif turn.action in ("take", "drop", "beaver") and doubler is not None and not beavered:
             found.append(xgid(doubler, doubled=True))
             beavered = turn.action == "beaver"
+        elif turn.action in ("resign", "timeout") and turn.dice is not None:
+            found.append(xgid(turn.color, dice=turn.dice))  # the roll left unplayed
         lines.append([x for x in found if x is not None])
         position = turn.position
         if turn.action in ("move", "take", "beaver"):
