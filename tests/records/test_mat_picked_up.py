@@ -84,6 +84,23 @@ def test_a_first_game_1_at_a_score_and_a_money_session_at_a_score_say_so() -> No
                               "running score, which changes nothing in the games",)
 
 
+def test_an_sgf_says_whether_its_first_game_is_the_crawford_game() -> None:
+    # gnubg's RU[Crawford:CrawfordGame] in the Crawford game, RU[Crawford] after it
+    crawford = read_and_replay(HEAD + game(2, (0, 4),
+                                           "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+                                           "      Wins 1 point\n"))
+    sgf = format_sgf(crawford.match)
+    assert "RU[Crawford:CrawfordGame]" in sgf
+    again = read_and_replay_sgf(sgf)
+    assert again.match.games[0].settings.crawford is True
+    assert again.warnings == ("line 1: game 1 is written at 0-4: the match is picked up at that "
+                              "score (the Crawford game, as the file says)",)
+    later = read_and_replay_sgf(sgf.replace("RU[Crawford:CrawfordGame]", "RU[Crawford]"))
+    assert later.match.games[0].settings.crawford is False
+    assert later.warnings == ("line 1: game 1 is written at 0-4: the match is picked up at "
+                              "that score",)
+
+
 def test_a_score_the_match_does_not_allow_is_refused_with_its_line() -> None:
     with pytest.raises(MatReplayError) as refused:
         read_and_replay(HEAD + game(4, (5, 1), PLAIN))

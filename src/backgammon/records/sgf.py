@@ -354,7 +354,10 @@ class _Reader:
                 except ValueError as exc:
                     raise SgfParseError(line, f"RE[...]: {exc}") from None
                 self.result = MatAction(line, winner, "win", value=won)
-        self.replayer.begin_game(number, line, names, score)
+        # gnubg writes RU[Crawford] in a match played with the rule, and adds :CrawfordGame
+        # in the Crawford game itself
+        crawford = "CrawfordGame" in rules if "Crawford" in rules else None
+        self.replayer.begin_game(number, line, names, score, crawford, score_line=line)
 
     def move_node(self, node: _Node) -> None:
         props = node.properties

@@ -348,14 +348,19 @@ class MatchReplayer:
         # its first game starts (number, line), and that game's entries so far
         self._picked_up: MatchSetup | None = None
         self._first_game = (1, 0)
+        self._crawford_said = False  # the file says whether the first game is the Crawford one
         self._first_steps: list[tuple[MatAction, MatAction | None]] = []
         self._warnings_before = 0
 
     # ----------------------------------------------------------------------------------------
 
     def begin_game(self, number: int, line: int, names: tuple[str, str] | None,
-                   score: tuple[int, int] | None) -> None:
-        """A new game starts (its ``Game N`` line, the names and score written for it)."""
+                   score: tuple[int, int] | None, crawford: bool | None = None,
+                   score_line: int | None = None) -> None:
+        """A new game starts (its ``Game N`` line, the names and score written for it, and
+        whether it is the Crawford game when the file says: an SGF's ``RU``). ``score_line``
+        is where the score is written (default: the line after ``line``, as in a ``.mat``)."""
+        at = line + 1 if score_line is None else score_line
         if self.match is None:
             if names is not None:
                 self.names = names
@@ -365,10 +370,13 @@ class MatchReplayer:
                 # longer match): the match is picked up at the score written. With a side
                 # 1-away the first game is taken as the Crawford game until a double in it
                 # says it is a later one (see _step).
-                crawford = max(score) == self.length - 1 and min(score) < self.length - 1
-                self._picked_up = MatchSetup(None, score, crawford)
-                self._first_game = (number, line)
-            self.match = self._new_match(line)
+                said = crawford
+                if said is None:
+                    said = max(score) == self.length - 1 and min(score) < self.length - 1
+                self._crawford_said = crawford is not None
+                self._picked_up = MatchSetup(None, score, said)
+                self._first_game = (number, at)
+            self.match = self._new_match(at)
             self._first_steps = []
             self._warnings_before = len(self.warnings)
         else:
@@ -390,11 +398,11 @@ class MatchReplayer:
             self._note_picked_up()
         elif score is not None and score != before and not self.length and not self.results:
             self.warnings.append(
-                f"line {line + 1}: the file starts at game {number}, at {score[0]}-{score[1]}: "
+                f"line {at}: the file starts at game {number}, at {score[0]}-{score[1]}: "
                 "a money session's running score, which changes nothing in the games")
         elif score is not None and score != before:
             self.warnings.append(
-                f"line {line + 1}: game {number} is written at {score[0]}-{score[1]}, but the "
+                f"line {at}: game {number} is written at {score[0]}-{score[1]}, but the "
                 f"games before add up to {before[0]}-{before[1]}"
             )
         self._game = _GameReplayer(match.current, self.names, self.warnings, self.error)
@@ -404,20 +412,22 @@ class MatchReplayer:
         self._pending = None
         self._result = None
 
-    def _new_match(self, line: int) -> Match:
+    def _new_match(self, score_line: int) -> Match:
         try:
             return Match(self.length, cube=True, jacoby=self.jacoby, beavers=self.beavers,
                          names=self.names, allow_dead_doubles=True, setup=self._picked_up)
         except BackgammonError as exc:
-            where = line + 1 if self._picked_up is not None else None
+            where = score_line if self._picked_up is not None else None
             raise self.error(where, f"cannot set up the match: {exc}") from None
 
     def _note_picked_up(self) -> None:
         setup = self._picked_up
         assert setup is not None
-        number, line = self._first_game
+        number, at = self._first_game
         length = self.length
-        if setup.crawford:
+        if self._crawford_said:
+            crawford = " (the Crawford game, as the file says)" if setup.crawford else ""
+        elif setup.crawford:
             crawford = " (taken as the Crawford game)"
         elif max(setup.score) == length - 1 and min(setup.score) < length - 1:
             crawford = " (a double in it: after the Crawford game)"
@@ -426,7 +436,7 @@ class MatchReplayer:
         where = (f"the file starts at game {number}, at" if number != 1
                  else "game 1 is written at")
         self.warnings.append(
-            f"line {line + 1}: {where} {setup.score[0]}-{setup.score[1]}: the match is "
+            f"line {at}: {where} {setup.score[0]}-{setup.score[1]}: the match is "
             f"picked up at that score{crawford}")
 
     def _step(self, action: MatAction, nxt: MatAction | None) -> int:
@@ -438,7 +448,7 @@ class MatchReplayer:
         setup = self._picked_up
         match = self.match
         if setup is not None and match is not None and len(match.games) == 1:
-            if setup.crawford and action.kind == "double":
+            if setup.crawford and action.kind == "double" and not self._crawford_said:
                 self._picked_up = MatchSetup(None, setup.score, crawford=False)
                 del self.warnings[self._warnings_before:]
                 self.match = self._new_match(self._first_game[1])
