@@ -345,7 +345,7 @@ class MatchReplayer:
         self._pending: MatAction | None = None
         self._result: MatAction | None = None
         # a file that starts part way through a match: how the match was picked up, where
-        # its first game starts (number, line), and that game's entries so far
+        # its first game starts (number, the line of its score), and that game's entries so far
         self._picked_up: MatchSetup | None = None
         self._first_game = (1, 0)
         self._crawford_said = False  # the file says whether the first game is the Crawford one
