@@ -113,3 +113,29 @@ def test_a_run_keeps_its_checkpoint_and_settings(tmp_path: Path,
             td.main(["--out", str(tmp_path / "other.npz"), *bad])
         assert words in capsys.readouterr().err
     assert not (tmp_path / "other.npz").exists()
+
+
+def test_snapshots_kept_and_averaged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--keep-every keeps copies named by their games; --average writes their mean."""
+    out = tmp_path / "run.npz"
+    small = ["--contact-hidden", "8", "--race-hidden", "4", "--quiet", "--eval-every", "1000",
+             "--checkpoint-every", "2"]
+    assert td.main(["--out", str(out), "--games", "6", "--sync", "2", "--keep-every", "2",
+                    *small]) == 0
+    kept = sorted(p.name for p in tmp_path.glob("run-*.npz"))
+    assert kept == ["run-2.npz", "run-4.npz", "run-6.npz"]
+    snaps = [load_weights(tmp_path / name) for name in kept]
+    assert [s.meta["games"] for s in snaps] == [2, 4, 6]
+    mean_path = tmp_path / "mean.npz"
+    assert td.main(["--average", *(str(tmp_path / n) for n in kept), "--out",
+                    str(mean_path)]) == 0
+    mean = load_weights(mean_path)
+    assert np.allclose(mean.contact.w1, np.mean([s.contact.w1 for s in snaps], axis=0))
+    assert mean.meta["games"] == 6 and len(mean.meta["averaged"]) == 3
+    with pytest.raises(SystemExit):  # never over an existing file
+        td.main(["--average", str(tmp_path / kept[0]), "--out", str(mean_path)])
+    assert "exists: choose another --out" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        td.main(["--average", str(tmp_path / "nothing.npz"), "--out",
+                 str(tmp_path / "other.npz")])
+    assert not (tmp_path / "other.npz").exists()

@@ -31,6 +31,9 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   the copies are then averaged (parameter averaging) and sent out again.
 * Every ``--checkpoint-every`` games the nets go to ``--out`` (atomically), with the games
   played and the settings in the file's notes; ``--resume`` carries on from that file.
+  ``--keep-every N`` also keeps a copy every N games (``OUT-<games>.npz``), and
+  ``--average A B ... --out M`` trains nothing but writes the mean of those checkpoints'
+  weights (stochastic weight averaging), to measure.
 * Every ``--eval-every`` games the nets (0-ply) play ``--eval-games`` cubeless money games
   against a fixed opponent, the hand-made evaluation with its 2-ply search (level
   ``classic``), sides and dice alternating; points per game go to ``--log`` (CSV).
@@ -355,6 +358,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
     p.add_argument("--sync", type=positive, default=200, help="games between weight averaging")
     p.add_argument("--checkpoint-every", type=positive, default=5000)
+    p.add_argument("--keep-every", type=positive, default=None,
+                   help="also keep a copy of the checkpoint every N games, named "
+                   "OUT-<games>.npz (snapshots to measure or average later)")
+    p.add_argument("--average", type=Path, nargs="+", default=None, metavar="CHECKPOINT",
+                   help="train nothing: write the mean of these checkpoints' weights to --out "
+                   "(stochastic weight averaging; for measuring, its notes are the first's)")
     p.add_argument("--eval-every", type=positive, default=20_000)
     p.add_argument("--eval-games", type=positive, default=200)
     p.add_argument("--log", type=Path, default=None, help="CSV of the evaluations "
@@ -403,6 +412,27 @@ class TrainingError(Exception):
     """A training run that cannot start, in words."""
 
 
+def _average_files(parser: argparse.ArgumentParser, paths: Sequence[Path], out: Path) -> int:
+    """``--average``: the mean of the checkpoints at ``paths`` written to ``out`` (refused when
+    ``out`` exists, or a file is not a checkpoint, or the nets differ in shape)."""
+    if out.exists():
+        parser.error(f"{out} exists: choose another --out for the mean")
+    try:
+        sets = [load_weights(path) for path in paths]
+    except WeightsError as exc:
+        parser.error(str(exc))
+    shapes = {(s.contact.w1.shape, s.race.w1.shape) for s in sets}
+    if len(shapes) > 1:
+        parser.error(f"the checkpoints' nets differ in shape: {sorted(shapes)}")
+    mean = average(sets)
+    mean.meta = {**sets[0].meta, "averaged": [str(p) for p in paths],
+                 "games": max(int(s.meta.get("games", 0)) for s in sets)}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_weights(mean, out)
+    print(f"{out}: the mean of {len(sets)} checkpoints")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run training (see the module docstring); returns the exit status."""
     from rich.progress import (
@@ -418,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     single_threaded_blas()
     out: Path = args.out
+    if args.average is not None:
+        return _average_files(parser, args.average, out)
     log_path: Path = args.log or out.with_suffix(".csv")
     try:
         settings, nets = _settings(args)
@@ -455,6 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if done >= next_checkpoint or done >= target:
                 save_weights(nets, out)
                 next_checkpoint += args.checkpoint_every
+            if args.keep_every and done // args.keep_every > (done - chunk) // args.keep_every:
+                save_weights(nets, out.with_name(f"{out.stem}-{done}.npz"))
             if done >= next_eval:
                 next_eval += args.eval_every
                 mean, half = evaluate_against(nets, args.eval_games, seed=done)
