@@ -121,8 +121,18 @@ export class Review {
     if (this.liveCaption === undefined || this.liveCaption === null) {
       this.liveCaption = $("score-caption").textContent; // given back when the review ends
     }
-    const title = this.source === "record" && this.fileName ? `${this.data.title} (${this.fileName})` : this.data.title;
-    $("review-title").textContent = title;
+    const title = $("review-title");
+    title.replaceChildren(this.data.title);
+    if (this.source === "record" && this.fileName) {
+      // a long file name may break after its _ - . (not in the middle of a word, nor before
+      // its closing bracket)
+      title.append(" (");
+      this.fileName.split(/(?<=[_.\-])/).forEach((part, i) => {
+        if (i) title.append(document.createElement("wbr"));
+        title.append(part);
+      });
+      title.append(")");
+    }
     const warnings = this.data.warnings || [];
     $("review-warnings").hidden = !warnings.length;
     $("review-warnings").textContent = warnings.length ? `Read with ${warnings.length} note${warnings.length > 1 ? "s" : ""}: ${warnings.join("; ")}` : "";
