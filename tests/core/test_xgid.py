@@ -233,3 +233,18 @@ def test_gnubg_set_xgid_gives_the_same_ids(tmp_path: Path) -> None:
         if xgid.cube_action == "double":
             ours = dataclasses.replace(ours, doubled=False, turn=ours.player_on_roll)
         assert theirs == ours, str(xgid)
+
+
+@pytest.mark.parametrize(("field", "name"), [
+    (1, "cube"), (5, "White's score"), (8, "match length"), (9, "maximum cube"), (4, "dice"),
+    (3, "player on roll")])
+def test_a_field_of_5000_digits_is_refused_in_a_short_message(field: int, name: str) -> None:
+    # Python refuses to convert numbers past 4,300 digits with an unworded ValueError; the
+    # parser refuses them first, and quotes only the start of the ID and of the field
+    fields = ["XGID=-b----E-C---eE---c-e----B-", "0", "0", "1", "31", "0", "0", "0", "5", "10"]
+    fields[field] = "9" * 5000
+    with pytest.raises(InvalidIdError) as refused:
+        Xgid.parse(":".join(fields))
+    message = str(refused.value)
+    assert f"field {field + 1} ({name}" in message and "'999999999999…'" in message
+    assert len(message) < 200

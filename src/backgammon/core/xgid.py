@@ -63,7 +63,9 @@ _MAX_PER_POINT: Final = 16
 DEFAULT_MAX_CUBE: Final = 1024
 #: The largest cube a Match ID holds.
 _MAX_CUBE_LOG: Final = 15
-_NUMBER = re.compile(r"^-?\d+$")
+#: A numeric field: at most 6 digits, so that a hostile ID never reaches Python's own limit on
+#: converting long numbers (4,300 digits), whose error has no words for the player.
+_NUMBER = re.compile(r"^-?\d{1,6}$")
 
 
 def looks_like_xgid(text: str) -> bool:
@@ -200,9 +202,14 @@ class Xgid:
             body = body[len(XGID_PREFIX):]
         fields = body.split(":")
 
+        def cut(value: str, limit: int) -> str:  # a huge ID, a short message
+            return value if len(value) <= limit else value[:limit] + "…"
+
+        shown = cut(text, 80)
+
         def fail(index: int | None, problem: str) -> InvalidIdError:
             where = f"field {index + 1} ({_FIELD_NAMES[index]}): " if index is not None else ""
-            return InvalidIdError(f"invalid XGID {text!r}: {where}{problem}")
+            return InvalidIdError(f"invalid XGID {shown!r}: {where}{problem}")
 
         if len(fields) != _FIELDS:
             raise fail(None, f"{len(fields)} fields separated by ':', expected {_FIELDS}")
@@ -210,7 +217,7 @@ class Xgid:
         def number(index: int, low: int, high: int) -> int:
             value = fields[index].strip()
             if not _NUMBER.match(value) or not low <= int(value) <= high:
-                raise fail(index, f"{value!r} is not a number from {low} to {high}")
+                raise fail(index, f"{cut(value, 12)!r} is not a number from {low} to {high}")
             return int(value)
 
         points = _board(fields[0], lambda problem: fail(0, problem))
@@ -218,7 +225,7 @@ class Xgid:
         owner_code = number(2, -1, 1)
         turn_code = fields[3].strip()
         if turn_code not in ("1", "-1"):
-            raise fail(3, f"{turn_code!r} is not 1 (White) or -1 (Black)")
+            raise fail(3, f"{cut(turn_code, 12)!r} is not 1 (White) or -1 (Black)")
         turn = WHITE if turn_code == "1" else BLACK
         dice_field = fields[4].strip()
         dice: Roll | None = None
@@ -228,7 +235,7 @@ class Xgid:
         elif re.fullmatch(r"[1-6][1-6]", dice_field):
             dice = (int(dice_field[0]), int(dice_field[1]))
         elif dice_field != "00":
-            raise fail(4, f"{dice_field!r} is not 00, two dice like 52, D, B or R")
+            raise fail(4, f"{cut(dice_field, 12)!r} is not 00, two dice like 52, D, B or R")
         score = (number(5, 0, (1 << 15) - 1), number(6, 0, (1 << 15) - 1))
         rules = number(7, 0, 3)
         length = number(8, 0, (1 << 15) - 1)
