@@ -73,6 +73,22 @@ def test_a_first_game_at_one_away_is_the_crawford_game_unless_it_has_a_double() 
         "(a double in it: after the Crawford game)"]
 
 
+def test_a_double_at_n_minus_1_to_0_is_kept_and_said_impossible() -> None:
+    # 0-4 in a 5-point match with a double: not the Crawford game, yet no match is at 0-4
+    # after its Crawford game (the trailer won it)
+    replay = read_and_replay(HEAD + game(2, (0, 4),
+                                         "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+                                         "  2)  Doubles => 2               Takes\n"
+                                         "  3) 52: 13/8 13/11\n"
+                                         "      Wins 2 points\n"))
+    assert replay.match.games[0].settings.crawford is False
+    assert replay.score == (2, 4)
+    assert [w for w in replay.warnings if "picked up" in w] == [
+        "line 4: the file starts at game 2, at 0-4: the match is picked up at that score "
+        "(a double in it: after the Crawford game), a score no match reaches after its "
+        "Crawford game (the trailer wins that game), kept as written"]
+
+
 def test_a_first_game_1_at_a_score_and_a_money_session_at_a_score_say_so() -> None:
     game_1 = read_and_replay(HEAD + game(1, (2, 1), PLAIN))
     assert game_1.match.games[0].settings.score == (2, 1)
@@ -97,8 +113,10 @@ def test_an_sgf_says_whether_its_first_game_is_the_crawford_game() -> None:
                               "score (the Crawford game, as the file says)",)
     later = read_and_replay_sgf(sgf.replace("RU[Crawford:CrawfordGame]", "RU[Crawford]"))
     assert later.match.games[0].settings.crawford is False
+    # (after a Crawford game the trailer has won it: 0-4 cannot be, and is said so)
     assert later.warnings == ("line 1: game 1 is written at 0-4: the match is picked up at "
-                              "that score",)
+                              "that score, a score no match reaches after its Crawford game "
+                              "(the trailer wins that game), kept as written",)
 
 
 def test_a_score_the_match_does_not_allow_is_refused_with_its_line() -> None:

@@ -433,6 +433,13 @@ class MatchReplayer:
             crawford = " (a double in it: after the Crawford game)"
         else:
             crawford = ""
+        after_crawford = (not setup.crawford and max(setup.score) == length - 1
+                          and min(setup.score) < length - 1)
+        if after_crawford and min(setup.score) == 0:
+            # the Crawford game's winner is the trailer, or the match is over: a score of
+            # N-1 to 0 after it cannot happen (WBF Rules, Crawford rule)
+            crawford += (", a score no match reaches after its Crawford game (the trailer "
+                         "wins that game), kept as written")
         where = (f"the file starts at game {number}, at" if number != 1
                  else "game 1 is written at")
         self.warnings.append(
