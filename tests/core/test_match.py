@@ -240,3 +240,39 @@ def test_a_setup_that_the_rules_refuse() -> None:
         GameSettings(cube=True, start=Position.start(), start_cube_value=3)
     with pytest.raises(InvalidSettingsError, match="needs a start position"):
         GameSettings(cube=True, start_cube_value=2)
+
+
+def test_score_before_each_game_of_a_long_session_and_a_picked_up_match() -> None:
+    """The score before each game, read back for every game of a 300-game session (kept as
+    games end, not summed again) and of a match picked up at 1-2, after a log round trip."""
+    from backgammon.core.match import MatchSetup
+
+    rng = random.Random(5)
+    money = Match(0, seed=3)
+    expected = [(0, 0)]
+    for number in range(300):
+        loser = rng.choice(["white", "black"])
+        kind = rng.choice(["single", "gammon", "backgammon"])
+        resign_game(money.current, loser, kind)
+        points = {"single": 1, "gammon": 2, "backgammon": 3}[kind]
+        white, black = expected[-1]
+        expected.append((white + points, black) if loser == "black" else (white, black + points))
+        if number < 299:
+            money.new_game()
+    assert [money.score_before(i) for i in range(301)] == expected
+    assert money.score == expected[-1]
+    again = Match.from_json(money.to_json())
+    assert [again.score_before(i) for i in range(301)] == expected
+
+    picked = Match(5, seed=4, setup=MatchSetup(None, (1, 2)))
+    resign_game(picked.current, "black", "gammon")  # 3-2
+    picked.new_game()
+    resign_game(picked.current, "white")  # 3-3
+    assert [picked.score_before(i) for i in range(3)] == [(1, 2), (3, 2), (3, 3)]
+    assert picked.score == (3, 3)
+    game = picked.new_game()
+    assert game.settings.score == (3, 3) and not game.settings.crawford
+    resign_game(game, "white", "single")  # 3-4: the Crawford game comes next
+    assert picked.new_game().settings.crawford and picked.score == (3, 4)
+    resign_game(picked.current, "black")  # 4-4 after the Crawford game
+    assert not picked.new_game().settings.crawford and picked.post_crawford

@@ -20,7 +20,6 @@ GAME = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
 @pytest.mark.parametrize(("text", "line", "what"), [
     (GAME.replace(" 5 point", f" {HUGE} point"), 1, "the match length"),
     (GAME.replace("Game 1", f"Game {HUGE}"), 3, "the game number"),
-    (GAME.replace("Ann : 0", f"Ann : {HUGE}"), 4, "a score"),
     (GAME.replace("Doubles => 2", f"Doubles => {HUGE}"), 6, "the cube value"),
     (GAME.replace("Wins 1 point", f"Wins {HUGE} points"), 7, "the points won"),
     (GAME.replace("      Wins 1 point", f"                                  Resigns {HUGE} "
@@ -34,6 +33,19 @@ def test_a_number_with_too_many_digits_is_refused_at_its_line(text: str, line: i
     assert refused.value.detail == (f"{what} '999999999999…' has 5000 digits: at most "
                                     f"{MAX_DIGITS} are read")
     assert len(str(refused.value)) < 200
+
+
+def test_a_score_with_too_many_digits_is_refused_at_its_line() -> None:
+    with pytest.raises(MatParseError) as refused:
+        read_and_replay(GAME.replace("Ann : 0", "Ann : 1234567"))
+    assert refused.value.line == 4
+    assert refused.value.detail == "a score '1234567' has 7 digits: at most 6 are read"
+    # a names line too long to be one is refused before it is searched for names
+    with pytest.raises(MatParseError) as refused:
+        read_and_replay(GAME.replace("Ann : 0", f"Ann : {HUGE}"))
+    assert refused.value.line == 4
+    assert refused.value.detail.startswith("a names line of 5037 characters: at most 200 are "
+                                           "read")
 
 
 def test_a_score_with_a_sign_is_refused_not_read_as_a_name() -> None:

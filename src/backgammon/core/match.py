@@ -183,6 +183,11 @@ class Match:
             dice = Dice(random.Random(seed)) if seed is not None else Dice()
         self._dice = dice
         self._games: list[Game] = []
+        # the points of the games before the current one (kept as games end, so that the score
+        # of a long session is not summed again game by game), and whether one of them was
+        # the Crawford game
+        self._before_current = (0, 0)
+        self._crawford_before = False
         self._games.append(Game(self.next_settings(), dice=self._dice))
 
     # ----------------------------------------------------------------------------------------
@@ -206,7 +211,14 @@ class Match:
 
     def score_before(self, index: int) -> tuple[int, int]:
         """The score before game ``index`` (0-based)."""
-        white, black = _score_of(self._games[:index])
+        last = len(self._games) - 1
+        if index in (last, last + 1):
+            white, black = self._before_current
+            if index > last:
+                current = _score_of(self._games[-1:])
+                white, black = white + current[0], black + current[1]
+        else:
+            white, black = _score_of(self._games[:index])
         if self.setup is not None:
             white += self.setup.score[0]
             black += self.setup.score[1]
@@ -232,8 +244,7 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the Crawford game has been played (later games are post-Crawford)."""
-        return any(game.settings.crawford for game in self._games[:-1]) or (
-            self._setup_post_crawford())
+        return self._crawford_before or self._setup_post_crawford()
 
     def _setup_post_crawford(self) -> bool:
         """A setup with a side 1-away that is not the Crawford game: it was played before."""
@@ -263,7 +274,8 @@ class Match:
         crawford = (
             self.length > 1
             and max(score) == self.length - 1
-            and not any(game.settings.crawford for game in self._games)
+            and not self._crawford_before
+            and not (self._games and self.current.settings.crawford)
             and not self._setup_post_crawford()
         )
         return GameSettings(
@@ -294,6 +306,10 @@ class Match:
                 f"{self.score[0]}-{self.score[1]}"
             )
         game = Game(self.next_settings(), dice=self._dice)
+        done = _score_of(self._games[-1:])
+        self._before_current = (self._before_current[0] + done[0],
+                                self._before_current[1] + done[1])
+        self._crawford_before = self._crawford_before or self.current.settings.crawford
         self._games.append(game)
         return game
 

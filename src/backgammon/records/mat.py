@@ -60,7 +60,7 @@ import codecs
 import os
 import re
 from collections.abc import Iterable
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.match import Match
@@ -113,22 +113,27 @@ _LEFT_WIDTH = 27
 #: Width of the left part of the names line.
 _NAMES_WIDTH = 31
 
-_HEADER = re.compile(r"^\s*(\d+)\s+point\s+match\b", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\b", re.IGNORECASE)
-_TURN = re.compile(r"^\s*(\d+)\)(.*)$")
+_HEADER = re.compile(r"^\s*([0-9]+)\s+point\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+([0-9]+)\b", re.IGNORECASE)
+_TURN = re.compile(r"^\s*([0-9]+)\)(.*)$")
 _WINS = re.compile(
-    r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
+    r"^Wins\s+([0-9]+)\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
 )
-_WINS_PREFIX = re.compile(r"^Wins\s+(\d+)\s+points?\b(\s+and\s+the\s+match\b)?",
+_WINS_PREFIX = re.compile(r"^Wins\s+([0-9]+)\s+points?\b(\s+and\s+the\s+match\b)?",
                           re.IGNORECASE)
-_RESIGNS = re.compile(r"^Resigns?\b(?:\s+(\d+)\s+points?\b)?", re.IGNORECASE)
-_NAMES_SCORES = re.compile(r"^\s*(\S.*?)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+_RESIGNS = re.compile(r"^Resigns?\b(?:\s+([0-9]+)\s+points?\b)?", re.IGNORECASE)
+_NAME = r"(\S(?:.*?\S)?)"  # a name: starts and ends with a non-space
+_NAMES_SCORES = re.compile(rf"^\s*{_NAME}\s*:\s*([0-9]+)\s+{_NAME}\s*:\s*([0-9]+)\s*$")
 #: A names line whose scores carry a sign: refused (a score is a whole number >= 0).
-_NAMES_SIGNED = re.compile(r"^\s*(\S.*?)\s*:\s*[-+]?\d+\s+(\S.*?)\s*:\s*[-+]?\d+\s*$")
-_NAMES_ONLY = re.compile(r"^\s*(\S.*?)\s{2,}(\S.*?)\s*$")
+_NAMES_SIGNED = re.compile(rf"^\s*{_NAME}\s*:\s*[-+]?[0-9]+\s+{_NAME}\s*:\s*[-+]?[0-9]+\s*$")
+_NAMES_ONLY = re.compile(rf"^\s*{_NAME}\s{{2,}}{_NAME}\s*$")
+#: The longest names line read (two names, two scores); a longer one is refused at its line.
+MAX_NAMES_LINE: Final = 200
 _DICE = re.compile(r"^([1-6])([1-6]):(.*)$")
-_CUBE = re.compile(r"^(Doubles|Redoubles|Beavers)\s*=>\s*(\d+)$", re.IGNORECASE)
-_TAG = re.compile(r'^[;#]\s*\[\s*([^\]"]+?)\s+"(.*)"\s*\]\s*$')
+_CUBE = re.compile(r"^(Doubles|Redoubles|Beavers)\s*=>\s*([0-9]+)$", re.IGNORECASE)
+# (each name, and the tag's key, ends in a non-space: a lazy group followed by spaces would
+# retry the whole run of spaces from each of its characters, in time growing with its square)
+_TAG = re.compile(r'^[;#]\s*\[\s*([^\]"]*[^\]"\s])\s+"(.*)"\s*\]\s*$')
 _UNKNOWN_PLAY = re.compile(r"^\?{3,4}$")
 #: A pre-scan for beavers: the match is set up before its games are read.
 _BEAVER_WORD = re.compile(r"\bBeavers\s*=>", re.IGNORECASE)
@@ -451,6 +456,11 @@ class _Parser:
         self.sink.begin_game(self.number, self.game_line, self.game_names, self.game_score)
 
     def _names_line(self, number: int, line: str) -> None:
+        if len(line.strip()) > MAX_NAMES_LINE:
+            raise MatParseError(
+                number, f"a names line of {len(line.strip())} characters: at most "
+                f"{MAX_NAMES_LINE} are read (the players' names and scores, like 'Ann : 0   "
+                f"Bob : 0')")
         scored = _NAMES_SCORES.match(line)
         if scored:
             names = (scored.group(1), scored.group(3))

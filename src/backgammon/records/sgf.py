@@ -284,6 +284,9 @@ class _Reader:
             self.main.pop()
             self.children.pop()
             if self.depth == 0:
+                if self.root is None:
+                    raise SgfParseError(event.line, "an empty game tree '()': a game starts "
+                                                    "with its root node (;GM[6]...)")
                 self.end_game(event.line)
             return
         node = event.node

@@ -1,0 +1,54 @@
+"""Transcripts a hostile tester wrote: an empty SGF game tree, lines made to make a regular
+expression backtrack. Each is refused in words at its line, or read, and never hangs."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon.records.mat import MAX_NAMES_LINE, MatParseError, read_and_replay
+from backgammon.records.sgf import SgfParseError, read_and_replay_sgf
+
+GAME = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+        "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+        "  2)  Doubles => 2                Drops\n"
+        "      Wins 1 point\n")
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("()", 1),
+    ("(;FF[4]GM[6]MI[length:0]PW[A]PB[B])\n()", 2),
+    ("(())", 1),
+])
+def test_an_empty_sgf_game_tree_is_refused_at_its_line(text: str, line: int) -> None:
+    with pytest.raises(SgfParseError) as refused:
+        read_and_replay_sgf(text)
+    assert refused.value.line == line
+    assert "an empty game tree" in str(refused.value)
+
+
+@pytest.mark.parametrize("names", [
+    "a" + " " * 100_000 + "b",  # (no colon: once read in time growing with its square)
+    "a" + " " * 100_000 + ":x",
+    " a : 1" * 20_000,
+])
+def test_a_names_line_too_long_to_be_one_is_refused_at_once(names: str) -> None:
+    text = GAME.replace(" Ann : 0                        Bob : 0", names)
+    with pytest.raises(MatParseError) as refused:
+        read_and_replay(text)
+    assert refused.value.line == 4
+    assert refused.value.detail.startswith(f"a names line of {len(names.strip())} characters: "
+                                           f"at most {MAX_NAMES_LINE} are read")
+
+
+def test_a_long_names_line_within_the_limit_is_read() -> None:
+    first = "Ann " + "x" * 90
+    replay = read_and_replay(GAME.replace("Ann : 0", f"{first} : 0"))
+    assert replay.match.names == (first, "Bob")
+
+
+def test_a_comment_with_a_long_run_of_spaces_is_read_as_a_comment() -> None:
+    # a tag-like comment whose key runs into 200,000 spaces: read as a plain comment
+    replay = read_and_replay("; [Event" + " " * 200_000 + "x\n" + GAME)
+    assert replay.score == (1, 0)
+    tagged = read_and_replay('; [Event      "Club night"]\n' + GAME)
+    assert tagged.record.tags["Event"] == "Club night"
