@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from backgammon.records.mat import MAX_NAMES_LINE, MatParseError, read_and_replay
-from backgammon.records.sgf import SgfParseError, read_and_replay_sgf
+from backgammon.records.mat import MAX_NAMES_LINE, MatParseError, format_mat, read_and_replay
+from backgammon.records.sgf import SgfParseError, format_sgf, read_and_replay_sgf
 
 GAME = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
         "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
@@ -52,3 +52,30 @@ def test_a_comment_with_a_long_run_of_spaces_is_read_as_a_comment() -> None:
     assert replay.score == (1, 0)
     tagged = read_and_replay('; [Event      "Club night"]\n' + GAME)
     assert tagged.record.tags["Event"] == "Club night"
+
+
+@pytest.mark.parametrize(("name", "written"), [
+    ("Alexander Hamilton-Washington", "Alexander Hamilton-Washington"),  # 27 characters
+    ("Ann\nLee", "Ann Lee"),
+    (";Ann", "Ann"),
+    ("# Ann", "Ann"),
+    ("Game 2", '"Game 2"'),
+    ("5 point match", '"5 point match"'),
+    ("3) Ann", '"3) Ann"'),
+    ("Ann : 3", "Ann - 3"),
+    ("A:B", "A:B"),
+    ("x" * 120, "x" * 80),
+])
+def test_a_name_from_an_sgf_is_written_so_that_the_mat_reads_back(name: str,
+                                                                   written: str) -> None:
+    """A name that a .mat names line cannot hold as it is (from an SGF's PW) is written so
+    that the file reads back, with the same games and score."""
+    replay = read_and_replay(GAME)
+    sgf = format_sgf(replay.match).replace("PW[Ann]", "PW[" + name + "]")
+    from_sgf = read_and_replay_sgf(sgf)
+    assert from_sgf.match.names[0] == name
+    again = read_and_replay(format_mat(from_sgf))
+    assert again.match.names == (written, "Bob")
+    assert again.score == from_sgf.score == (1, 0)
+    assert ([game.to_log() for game in again.match.games]
+            == [game.to_log() for game in from_sgf.match.games])

@@ -127,6 +127,8 @@ _NAMES_SCORES = re.compile(rf"^\s*{_NAME}\s*:\s*([0-9]+)\s+{_NAME}\s*:\s*([0-9]+
 #: A names line whose scores carry a sign: refused (a score is a whole number >= 0).
 _NAMES_SIGNED = re.compile(rf"^\s*{_NAME}\s*:\s*[-+]?[0-9]+\s+{_NAME}\s*:\s*[-+]?[0-9]+\s*$")
 _NAMES_ONLY = re.compile(rf"^\s*{_NAME}\s{{2,}}{_NAME}\s*$")
+#: A ``:`` a score could follow, in a name being written.
+_SCORE_MARK = re.compile(r":(?=\s*[0-9])")
 #: The longest names line read (two names, two scores); a longer one is refused at its line.
 MAX_NAMES_LINE: Final = 200
 _DICE = re.compile(r"^([1-6])([1-6]):(.*)$")
@@ -684,8 +686,25 @@ def record_from_match(match: Match) -> MatRecord:
     return MatRecord(match.length, match.names, tuple(games), comments)
 
 
+def mat_name(name: str, player: int) -> str:
+    """``name`` as a ``.mat`` names line can hold it, so that the file reads back with it:
+    on one line (each run of spaces, tabs or line breaks one space), no ``:`` before a number
+    (it would read as a score; written ``-``), not starting with ``;`` or ``#`` (a comment), no
+    longer than 80 characters (a names line is read up to 200), and quoted when it would read
+    as a ``Game N``, ``N point match`` or turn line; ``Player 1`` or ``Player 2`` (``player``
+    0 or 1) when nothing is left. (A name from another format can hold any of these: an
+    SGF's ``PW``, a player's name online.)"""
+    text = _SCORE_MARK.sub("-", " ".join(name.split())).lstrip(";# ")[:80].rstrip()
+    if not text:
+        return f"Player {player + 1}"
+    if _GAME.match(text) or _HEADER.match(text) or _TURN.match(text):
+        return f'"{text}"'
+    return text
+
+
 def format_mat(source: Match | MatRecord | MatReplay) -> str:
-    """The ``.mat`` text of a match, a record or a replay, in GNU Backgammon's layout.
+    """The ``.mat`` text of a match, a record or a replay, in GNU Backgammon's layout (the
+    players' names as :func:`mat_name` writes them).
 
     Raises:
         MatWriteError: see :func:`record_from_match`.
@@ -712,9 +731,10 @@ def format_mat(source: Match | MatRecord | MatReplay) -> str:
     for game in record.games:
         written = game.score if game.score is not None else (score[0], score[1])
         names = game.names or record.names
-        left = f"{names[0]} : {written[0]}"
+        left = f"{mat_name(names[0], 0)} : {written[0]}"
+        width = max(_NAMES_WIDTH, len(left) + 3)  # (at least three spaces before the second)
         out.append(f" Game {game.number}")
-        out.append(f" {left:<{_NAMES_WIDTH}}{names[1]} : {written[1]}")
+        out.append(f" {left:<{width}}{mat_name(names[1], 1)} : {written[1]}")
         out.extend(_turn_lines(game.actions, game.result))
         if game.result is not None:
             score[game.result.player] += game.result.value or 0
