@@ -145,3 +145,17 @@ def test_gnubg_reads_the_score_we_write_for_a_match_picked_up(tmp_path: Path) ->
     path.write_text(format_mat(replay.match), encoding="utf-8")
     output = run_gnubg([f"import mat {path}", "show score"], tmp_path)
     assert final_score(output) == (2, 5)
+
+
+@pytest.mark.parametrize("score", [(2, 1), (4, 4)])
+def test_an_sgf_marking_the_crawford_game_where_nobody_is_one_away_is_read_as_ordinary(
+    score: tuple[int, int],
+) -> None:
+    sgf = (f"(;FF[4]GM[6]MI[length:5][game:2][ws:{score[0]}][bs:{score[1]}]PW[Ann]PB[Bob]"
+           "RU[Crawford:CrawfordGame]RE[B+1R]\n;B[51lqst];W[65mgmh])")
+    replay = read_and_replay_sgf(sgf)
+    settings = replay.match.games[0].settings
+    assert (settings.score, settings.crawford) == (score, False)
+    assert replay.warnings[0] == (
+        f"line 1: the file marks game 3, at {score[0]}-{score[1]}, as the Crawford game, but "
+        "no side alone is 1-away: read as an ordinary game")

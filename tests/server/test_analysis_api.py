@@ -69,13 +69,25 @@ def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
 
 def test_a_number_too_long_to_read_is_a_400_with_its_line_not_a_500(clients: Clients) -> None:
     client = clients.new()
-    huge = SMALL.replace("Ann : 0", "Ann : " + "9" * 5000)
+    huge = SMALL.replace(" 3 point match", " " + "9" * 5000 + " point match")
     response = client.post("/api/analysis", json={"mat": huge})
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["line"] == 4 and "has 5000 digits" in error["message"]
+    assert error["line"] == 1 and "has 5000 digits" in error["message"]
     response = client.post("/api/records/import", json={"text": huge})
     assert response.status_code == 422 and "has 5000 digits" in response.text
+
+
+def test_a_files_first_problem_is_the_one_told_as_the_import_tells_it(
+        clients: Clients) -> None:
+    """An illegal play, then a line that cannot be read: both endpoints name the play's line
+    (the file is read and replayed in one pass, as the CLI does)."""
+    client = clients.new()
+    bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3") + "  9) garbage here\n"
+    analysis = client.post("/api/analysis", json={"mat": bad}).json()["error"]
+    imported = client.post("/api/records/import", json={"text": bad}).json()["error"]
+    assert analysis["line"] == imported["line"] == 5
+    assert analysis["code"] == imported["code"] == "mat_replay_error"
 
 
 def test_an_analysis_of_a_mat(clients: Clients) -> None:

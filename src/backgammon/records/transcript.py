@@ -371,8 +371,16 @@ class MatchReplayer:
                 # 1-away the first game is taken as the Crawford game until a double in it
                 # says it is a later one (see _step).
                 said = crawford
+                one_away = max(score) == self.length - 1 and min(score) < self.length - 1
+                if said and not one_away:
+                    # (the Crawford game is the one after a side first reaches 1-away)
+                    self.warnings.append(
+                        f"line {at}: the file marks game {number}, at {score[0]}-{score[1]}, "
+                        "as the Crawford game, but no side alone is 1-away: read as an "
+                        "ordinary game")
+                    crawford = said = None
                 if said is None:
-                    said = max(score) == self.length - 1 and min(score) < self.length - 1
+                    said = one_away
                 self._crawford_said = crawford is not None
                 self._picked_up = MatchSetup(None, score, said)
                 self._first_game = (number, at)

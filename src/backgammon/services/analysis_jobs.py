@@ -41,7 +41,7 @@ from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.notation import format_play
 from backgammon.core.xgid import Xgid
-from backgammon.records import MatReplay, read_mat, replay_mat
+from backgammon.records import MatReplay, read_and_replay
 from backgammon.services.setup import SetupError, setup_match
 
 #: Analyses run at once by default.
@@ -188,7 +188,7 @@ def read_record(text: str) -> MatReplay:
     Raises:
         MatParseError, MatReplayError: with the line and the reason.
     """
-    return replay_mat(read_mat(text))
+    return read_and_replay(text)  # (a file's first problem, as the import and the CLI say)
 
 
 @dataclass
