@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from backgammon.records.mat import MAX_NAMES_LINE, MatParseError, format_mat, read_and_replay
+from backgammon.core.errors import InvalidIdError
+from backgammon.core.position import Position
+from backgammon.records.mat import (
+    MAX_NAMES_LINE,
+    MatParseError,
+    MatReplayError,
+    format_mat,
+    read_and_replay,
+)
 from backgammon.records.sgf import SgfParseError, format_sgf, read_and_replay_sgf
+from backgammon.records.transcript import MAX_DETAIL
 
 GAME = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
         "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
@@ -79,3 +88,15 @@ def test_a_name_from_an_sgf_is_written_so_that_the_mat_reads_back(name: str,
     assert again.score == from_sgf.score == (1, 0)
     assert ([game.to_log() for game in again.match.games]
             == [game.to_log() for game in from_sgf.match.games])
+
+
+def test_a_huge_play_gets_a_short_message() -> None:
+    text = GAME.replace("31: 8/5 6/5", "31: 8/5 6/5 " + "1/2 " * 50_000)
+    with pytest.raises(MatReplayError) as refused:
+        read_and_replay(text)
+    assert refused.value.line == 5 and len(refused.value.detail) <= MAX_DETAIL + 1
+    assert refused.value.detail.startswith("illegal or unparsable play '8/5 6/5 1/2")
+    with pytest.raises(InvalidIdError) as wrong:
+        Position.from_id("A" * 100_000)
+    assert str(wrong.value) == ("invalid Position ID '" + "A" * 40 + "…': 100000 characters, "
+                                "expected 14")

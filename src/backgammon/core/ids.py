@@ -136,8 +136,9 @@ def _key_from_id(text: str, length: int, kind: str) -> tuple[str, bytes]:
         raise InvalidIdError(f"invalid {kind} {text!r}: not a string")
     stripped = text.strip()
     if len(stripped) != length:
+        shown = text if len(text) <= 40 else text[:40] + "…"  # (a huge one, a short message)
         raise InvalidIdError(
-            f"invalid {kind} {text!r}: {len(stripped)} characters, expected {length}"
+            f"invalid {kind} {shown!r}: {len(stripped)} characters, expected {length}"
         )
     for index, char in enumerate(stripped):
         if char not in _BASE64_VALUES:

@@ -87,15 +87,22 @@ def number_of(digits: str, what: str) -> int:
     return int(digits)
 
 
+#: The longest message a transcript error keeps (characters; more is cut, ending in "…").
+MAX_DETAIL: Final = 400
+
+
 class TranscriptError(BackgammonError, ValueError):
     """A problem with a transcript file, at a line.
 
     Attributes:
         line: the 1-based line number (None when the problem is not at one line).
-        detail: the message without the ``"line N: "`` prefix.
+        detail: the message without the ``"line N: "`` prefix (cut after :data:`MAX_DETAIL`
+            characters).
     """
 
     def __init__(self, line: int | None, detail: str) -> None:
+        if len(detail) > MAX_DETAIL:  # (a huge line quoted by a lower layer's message)
+            detail = detail[:MAX_DETAIL] + "…"
         self.line = line
         self.detail = detail
         super().__init__(f"line {line}: {detail}" if line is not None else detail)
