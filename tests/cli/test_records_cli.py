@@ -143,3 +143,20 @@ def test_position_bad_input(argv: list[str], message: str,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_utf16_file_piped_in_reads_as_by_its_path(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    wide = tmp_path / "wide.mat"
+    wide.write_bytes(MAT.read_text(encoding="utf-8").encode("utf-16"))
+    assert main(["replay", str(wide)]) == 0
+    by_path = capsys.readouterr().out
+    assert "gnubg" in by_path
+    piped = io.TextIOWrapper(io.BytesIO(wide.read_bytes()))
+    monkeypatch.setattr(sys, "stdin", piped)
+    assert main(["replay", "-"]) == 0
+    assert capsys.readouterr().out == by_path

@@ -55,7 +55,8 @@ def load_record(path_text: str) -> tuple[str, MatReplay]:
         RecordError: the file is not a legal match (its line-numbered error).
     """
     if path_text == "-":
-        text, name = sys.stdin.read(), "<stdin>"
+        # (bytes, decoded as a file's are: a UTF-16 file piped in reads as it does by path)
+        text, name = decode(sys.stdin.buffer.read()), "<stdin>"
     else:
         path = Path(path_text)
         try:
