@@ -100,3 +100,14 @@ def test_a_huge_play_gets_a_short_message() -> None:
         Position.from_id("A" * 100_000)
     assert str(wrong.value) == ("invalid Position ID '" + "A" * 40 + "…': 100000 characters, "
                                 "expected 14")
+
+
+def test_a_game_number_out_of_order_is_said() -> None:
+    second = GAME.split("\n\n", 1)[1].replace("Ann : 0 ", "Ann : 1 ")
+    for number in (1, 7):
+        text = GAME + "\n" + second.replace("Game 1", f"Game {number}")
+        replay = read_and_replay(text)
+        assert len(replay.match.games) == 2 and replay.score == (2, 0)
+        assert f"line 9: game {number} follows game 1 (read as the next game)" in replay.warnings
+    assert not [w for w in read_and_replay(GAME + "\n" + second.replace("Game 1", "Game 2"))
+                .warnings if "follows" in w]

@@ -407,6 +407,9 @@ class MatchReplayer:
                     "another game follows"
                 )
             match.new_game()
+            if number != self._game_number + 1:
+                self.warnings.append(f"line {line}: game {number} follows game "
+                                     f"{self._game_number} (read as the next game)")
         match = self.match
         before = match.score
         if match.setup is not None and len(match.games) == 1:
