@@ -111,3 +111,14 @@ def test_a_game_number_out_of_order_is_said() -> None:
         assert f"line 9: game {number} follows game 1 (read as the next game)" in replay.warnings
     assert not [w for w in read_and_replay(GAME + "\n" + second.replace("Game 1", "Game 2"))
                 .warnings if "follows" in w]
+
+
+def test_digits_of_other_scripts_are_not_numbers() -> None:
+    # int() reads Arabic-Indic digits; a transcript's numbers are ASCII digits only
+    with pytest.raises(MatParseError) as refused:
+        read_and_replay(GAME.replace("Game 1", "Game \u0661"))
+    assert refused.value.line == 3
+    # a score in them is no score (the line is read as two names, and said so)
+    replay = read_and_replay(GAME.replace("Bob : 0", "Bob : \u0663"))
+    assert replay.match.games[0].settings.score == (0, 0)
+    assert "line 4: no score on the names line" in replay.warnings

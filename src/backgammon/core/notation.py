@@ -82,7 +82,7 @@ def _sort_value(token: str) -> int:
 
 
 _TOKEN = re.compile(
-    r"""^(?P<path>(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((?P<count>\d)\))?$""",
+    r"""^(?P<path>(?:bar|off|[0-9]{1,2})\*?(?:/(?:bar|off|[0-9]{1,2})\*?)+)(?:\((?P<count>[0-9])\))?$""",
     re.IGNORECASE,
 )
 

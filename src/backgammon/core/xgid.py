@@ -65,7 +65,7 @@ DEFAULT_MAX_CUBE: Final = 1024
 _MAX_CUBE_LOG: Final = 15
 #: A numeric field: at most 6 digits, so that a hostile ID never reaches Python's own limit on
 #: converting long numbers (4,300 digits), whose error has no words for the player.
-_NUMBER = re.compile(r"^-?\d{1,6}$")
+_NUMBER = re.compile(r"^-?[0-9]{1,6}$")
 
 
 def looks_like_xgid(text: str) -> bool:

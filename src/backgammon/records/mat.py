@@ -611,7 +611,8 @@ class _Parser:
 
 
 _MOVE_TOKEN = re.compile(
-    r"^(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?$|^\(\d\)$", re.IGNORECASE
+    r"^(?:bar|off|[0-9]{1,2})\*?(?:/(?:bar|off|[0-9]{1,2})\*?)+(?:\([0-9]\))?$|^\([0-9]\)$",
+    re.IGNORECASE,
 )
 
 

@@ -77,7 +77,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwx"
 _BAR_LETTER = "y"
 _OFF_LETTER = "z"
 _MOVE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
-_RESULT = re.compile(r"^([WB])\+(\d+)(R?)", re.IGNORECASE)
+_RESULT = re.compile(r"^([WB])\+([0-9]+)(R?)", re.IGNORECASE)
 #: Properties that set up a position by hand.
 _SETUP = ("AB", "AW", "AE")
 

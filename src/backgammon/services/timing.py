@@ -60,7 +60,8 @@ ANONYMOUS_PAGE: Final = ""
 #: ``"bullet=3+1,blitz=20+2"`` (name = reserve + increment, in seconds).
 TEST_CONTROLS_ENV: Final = "BACKGAMMON_TEST_TIME_CONTROLS"
 
-_CONTROL_SPEC = re.compile(r"^\s*(\w+)\s*=\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)\s*$")
+_SECONDS = r"([0-9]+(?:\.[0-9]+)?)"
+_CONTROL_SPEC = re.compile(rf"^\s*(\w+)\s*=\s*{_SECONDS}\s*\+\s*{_SECONDS}\s*$")
 
 
 def controls_from_env(environ: Mapping[str, str] | None = None) -> dict[str, TimeControl | None]:
