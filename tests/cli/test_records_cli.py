@@ -160,3 +160,19 @@ def test_a_utf16_file_piped_in_reads_as_by_its_path(tmp_path: Path,
     monkeypatch.setattr(sys, "stdin", piped)
     assert main(["replay", "-"]) == 0
     assert capsys.readouterr().out == by_path
+
+
+def test_convert_says_what_a_mat_file_cannot_hold(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A first game after the Crawford game, picked up at 4-2 with no double in it: the .mat
+    file cannot say so (it reads back as the Crawford game), and convert warns."""
+    sgf = tmp_path / "after.sgf"
+    sgf.write_text("(;FF[4]GM[6]MI[length:5][game:2][ws:4][bs:2]PW[Ann]PB[Bob]RU[Crawford]"
+                   "RE[B+1R]\n;B[51lqst];W[65mgmh])", encoding="utf-8")
+    out = tmp_path / "after.mat"
+    assert main(["convert", str(sgf), str(out)]) == 0
+    err = capsys.readouterr().err
+    assert (f"warning: {out}: game 1, at 4-2, reads back as the Crawford game: the file "
+            "cannot say which it is") in err
+    assert main(["convert", str(sgf), str(tmp_path / "same.sgf")]) == 0
+    assert "reads back" not in capsys.readouterr().err

@@ -3,7 +3,9 @@
 ``.mat`` (Jellyfish / GNU Backgammon transcript) and ``.sgf`` (GNU Backgammon SGF) in either
 direction, the kinds named by the file extensions (or ``--to`` when OUT is ``-``, standard
 output). The input is replayed through the rules first; a bad file prints its line-numbered
-error (exit status 1) and nothing is written.
+error (exit status 1) and nothing is written. The file written is read back, and what it
+does not hold of the match (a Crawford flag a ``.mat`` cannot say, names it cannot hold as
+they are) is said on standard error.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from pathlib import Path
 
 from backgammon.cli.common import UsageError
 from backgammon.cli.replay_command import load_record
+from backgammon.records import MatReplay, read_sgf_or_mat
 from backgammon.records.mat import MatWriteError, format_mat
 from backgammon.records.sgf import format_sgf
+from backgammon.records.transcript import TranscriptError
 
 #: The formats by extension.
 FORMATS = {".mat": "mat", ".sgf": "sgf"}
@@ -36,6 +40,30 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.set_defaults(run=run)
 
 
+def _lost(replay: MatReplay, text: str) -> list[str]:
+    """What the written ``text`` does not hold of the match read: it is read back and each
+    game's Crawford flag and the players' names compared (a ``.mat`` file cannot say that a
+    first game picked up at a 1-away score, with no double in it, comes after the Crawford
+    game; its names are written as :func:`~backgammon.records.mat.mat_name` can)."""
+    try:
+        again = read_sgf_or_mat(text)
+    except TranscriptError as exc:  # (a writer's defect; said, not hidden)
+        return [f"the file written does not read back: {exc}"]
+    lost = []
+    if again.match.names != replay.match.names:
+        lost.append(f"the players' names are written {again.match.names[0]!r} and "
+                    f"{again.match.names[1]!r}")
+    for number, (was, now) in enumerate(zip(replay.match.games, again.match.games,
+                                            strict=False), start=1):
+        if was.settings.crawford != now.settings.crawford:
+            score = was.settings.score
+            lost.append(
+                f"game {number}, at {score[0]}-{score[1]}, reads back as "
+                f"{'the' if now.settings.crawford else 'not the'} Crawford game: the file "
+                "cannot say which it is")
+    return lost
+
+
 def run(args: argparse.Namespace) -> int:
     target = args.to
     if target is None:
@@ -51,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         text = format_mat(replay) if target == "mat" else format_sgf(replay.match)
     except MatWriteError as exc:
         raise UsageError(str(exc)) from None
+    for warning in _lost(replay, text):
+        print(f"warning: {args.output}: {warning}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(text)
         return 0
