@@ -122,3 +122,12 @@ def test_digits_of_other_scripts_are_not_numbers() -> None:
     replay = read_and_replay(GAME.replace("Bob : 0", "Bob : \u0663"))
     assert replay.match.games[0].settings.score == (0, 0)
     assert "line 4: no score on the names line" in replay.warnings
+
+
+def test_what_an_sgf_node_holds_past_its_move_or_result_is_said() -> None:
+    sgf = ("(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RU[Crawford]"
+           "RE[B+1Rjunk]\n;B[51lqst][65mgmh];W[65mgmh])")
+    replay = read_and_replay_sgf(sgf)
+    assert replay.score == (0, 1)
+    assert replay.warnings == ("line 1: RE[B+1Rjunk]: 'junk' after the result ignored",
+                               "line 2: B has 2 values: only the first, the move, is read")

@@ -77,7 +77,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwx"
 _BAR_LETTER = "y"
 _OFF_LETTER = "z"
 _MOVE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
-_RESULT = re.compile(r"^([WB])\+([0-9]+)(R?)", re.IGNORECASE)
+_RESULT = re.compile(r"^([WB])\+([0-9]+)(R?)(.*)$", re.IGNORECASE | re.DOTALL)
 #: Properties that set up a position by hand.
 _SETUP = ("AB", "AW", "AE")
 
@@ -357,6 +357,10 @@ class _Reader:
                 except ValueError as exc:
                     raise SgfParseError(line, f"RE[...]: {exc}") from None
                 self.result = MatAction(line, winner, "win", value=won)
+                if found.group(4).strip():
+                    self.warnings.append(f"line {line}: RE[{result[:40]}]: "
+                                         f"{quoted(found.group(4).strip(), 20)} after the "
+                                         "result ignored")
         # gnubg writes RU[Crawford] in a match played with the rule, and adds :CrawfordGame
         # in the Crawford game itself
         crawford = "CrawfordGame" in rules if "Crawford" in rules else None
@@ -374,6 +378,9 @@ class _Reader:
             raise SgfParseError(line, "a node with moves for both W and B")
         if movers:
             color, value = movers[0]
+            if len(props[color]) > 1:
+                self.warnings.append(f"line {line}: {color} has {len(props[color])} values: "
+                                     "only the first, the move, is read")
             self.add(self.action(line, 0 if color == "W" else 1, value.strip()))
             return
         if "DI" in props:
