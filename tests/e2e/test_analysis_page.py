@@ -173,7 +173,9 @@ def test_review_of_a_game_without_gammons_asks_for_it_so(
 
 
 def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: ServerProcess) -> None:  # noqa: F811
-    match = random_match(14, games=1, cube=True, double=0.1)
+    # a short game (37 turns: 19 very bad, 5 bad and 3 doubtful marks, a cube turned) so the
+    # expert analysis, made here and on the server, stays quick
+    match = random_match(37, games=1, cube=True, double=0.1)
     gid = store(server, "analysedgame", match)
     expected = analyze(match, "expert")
     marked_lines = _expected_marks(match, expected)
