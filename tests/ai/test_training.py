@@ -75,6 +75,37 @@ def test_exploration_leaves_the_greedy_line_and_learns_the_best_value_there() ->
                           "race_hidden": 4, "race_expect": 0.0}).explore == 0.0
 
 
+def test_contact_states_can_learn_the_one_ply_expectation() -> None:
+    """With ``contact_expect`` (and ``race_expect``) at 1 every state after the start learns
+    its 1-ply expectation, which does not depend on λ; the play is the same greedy play; at 0
+    the targets are λ-returns, which do. An old weights file's settings resume with none."""
+    import random
+
+    from backgammon.ai.nets import default_nets
+
+    nets = default_nets()  # trained nets play a short game; random ones wander for hundreds
+    # a share too small to draw draws the same dice (the chooser's seed comes from rng)
+    plain = td.play_training_game(nets, random.Random(7), 0.7, race_expect=1e-12)
+    expect = td.play_training_game(nets, random.Random(7), 0.7, race_expect=1.0,
+                                   contact_expect=1.0)
+    other_lam = td.play_training_game(nets, random.Random(7), 0.2, race_expect=1.0,
+                                      contact_expect=1.0)
+    assert td.CONTACT in expect[1][1:]
+    assert len(plain[0]) == len(expect[0]) == len(other_lam[0])
+    assert all(np.array_equal(a, b) for a, b in zip(plain[0], expect[0], strict=True))
+    assert np.allclose(expect[2][1:], other_lam[2][1:])
+    assert not np.allclose(expect[2][0], other_lam[2][0])
+    lam_only = td.play_training_game(nets, random.Random(7), 0.2, race_expect=1e-12)
+    contact = [t for t, k in enumerate(plain[1]) if k == td.CONTACT and t > 0]
+    assert not np.allclose(plain[2][contact], lam_only[2][contact])
+    assert not np.allclose(plain[2][contact], expect[2][contact])
+    returns = expect[2]
+    assert np.all(returns >= -1e-6) and np.all(returns <= 1.0 + 1e-6)
+    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
+                          "race_hidden": 4, "race_expect": 0.25,
+                          "explore": 0.0}).contact_expect == 0.0
+
+
 def test_a_run_keeps_its_checkpoint_and_settings(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """A new run never overwrites a checkpoint; --resume needs one, keeps its own settings
@@ -108,6 +139,7 @@ def test_a_run_keeps_its_checkpoint_and_settings(tmp_path: Path,
                        (["--checkpoint-every", "0"], "must be at least 1"),
                        (["--games", "0"], "must be at least 1"),
                        (["--explore", "2"], "must be from 0 to 1"),
+                       (["--contact-expect", "-0.5"], "must be from 0 to 1"),
                        (["--workers", "x"], "not a whole number: 'x'")):
         with pytest.raises(SystemExit):
             td.main(["--out", str(tmp_path / "other.npz"), *bad])

@@ -17,7 +17,9 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
 * Races learn faster from a lower-variance target: a share (``--race-expect``) of the race
   states take the 1-ply expectation over the 21 rolls of the best play's value (our own
   engine's expectimax on the current nets, exact bear-offs included) instead of their
-  λ-return, and the states before them build their returns on it.
+  λ-return, and the states before them build their returns on it. ``--contact-expect`` does
+  the same for a share of the contact states (off by default: it costs a 1-ply search over
+  many more plays, about 21 x 20 net evaluations a state).
 * Exploration (``--explore``, off by default): at a share of the contact decisions (drawn
   from a generator seeded by ``rng``) the mover plays another play than the best, drawn
   evenly among those within :data:`EXPLORE_MARGIN` of it, so the games reach positions greedy
@@ -96,6 +98,7 @@ class Settings:
     race_hidden: int = 64
     race_expect: float = 0.0
     explore: float = 0.0
+    contact_expect: float = 0.0
 
 
 #: Exploration plays another play within this much cubeless money equity of the best.
@@ -112,20 +115,23 @@ def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
 
 def play_training_game(
     nets: NetSet, rng: random.Random, lam: float, race_expect: float = 0.0,
-    explore: float = 0.0,
+    explore: float = 0.0, contact_expect: float = 0.0,
 ) -> tuple[list[np.ndarray], list[int], np.ndarray]:
     """One greedy self-play game. Returns the training states' encodings, their classes
     (:data:`RACE` / :data:`CONTACT`) and their targets ``(T, 5)`` (side on roll's view):
     λ-returns, except that a share ``race_expect`` of the race states (drawn from a generator
     seeded by ``rng``) get the 1-ply expectation over the 21 rolls instead, which the
-    λ-returns of the states before them then build on. At a share ``explore`` of the contact
+    λ-returns of the states before them then build on; likewise a share ``contact_expect`` of
+    the contact states (other than the starting position). At a share ``explore`` of the contact
     decisions another play within :data:`EXPLORE_MARGIN` of the best is played; the state
     before it takes the best play's value as its return (the trace is cut there)."""
     states: list[np.ndarray] = [encode(np.asarray([START], dtype=np.int8))[0]]
     kinds: list[int] = [CONTACT]
     values: list[np.ndarray] = []
     expected: dict[int, np.ndarray] = {}
-    chooser = random.Random(rng.getrandbits(32)) if race_expect > 0 else None
+    expect = {RACE: race_expect, CONTACT: contact_expect}
+    chooser = (random.Random(rng.getrandbits(32)) if race_expect > 0 or contact_expect > 0
+               else None)
     explorer = random.Random(rng.getrandbits(32)) if explore > 0 else None
     cut: set[int] = set()  # the decisions where another play than the best was played
     evaluator = NetEvaluator(nets, cache_size=50_000) if chooser is not None else None
@@ -154,8 +160,9 @@ def play_training_game(
         states.append(encoded[best])
         kinds.append(int(kind[best]))
         board = tuple(-c for c in reversed(boards[best]))
-        if (kinds[-1] == RACE and chooser is not None and evaluator is not None
-                and chooser.random() < race_expect):
+        share = expect.get(kinds[-1], 0.0)
+        if (share > 0 and chooser is not None and evaluator is not None
+                and chooser.random() < share):
             target = preroll(Position.from_points(board, WHITE), evaluator, 1)
             expected[len(states) - 1] = target.astype(np.float32)
     # λ-returns, backwards; values[t] is the mover-at-t's value of its play
@@ -182,7 +189,8 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
     for n in range(first_game, first_game + count):
         rng = random.Random(settings.seed * 1_000_003 + n)
         states, kinds, returns = play_training_game(nets, rng, settings.lam,
-                                                    settings.race_expect, settings.explore)
+                                                    settings.race_expect, settings.explore,
+                                                    settings.contact_expect)
         x = np.asarray(states, dtype=np.float32)
         k = np.asarray(kinds)
         for net_kind, net in ((CONTACT, nets.contact), (RACE, nets.race)):
@@ -352,6 +360,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--race-expect", type=share, default=None,
                    help="share of race states trained on the 1-ply expectation (new run: "
                    f"{NEW_RUN['race_expect']})")
+    p.add_argument("--contact-expect", type=share, default=None,
+                   help="share of contact states trained on the 1-ply expectation (new run: "
+                   f"{NEW_RUN['contact_expect']})")
     p.add_argument("--explore", type=share, default=None,
                    help="share of contact decisions that play another play near the best "
                    f"(new run: {NEW_RUN['explore']})")
@@ -401,7 +412,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
             raise TrainingError(f"{out} has {getattr(settings, key)} hidden units in its "
                                 f"{key.split('_')[0]} net, not {given[key]}: a run keeps its "
                                 "nets' shape")
-    for key in ("lam", "rate", "race_expect", "explore"):
+    for key in ("lam", "rate", "race_expect", "contact_expect", "explore"):
         if key in given:
             setattr(settings, key, given[key])
     nets.meta["settings"] = asdict(settings)
