@@ -34,4 +34,6 @@ fi
 
 .venv/bin/ruff check .
 .venv/bin/mypy   # strict, on backgammon.core (see [tool.mypy] in pyproject.toml)
-.venv/bin/python -m pytest "$@"
+# One worker process per core (pytest-xdist); a test file stays on one worker, so its
+# module-wide server and browser are started once. PYTEST_WORKERS=0 runs in this process.
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"
