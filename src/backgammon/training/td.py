@@ -130,8 +130,7 @@ def play_training_game(
     values: list[np.ndarray] = []
     expected: dict[int, np.ndarray] = {}
     expect = {RACE: race_expect, CONTACT: contact_expect}
-    chooser = (random.Random(rng.getrandbits(32)) if race_expect > 0 or contact_expect > 0
-               else None)
+    chooser = random.Random(rng.getrandbits(32)) if max(expect.values()) > 0 else None
     explorer = random.Random(rng.getrandbits(32)) if explore > 0 else None
     cut: set[int] = set()  # the decisions where another play than the best was played
     evaluator = NetEvaluator(nets, cache_size=50_000) if chooser is not None else None
