@@ -26,6 +26,11 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   play seldom does (hit checkers, broken boards, back games). The state before such a play
   learns the best play's value, not the one played, and its return does not build on the
   line explored (Watkins's cut, Sutton and Barto 12.10); the states after it learn as usual.
+* Back-game starts (``--back-games``, off by default): a share of the games (drawn from the
+  game's own generator) start from a back-game or holding-game position drawn by
+  :func:`backgammon.training.starts.back_game_start` instead of the opening, because greedy
+  play from the opening seldom reaches one and nets trained without them under-value the side
+  holding the anchors.
 * One gradient step per game on the squared error of the five outputs, for the contact net on
   the contact states and the race net on the race states (offline λ-return: the targets use
   the weights the game was played with).
@@ -76,6 +81,7 @@ from backgammon.ai.neural import (
     RACE,
     _finished,
     after_play_probabilities,
+    classify,
     equities,
     invert,
     score_boards,
@@ -83,6 +89,7 @@ from backgammon.ai.neural import (
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
+from backgammon.training.starts import back_game_start
 
 START = Position.start().own_points(WHITE)
 
@@ -99,6 +106,7 @@ class Settings:
     race_expect: float = 0.0
     explore: float = 0.0
     contact_expect: float = 0.0
+    back_games: float = 0.0
 
 
 #: Exploration plays another play within this much cubeless money equity of the best.
@@ -115,7 +123,7 @@ def roll(rng: random.Random, opening: bool) -> tuple[int, int]:
 
 def play_training_game(
     nets: NetSet, rng: random.Random, lam: float, race_expect: float = 0.0,
-    explore: float = 0.0, contact_expect: float = 0.0,
+    explore: float = 0.0, contact_expect: float = 0.0, start: tuple[int, ...] = START,
 ) -> tuple[list[np.ndarray], list[int], np.ndarray]:
     """One greedy self-play game. Returns the training states' encodings, their classes
     (:data:`RACE` / :data:`CONTACT`) and their targets ``(T, 5)`` (side on roll's view):
@@ -124,8 +132,11 @@ def play_training_game(
     λ-returns of the states before them then build on; likewise a share ``contact_expect`` of
     the contact states (other than the starting position). At a share ``explore`` of the contact
     decisions another play within :data:`EXPLORE_MARGIN` of the best is played; the state
-    before it takes the best play's value as its return (the trace is cut there)."""
-    states: list[np.ndarray] = [encode(np.asarray([START], dtype=np.int8))[0]]
+    before it takes the best play's value as its return (the trace is cut there).
+
+    ``start`` is the first position (26 ints, the side on roll's numbering, a contact
+    position): the opening by default, whose first roll is never a double."""
+    states: list[np.ndarray] = [encode(np.asarray([start], dtype=np.int8))[0]]
     kinds: list[int] = [CONTACT]
     values: list[np.ndarray] = []
     expected: dict[int, np.ndarray] = {}
@@ -134,8 +145,8 @@ def play_training_game(
     explorer = random.Random(rng.getrandbits(32)) if explore > 0 else None
     cut: set[int] = set()  # the decisions where another play than the best was played
     evaluator = NetEvaluator(nets, cache_size=50_000) if chooser is not None else None
-    board = START
-    opening = True
+    board = start
+    opening = start == START
     while True:
         dice = roll(rng, opening)
         opening = False
@@ -187,9 +198,12 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
     learnt = 0
     for n in range(first_game, first_game + count):
         rng = random.Random(settings.seed * 1_000_003 + n)
+        start = START
+        if settings.back_games > 0 and rng.random() < settings.back_games:
+            start = _contact_start(rng)
         states, kinds, returns = play_training_game(nets, rng, settings.lam,
                                                     settings.race_expect, settings.explore,
-                                                    settings.contact_expect)
+                                                    settings.contact_expect, start)
         x = np.asarray(states, dtype=np.float32)
         k = np.asarray(kinds)
         for net_kind, net in ((CONTACT, nets.contact), (RACE, nets.race)):
@@ -198,6 +212,15 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
                 net.train_step(x[rows], returns[rows], settings.rate)
         learnt += len(states)
     return learnt
+
+
+def _contact_start(rng: random.Random) -> tuple[int, ...]:
+    """A back-game start (:func:`~backgammon.training.starts.back_game_start`), drawn again
+    in the rare case the sides are not in contact."""
+    while True:
+        board = back_game_start(rng)
+        if classify(np.asarray([board]))[0] == CONTACT:
+            return board
 
 
 def new_nets(settings: Settings) -> NetSet:
@@ -365,6 +388,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--explore", type=share, default=None,
                    help="share of contact decisions that play another play near the best "
                    f"(new run: {NEW_RUN['explore']})")
+    p.add_argument("--back-games", type=share, default=None,
+                   help="share of games that start from a drawn back-game or holding-game "
+                   f"position instead of the opening (new run: {NEW_RUN['back_games']})")
     p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
     p.add_argument("--sync", type=positive, default=200, help="games between weight averaging")
     p.add_argument("--checkpoint-every", type=positive, default=5000)
@@ -411,7 +437,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
             raise TrainingError(f"{out} has {getattr(settings, key)} hidden units in its "
                                 f"{key.split('_')[0]} net, not {given[key]}: a run keeps its "
                                 "nets' shape")
-    for key in ("lam", "rate", "race_expect", "contact_expect", "explore"):
+    for key in ("lam", "rate", "race_expect", "contact_expect", "explore", "back_games"):
         if key in given:
             setattr(settings, key, given[key])
     nets.meta["settings"] = asdict(settings)

@@ -1,0 +1,92 @@
+"""Starting positions for training games other than the opening: back games and holding games.
+
+Greedy self-play from the opening seldom reaches a back game (one side holding two anchors
+deep in the other's home board, far behind in the race), so nets trained only from the opening
+misjudge them: they under-value the side holding the anchors. ``backgammon train --back-games
+S`` starts a share S of the games from a position drawn here instead; the games are then played
+and learnt from as any other (the rules and the nets decide everything after the start).
+
+The draw, from the side holding the anchors (the *defender*) and its opponent (the
+*attacker*), in each side's own numbering (home board 1..6, moving down to 1):
+
+* the defender holds two anchors (two of the attacker's points 1..5, two or three checkers
+  each), or one (an ace- to 3-point holding game, two or three checkers) in a quarter of the
+  draws; none, one or two more of its checkers are on the bar;
+* its other checkers are spread over its own points 1..18 (weighted to its home and outer
+  boards, mostly two at a time, at most five to a point);
+* the attacker's fifteen are spread over its points 1..13 not held by the defender (weighted
+  to its home board), a few sometimes further back (14..18);
+* the defender is on roll in half the draws, the attacker in the other half.
+
+No other program's positions or data are used: the draw is ours, from the description of back
+games in the literature (e.g. Robertie, "Backgammon for Winners", ch. on back games).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+#: Points a side's spare checkers are drawn over, with their weights (own numbering).
+_DEFENDER_SPREAD: Final = {p: (0.5 if p <= 2 else 1.0 if p <= 6 else 1.2 if p <= 12 else 0.6)
+                           for p in range(1, 19)}
+_ATTACKER_SPREAD: Final = {p: (1.0 if p <= 6 else 0.8 if p <= 11 else 0.5) for p in range(1, 14)}
+_ATTACKER_BACK: Final = {p: 1.0 for p in range(14, 19)}
+#: Most checkers a drawn point gets.
+_MOST: Final = 5
+
+
+def _spread(rng: random.Random, count: int, weights: dict[int, float],
+            points: dict[int, int]) -> int:
+    """Put up to ``count`` checkers on ``points`` (own numbering -> checkers), mostly two at a
+    time (made points, as real positions have; a single checker a fifth of the time), each
+    group on a point drawn by ``weights`` among those with fewer than :data:`_MOST`. Returns
+    how many were placed (fewer only when every point is full)."""
+    placed = 0
+    while placed < count:
+        open_ = [p for p in weights if points.get(p, 0) < _MOST]
+        if not open_:
+            break
+        point = rng.choices(open_, weights=[weights[p] for p in open_])[0]
+        group = min(1 if rng.random() < 0.2 else 2, count - placed, _MOST - points.get(point, 0))
+        points[point] = points.get(point, 0) + group
+        placed += group
+    return placed
+
+
+def back_game_start(rng: random.Random) -> tuple[int, ...]:
+    """A back-game or holding-game position drawn from ``rng`` (see the module docstring).
+
+    Returns:
+        26 signed ints in the numbering of the side on roll: index 1..24 its points (its
+        checkers positive, the opponent's negative), 25 its bar, 0 the opponent's bar
+        (negative); fifteen checkers a side, none borne off, the sides in contact.
+    """
+    defender: dict[int, int] = {}  # defender's own numbering; 25 = its bar
+    anchors = [rng.randint(1, 3)] if rng.random() < 0.25 else rng.sample(range(1, 6), 2)
+    for point in anchors:  # the attacker's point p is the defender's 25 - p
+        defender[25 - point] = 3 if rng.random() < 0.3 else 2
+    on_bar = rng.choices((0, 1, 2), weights=(6, 3, 1))[0]
+    if on_bar:
+        defender[25] = on_bar
+    _spread(rng, 15 - sum(defender.values()), _DEFENDER_SPREAD, defender)
+
+    held = {25 - p for p in defender if p <= 24}  # in the attacker's numbering
+    attacker: dict[int, int] = {}
+    back = rng.choices((0, 1, 2), weights=(6, 3, 1))[0]
+    back = _spread(rng, back, {p: w for p, w in _ATTACKER_BACK.items() if p not in held},
+                   attacker)
+    _spread(rng, 15 - back, {p: w for p, w in _ATTACKER_SPREAD.items() if p not in held},
+            attacker)
+
+    defender_on_roll = rng.random() < 0.5
+    mover, other = (defender, attacker) if defender_on_roll else (attacker, defender)
+    board = [0] * 26
+    for point, n in mover.items():
+        board[point] += n  # 1..24 its points, 25 its bar
+    for point, n in other.items():
+        board[0 if point == 25 else 25 - point] -= n
+    return tuple(board)
+
+
+__all__ = ["back_game_start"]

@@ -1,0 +1,100 @@
+"""Back-game starts for training (``backgammon train --back-games``): what is drawn, and that
+a game played from one learns from that position."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from backgammon.ai.encoding import encode
+from backgammon.ai.neural import CONTACT, classify
+from backgammon.core.position import Position
+from backgammon.training import td
+from backgammon.training.starts import back_game_start
+
+
+def _anchors(board: tuple[int, ...], sign: int) -> list[int]:
+    """The opponent's points 1..5 (in its numbering) where the side of ``sign`` has two or
+    more checkers; ``board`` is in the numbering of the side on roll (sign +1)."""
+    if sign > 0:  # the mover's 24..20 are the opponent's 1..5
+        return [25 - i for i in range(20, 25) if board[i] >= 2]
+    return [i for i in range(1, 6) if board[i] <= -2]  # the mover's 1..5
+
+
+def test_drawn_starts_are_legal_back_or_holding_games() -> None:
+    rng = random.Random(11)
+    boards = [back_game_start(rng) for _ in range(500)]
+    defender_on_roll = 0
+    pip_leads = []
+    for board in boards:
+        Position.from_points(board, "white")  # 15 a side, none off, nothing impossible
+        assert sum(c for c in board if c > 0) == 15 and sum(c for c in board if c < 0) == -15
+        assert board[25] >= 0 and board[0] <= 0
+        mine, theirs = _anchors(board, +1), _anchors(board, -1)
+        assert bool(mine) != bool(theirs), board  # exactly one side holds anchors
+        defender_on_roll += bool(mine)
+        sign = 1 if mine else -1
+        held = mine or theirs
+        assert 1 <= len(held) <= 2
+        # the defender's pip count against the attacker's (bar = 25 pips)
+        own = sum(c * i for i, c in enumerate(board) if c > 0)
+        other = sum(-c * (25 - i) for i, c in enumerate(board) if c < 0)
+        pip_leads.append((own - other) * sign)
+    assert np.all(classify(np.asarray(boards, dtype=np.int8)) == CONTACT)
+    assert 200 < defender_on_roll < 300  # either side on roll, about half each
+    assert np.median(pip_leads) > 50  # the defender is well behind in the race
+    assert len({tuple(b) for b in boards}) == len(boards)
+
+
+def test_the_draw_is_reproducible() -> None:
+    first = [back_game_start(random.Random(n)) for n in range(20)]
+    again = [back_game_start(random.Random(n)) for n in range(20)]
+    assert first == again
+
+
+def test_a_game_from_a_drawn_start_learns_from_it() -> None:
+    """The first state is the drawn position (not the opening), the game is played to its end
+    (doubles allowed on the first roll), and every target is a set of chances."""
+    from backgammon.ai.nets import default_nets
+
+    start = back_game_start(random.Random(3))
+    states, kinds, returns = td.play_training_game(default_nets(), random.Random(4), 0.7,
+                                                   start=start)
+    assert np.array_equal(states[0], encode(np.asarray([start], dtype=np.int8))[0])
+    assert kinds[0] == CONTACT and len(states) > 5
+    assert np.all(returns >= 0.0) and np.all(returns <= 1.0)
+
+
+def test_a_share_of_training_games_start_from_back_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Settings.back_games``: that share of the games is drawn (the draw comes from the
+    game's own generator, so a run stays reproducible), none at 0; old settings resume at 0."""
+    from backgammon.ai.nets import default_nets
+
+    drawn: list[tuple[int, ...]] = []
+    starts: list[tuple[int, ...]] = []
+    original_play = td.play_training_game
+
+    def draw(rng: random.Random) -> tuple[int, ...]:
+        drawn.append(back_game_start(rng))
+        return drawn[-1]
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        starts.append(args[6])
+        return original_play(*args, **kwargs)
+
+    monkeypatch.setattr(td, "back_game_start", draw)
+    monkeypatch.setattr(td, "play_training_game", play)
+    nets = default_nets()  # rate 0: the shared nets are left as they are
+    td.train_games(nets, td.Settings(rate=0.0, back_games=0.5), 0, 40)
+    assert 10 <= len(drawn) <= 30
+    assert [s for s in starts if s != td.START] == drawn
+    drawn.clear()
+    starts.clear()
+    td.train_games(nets, td.Settings(rate=0.0), 0, 10)
+    assert not drawn and starts == [td.START] * 10
+    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
+                          "race_hidden": 4}).back_games == 0.0
