@@ -18,8 +18,9 @@ The draw, from the side holding the anchors (the *defender*) and its opponent (t
   to its home board), a few sometimes further back (14..18);
 * the defender is on roll in half the draws, the attacker in the other half.
 
-No other program's positions or data are used: the draw is ours, from the description of back
-games in the literature (e.g. Robertie, "Backgammon for Winners", ch. on back games).
+No other program's positions or data are used: the draw is ours, from the usual definition
+of a back game (two or more anchors deep in the opponent's home board, well behind in the
+race) and of a holding game (one anchor there).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def back_game_start(rng: random.Random) -> tuple[int, ...]:
     Returns:
         26 signed ints in the numbering of the side on roll: index 1..24 its points (its
         checkers positive, the opponent's negative), 25 its bar, 0 the opponent's bar
-        (negative); fifteen checkers a side, none borne off, the sides in contact.
+        (negative); fifteen checkers a side, none borne off. The sides are in contact in
+        all but rare draws (the trainer draws again then).
     """
     defender: dict[int, int] = {}  # defender's own numbering; 25 = its bar
     anchors = [rng.randint(1, 3)] if rng.random() < 0.25 else rng.sample(range(1, 6), 2)
