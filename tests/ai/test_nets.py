@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from backgammon import WHITE, Position, legal_plays
 from backgammon.ai import evaluate
@@ -93,6 +95,75 @@ def test_a_prime_and_the_escapes_behind_it() -> None:
     # escaping from 24 past 14 needs 11 pips or more landing on 13 or lower with open steps:
     # only 6-5 played 5 first (via 19; 18 is held); 6-6 (18), 5-5 (14), 4-4 (16) are blocked
     assert f["escapes"] * 36 == pytest.approx(2)
+
+
+def _rolls() -> list[tuple[int, int, list[tuple[int, tuple[int, ...]]]]]:
+    """The 21 rolls: (rolls out of 36, 0, the ways one checker travels with it as
+    (distance, partial sums on the way))."""
+    out = []
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            if high == low:
+                ways = [(high * k, tuple(high * j for j in range(1, k))) for k in range(1, 5)]
+                out.append((1, 0, ways))
+            else:
+                ways = [(high, ()), (low, ()), (high + low, (high,)), (high + low, (low,))]
+                out.append((2, 0, ways))
+    return out
+
+
+def _reference_shots_and_escapes(b: list[int]) -> tuple[int, int, int]:
+    """Shots, direct shots and escapes (rolls out of 36) of the side whose numbering ``b`` is
+    in, counted roll by roll from the module docstring of ``backgammon.ai.encoding``."""
+    mine = [max(c, 0) for c in b]
+    theirs = [max(-c, 0) for c in b]
+    shots = direct = 0
+    blots = [p for p in range(1, 25) if mine[p] == 1]
+    for weight, _, ways in _rolls():
+        hits = direct_hit = False
+        for p in blots:
+            for distance, steps in ways:
+                origin = p - distance
+                if origin < 0 or theirs[origin] == 0:
+                    continue
+                if any(mine[origin + s] >= 2 for s in steps):
+                    continue
+                if theirs[0] and origin != 0:
+                    continue  # a checker on the bar must enter first
+                if theirs[0] >= 2 and distance > 6:
+                    continue
+                hits = True
+                direct_hit |= not steps and distance <= 6
+        shots += weight * hits
+        direct += weight * direct_hit
+    rear = max((q for q in range(1, 26) if mine[q] > 0), default=0)
+    blocks = [q for q in range(max(rear - 12, 1), rear) if theirs[q] >= 2]
+    if rear < 8 or not blocks:
+        return shots, direct, 36
+    low = min(blocks)
+    escapes = 0
+    for weight, _, ways in _rolls():
+        if any(
+            1 <= rear - d < low and theirs[rear - d] < 2
+            and not any(theirs[rear - s] >= 2 for s in steps)
+            for d, steps in ways
+        ):
+            escapes += weight
+    return shots, direct, escapes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-4, 4), min_size=24, max_size=24),
+       st.integers(0, 3), st.integers(0, 3))
+def test_shots_and_escapes_agree_with_a_roll_by_roll_count(
+    points: list[int], my_bar: int, their_bar: int
+) -> None:
+    board = [-their_bar, *points, my_bar]
+    row = encode(np.asarray([board]))[0]
+    for start, side in ((RAW_UNITS, board), (OPP, [-c for c in reversed(board)])):
+        got = tuple(round(float(row[start + FEATURE_NAMES.index(name)]) * 36)
+                    for name in ("shots", "direct_shots", "escapes"))
+        assert got == _reference_shots_and_escapes(side), side
 
 
 def test_classes_of_boards() -> None:

@@ -94,33 +94,42 @@ _N_PATHS: Final = len(_PATHS)
 _ROLL_COUNT: Final = (np.asarray(ROLL_WEIGHT, dtype=np.float32) * 36.0).astype(np.float32)
 _DISTANCE: Final = np.array([d for d, _ in _PATHS], dtype=np.int64)
 _DIRECT: Final = np.array([not steps and d <= 6 for d, steps in _PATHS], dtype=bool)
-#: Up to 3 partial sums per path, padded with -1 (no step).
-_STEPS: Final = np.array([list(s) + [-1] * (3 - len(s)) for _, s in _PATHS], dtype=np.int64)
-
-
-def _shot_tables() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """Gather indices for the shots at a blot on point p (1..24), for every path.
-
-    The shooter stands on p - distance (0 is the opponent's bar) and passes p - distance + s
-    for each partial sum s. Index 25 of the shooter array is a column that is never set and
-    index 0 of the blocking array one that never blocks (nobody holds the opponent's bar).
-    """
-    points = np.arange(1, 25)[:, None]
-    origin = points - _DISTANCE[None, :]
-    valid = origin >= 0
-    shooter = np.where(valid, origin, 25)
-    via = origin[:, :, None] + _STEPS[None, :, :]
-    via = np.where((_STEPS[None, :, :] >= 0) & valid[:, :, None], via, 0)
-    from_bar = origin == 0
-    return shooter, via, from_bar
-
-
-_SHOOTER, _VIA, _FROM_BAR = _shot_tables()
 _ONE_DIE: Final = _DISTANCE <= 6
-_AHEAD: Final = np.arange(1, 13)
+
+# The shots and the escapes work on bit masks of the board: bit q of a mask is place q
+# (0..25). A path of distance D whose partial sums are s1, s2, ... is then one shift and one
+# test: a shooter on o = p - D reaches a blot on p when bit o of the shooters' mask is set and
+# the made points o + s1, o + s2, ... are all open, that is the bits s1, s2, ... of the made
+# points' mask shifted right by o are all clear.
+#: Bits of each path's partial sums (bit s for each s).
+_STEP_BITS: Final = np.array([sum(1 << s for s in steps) for _, steps in _PATHS], dtype=np.int64)
+#: Where the shooters' bits sit in the combined mask; the made points' bits start at 32.
+_MADE_SHIFT: Final = 32
+#: The origin of each path ending on place p (rows 0..24), and the shift that reads it: the
+#: origin when it is on the board (0 is the opponent's bar), else bit 31, which is never set.
+_ORIGIN: Final = np.arange(25)[:, None] - _DISTANCE[None, :]
+_SHOT_SHIFT: Final = np.where(_ORIGIN >= 0, _ORIGIN, 31).astype(np.int64)
+#: After the shift, a shot hits when exactly the shooter's bit is set among these.
+_SHOT_MASK: Final = 1 | (_STEP_BITS << _MADE_SHIFT)
+_SHOT_FROM_BAR: Final = _ORIGIN == 0
+#: The landing point of each path leaving place r (rows 0..25), 62 when it is off the board
+#: (no escape: it is above every point the checker must pass, and reads no bit).
+_LANDING: Final = np.arange(26)[:, None] - _DISTANCE[None, :]
+_LAND_SHIFT: Final = np.where(_LANDING >= 1, _LANDING, 62).astype(np.int64)
+#: After that shift, a path is blocked when any of these is set: the landing point and the
+#: points it passes on the way (D - s above the landing point for each partial sum s).
+_PATH_BITS: Final = np.array(
+    [1 | sum(1 << (d - s) for s in steps) for d, steps in _PATHS], dtype=np.int64
+)
+_PLACE_BIT: Final = np.left_shift(np.int64(1), np.arange(26, dtype=np.int64))
 _PLACES: Final = np.arange(26, dtype=np.int16)
 #: Pips each place is outside the home board (0 for points 1..6).
 _OUTSIDE: Final = np.maximum(np.arange(26, dtype=np.int16) - 6, 0).astype(np.int16)
+
+
+def _masks(flags: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """``(N, k)`` flags of places 0..k-1 as one int64 bit mask per board."""
+    return flags.astype(np.int64) @ _PLACE_BIT[: flags.shape[1]]
 
 
 def _side_features(b: npt.NDArray[np.int16]) -> Floats:
@@ -135,27 +144,29 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
 
     made = mine >= 2  # (N, 26); index 0 never (it is the opponent's bar)
     blots = mine[:, 1:25] == 1  # (N, 24)
-    shooters = np.zeros((n, 26), dtype=bool)  # column 25 is never set
-    shooters[:, :25] = theirs[:, :25] > 0
     # one row per (board, blot): most boards have few blots, so this is far smaller than
     # every point of every board
     board_of, point = np.nonzero(blots)
     if len(board_of):
-        # flat 1-d gathers: far faster than indexing with two broadcast index arrays
-        row = board_of * 26
-        sh = np.take(shooters.ravel(), row[:, None] + _SHOOTER[point])  # (M, P)
-        # the steps on the way matter only where a shooter stands
-        m_i, p_i = np.nonzero(sh)
-        blocked = np.take(made.ravel(), row[m_i, None] + _VIA[point[m_i], p_i]).any(axis=1)
-        hit = np.zeros(sh.shape, dtype=bool)
-        hit[m_i, p_i] = ~blocked
-        on_bar = theirs[board_of, 0]
+        point += 1
+        masks = (_masks(theirs[:, :25] > 0) | (_masks(made) << _MADE_SHIFT))[board_of]
+        hit = (masks[:, None] >> _SHOT_SHIFT[point]) & _SHOT_MASK == 1  # (M, paths)
         # an opponent checker on the bar must enter first: only shots from the bar count, and
-        # with two or more there only those with one die
-        hit &= (on_bar == 0)[:, None] | _FROM_BAR[point]
-        hit &= (on_bar <= 1)[:, None] | _ONE_DIE[None, :]
+        # with two or more there only those of 6 pips or less
+        on_bar = theirs[board_of, 0]
+        barred = np.flatnonzero(on_bar)
+        if len(barred):
+            hit[barred] &= _SHOT_FROM_BAR[point[barred]] & (
+                (on_bar[barred] <= 1)[:, None] | _ONE_DIE[None, :]
+            )
+        # the paths that hit some blot of each board: the rows' bits OR-ed board by board
         starts = np.flatnonzero(np.r_[True, board_of[1:] != board_of[:-1]])
-        path_hit = np.maximum.reduceat(hit.view(np.uint8), starts, axis=0).astype(np.float32)
+        words = np.zeros((len(hit), 8), dtype=np.uint8)
+        words[:, : (_N_PATHS + 7) // 8] = np.packbits(hit, axis=1, bitorder="little")
+        joined = np.bitwise_or.reduceat(words.view(np.uint64).ravel(), starts)
+        path_hit = np.unpackbits(
+            joined.view(np.uint8).reshape(-1, 8), axis=1, count=_N_PATHS, bitorder="little"
+        ).astype(np.float32)
         rows = board_of[starts]
         roll_hit = (path_hit @ _PATH_ROLLS) > 0
         out[rows, 1] = (roll_hit @ _ROLL_COUNT) / 36.0
@@ -179,30 +190,21 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
     # escapes of the rearmost checker (the bar is 25)
     occupied = mine > 0
     rear = np.where(occupied.any(axis=1), 25 - np.argmax(occupied[:, ::-1], axis=1), 0)
-    their_made = theirs >= 2
-    their_made[:, 0] = False
     escapes = np.full(n, 36.0, dtype=np.float32)
     rows = np.flatnonzero(rear >= 8)
     if len(rows):
-        r = rear[rows]
-        flat = their_made[rows].ravel()
-        base = (np.arange(len(rows)) * 26)[:, None]
-        # the lowest opponent point within 12 pips in front of the checker
-        front = r[:, None] - _AHEAD[None, :]  # (R, 12)
-        front_made = flat[base + np.maximum(front, 0)] & (front >= 1)
-        has_block = front_made.any(axis=1)
-        far = 12 - np.argmax(front_made[:, ::-1], axis=1)
-        low = np.where(has_block, r - far, r + 1)
-        land = r[:, None] - _DISTANCE[None, :]  # (R, P)
-        land_ok = (land >= 1) & (land < low[:, None]) & ~flat[base + np.maximum(land, 0)]
-        # the steps on the way matter only for paths that land well
-        r_i, p_i = np.nonzero(land_ok)
-        via = r[r_i, None] - _STEPS[p_i]  # (K, 3); pad steps (-1) give r + 1: masked
-        via_blocked = (np.take(flat, base[r_i] + np.minimum(via, 25))
-                       & (_STEPS[p_i] >= 0)).any(axis=1)
-        path_ok = np.zeros(land_ok.shape, dtype=np.float32)
-        path_ok[r_i, p_i] = ~via_blocked
-        roll_ok = (path_ok @ _PATH_ROLLS) > 0
+        r = rear[rows].astype(np.int64)
+        their_made = theirs[rows] >= 2
+        their_made[:, 0] = False
+        blocks = _masks(their_made)
+        # the lowest opponent point within 12 pips in front of the checker (r - 12 .. r - 1)
+        window = blocks & ((np.int64(1) << r) - (np.int64(1) << np.maximum(r - 12, 1)))
+        has_block = window != 0
+        low = np.where(has_block, np.bitwise_count((window & -window) - 1), r + 1)
+        # a path escapes when it lands below that point, on an open point, passing open ones
+        land = _LAND_SHIFT[r]  # (R, paths)
+        ok = (land < low[:, None]) & ((blocks[:, None] >> land) & _PATH_BITS == 0)
+        roll_ok = (ok.astype(np.float32) @ _PATH_ROLLS) > 0
         escapes[rows] = np.where(has_block, roll_ok @ _ROLL_COUNT, 36.0)
     out[:, 8] = escapes / 36.0
 
