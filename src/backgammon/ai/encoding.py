@@ -122,9 +122,23 @@ _PATH_BITS: Final = np.array(
     [1 | sum(1 << (d - s) for s in steps) for d, steps in _PATHS], dtype=np.int64
 )
 _PLACE_BIT: Final = np.left_shift(np.int64(1), np.arange(26, dtype=np.int64))
-_PLACES: Final = np.arange(26, dtype=np.int16)
-#: Pips each place is outside the home board (0 for points 1..6).
-_OUTSIDE: Final = np.maximum(np.arange(26, dtype=np.int16) - 6, 0).astype(np.int16)
+#: Checker counts weighted by place, one column per feature that is such a sum: the pips,
+#: the pips outside the home board (timing), checkers on 19..24 and the bar, checkers on 1..3.
+_COUNTED: Final = (0, 9, 10, 11)
+_COUNT_WEIGHTS: Final = np.stack([
+    np.arange(26),
+    np.maximum(np.arange(26) - 6, 0),
+    (np.arange(26) >= 19).astype(np.int64),
+    ((np.arange(26) >= 1) & (np.arange(26) <= 3)).astype(np.int64),
+], axis=1)
+_COUNT_SCALE: Final = np.array([100.0, 100.0, 5.0, 15.0])
+#: Made points counted by place: the home board's (1..6) and the anchors (19..24).
+_MADE_COUNTED: Final = (4, 7)
+_MADE_WEIGHTS: Final = np.stack([
+    (np.arange(26) >= 1) & (np.arange(26) <= 6),
+    (np.arange(26) >= 19) & (np.arange(26) <= 24),
+], axis=1).astype(np.int64)
+_MADE_SCALE: Final = np.array([6.0, 2.0])
 
 
 def _masks(flags: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
@@ -139,8 +153,7 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
     mine = np.maximum(b, 0)
     theirs = np.maximum(-b, 0)
     out = np.zeros((n, FEATURES_PER_SIDE), dtype=np.float32)
-    pips = mine @ _PLACES
-    out[:, 0] = pips / 100.0
+    out[:, _COUNTED] = (mine @ _COUNT_WEIGHTS) / _COUNT_SCALE
 
     made = mine >= 2  # (N, 26); index 0 never (it is the opponent's bar)
     blots = mine[:, 1:25] == 1  # (N, 24)
@@ -160,7 +173,7 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
                 (on_bar[barred] <= 1)[:, None] | _ONE_DIE[None, :]
             )
         # the paths that hit some blot of each board: the rows' bits OR-ed board by board
-        starts = np.flatnonzero(np.r_[True, board_of[1:] != board_of[:-1]])
+        starts = np.flatnonzero(np.concatenate(([True], board_of[1:] != board_of[:-1])))
         words = np.zeros((len(hit), 8), dtype=np.uint8)
         words[:, : (_N_PATHS + 7) // 8] = np.packbits(hit, axis=1, bitorder="little")
         joined = np.bitwise_or.reduceat(words.view(np.uint64).ravel(), starts)
@@ -173,7 +186,7 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
         direct = ((path_hit * _DIRECT[None, :]) @ _PATH_ROLLS) > 0
         out[rows, 2] = (direct @ _ROLL_COUNT) / 36.0
     out[:, 3] = blots.sum(axis=1) / 5.0
-    out[:, 4] = made[:, 1:7].sum(axis=1) / 6.0
+    out[:, _MADE_COUNTED] = (made @ _MADE_WEIGHTS) / _MADE_SCALE
 
     # longest run of made points on 1..24 and its rearmost point: at each point, the run
     # ending there is the point minus the last unmade point below it
@@ -185,7 +198,6 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
     best_top = np.argmax(run, axis=1) + 1
     out[:, 5] = best / 6.0
     out[:, 6] = np.where(best >= 2, best_top, 0) / 24.0
-    out[:, 7] = made[:, 19:25].sum(axis=1) / 2.0
 
     # escapes of the rearmost checker (the bar is 25)
     occupied = mine > 0
@@ -208,9 +220,6 @@ def _side_features(b: npt.NDArray[np.int16]) -> Floats:
         escapes[rows] = np.where(has_block, roll_ok @ _ROLL_COUNT, 36.0)
     out[:, 8] = escapes / 36.0
 
-    out[:, 9] = (mine @ _OUTSIDE) / 100.0
-    out[:, 10] = mine[:, 19:26].sum(axis=1) / 5.0
-    out[:, 11] = mine[:, 1:4].sum(axis=1) / 15.0
     return out
 
 
