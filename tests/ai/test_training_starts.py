@@ -1,5 +1,5 @@
-"""Back-game starts for training (``backgammon train --back-games``): what is drawn, and that
-a game played from one learns from that position."""
+"""Back-game and blitz starts for training (``backgammon train --back-games``, ``--blitz``):
+what is drawn, and that a game played from one learns from that position."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from backgammon.ai.encoding import encode
 from backgammon.ai.neural import CONTACT, classify
 from backgammon.core.position import Position
 from backgammon.training import td
-from backgammon.training.starts import back_game_start
+from backgammon.training.starts import back_game_start, blitz_start
 
 
 def _anchors(board: tuple[int, ...], sign: int) -> list[int]:
@@ -98,3 +98,61 @@ def test_a_share_of_training_games_start_from_back_games(
     assert not drawn and starts == [td.START] * 10
     assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
                           "race_hidden": 4}).back_games == 0.0
+
+
+def test_drawn_blitzes_have_a_strong_board_and_checkers_on_the_bar() -> None:
+    """The attacker has made 3-5 home points, the defender has 1-3 checkers on its bar and at
+    most two blots in the attacker's home board, no point holds checkers of both sides, and
+    either side is on roll about half the time."""
+    rng = random.Random(5)
+    boards = [blitz_start(rng) for _ in range(500)]
+    defender_on_roll = 0
+    for board in boards:
+        Position.from_points(board, "white")
+        assert sum(c for c in board if c > 0) == 15 and sum(c for c in board if c < 0) == -15
+        defender = board[25] > 0
+        defender_on_roll += defender
+        if defender:  # the attacker's home points are the mover's 19..24
+            bar, home = board[25], [-board[i] for i in range(24, 18, -1)]
+        else:
+            bar, home = -board[0], list(board[1:7])
+        assert 1 <= bar <= 3, board
+        assert 3 <= sum(n >= 2 for n in home) <= 5, board
+        assert board[0] * board[25] == 0  # only the defender has checkers on the bar
+        blots = [n for n in home if n < 0]  # the defender's checkers there
+        assert len(blots) <= 2 and all(n == -1 for n in blots), board
+    assert np.all(classify(np.asarray(boards, dtype=np.int8)) == CONTACT)
+    assert 200 < defender_on_roll < 300
+    assert len({tuple(b) for b in boards}) == len(boards)
+    assert [blitz_start(random.Random(n)) for n in range(10)] == [
+        blitz_start(random.Random(n)) for n in range(10)]
+
+
+def test_a_share_of_the_other_games_start_from_blitzes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Settings.blitz``: that share of the games not drawn as back games starts from a
+    drawn blitz; none at 0 (old settings resume at 0)."""
+    from backgammon.ai.nets import default_nets
+
+    drawn: list[tuple[int, ...]] = []
+    starts: list[tuple[int, ...]] = []
+    original_play = td.play_training_game
+
+    def draw(rng: random.Random) -> tuple[int, ...]:
+        drawn.append(blitz_start(rng))
+        return drawn[-1]
+
+    def play(*args: Any, **kwargs: Any) -> Any:
+        starts.append(args[6])
+        return original_play(*args, **kwargs)
+
+    monkeypatch.setattr(td, "blitz_start", draw)
+    monkeypatch.setattr(td, "play_training_game", play)
+    nets = default_nets()
+    td.train_games(nets, td.Settings(rate=0.0, blitz=0.5), 0, 40)
+    assert 10 <= len(drawn) <= 30
+    assert [s for s in starts if s != td.START] == drawn
+    drawn.clear()
+    td.train_games(nets, td.Settings(rate=0.0), 0, 10)
+    assert not drawn
+    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
+                          "race_hidden": 4, "back_games": 0.25}).blitz == 0.0

@@ -30,7 +30,10 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   game's own generator) start from a back-game or holding-game position drawn by
   :func:`backgammon.training.starts.back_game_start` instead of the opening, because greedy
   play from the opening seldom reaches one and nets trained without them under-value the side
-  holding the anchors.
+  holding the anchors. ``--blitz`` does the same with a drawn blitz
+  (:func:`backgammon.training.starts.blitz_start`) for a share of the games not drawn as back
+  games, because greedy self-play drifts towards quiet games and learns too little of the
+  attacks that win gammons.
 * One gradient step per game on the squared error of the five outputs, for the contact net on
   the contact states and the race net on the race states (offline λ-return: the targets use
   the weights the game was played with).
@@ -89,7 +92,7 @@ from backgammon.ai.neural import (
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
-from backgammon.training.starts import back_game_start
+from backgammon.training.starts import back_game_start, blitz_start
 
 START = Position.start().own_points(WHITE)
 
@@ -107,6 +110,7 @@ class Settings:
     explore: float = 0.0
     contact_expect: float = 0.0
     back_games: float = 0.0
+    blitz: float = 0.0
 
 
 #: Exploration plays another play within this much cubeless money equity of the best.
@@ -201,6 +205,8 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
         start = START
         if settings.back_games > 0 and rng.random() < settings.back_games:
             start = _contact_start(rng)
+        elif settings.blitz > 0 and rng.random() < settings.blitz:
+            start = blitz_start(rng)
         states, kinds, returns = play_training_game(nets, rng, settings.lam,
                                                     settings.race_expect, settings.explore,
                                                     settings.contact_expect, start)
@@ -391,6 +397,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--back-games", type=share, default=None,
                    help="share of games that start from a drawn back-game or holding-game "
                    f"position instead of the opening (new run: {NEW_RUN['back_games']})")
+    p.add_argument("--blitz", type=share, default=None,
+                   help="share of games that start from a drawn blitz (the other games: "
+                   f"those not drawn as back games) (new run: {NEW_RUN['blitz']})")
     p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
     p.add_argument("--sync", type=positive, default=200, help="games between weight averaging")
     p.add_argument("--checkpoint-every", type=positive, default=5000)
@@ -437,7 +446,8 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
             raise TrainingError(f"{out} has {getattr(settings, key)} hidden units in its "
                                 f"{key.split('_')[0]} net, not {given[key]}: a run keeps its "
                                 "nets' shape")
-    for key in ("lam", "rate", "race_expect", "contact_expect", "explore", "back_games"):
+    for key in ("lam", "rate", "race_expect", "contact_expect", "explore", "back_games",
+                "blitz"):
         if key in given:
             setattr(settings, key, given[key])
     nets.meta["settings"] = asdict(settings)
