@@ -68,38 +68,6 @@ def test_a_game_from_a_drawn_start_learns_from_it() -> None:
     assert np.all(returns >= 0.0) and np.all(returns <= 1.0)
 
 
-def test_a_share_of_training_games_start_from_back_games(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Settings.back_games``: that share of the games is drawn (the draw comes from the
-    game's own generator, so a run stays reproducible), none at 0; old settings resume at 0."""
-    from backgammon.ai.nets import default_nets
-
-    drawn: list[tuple[int, ...]] = []
-    starts: list[tuple[int, ...]] = []
-    original_play = td.play_training_game
-
-    def draw(rng: random.Random) -> tuple[int, ...]:
-        drawn.append(back_game_start(rng))
-        return drawn[-1]
-
-    def play(*args: Any, **kwargs: Any) -> Any:
-        starts.append(args[6])
-        return original_play(*args, **kwargs)
-
-    monkeypatch.setattr(td, "back_game_start", draw)
-    monkeypatch.setattr(td, "play_training_game", play)
-    nets = default_nets()  # rate 0: the shared nets are left as they are
-    td.train_games(nets, td.Settings(rate=0.0, back_games=0.5), 0, 40)
-    assert 10 <= len(drawn) <= 30
-    assert [s for s in starts if s != td.START] == drawn
-    drawn.clear()
-    starts.clear()
-    td.train_games(nets, td.Settings(rate=0.0), 0, 10)
-    assert not drawn and starts == [td.START] * 10
-    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
-                          "race_hidden": 4}).back_games == 0.0
-
-
 def test_drawn_blitzes_have_a_strong_board_and_checkers_on_the_bar() -> None:
     """The attacker has made 3-5 home points, the defender has 1-3 checkers on its bar and at
     most two blots in the attacker's home board, no point holds checkers of both sides, and
@@ -128,31 +96,47 @@ def test_drawn_blitzes_have_a_strong_board_and_checkers_on_the_bar() -> None:
         blitz_start(random.Random(n)) for n in range(10)]
 
 
-def test_a_share_of_the_other_games_start_from_blitzes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Settings.blitz``: that share of the games not drawn as back games starts from a
-    drawn blitz; none at 0 (old settings resume at 0)."""
+@pytest.mark.parametrize(("drawer", "setting"), [("back_game_start", "back_games"),
+                                               ("blitz_start", "blitz")])
+def test_a_share_of_training_games_start_from_a_drawn_position(
+        drawer: str, setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Settings.back_games`` and ``Settings.blitz``: that share of the games (for the blitz,
+    of those not drawn as back games) starts from a drawn position (the draw comes from the
+    game's own generator, so a run stays reproducible), none at 0; old settings resume at 0."""
     from backgammon.ai.nets import default_nets
 
     drawn: list[tuple[int, ...]] = []
     starts: list[tuple[int, ...]] = []
     original_play = td.play_training_game
+    original_draw = getattr(td, drawer)
 
     def draw(rng: random.Random) -> tuple[int, ...]:
-        drawn.append(blitz_start(rng))
+        drawn.append(original_draw(rng))
         return drawn[-1]
 
     def play(*args: Any, **kwargs: Any) -> Any:
         starts.append(args[6])
         return original_play(*args, **kwargs)
 
-    monkeypatch.setattr(td, "blitz_start", draw)
+    monkeypatch.setattr(td, drawer, draw)
     monkeypatch.setattr(td, "play_training_game", play)
-    nets = default_nets()
-    td.train_games(nets, td.Settings(rate=0.0, blitz=0.5), 0, 40)
+    nets = default_nets()  # rate 0: the shared nets are left as they are
+    td.train_games(nets, td.Settings(rate=0.0, **{setting: 0.5}), 0, 40)
     assert 10 <= len(drawn) <= 30
     assert [s for s in starts if s != td.START] == drawn
     drawn.clear()
+    starts.clear()
     td.train_games(nets, td.Settings(rate=0.0), 0, 10)
-    assert not drawn
-    assert td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
-                          "race_hidden": 4, "back_games": 0.25}).blitz == 0.0
+    assert not drawn and starts == [td.START] * 10
+    old = td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
+                         "race_hidden": 4})
+    assert getattr(old, setting) == 0.0
+
+
+def test_blitzes_are_drawn_only_for_games_not_drawn_as_back_games(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With both shares at 1 every game is a back game."""
+    from backgammon.ai.nets import default_nets
+
+    monkeypatch.setattr(td, "blitz_start", lambda rng: pytest.fail("a blitz was drawn"))
+    td.train_games(default_nets(), td.Settings(rate=0.0, back_games=1.0, blitz=1.0), 0, 3)
