@@ -204,11 +204,14 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
     # point, on the side away from it) goes to the turn nearest it across
     other = points.nth(7)
     line = int(other.get_attribute("data-line") or "-1")
-    dot, graph = other.bounding_box(), page.locator("#analysis-graph svg").bounding_box()
+    svg = page.locator("#analysis-graph svg")
+    dot, graph = other.bounding_box(), svg.bounding_box()
     assert dot is not None and graph is not None
     high = dot["y"] + dot["height"] / 2 < graph["y"] + graph["height"] / 2
-    y = graph["y"] + graph["height"] - 2 if high else graph["y"] + 2
-    page.mouse.click(dot["x"] + dot["width"] / 2 + 0.5, y)
+    # relative to the graph, clicked where it is then: the review's evaluation, which can come
+    # in after the jump above, may change the layout around the graph and move it on the page
+    svg.click(position={"x": dot["x"] + dot["width"] / 2 + 0.5 - graph["x"],
+                        "y": graph["height"] - 2 if high else 2})
     page.wait_for_function(
         f"() => document.querySelector('#move-list').children[{line}]"
         ".classList.contains('current')")
