@@ -30,7 +30,8 @@ each side's own numbering:
 * the defender has one to three checkers on the bar, and none, one or two blots on the
   attacker's open home points; its other checkers are spread over its own points 1..18 not
   held by the attacker (as the back-game draw spreads them);
-* the attacker's other checkers are spread over its points 1..13 not held by the defender;
+* the attacker's other checkers are spread over its points 7..13 and, now and then, onto its
+  made home points;
 * either side is on roll, half the draws each.
 
 No other program's positions or data are used: the draws are ours, from the usual definition
