@@ -317,7 +317,8 @@ def test_a_small_cache_gives_the_same_ranking() -> None:
     big = rank(boards, NetEvaluator(), 2, ())
     small = rank(boards, NetEvaluator(cache_size=40), 2, ())
     assert [r.index for r in big] == [r.index for r in small]
-    assert [r.value for r in big] == pytest.approx([r.value for r in small])
+    # float32 sums in another order: equal to far under a milli-point, near zero too
+    assert [r.value for r in big] == pytest.approx([r.value for r in small], abs=1e-6)
 
 
 def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
