@@ -327,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path,
                         help="a weights file (e.g. a training checkpoint) in place of the "
                         "shipped nets")
+    parser.add_argument("--json", type=Path, dest="json_out",
+                        help="also write the player-rows and the summary to this file as "
+                        "JSON (what tests/analysis/test_against_gnubg.py reads)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="files analysed at once, one process each (one per core)")
     args = parser.parse_args(argv)
@@ -367,6 +370,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nplayer-files: {len(rows)}; within max(3 mEMG, 25 %): {share:.0%}; "
           f"Spearman: {rho:.3f}; mean difference (ours - gnubg): "
           f"{sum(r.rate - r.gnubg_rate for r in rows) / len(rows):+.2f} mEMG")
+    if args.json_out is not None:
+        args.json_out.write_text(json.dumps({
+            "rows": [row._asdict() for row in rows], "within": share, "spearman": rho,
+            "level": args.level, "plies": args.plies,
+            "weights": str(args.weights) if args.weights else None}, indent=1) + "\n",
+            encoding="utf-8")
     if pairs is not None:
         print_breakdown(pairs)
         if args.dump is not None:

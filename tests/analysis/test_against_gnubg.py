@@ -1,18 +1,26 @@
 """Our analysis against GNU Backgammon's own (``gnubg -t``: ``analyse match``, ``show
 statistics match``) on the gnubg self-play matches of ``../shared/mat``.
 
-gnubg's analysis of a whole match takes from seconds to minutes, and ours about as long, so the
-tests take one 3-point match: gnubg's statistics are read, and the unforced moves are counted
-as gnubg counts them. The agreement of the error rates (issue 15's acceptance: within
-max(3 mEMG, 25 %) for 80 % of the player-files, Spearman >= 0.9) is measured over all 30 files
-by ``bench/gnubg_analysis.py``; it is not met yet (the nets are still training), so it is a
-bench figure, not a test. gnubg's answers are cached in ``bench/.cache/gnubg_analysis/``.
+gnubg's analysis of a whole match takes 5 to 25 s on this machine, and ours about as long, so
+the default suite takes one 3-point match: gnubg's statistics are read, the unforced moves are
+counted as gnubg counts them, and each player's error rate is within the acceptance's range.
+Issue 15's acceptance over all 30 files (each player's chequer-play error rate within
+max(3 mEMG, 25 %) of gnubg's for at least 80 % of the player-files, Spearman >= 0.9) is
+:func:`test_the_acceptance_over_all_the_self_play_matches`: it runs ``bench/gnubg_analysis.py``
+(about 8 minutes on 2 cores with gnubg's answers cached, 18 without), too long for CI's
+budget beside the rest of the suite, so it runs only with ``BACKGAMMON_GNUBG_FULL=1`` and
+otherwise skips saying so. gnubg's answers are cached in ``bench/.cache/gnubg_analysis/``.
 Skipped, saying so, when gnubg is not installed.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +82,30 @@ def test_gnubgs_loss_of_each_play_is_read_from_its_saved_match() -> None:
     pairs = analysed()[1]
     assert len(pairs) == first.unforced + second.unforced
     assert 1000 * sum(p[0] for p in pairs) == pytest.approx(total, rel=0.01)
+
+
+@pytest.mark.skipif(os.environ.get("BACKGAMMON_GNUBG_FULL") != "1",
+                    reason="the whole comparison takes 8 to 18 minutes: set "
+                    "BACKGAMMON_GNUBG_FULL=1 to run it")
+def test_the_acceptance_over_all_the_self_play_matches(tmp_path: Path) -> None:
+    """Issue 15's acceptance on every ``gnubg_selfplay_*.mat`` of ``../shared/mat``: our
+    chequer-play error rate at Expert within max(3 mEMG, 25 %) of gnubg's for at least 80 % of
+    the player-files, and Spearman's rank correlation across them at least 0.9."""
+    files = sorted(shared_path("mat").glob("gnubg_selfplay_*.mat"))
+    assert len(files) >= 10, files
+    out = tmp_path / "agreement.json"
+    subprocess.run([sys.executable, str(bench.__file__), "--jobs", str(os.cpu_count() or 1),
+                    "--json", str(out), *map(str, files)],
+                   check=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+                   stdout=subprocess.DEVNULL, timeout=3600)
+    found = json.loads(out.read_text(encoding="utf-8"))
+    rows = found["rows"]
+    assert len(rows) == 2 * len(files)
+    assert all(r["unforced"] == r["gnubg_unforced"] for r in rows), rows
+    within = [bench.agrees(r["rate"], r["gnubg_rate"]) for r in rows]
+    assert sum(within) / len(rows) == pytest.approx(found["within"])
+    misses = [(r["file"], r["player"], r["gnubg_rate"], r["rate"])
+              for r, ok in zip(rows, within, strict=True) if not ok]
+    assert sum(within) >= 0.8 * len(rows), misses
+    rho = bench.spearman([r["gnubg_rate"] for r in rows], [r["rate"] for r in rows])
+    assert rho >= 0.9
