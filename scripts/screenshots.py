@@ -1,8 +1,8 @@
 """Store screenshots by script: ``python scripts/screenshots.py [--sizes phone] [--out DIR]``.
 
 1. A game is played by the engine and the computer (Medium on both sides) with seeded dice
-   and a seeded generator (:data:`SEED`), stopping when White (the person's side) has rolled
-   on its :data:`TURNS`-th turn.
+   and a seeded generator (:data:`SEED`, or the first seed after it whose game lasts that
+   long), stopping when White (the person's side) has rolled on its :data:`TURNS`-th turn.
 2. It is written into a fresh SQLite store in the app's own save format (the record the game
    service saves: settings, the match's event log, a version), as a game against the computer.
 3. ``backgammon serve`` runs on that store on a free port; headless chromium (Debian's, as the
@@ -46,9 +46,21 @@ CHROMIUM = os.environ.get("BACKGAMMON_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-def played_game(seed: int = SEED, turns: int = TURNS) -> Match:
+def played_game(seed: int = SEED, turns: int = TURNS, tries: int = 50) -> Match:
     """A money game played by the computer on both sides, stopped with White to move on its
-    ``turns``-th turn (dice thrown). Raises RuntimeError if the game ends first."""
+    ``turns``-th turn (dice thrown): the game of ``seed``, or, where that one ends first (a
+    double dropped, say: how the computer plays changes with its nets), of the first of the
+    next ``tries - 1`` seeds whose game gets there. Raises RuntimeError if none does."""
+    for candidate in range(seed, seed + tries):
+        match = _game_to_turn(candidate, turns)
+        if match is not None:
+            return match
+    raise RuntimeError(f"the games with seeds {seed} to {seed + tries - 1} all ended before "
+                       f"White's turn {turns}")
+
+
+def _game_to_turn(seed: int, turns: int) -> Match | None:
+    """The game of ``seed`` stopped at White's ``turns``-th turn, or None if it ends first."""
     match = Match(0, cube=True, seed=seed)
     players = {color: ComputerPlayer("medium", random.Random(seed + i))
                for i, color in enumerate(("white", "black"))}
@@ -73,7 +85,7 @@ def played_game(seed: int = SEED, turns: int = TURNS) -> Match:
                 game.roll()
         elif game.phase is Phase.DOUBLE_OFFERED:
             game.take() if player.should_take(game) else game.drop()
-    raise RuntimeError(f"the game with seed {seed} ended before White's turn {turns}")
+    return None
 
 
 def seed_store(db: Path, match: Match) -> None:
