@@ -7,7 +7,7 @@ counted as gnubg counts them, and each player's error rate is within the accepta
 Issue 15's acceptance over all 30 files (each player's chequer-play error rate within
 max(3 mEMG, 25 %) of gnubg's for at least 80 % of the player-files, Spearman >= 0.9) is
 :func:`test_the_acceptance_over_all_the_self_play_matches`: it runs ``bench/gnubg_analysis.py``
-(about 8 minutes on 2 cores with gnubg's answers cached, 18 without), too long for CI's
+(about 8 minutes on 2 cores with gnubg's answers cached, 16 without), too long for CI's
 budget beside the rest of the suite, so it runs only with ``BACKGAMMON_GNUBG_FULL=1`` and
 otherwise skips saying so. gnubg's answers are cached in ``bench/.cache/gnubg_analysis/``.
 Skipped, saying so, when gnubg is not installed.
@@ -85,7 +85,7 @@ def test_gnubgs_loss_of_each_play_is_read_from_its_saved_match() -> None:
 
 
 @pytest.mark.skipif(os.environ.get("BACKGAMMON_GNUBG_FULL") != "1",
-                    reason="the whole comparison takes 8 to 18 minutes: set "
+                    reason="the whole comparison takes 8 to 16 minutes: set "
                     "BACKGAMMON_GNUBG_FULL=1 to run it")
 def test_the_acceptance_over_all_the_self_play_matches(tmp_path: Path) -> None:
     """Issue 15's acceptance on every ``gnubg_selfplay_*.mat`` of ``../shared/mat``: our
