@@ -505,7 +505,9 @@ def _analyze_game(
     settings = game.settings
     decisions: list[Decision] = []
     pre: _PreRoll | None = None  # the side on roll's pre-roll figures, this turn
-    pre_cube: tuple[CubeState, Color, Probs5] | None = None  # a double's chances, for the take
+    # a double's cube, doubler, chances (at the depth that priced it) and the graph's winning
+    # chance (the turn's pre-roll figure, as the double's own decision shows it), for the take
+    pre_cube: tuple[CubeState, Color, Probs5, float] | None = None
     before = _before(Game(settings))
     luck: tuple[float, str] | None = None
     for state, _, event in Game.replay_steps(game.to_log()):
@@ -541,7 +543,7 @@ def _analyze_game(
                     decision = _double_decision(probs, cube, mover, kind == "double", index,
                                                 turn, before.turn_start, win)
                 decisions.append(decision)
-                pre_cube = (cube, mover, probs)
+                pre_cube = (cube, mover, probs, win)
             if kind == "roll":
                 scale = emg_scale(cube, mover)
                 assert state.dice is not None
@@ -550,9 +552,8 @@ def _analyze_game(
                 luck = (lk, luck_mark(lk))
             tick()
         elif kind in ("take", "drop", "beaver") and pre_cube is not None:
-            cube, doubler, probs = pre_cube
+            cube, doubler, probs, win = pre_cube
             taker = doubler.opponent
-            win = _first_player_win(probs, doubler)
             decisions.append(_take_decision(probs, cube, doubler, kind, index, turn_index,
                                             before.turn_start.with_turn(taker), win))
         elif kind in ("play", "pass") and before.dice is not None:

@@ -132,6 +132,16 @@ def test_cube_decisions_double_and_drop() -> None:
     assert result.decisions[1].unforced is False
 
 
+def test_the_answer_to_a_double_shows_the_doublers_winning_chance() -> None:
+    """The graph's point for the take or drop is the double's: nothing was rolled between them
+    (at Expert the cube is priced at 2 plies; the winning chance is the turn's pre-roll one)."""
+    decisions = analyze(read_mat(SMALL), "expert").decisions
+    double, drop = decisions[3], decisions[4]
+    assert (double.kind, drop.kind) == ("double", "take")
+    assert drop.win == double.win
+    assert 0.4 < double.win < 0.6  # White after 8/5 6/5 and 24/18 13/9: about even
+
+
 def test_money_cube_equities_are_per_cube_of_one() -> None:
     match = Match(0, cube=True)
     game = match.current
