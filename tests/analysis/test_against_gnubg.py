@@ -1,9 +1,10 @@
 """Our analysis against GNU Backgammon's own (``gnubg -t``: ``analyse match``, ``show
 statistics match``) on the gnubg self-play matches of ``../shared/mat``.
 
-gnubg's analysis of a whole match takes 5 to 25 s on this machine, and ours about as long, so
-the default suite takes one 3-point match: gnubg's statistics are read, the unforced moves are
-counted as gnubg counts them, and each player's error rate is within the acceptance's range.
+gnubg's analysis of a 7- or 11-point match takes 15 to 25 s on this machine, and ours about as
+long, so the default suite takes one 3-point match: gnubg's statistics are read, the unforced
+moves are counted as gnubg counts them, and each player's error rate is within the acceptance's
+range.
 Issue 15's acceptance over all 30 files (each player's chequer-play error rate within
 max(3 mEMG, 25 %) of gnubg's for at least 80 % of the player-files, Spearman >= 0.9) is
 :func:`test_the_acceptance_over_all_the_self_play_matches`: it runs ``bench/gnubg_analysis.py``
