@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 THIRD_PARTY = ("numpy", "fastapi", "starlette", "uvicorn", "httpx", "rich", "pydantic")
 
@@ -40,3 +42,65 @@ def test_core_sources_import_only_core() -> None:
             stripped = line.strip()
             if stripped.startswith(("import backgammon", "from backgammon")):
                 assert stripped.split()[1].startswith("backgammon.core"), (source.name, line)
+
+
+# ---------------------------------------------------------------- American checkers
+
+#: The checkers engine: the top-level modules of the package (its AI, PDN and CLI sit above).
+CHECKERS_ENGINE = ("errors", "squares", "position", "moves", "game", "perft")
+
+
+def test_the_checkers_engine_loads_only_the_standard_library_and_itself() -> None:
+    modules = ", ".join(f"checkers.{name}" for name in CHECKERS_ENGINE)
+    loaded = _modules_after(f"import checkers, {modules}")
+    assert not {name.split(".")[0] for name in loaded} & set(THIRD_PARTY)
+    assert not any(name.split(".")[0] == "backgammon" for name in loaded)
+    inside = {name for name in loaded if name.startswith("checkers.")}
+    assert inside == {f"checkers.{name}" for name in CHECKERS_ENGINE}, inside
+
+
+def _imports_of(path: Path) -> list[str]:
+    """The modules a source file imports (``import x`` and ``from x import``), top level
+    or not."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append(node.module)
+    return found
+
+
+def test_checkers_never_imports_backgammon_nor_backgammon_checkers() -> None:
+    import backgammon
+    import checkers
+
+    for source in Path(checkers.__file__).parent.rglob("*.py"):
+        assert not [m for m in _imports_of(source) if m.split(".")[0] == "backgammon"], source
+    for source in Path(backgammon.__file__).parent.rglob("*.py"):
+        assert not [m for m in _imports_of(source) if m.split(".")[0] == "checkers"], source
+
+
+def test_each_checkers_layer_imports_only_the_layers_below() -> None:
+    """The engine imports the engine; PDN imports the engine; the AI the engine and itself;
+    none of them a third-party package. The command line (``cli/``) sits on top."""
+    import checkers
+
+    root = Path(checkers.__file__).parent
+    engine = {"checkers", *(f"checkers.{n}" for n in CHECKERS_ENGINE)}
+    for source in root.rglob("*.py"):
+        top = source.relative_to(root).parts[0].removesuffix(".py")
+        if top == "cli":
+            continue
+        assert top in {*CHECKERS_ENGINE, "__init__", "pdn", "ai"}, f"unplaced module {source}"
+        imported = _imports_of(source)
+        ours = [m for m in imported if m.split(".")[0] == "checkers"]
+        bad = [
+            m
+            for m in ours
+            if m not in engine and not (top == "ai" and m.split(".")[:2] == ["checkers", "ai"])
+        ]
+        assert not bad, (str(source), bad)
+        third = [m for m in imported if m.split(".")[0] in THIRD_PARTY]
+        assert not third, (str(source), third)

@@ -39,6 +39,8 @@ from checkers.squares import (
     SQUARE_AT,
     VALID,
     WHITE_CROWN,
+    neighbours,
+    row_col,
     squares_of,
 )
 
@@ -343,16 +345,17 @@ def _subsequence(needle: tuple[int, ...], hay: tuple[int, ...]) -> bool:
 
 
 def explain_illegal(position: Position, path: tuple[int, ...]) -> str:
-    """Why the move along ``path`` is not legal, in words a player reads
+    """Why the move along ``path`` (PDN squares) is not legal, in words a player reads
     (``"a capture is available: 14x23 must be played"``, ``"a man moves forward only"``,
     ``"crowning ends the move"``)."""
-    text = "-".join(str(s) for s in path)
+    jumps = len(path) > 1 and all(_jump_apart(a, b) for a, b in itertools.pairwise(path))
+    text = ("x" if jumps else "-").join(str(s) for s in path)
     moves = legal_moves(position)
     mover = position.turn
     if not moves:
         return f"{text}: {mover.value.capitalize()} has no legal move"
-    if not path or not all(1 <= s <= 32 for s in path):
-        return f"{text}: squares are numbered 1-32"
+    if len(path) < 2 or not all(1 <= s <= 32 for s in path):
+        return f"{text}: a move names at least two squares in 1-32"
     piece = position.piece_at(path[0])
     if piece is None:
         return f"{text}: square {path[0]} is empty"
@@ -360,27 +363,47 @@ def explain_illegal(position: Position, path: tuple[int, ...]) -> str:
         return (
             f"{text}: the piece on {path[0]} is {piece.color.value}'s, and {mover.value} is to move"
         )
-    captures = [m for m in moves if m.is_capture]
+    for a, b in itertools.pairwise(path):
+        if not (b in neighbours(a) or _jump_apart(a, b)):
+            return f"{text}: {b} is not a diagonal step or jump from {a}"
     for b in path[1:]:
         if position.piece_at(b) is not None and b != path[0]:
             return f"{text}: square {b} is occupied"
-    if captures and not any(m.origin == path[0] and m.path[: len(path)] == path for m in moves):
-        prefix = [m for m in moves if m.path[: len(path)] == path]
-        if not prefix:
-            mine = [m for m in captures if m.origin == path[0]]
-            shown = ", ".join(str(m) for m in sorted(mine or captures, key=lambda m: m.path)[:3])
-            return f"{text}: a capture is available: {shown} must be played"
-    if any(m.path[: len(path)] == path and len(m.path) > len(path) for m in moves):
-        longer = [m for m in moves if m.path[: len(path)] == path and len(m.path) > len(path)]
-        return f"{text}: the jump must go on: {longer[0]} continues it"
-    if not piece.is_king and len(path) > 1:
+    shorter = [m for m in moves if path[: len(m.path)] == m.path]
+    if shorter:
+        end = shorter[0].destination
+        if not piece.is_king and BIT[end] & (BLACK_CROWN if mover is BLACK else WHITE_CROWN):
+            return f"{text}: crowning ends the move (the man is crowned on {end})"
+        return f"{text}: the jump ends on {end}, where no further jump is possible"
+    if not piece.is_king:
         forward = 1 if mover is BLACK else -1
-        if (path[1] - path[0]) * forward < 0:
+        if any((b - a) * forward < 0 for a, b in itertools.pairwise(path)):
             return f"{text}: a man moves forward only"
-        for i in range(1, len(path) - 1):
-            if BIT[path[i]] & (BLACK_CROWN if mover is BLACK else WHITE_CROWN):
-                return f"{text}: crowning ends the move (the man is crowned on {path[i]})"
+    longer = [m for m in moves if m.path[: len(path)] == path]
+    if longer:
+        return f"{text}: the jump must go on: {longer[0]} continues it"
+    captures = sorted((m for m in moves if m.is_capture), key=lambda m: m.path)
+    if captures and len(path) == 2 and path[1] in neighbours(path[0]):
+        mine = [m for m in captures if m.origin == path[0]]
+        shown = " or ".join(str(m) for m in (mine or captures)[:3])
+        return f"{text}: a capture is available: {shown} must be played"
+    if len(path) >= 2 and _jump_apart(path[0], path[1]):
+        between = _jumped_square(path[0], path[1])
+        occupant = position.piece_at(between)
+        if occupant is None or occupant.color is mover:
+            return f"{text}: there is no {mover.opponent.value} piece on {between} to jump"
+    if captures:
+        shown = " or ".join(str(m) for m in captures[:3])
+        return f"{text}: a capture is available: {shown} must be played"
     return f"{text} is not a legal move here"
+
+
+def _jump_apart(a: int, b: int) -> bool:
+    """True when squares a and b are two diagonal steps apart in one line."""
+    if not (1 <= a <= 32 and 1 <= b <= 32):
+        return False
+    (ra, ca), (rb, cb) = row_col(a), row_col(b)
+    return abs(ra - rb) == 2 and abs(ca - cb) == 2
 
 
 def explain(position: Position) -> list[str]:
