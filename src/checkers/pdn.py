@@ -7,7 +7,8 @@ checkers archives (the Open Checker Archive, the wiegerw/pdn test suite):
 * **Tags** ``[Name "value"]`` (``\\"`` and ``\\\\`` escape a quote and a backslash), each on one
   line. ``[SetUp "1"] [FEN "B:W18,K24:B1,K9"]`` give the start (``Setup`` is accepted for
   ``SetUp``, and a FEN alone is enough); ``[GameType "21"]`` (or ``"21,..."``) is American
-  checkers, another game type is refused.
+  checkers, another game type is refused. A game ends at its result, or where a tag follows
+  its movetext, or where a tag name comes again (a game of tags alone).
 * **Movetext**: move numbers (``1.``, ``1...``, ``12.11-15`` glued to the move), moves
   ``11-15`` and jumps ``15x22x31`` (``:`` also separates a jump; the shorthand ``15x31`` is
   accepted when only one legal jump fits it), comments ``{...}`` (which may span lines) and
@@ -34,7 +35,9 @@ once, says so with a :class:`PdnReplayError` unless asked to stop at the draw.
 Site, Date, Round, Black, White, Result, then GameType ``"21"``, SetUp and FEN when the game
 does not start from the standard start, then any other tags in their order; then numbered
 moves with full paths, the result, lines of at most 80 characters. Comments and variations
-are not kept. Writing then reading gives back the same tags, start, moves and result.
+are not kept. Reading what was written gives back the same start, moves and result, and the
+tags as written (those given, with ``Result`` and ``GameType`` set, ``SetUp``/``FEN`` from the
+start); writing that again gives the same text.
 """
 
 from __future__ import annotations
@@ -340,6 +343,11 @@ def _tokens(text: str) -> Iterator[_Token]:
             pos = match.end()
 
 
+def _tag_name(token: _Token) -> str:
+    """The name of a ``tag`` token."""
+    return token.text[1:].lstrip(" \t").split('"', 1)[0].rstrip(" \t")
+
+
 def _tag(tags: Mapping[str, str], name: str) -> str | None:
     """A tag's value, the name matched without regard to case (``Setup`` is ``SetUp``)."""
     wanted = name.lower()
@@ -497,7 +505,12 @@ def _read_games(text: str) -> Iterator[PdnGame]:
         if kind in ("tag", "bad_tag"):
             if current is not None and current.depth:
                 current.syntax(current.variation_line, "a variation '(' is never closed")
-            if current is None or current.in_movetext or current.terminator is not None:
+            if (
+                current is None
+                or current.in_movetext
+                or current.terminator is not None
+                or (kind == "tag" and _tag_name(token) in current.tags)
+            ):  # a tag after movetext, or one given again, begins the next game
                 yield from finished(current)
                 current = _GameReader(count + 1, token.line)
             if kind == "tag":
