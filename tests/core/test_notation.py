@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,3 +142,14 @@ def test_the_same_path_with_and_without_a_hit_is_written_hit_first_in_every_proc
                            env={"PYTHONHASHSEED": str(seed), "PATH": ""}, check=True
                            ).stdout.strip() for seed in range(8)}
     assert seen == {"bar/23 13/11 6/4* 6/4"}
+
+
+def test_a_long_run_of_spaces_is_read_in_time_growing_with_its_length() -> None:
+    # joining "(2)" to its move searched the run of spaces from each of its characters:
+    # 200,000 spaces took minutes
+    spaced = "8/5" + " " * 200_000 + "(2) 6/3(2)"
+    start = time.perf_counter()
+    assert str(parse_play(spaced, Position.start(), (3, 3))) == "8/5(2) 6/3(2)"
+    with pytest.raises(NotationError):
+        parse_play("8/5" + " " * 200_000 + "x", Position.start(), (3, 3))
+    assert time.perf_counter() - start < 0.5

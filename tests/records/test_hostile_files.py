@@ -3,6 +3,10 @@ expression backtrack. Each is refused in words at its line, or read, and never h
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections.abc import Callable
+
 import pytest
 
 from backgammon.core.errors import InvalidIdError
@@ -131,3 +135,61 @@ def test_what_an_sgf_node_holds_past_its_move_or_result_is_said() -> None:
     assert replay.score == (0, 1)
     assert replay.warnings == ("line 1: RE[B+1Rjunk]: 'junk' after the result ignored",
                                "line 2: B has 2 values: only the first, the move, is read")
+
+
+#: A hostile line's length: 200,000 characters, read in time growing with its square, took
+#: minutes; read in time growing with its length, a few milliseconds.
+LONG = 200_000
+
+
+def _seconds(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def _read_or_refused(text: str) -> None:
+    with contextlib.suppress(MatParseError, MatReplayError):
+        read_and_replay(text)
+
+
+@pytest.mark.parametrize("comment", [
+    ";[" + " " * LONG + "x",  # (froze the server: 16,000 spaces took 2 s)
+    "#[" + " " * LONG + "x",
+    ";[" + " " * LONG + '"x"]',
+    ";  [  " + " " * LONG + "Event",
+    ';[Event "' + '" ' * (LONG // 2),
+    ';[Event "x"' + " " * LONG + "]x",
+    ";[" + "a " * (LONG // 2) + "x",
+    ";[" + "\t" * LONG + "x",
+])
+def test_a_comment_made_to_backtrack_is_read_in_linear_time(comment: str) -> None:
+    replay = read_and_replay(comment + "\n" + GAME)
+    assert replay.score == (1, 0)
+    assert replay.record.comments == (comment.strip(),)
+    assert _seconds(lambda: read_and_replay(comment + "\n" + GAME)) < 0.5
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    # every regular expression of the reader, fed a line of 200,000 characters
+    (" " * LONG + "5 point match x\n" + GAME, 2),
+    (GAME.replace(" Game 1", " Game" + " " * LONG + "1x"), 3),
+    (GAME.replace("      Wins 1 point", "      Wins 1 points" + " " * LONG + "x"), 7),
+    (GAME.replace("      Wins 1 point", "      Wins 1 point and" + " " * LONG + "x"), 7),
+    (GAME.replace("      Wins 1 point", "      Resigns" + " " * LONG + "x"), 7),
+    (GAME.replace("Drops", "Drops " + "Takes " * (LONG // 6)), 6),
+    (GAME.replace("Drops", "Doubles " * (LONG // 8)), 6),
+    (GAME.replace("Drops", "Wins " * (LONG // 5)), 6),
+    (GAME.replace("Drops", "Drops Wins 1" + " " * LONG + "x"), 6),
+    (GAME.replace("  1) 31", "  1)" + " " * LONG + "31"), 5),
+    (GAME.replace("31: 8/5 6/5", "31: " + "8/5" * (LONG // 3)), 5),
+    (GAME.replace("31: 8/5 6/5", "31: 8/5" + " " * LONG + "(2)"), 5),
+    (GAME.replace("Ann : 0 ", "Ann :" + " " * 150 + "0 "), 4),
+])
+def test_a_line_made_to_backtrack_is_read_or_refused_in_linear_time(text: str,
+                                                                     line: int) -> None:
+    try:
+        read_and_replay(text)
+    except (MatParseError, MatReplayError) as refused:
+        assert refused.line == line
+    assert _seconds(lambda: _read_or_refused(text)) < 0.5

@@ -102,8 +102,10 @@ def parse_moves_text(text: str) -> list[tuple[list[tuple[int, bool]], int]]:
     if cleaned.lower() in ("", "-", "----", "pass", "cannot move", "can't move"):
         return []
     result: list[tuple[list[tuple[int, bool]], int]] = []
-    # "(2)" may be written apart from its move: join it first.
-    cleaned = re.sub(r"\s+\(", "(", cleaned)
+    # "(2)" may be written apart from its move: join it first. (The look-behind starts a match
+    # only at the first space of a run: a search from each of its spaces would take time
+    # growing with the square of a long run.)
+    cleaned = re.sub(r"(?<!\s)\s+\(", "(", cleaned)
     for token in cleaned.split():
         match = _TOKEN.match(token)
         if not match:

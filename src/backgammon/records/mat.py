@@ -133,9 +133,12 @@ _SCORE_MARK = re.compile(r":(?=\s*[0-9])")
 MAX_NAMES_LINE: Final = 200
 _DICE = re.compile(r"^([1-6])([1-6]):(.*)$")
 _CUBE = re.compile(r"^(Doubles|Redoubles|Beavers)\s*=>\s*([0-9]+)$", re.IGNORECASE)
-# (each name, and the tag's key, ends in a non-space: a lazy group followed by spaces would
-# retry the whole run of spaces from each of its characters, in time growing with its square)
-_TAG = re.compile(r'^[;#]\s*\[\s*([^\]"]*[^\]"\s])\s+"(.*)"\s*\]\s*$')
+# A hostile line must not make a pattern backtrack in time growing with its square (one such
+# line froze the server: every game waited): two quantifiers side by side never take the same
+# characters. So each name, and the tag's key, starts and ends with a non-space (``\s*`` before
+# it then has one way to end, and a lazy group followed by spaces does not retry the whole run
+# of spaces from each of its characters).
+_TAG = re.compile(r'^[;#]\s*\[\s*([^\]"\s](?:[^\]"]*[^\]"\s])?)\s+"(.*)"\s*\]\s*$')
 _UNKNOWN_PLAY = re.compile(r"^\?{3,4}$")
 #: A pre-scan for beavers: the match is set up before its games are read.
 _BEAVER_WORD = re.compile(r"\bBeavers\s*=>", re.IGNORECASE)
@@ -499,9 +502,6 @@ class _Parser:
         if not entries:
             self.warnings.append(f"line {number}: an empty turn line")
             return
-        if len(entries) > 2:
-            raise MatParseError(number, "more than two entries on one turn line (expected the "
-                                        "first player's and the second player's)")
         gap = entries[0][0] - content_start
         first_player = 1 if gap > _RIGHT_GAP else 0
         if first_player == 1 and len(entries) == 2:
@@ -514,10 +514,18 @@ class _Parser:
     def _entries(
         self, number: int, tokens: list[tuple[int, str]]
     ) -> list[tuple[int, MatAction]]:
-        """Group a turn line's tokens into entries: (column, action with player unset)."""
+        """Group a turn line's tokens into entries: (column, action with player unset).
+
+        A third entry is refused as soon as it starts, and only the few words of a ``Wins`` or
+        ``Resigns`` (or a message's quote) are joined, so that a line of many entries is read
+        in time growing with its length, not with its square.
+        """
         entries: list[tuple[int, MatAction]] = []
         i = 0
         while i < len(tokens):
+            if len(entries) == 2:
+                raise MatParseError(number, "more than two entries on one turn line (expected "
+                                            "the first player's and the second player's)")
             column, token = tokens[i]
             dice = _DICE.match(token)
             if dice:
@@ -536,19 +544,19 @@ class _Parser:
                                                   (int(dice.group(1)), int(dice.group(2))),
                                                   " ".join(moves), mark=mark)))
                 continue
-            rest = " ".join(t for _, t in tokens[i:])
             word = token.lower()
             if word in ("doubles", "redoubles", "beavers"):
                 if i + 2 >= len(tokens) or tokens[i + 1][1] != "=>":
-                    raise MatParseError(number, f"expected '{token} => N', got {quoted(rest)}")
+                    raise MatParseError(number, f"expected '{token} => N', got "
+                                                f"{quoted(_joined(tokens, i))}")
                 cube = _CUBE.match(f"{token} => {tokens[i + 2][1]}")
                 if not cube:
                     raise MatParseError(number, f"expected '{token} => N' with N a number, "
-                                                f"got {quoted(rest)}")
+                                                f"got {quoted(_joined(tokens, i))}")
                 value = _int(cube.group(2), number, "the cube value")
                 if value < 2 or value & (value - 1):
                     raise MatParseError(number, f"a cube value is a power of two >= 2, got "
-                                                f"{value} in {quoted(rest)}")
+                                                f"{value} in {quoted(_joined(tokens, i))}")
                 kind = "beaver" if word == "beavers" else "double"
                 entries.append((column, MatAction(number, 0, kind, value=value)))
                 i += 3
@@ -562,16 +570,17 @@ class _Parser:
                 i += 1
                 continue
             if word == "wins":
-                wins = _WINS_PREFIX.match(rest)
+                wins = _WINS_PREFIX.match(_joined(tokens, i, 6))
                 if not wins:
-                    raise MatParseError(number, f"expected 'Wins N point(s)', got {quoted(rest)}")
+                    raise MatParseError(number, f"expected 'Wins N point(s)', got "
+                                                f"{quoted(_joined(tokens, i))}")
                 won = _int(wins.group(1), number, "the points won")
                 entries.append((column, MatAction(number, 0, "win", value=won,
                                                   match=bool(wins.group(2)))))
                 i += len(wins.group(0).split())
                 continue
             if word in ("resigns", "resign"):
-                resigns = _RESIGNS.match(rest)
+                resigns = _RESIGNS.match(_joined(tokens, i, 3))
                 assert resigns is not None
                 resigned = (_int(resigns.group(1), number, "the points resigned")
                             if resigns.group(1) else None)
@@ -579,8 +588,8 @@ class _Parser:
                 i += len(resigns.group(0).split())
                 continue
             raise MatParseError(
-                number, f"cannot read {quoted(rest)}: expected a roll like '31: 8/5 6/5', "
-                "'Doubles => N', 'Takes', 'Drops', 'Resigns' or 'Wins N points'"
+                number, f"cannot read {quoted(_joined(tokens, i))}: expected a roll like "
+                "'31: 8/5 6/5', 'Doubles => N', 'Takes', 'Drops', 'Resigns' or 'Wins N points'"
             )
         return entries
 
@@ -608,6 +617,13 @@ class _Parser:
         self.result = None
         self.game_names = None
         self.game_score = None
+
+
+def _joined(tokens: list[tuple[int, str]], start: int, words: int | None = None) -> str:
+    """A turn line's tokens from the ``start``-th, ``words`` of them (all when None), joined
+    by single spaces."""
+    end = None if words is None else start + words
+    return " ".join(t for _, t in tokens[start:end])
 
 
 _MOVE_TOKEN = re.compile(
