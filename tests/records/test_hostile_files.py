@@ -4,6 +4,7 @@ expression backtrack. Each is refused in words at its line, or read, and never h
 from __future__ import annotations
 
 import contextlib
+import itertools
 import time
 from collections.abc import Callable
 
@@ -13,8 +14,10 @@ from backgammon.core.errors import InvalidIdError
 from backgammon.core.position import Position
 from backgammon.records.mat import (
     MAX_NAMES_LINE,
+    MatLimitError,
     MatParseError,
     MatReplayError,
+    ReadLimits,
     format_mat,
     read_and_replay,
 )
@@ -193,3 +196,14 @@ def test_a_line_made_to_backtrack_is_read_or_refused_in_linear_time(text: str,
     except (MatParseError, MatReplayError) as refused:
         assert refused.line == line
     assert _seconds(lambda: _read_or_refused(text)) < 0.5
+
+
+def test_reading_stops_at_the_line_where_the_time_allowed_is_over() -> None:
+    ticks = itertools.count()  # one second a reading of the clock: read at start, each line
+    limits = ReadLimits(seconds=4, clock=lambda: float(next(ticks)))
+    with pytest.raises(MatLimitError) as refused:
+        read_and_replay(GAME + "garbage after the limit\n", limits=limits)
+    assert refused.value.line == 5
+    assert refused.value.detail == ("reading stopped here after 4 s, the longest a transcript "
+                                    "is read: send a shorter one")
+    assert read_and_replay(GAME, limits=ReadLimits(seconds=60)).score == (1, 0)

@@ -3,18 +3,22 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from api_support import Clients, act, new_game
+from fastapi.testclient import TestClient
 
 from backgammon.core.game import Phase
 from backgammon.core.match import Match
 from backgammon.core.moves import legal_moves
 from backgammon.core.position import Position
 from backgammon.records import read_and_replay
+from backgammon.server import ServerSettings, create_app
 from backgammon.server.middleware import PAGE_CSP
 from backgammon.server.settings import DEFAULT_MAX_UPLOAD_BYTES
 from backgammon.services.review import match_mat, pass_reason
@@ -269,3 +273,56 @@ def test_the_rules_page_is_served_with_every_rule(clients: Clients) -> None:
     page = client.get("/").text
     assert 'href="/rules"' in page
     assert 'id="announcer"' in page and 'aria-live="polite"' in page
+
+
+# --------------------------------------------------------------------------------------------
+# Uploads: read in a worker thread, within a time limit
+
+
+def test_an_upload_is_read_off_the_event_loop(clients: Clients,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one upload is being read, other requests are answered."""
+    import backgammon.services.review as review
+
+    reading, release = threading.Event(), threading.Event()
+    real = review.read_and_replay
+
+    def slow(text: str, **kwargs: Any) -> Any:
+        reading.set()
+        release.wait(10)
+        return real(text, **kwargs)
+
+    monkeypatch.setattr(review, "read_and_replay", slow)
+    client = clients.new()
+    text = match_mat(random_match(3, games=1, cube=True), ("White", "Black"))
+    answers: list[int] = []
+    upload = threading.Thread(target=lambda: answers.append(
+        client.post("/api/records/import", json={"text": text}).status_code))
+    upload.start()
+    try:
+        assert reading.wait(10)
+        started = time.perf_counter()
+        assert client.get("/health").status_code == 200
+        assert time.perf_counter() - started < 2
+    finally:
+        release.set()
+        upload.join(10)
+    assert answers == [200]
+
+
+def test_an_upload_read_for_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
+    text = match_mat(random_match(30, games=12, cube=True), ("White", "Black"))
+    settings = ServerSettings(db_path=tmp_path / "games.sqlite3", upload_seconds=0.005)
+    with TestClient(create_app(settings)) as client:
+        for path, key, status in (("/api/records/import", "text", 422),
+                                  ("/api/analysis", "mat", 400)):
+            started = time.perf_counter()
+            response = client.post(path, json={key: text, "name": "long.mat"})
+            assert time.perf_counter() - started < 2
+            assert response.status_code == status
+            error = response.json()["error"]
+            assert error["code"] == "too_large"
+            assert error["line"] > 1
+            assert error["detail"] == ("reading stopped here after 0.005 s, the longest a "
+                                       "transcript is read: send a shorter one")
+            assert error["message"] == f"long.mat, line {error['line']}: {error['detail']}"

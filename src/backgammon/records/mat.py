@@ -74,7 +74,10 @@ from backgammon.records.transcript import (
     MatGame,
     MatRecord,
     MatReplay,
+    ReadBudget,
+    ReadLimits,
     TranscriptError,
+    TranscriptLimitError,
     TranscriptParseError,
     TranscriptReplayError,
     number_of,
@@ -88,11 +91,13 @@ __all__ = [
     "MatAction",
     "MatError",
     "MatGame",
+    "MatLimitError",
     "MatParseError",
     "MatRecord",
     "MatReplay",
     "MatReplayError",
     "MatWriteError",
+    "ReadLimits",
     "format_mat",
     "read_and_replay",
     "read_mat",
@@ -166,6 +171,11 @@ class MatReplayError(MatError, TranscriptReplayError):
     cube action not allowed, a result that disagrees with the board."""
 
 
+class MatLimitError(MatError, TranscriptLimitError):
+    """A transcript past the limits it was read with (:class:`ReadLimits`): refused at the
+    line where the limit was passed, the rest unread."""
+
+
 class MatWriteError(BackgammonError, ValueError):
     """A match that cannot be written as a ``.mat`` transcript (a game not started from the
     standard position)."""
@@ -213,12 +223,14 @@ def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
     return text.removeprefix("\ufeff")
 
 
-def read_mat(source: str | bytes | TextIO | os.PathLike[str]) -> MatRecord:
+def read_mat(source: str | bytes | TextIO | os.PathLike[str], *,
+             limits: ReadLimits | None = None) -> MatRecord:
     """Parse a ``.mat`` transcript, without checking it against the rules.
 
     Args:
         source: the text itself (a ``str``, or UTF-8 ``bytes``), an open file (text or
             binary), or a path (``pathlib.Path``). A ``str`` is always the text, never a path.
+        limits: how much of it to read at most (a server reading uploads); None: all of it.
 
     Returns:
         The :class:`MatRecord` (see :func:`replay_mat`, or :func:`read_and_replay` for both in
@@ -227,8 +239,9 @@ def read_mat(source: str | bytes | TextIO | os.PathLike[str]) -> MatRecord:
     Raises:
         MatParseError: a line that is not part of a transcript, with its number; a file with
             no game.
+        MatLimitError: a transcript past ``limits``, at the line where it passed them.
     """
-    return _Parser(source_text(source), _Sink()).parse()
+    return _Parser(source_text(source), _Sink(), limits).parse()
 
 
 def replay_mat(record: MatRecord) -> MatReplay:
@@ -255,7 +268,8 @@ def replay_mat(record: MatRecord) -> MatReplay:
     return replay
 
 
-def read_and_replay(source: str | bytes | TextIO | os.PathLike[str]) -> MatReplay:
+def read_and_replay(source: str | bytes | TextIO | os.PathLike[str], *,
+                    limits: ReadLimits | None = None) -> MatReplay:
     """Read a ``.mat`` transcript and play it through the rules in one pass.
 
     Every entry is checked as soon as its line is read, so the error raised is the first
@@ -263,6 +277,7 @@ def read_and_replay(source: str | bytes | TextIO | os.PathLike[str]) -> MatRepla
 
     Args:
         source: as for :func:`read_mat`.
+        limits: as for :func:`read_mat` (the replaying counts in their time).
 
     Returns:
         The :class:`MatReplay`.
@@ -270,10 +285,11 @@ def read_and_replay(source: str | bytes | TextIO | os.PathLike[str]) -> MatRepla
     Raises:
         MatParseError: the first problem is a line that cannot be read (or no game at all).
         MatReplayError: the first problem is an entry the rules refuse.
+        MatLimitError: the transcript passes ``limits`` before any problem.
     """
     text = source_text(source)
     sink = _ReplaySink(bool(_BEAVER_WORD.search(text)))
-    record = _Parser(text, sink).parse()
+    record = _Parser(text, sink, limits).parse()
     return sink.finish(record)
 
 
@@ -343,9 +359,10 @@ class _ReplaySink(_Sink):
 class _Parser:
     """Reads a transcript line by line, telling ``sink`` each game and entry as it is read."""
 
-    def __init__(self, text: str, sink: _Sink) -> None:
+    def __init__(self, text: str, sink: _Sink, limits: ReadLimits | None = None) -> None:
         self.lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         self.sink = sink
+        self.budget = ReadBudget(limits, MatLimitError)
         self.match_length: int | None = None
         self.header_told = False
         self.comments: list[str] = []
@@ -365,11 +382,12 @@ class _Parser:
     def parse(self) -> MatRecord:
         try:
             for index, raw in enumerate(self.lines):
+                self.budget.line(index + 1)
                 self._line(index + 1, raw.rstrip())
             self._close_game()
             if not self.games:
                 raise MatParseError(None, "no 'Game N' found: not a .mat transcript")
-        except MatParseError:
+        except (MatParseError, MatLimitError):
             self.sink.before_parse_error()
             raise
         names = self.names or ("Player 1", "Player 2")

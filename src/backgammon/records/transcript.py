@@ -13,7 +13,8 @@ project's games, player 1 Black (:func:`~backgammon.core.ids.color_to_player`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -39,7 +40,10 @@ __all__ = [
     "MatRecord",
     "MatReplay",
     "MatchReplayer",
+    "ReadBudget",
+    "ReadLimits",
     "TranscriptError",
+    "TranscriptLimitError",
     "TranscriptParseError",
     "TranscriptReplayError",
     "number_of",
@@ -115,6 +119,57 @@ class TranscriptParseError(TranscriptError):
 class TranscriptReplayError(TranscriptError):
     """A transcript that reads but is not a legal match: an illegal or unparsable play, a cube
     action not allowed, a result that disagrees with the board."""
+
+
+class TranscriptLimitError(TranscriptError):
+    """A transcript past what its reader was told to take (:class:`ReadLimits`): refused at
+    the line where the limit was passed, without reading the rest."""
+
+
+# --------------------------------------------------------------------------------------------
+# Limits
+
+
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """How much of a transcript a reader takes, for a server reading what anyone sends.
+
+    Attributes:
+        seconds: the longest the reading (and the replaying, done as the file is read) may
+            take, checked at each line; None: no limit. Each line's work grows with its length
+            only, so a reader stops soon after the limit.
+        clock: monotonic seconds (tests inject a fake one).
+    """
+
+    seconds: float | None = None
+    clock: Callable[[], float] = time.monotonic
+
+
+class ReadBudget:
+    """One transcript's reading against its :class:`ReadLimits`: the reader calls
+    :meth:`line` at each line it reads.
+
+    Args:
+        limits: the limits; None: none.
+        error: the reader's exception class for a transcript past them.
+    """
+
+    def __init__(self, limits: ReadLimits | None,
+                 error: type[TranscriptLimitError]) -> None:
+        self.limits = limits or ReadLimits()
+        self.error = error
+        seconds = self.limits.seconds
+        self._deadline = None if seconds is None else self.limits.clock() + seconds
+
+    def line(self, number: int) -> None:
+        """Line ``number`` is about to be read.
+
+        Raises:
+            TranscriptLimitError: (``error``) the time allowed is over.
+        """
+        if self._deadline is not None and self.limits.clock() > self._deadline:
+            raise self.error(number, f"reading stopped here after {self.limits.seconds:g} s, "
+                                     "the longest a transcript is read: send a shorter one")
 
 
 # --------------------------------------------------------------------------------------------

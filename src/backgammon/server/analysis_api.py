@@ -34,9 +34,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from backgammon.core.game import Game
 from backgammon.core.match import Match
 from backgammon.core.types import Color
-from backgammon.records import MatError, MatParseError
+from backgammon.records import MatError
 from backgammon.server.api import GameId, Service
 from backgammon.server.records_api import MAX_MAT_CHARS
+from backgammon.server.uploads import read_upload, refused
 from backgammon.services.analysis_jobs import (
     AnalysisJobs,
     AnalysisTooLargeError,
@@ -89,11 +90,9 @@ async def start_analysis(body: AnalysisRequest, request: Request,
         return _error(400, "bad_request", "send either mat (a .mat text) or game_id")
     if body.mat is not None:
         try:
-            record = await anyio.to_thread.run_sync(read_record, body.mat)
+            record = await read_upload(request, read_record, body.mat)
         except MatError as exc:
-            code = "mat_parse_error" if isinstance(exc, MatParseError) else "mat_replay_error"
-            where = f"{body.name}, " if body.name else ""
-            return _error(400, code, f"{where}{exc}", line=exc.line, detail=exc.detail)
+            return refused(exc, body.name, 400)
         source: Any = record
         names = None
     else:

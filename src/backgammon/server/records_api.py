@@ -23,14 +23,15 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 import anyio.to_thread
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from backgammon.core.match import Match
 from backgammon.core.types import Color
-from backgammon.records import MatError, MatParseError
+from backgammon.records import MatError
 from backgammon.server.api import ErrorResponse, GameId, Service
+from backgammon.server.uploads import read_upload, refused
 from backgammon.services.review import (
     ExplainJSON,
     HintsJSON,
@@ -90,7 +91,7 @@ class MatErrorBody(BaseModel):
     """``{"code": "mat_parse_error", "message": "line 14: ...", "line": 14, "detail": "..."}``;
     ``line`` is None when the problem is not at one line."""
 
-    code: Literal["mat_parse_error", "mat_replay_error"]
+    code: Literal["mat_parse_error", "mat_replay_error", "too_large"]
     message: str
     line: int | None
     detail: str
@@ -196,20 +197,15 @@ async def export_mat(
     responses={422: {"model": MatErrorResponse,
                      "description": "Not a transcript, or a play the rules forbid."}},
 )
-async def import_record(body: ImportRequest) -> ReviewJSON | JSONResponse:
+async def import_record(body: ImportRequest, request: Request) -> ReviewJSON | JSONResponse:
     """Read a ``.mat`` transcript with :func:`backgammon.records.read_mat`, replay every game
     through the rules, and answer its review. A problem answers 422 with the line and the
-    reason; nothing is stored either way."""
+    reason (``too_large``: past the upload limits, :mod:`backgammon.server.uploads`); nothing
+    is stored either way."""
     try:
-        return await _in_thread(import_mat, body.text)
+        return await read_upload(request, import_mat, body.text)
     except MatError as exc:
-        code = "mat_parse_error" if isinstance(exc, MatParseError) else "mat_replay_error"
-        where = f"{body.name}, " if body.name else ""
-        return JSONResponse(
-            {"error": {"code": code, "message": f"{where}{exc}", "line": exc.line,
-                       "detail": exc.detail}},
-            status_code=422,
-        )
+        return refused(exc, body.name, 422)
 
 
 @router.get("/rules", include_in_schema=False)

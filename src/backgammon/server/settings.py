@@ -20,6 +20,9 @@ from backgammon.services.timing import controls_from_env
 DEFAULT_MAX_BODY_BYTES: Final = 16 * 1024
 #: The largest ``.mat`` upload accepted, in bytes (a long match is some tens of kilobytes).
 DEFAULT_MAX_UPLOAD_BYTES: Final = 2 * 1024 * 1024
+#: The longest an upload is read, in seconds (a match of 3,000 turns is read in about half a
+#: second on the project's machine).
+DEFAULT_UPLOAD_SECONDS: Final = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +34,9 @@ class ServerSettings:
             as the app); default: ``games.sqlite3`` in the user's data directory.
         max_body_bytes: request bodies larger than this are refused with 413.
         max_upload_bytes: the same for a ``.mat`` file sent to be reviewed.
+        upload_seconds: the longest a ``.mat`` upload (an import, an analysis) is read and
+            replayed; past it the reader stops and the upload is refused with the line it
+            reached (:class:`~backgammon.records.ReadLimits`).
         rng: the random generator behind the dice and the computer's choices; ``None`` uses
             the operating system's entropy. Tests pass ``random.Random(seed)``.
         dice: the dice every game throws; default ``Dice(rng)``. Tests pass ``FixedDice``.
@@ -56,6 +62,7 @@ class ServerSettings:
     db_path: str | Path = field(default_factory=default_db_path)
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
+    upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     rng: random.Random | None = None
     dice: DiceLike | None = None
     now: Callable[[], float] = time.monotonic
@@ -65,4 +72,5 @@ class ServerSettings:
     evaluations: int = DEFAULT_EVALUATIONS
 
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "ServerSettings"]
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS",
+           "ServerSettings"]

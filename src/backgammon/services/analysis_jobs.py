@@ -41,7 +41,7 @@ from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.notation import format_play
 from backgammon.core.xgid import Xgid
-from backgammon.records import MatReplay, read_and_replay
+from backgammon.records import MatReplay, ReadLimits, read_and_replay
 from backgammon.services.setup import SetupError, setup_match
 
 #: Analyses run at once by default.
@@ -181,14 +181,16 @@ class Job:
                     "result": self.result, "error": self.error}
 
 
-def read_record(text: str) -> MatReplay:
+def read_record(text: str, limits: ReadLimits | None = None) -> MatReplay:
     """The ``.mat`` text read and replayed (so that a bad one is refused before a job starts;
-    the job analyses this replay, without replaying it again).
+    the job analyses this replay, without replaying it again), within ``limits`` (an upload;
+    None: all of it).
 
     Raises:
-        MatParseError, MatReplayError: with the line and the reason.
+        MatParseError, MatReplayError, MatLimitError: with the line and the reason.
     """
-    return read_and_replay(text)  # (a file's first problem, as the import and the CLI say)
+    # (a file's first problem, as the import and the CLI say)
+    return read_and_replay(text, limits=limits)
 
 
 @dataclass

@@ -38,7 +38,7 @@ from backgammon.core.notation import format_play
 from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.core.xgid import DEFAULT_MAX_CUBE, Xgid
-from backgammon.records import MatRecord, read_and_replay, record_from_match
+from backgammon.records import MatRecord, ReadLimits, read_and_replay, record_from_match
 from backgammon.services.destinations import move_json
 from backgammon.services.rules import rule_of
 from backgammon.services.state import (
@@ -637,11 +637,12 @@ def match_mat(match: Match, names: tuple[str, str], game: int | None = None) -> 
     return format_mat(MatRecord(record.match_length, names, renamed, record.comments))
 
 
-def import_mat(text: str) -> ReviewJSON:
+def import_mat(text: str, limits: ReadLimits | None = None) -> ReviewJSON:
     """Read a ``.mat`` transcript, replay it through the rules, and return its review.
 
     Args:
         text: the transcript.
+        limits: how much of it to read at most (an upload); None: all of it.
 
     Returns:
         The :class:`ReviewJSON` of the record, names as written; ``warnings`` what the reader
@@ -650,8 +651,9 @@ def import_mat(text: str) -> ReviewJSON:
     Raises:
         MatParseError: text that is not a transcript (``.line``: where).
         MatReplayError: a play or cube action the rules forbid (``.line``: where).
+        MatLimitError: a transcript past ``limits`` (``.line``: where reading stopped).
     """
-    replay = read_and_replay(text)
+    replay = read_and_replay(text, limits=limits)
     record = replay.record
     names = record.names
     length = record.match_length
