@@ -207,3 +207,23 @@ def test_reading_stops_at_the_line_where_the_time_allowed_is_over() -> None:
     assert refused.value.detail == ("reading stopped here after 4 s, the longest a transcript "
                                     "is read: send a shorter one")
     assert read_and_replay(GAME, limits=ReadLimits(seconds=60)).score == (1, 0)
+
+
+def money_session(games: int) -> str:
+    """A money session of ``games`` games of 3 turns each (two rolls and a double)."""
+    game = GAME.split("\n\n", 1)[1]
+    return " 0 point match\n\n" + "\n".join(
+        game.replace("Game 1", f"Game {number}") for number in range(1, games + 1))
+
+
+def test_reading_stops_at_the_turn_past_the_limit() -> None:
+    # game 11's first roll (line 6 of each game of 6 lines, after 3 header lines) is turn 31
+    text = money_session(20)
+    assert len(read_and_replay(text).match.games) == 20
+    with pytest.raises(MatLimitError) as refused:
+        read_and_replay(text + "garbage after the limit\n", limits=ReadLimits(turns=30))
+    assert refused.value.line == 3 + 10 * 6 + 2
+    assert refused.value.detail == ("more than 30 turns (rolls and doubles): at most 30 are "
+                                    "read; send fewer games")
+    assert len(read_and_replay(money_session(10), limits=ReadLimits(turns=30))
+               .match.games) == 10

@@ -326,3 +326,37 @@ def test_an_upload_read_for_longer_than_the_limit_is_refused(tmp_path: Path) -> 
             assert error["detail"] == ("reading stopped here after 0.005 s, the longest a "
                                        "transcript is read: send a shorter one")
             assert error["message"] == f"long.mat, line {error['line']}: {error['detail']}"
+
+
+def money_session(games: int) -> str:
+    """A money session of ``games`` games of 3 turns each (two rolls and a double), 6 lines
+    each after 2 header lines."""
+    game = (" Game {n}\n Ann : 0                        Bob : 0\n"
+            "  1) 31: 8/5 6/5                 64: 24/18 13/9\n"
+            "  2)  Doubles => 2                Drops\n"
+            "      Wins 1 point\n")
+    return " 0 point match\n\n" + "\n".join(game.format(n=n) for n in range(1, games + 1))
+
+
+def test_an_upload_of_too_many_turns_is_refused_while_it_is_read(clients: Clients) -> None:
+    """A 1.9 MB record was read in full (14 s) before the analysis refused it, and imported
+    whole: both refuse it at its 3,001st turn, the rest unread."""
+    client = clients.new()
+    text = money_session(12_000)
+    assert len(text) > 1_800_000
+    line = 2 + 1000 * 6 + 3  # game 1,001's first roll: turn 3,001
+    for path, key, status in (("/api/records/import", "text", 422),
+                              ("/api/analysis", "mat", 400)):
+        started = time.perf_counter()
+        response = client.post(path, json={key: text})
+        assert time.perf_counter() - started < 3
+        assert response.status_code == status
+        assert response.json()["error"] == {
+            "code": "too_large", "line": line,
+            "detail": "more than 3000 turns (rolls and doubles): at most 3000 are read; "
+                      "send fewer games",
+            "message": f"line {line}: more than 3000 turns (rolls and doubles): at most 3000 "
+                       "are read; send fewer games"}
+    accepted = client.post("/api/records/import", json={"text": money_session(1000)})
+    assert accepted.status_code == 200
+    assert accepted.json()["title"] == "Ann vs Bob · money session, 1000 games"

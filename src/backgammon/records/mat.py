@@ -612,6 +612,7 @@ class _Parser:
         return entries
 
     def _add(self, action: MatAction) -> None:
+        self.budget.entry(action)
         if self.result is not None:
             raise MatParseError(action.line, f"an entry after the result of game {self.number}"
                                 if action.kind != "win" else

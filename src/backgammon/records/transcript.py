@@ -135,19 +135,23 @@ class ReadLimits:
     """How much of a transcript a reader takes, for a server reading what anyone sends.
 
     Attributes:
+        turns: the most turns read, counted as an analysis counts them (each roll, the
+            opening roll among them, and each double); None: no limit. A file is refused at
+            the turn past it, so that a huge one is not read (and replayed) in full first.
         seconds: the longest the reading (and the replaying, done as the file is read) may
             take, checked at each line; None: no limit. Each line's work grows with its length
             only, so a reader stops soon after the limit.
         clock: monotonic seconds (tests inject a fake one).
     """
 
+    turns: int | None = None
     seconds: float | None = None
     clock: Callable[[], float] = time.monotonic
 
 
 class ReadBudget:
     """One transcript's reading against its :class:`ReadLimits`: the reader calls
-    :meth:`line` at each line it reads.
+    :meth:`line` at each line it reads and :meth:`entry` with each entry.
 
     Args:
         limits: the limits; None: none.
@@ -160,6 +164,7 @@ class ReadBudget:
         self.error = error
         seconds = self.limits.seconds
         self._deadline = None if seconds is None else self.limits.clock() + seconds
+        self.turns = 0
 
     def line(self, number: int) -> None:
         """Line ``number`` is about to be read.
@@ -170,6 +175,20 @@ class ReadBudget:
         if self._deadline is not None and self.limits.clock() > self._deadline:
             raise self.error(number, f"reading stopped here after {self.limits.seconds:g} s, "
                                      "the longest a transcript is read: send a shorter one")
+
+    def entry(self, action: MatAction) -> None:
+        """``action`` was read (a roll or a double is a turn).
+
+        Raises:
+            TranscriptLimitError: (``error``) one turn more than the limit, at its line.
+        """
+        if action.kind not in ("roll", "double"):
+            return
+        self.turns += 1
+        limit = self.limits.turns
+        if limit is not None and self.turns > limit:
+            raise self.error(action.line, f"more than {limit} turns (rolls and doubles): at "
+                                          f"most {limit} are read; send fewer games")
 
 
 # --------------------------------------------------------------------------------------------

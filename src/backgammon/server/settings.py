@@ -11,7 +11,7 @@ from typing import Final
 
 from backgammon.core.game import DiceLike
 from backgammon.server.analytics import Analytics
-from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS
+from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS, DEFAULT_MAX_TURNS
 from backgammon.services.clock import TimeControl
 from backgammon.services.store import default_db_path
 from backgammon.services.timing import controls_from_env
@@ -34,9 +34,11 @@ class ServerSettings:
             as the app); default: ``games.sqlite3`` in the user's data directory.
         max_body_bytes: request bodies larger than this are refused with 413.
         max_upload_bytes: the same for a ``.mat`` file sent to be reviewed.
-        upload_seconds: the longest a ``.mat`` upload (an import, an analysis) is read and
-            replayed; past it the reader stops and the upload is refused with the line it
-            reached (:class:`~backgammon.records.ReadLimits`).
+        upload_turns: the most turns (rolls and doubles) a ``.mat`` upload (an import, an
+            analysis) may hold; the reader refuses it at the turn past them, the rest unread
+            (:class:`~backgammon.records.ReadLimits`). Default: as many as one analysis takes.
+        upload_seconds: the longest an upload is read and replayed; past it the reader stops
+            and the upload is refused with the line it reached.
         rng: the random generator behind the dice and the computer's choices; ``None`` uses
             the operating system's entropy. Tests pass ``random.Random(seed)``.
         dice: the dice every game throws; default ``Dice(rng)``. Tests pass ``FixedDice``.
@@ -62,6 +64,7 @@ class ServerSettings:
     db_path: str | Path = field(default_factory=default_db_path)
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
+    upload_turns: int = DEFAULT_MAX_TURNS
     upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     rng: random.Random | None = None
     dice: DiceLike | None = None

@@ -3,8 +3,9 @@ both endpoints.
 
 The reading is CPU work on what anyone may send, so it runs in a worker thread, at most
 :data:`UPLOADS_AT_ONCE` at once (the others wait without holding a thread), within the
-reader's own limits (:class:`~backgammon.records.ReadLimits`: the server's
-``upload_seconds``). The limit is the reader's, checked at each line, because a thread cannot
+reader's own limits (:class:`~backgammon.records.ReadLimits`: the server's ``upload_turns``,
+so that a huge file is refused at its turn past them rather than read whole first, and
+``upload_seconds``). The time limit is the reader's, checked at each line: a thread cannot
 be stopped from outside: a deadline on the awaiting coroutine would answer the client but leave
 the thread reading. (Each line is read in time growing with its length, so the reader reaches
 its next check soon; a regular expression that backtracked would hold the interpreter, and every
@@ -44,7 +45,7 @@ def _limiter(request: Request) -> anyio.CapacityLimiter:
 
 def upload_limits(settings: ServerSettings) -> ReadLimits:
     """The limits an upload is read within."""
-    return ReadLimits(seconds=settings.upload_seconds)
+    return ReadLimits(turns=settings.upload_turns, seconds=settings.upload_seconds)
 
 
 async def read_upload(request: Request, read: Callable[[str, ReadLimits], T], text: str) -> T:
