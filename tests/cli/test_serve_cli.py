@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import json
+import threading
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -104,3 +109,53 @@ def test_browser_url() -> None:
     assert _browser_url("192.0.2.7", 8000) == "http://192.0.2.7:8000/"
     assert _browser_url("::1", 8000) == "http://[::1]:8000/"
     assert _browser_url("192.0.2.7", 8443, "https") == "https://192.0.2.7:8443/"
+
+
+def test_a_compressed_websocket_frame_is_not_inflated_past_the_transport_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A 1 MiB message of spaces, compressed (permessage-deflate) to about a kilobyte on the
+    wire, sent to the server ``serve`` builds: the transport stops inflating it at its limit
+    and closes the connection (1009, message too big), where it inflated up to 16 MiB and
+    handed the whole to the app."""
+    websockets_client = pytest.importorskip("websockets.sync.client")
+    from websockets.exceptions import ConnectionClosedError
+
+    from backgammon.server.runtime import WS_MAX_SIZE
+    from backgammon.services.online.protocol import MAX_MESSAGE_BYTES
+
+    built: list[uvicorn.Server] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: built.append(self))
+    assert main(["serve", "--port", "0", "--no-browser", "--db",
+                 str(tmp_path / "games.sqlite3")]) == 0
+    server = built[0]
+    assert server.config.ws_max_size == WS_MAX_SIZE == 4 * MAX_MESSAGE_BYTES
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        port = int(server.servers[0].sockets[0].getsockname()[1])
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/online/rooms",
+                                         data=b"{}", method="POST",
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            room = json.loads(response.read())
+        uri = f"ws://127.0.0.1:{port}{room['ws_path']}"
+        with websockets_client.connect(uri, compression="deflate", open_timeout=10) as ws:
+            assert [e.name for e in ws.protocol.extensions] == ["permessage-deflate"]
+            ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            # over the app's limit, under the transport's: refused in words, still connected
+            ws.send(json.dumps({"type": "state", "pad": " " * 2 * MAX_MESSAGE_BYTES}))
+            error = json.loads(ws.recv(timeout=10))
+            assert (error["type"], error["code"]) == ("error", "too_large")
+            ws.send(json.dumps({"type": "state", "pad": " " * (1 << 20)}))
+            with pytest.raises(ConnectionClosedError) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -141,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
 
     from backgammon.server import ServerSettings, create_app
     from backgammon.server.runtime import (
+        WS_MAX_SIZE,
         header_deadline_protocol,
         raise_open_file_limit,
         tune_gc,
@@ -160,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
                             server_header=False,
                             http=header_deadline_protocol(args.header_timeout),
                             limit_concurrency=args.max_connections,
+                            # (each message capped in the transport, inflated or not;
+                            # permessage-deflate kept: the views sent are compressed)
+                            ws_max_size=WS_MAX_SIZE,
                             proxy_headers=True,
                             forwarded_allow_ips=args.forwarded_allow_ips,
                             ssl_certfile=None if tls is None else tls[0],

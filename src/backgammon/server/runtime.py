@@ -2,9 +2,9 @@
 
 :func:`tune_gc` is applied by ``backgammon serve`` once the app is built, and by
 ``bench/online_load.py`` to its server and clients. ``backgammon serve`` also raises the
-open-file limit (:func:`raise_open_file_limit`) and serves HTTP through
+open-file limit (:func:`raise_open_file_limit`), serves HTTP through
 :func:`header_deadline_protocol`, so a client that never finishes its request's headers is
-dropped.
+dropped, and caps each WebSocket message at :data:`WS_MAX_SIZE` bytes in the transport.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import asyncio
 import gc
 from typing import Any, Final
 
-__all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "header_deadline_protocol",
-           "raise_open_file_limit", "tune_gc"]
+from backgammon.services.online.protocol import MAX_MESSAGE_BYTES
+
+__all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "WS_MAX_SIZE",
+           "header_deadline_protocol", "raise_open_file_limit", "tune_gc"]
 
 #: The collector thresholds :func:`tune_gc` sets: Python's first two (700 allocations, 10
 #: young collections), and 100 instead of 10 middle collections before a full one.
@@ -40,6 +42,15 @@ def tune_gc() -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
+
+#: The largest WebSocket message the transport takes, in bytes (uvicorn's ``ws_max_size``; its
+#: default is 16 MiB): a larger one closes the connection (1009, message too big) as it
+#: arrives. The limit counts the message once inflated, and the transport stops inflating a
+#: compressed (permessage-deflate) frame there, so a kilobyte on the wire cannot become
+#: megabytes in memory. Four times the app's own limit (:data:`~backgammon.services.online.
+#: protocol.MAX_MESSAGE_BYTES`), so a message a little over that one is still refused in words
+#: (``too_large``) on a connection that stays open.
+WS_MAX_SIZE: Final = 4 * MAX_MESSAGE_BYTES
 
 #: Seconds a client has to send a request's headers (the request line and every header) before
 #: its connection is dropped: uvicorn itself waits for them for ever.
