@@ -366,6 +366,14 @@ def explain_illegal(position: Position, path: tuple[int, ...]) -> str:
     for a, b in itertools.pairwise(path):
         if not (b in neighbours(a) or _jump_apart(a, b)):
             return f"{text}: {b} is not a diagonal step or jump from {a}"
+    if not piece.is_king:
+        forward = 1 if mover is BLACK else -1
+        crown = BLACK_CROWN if mover is BLACK else WHITE_CROWN
+        for step, (a, b) in enumerate(itertools.pairwise(path), start=2):
+            if (b - a) * forward < 0:
+                return f"{text}: a man moves forward only"
+            if BIT[b] & crown and step < len(path):
+                return f"{text}: crowning ends the move (the man is crowned on {b})"
     for b in path[1:]:
         if position.piece_at(b) is not None and b != path[0]:
             return f"{text}: square {b} is occupied"
@@ -375,10 +383,6 @@ def explain_illegal(position: Position, path: tuple[int, ...]) -> str:
         if not piece.is_king and BIT[end] & (BLACK_CROWN if mover is BLACK else WHITE_CROWN):
             return f"{text}: crowning ends the move (the man is crowned on {end})"
         return f"{text}: the jump ends on {end}, where no further jump is possible"
-    if not piece.is_king:
-        forward = 1 if mover is BLACK else -1
-        if any((b - a) * forward < 0 for a, b in itertools.pairwise(path)):
-            return f"{text}: a man moves forward only"
     longer = [m for m in moves if m.path[: len(path)] == path]
     if longer:
         return f"{text}: the jump must go on: {longer[0]} continues it"

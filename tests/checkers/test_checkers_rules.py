@@ -314,7 +314,8 @@ def test_an_illegal_move_changes_nothing() -> None:
         ("21-17", "the piece on 21 is white's, and black is to move"),
         ("9-14x", "is not a move"),
         ("0-4", "square 0 is not in 1-32"),
-        ("12-8", "square 8 is occupied"),
+        ("1-5", "square 5 is occupied"),
+        ("12-8", "a man moves forward only"),
     ],
 )
 def test_illegal_moves_are_explained(text: str, reason: str) -> None:

@@ -1,0 +1,7 @@
+"""``python -m checkers``: the ``checkers`` command."""
+
+import sys
+
+from checkers.cli import main
+
+sys.exit(main())
