@@ -244,6 +244,7 @@ def test_against_the_computer_it_replies_and_a_saved_game_resumes(tmp_path: Path
     game = Game()
     TerminalGame(game, Seats(WHITE, "easy"), read=script.read, write=script.write, seed=3).run()
     assert "Checkers: you play Black against the computer (Easy)" in script.text
+    assert "You play 11-15." in script.text
     assert "The computer plays" in script.text and len(game.moves) == 2
     status = main(["play", "--resume", str(tmp_path / "g.pdn"), "--level", "easy"])
     assert status == 0  # standard input is empty under pytest: the loop ends at once

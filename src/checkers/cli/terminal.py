@@ -183,7 +183,8 @@ class TerminalGame:
         except CheckersError as error:
             self.write(f"Not played: {error}")
             return
-        self.write(f"{self._side_name(mover)} plays {move}.")
+        name = self._side_name(mover)
+        self.write(f"{name} {'play' if name == 'You' else 'plays'} {move}.")
         self.show_board()
 
     def computer_moves(self) -> None:
