@@ -38,6 +38,10 @@ VARIANTS: dict[str, tuple[tuple[int, int], list[tuple[int, int, str]], str | Non
                                "played nothing: read as resigning after the roll"),
     "moves_variants.mat": ((1, 0), [(0, 1, "resign")], None),
     "crlf_trailing_spaces.mat": ((1, 0), [(0, 1, "resign")], None),
+    "javafibs_wins_column.mat": ((0, 3), [(1, 2, "resign"), (1, 1, "single")],
+                                 "line 68: the file says the first player (gnubg) wins 1 "
+                                 "point(s), but the game is over, the second player (root) "
+                                 "winning 1 (single): read as the result on the board"),
 }
 
 
@@ -214,3 +218,23 @@ def test_a_utf16_file_with_its_byte_order_mark_reads_as_the_utf8_one(
     path = tmp_path / "windows.mat"
     path.write_bytes(data)
     assert read_mat(path) == expected
+
+
+def test_a_wins_line_only_confirms_a_game_over_on_the_board() -> None:
+    """JavaFIBS writes the last 'Wins' in the other player's column after a game won by
+    bearing off (GNU Backgammon imports it); a 'Wins' in a game still running is the other
+    column's player resigning, as before, and points that disagree with the board are still
+    refused."""
+    replay = read_and_replay(variant("javafibs_wins_column.mat"))
+    assert replay.complete and replay.match.games[1].outcome is not None
+    assert replay.match.games[1].outcome.winner is BLACK
+    running = read_and_replay(HEAD + OPENING + " " * 34 + "Wins 1 point\n")
+    assert [(r.winner, r.points, r.kind) for r in running.results] == [(1, 1, "resign")]
+    text = variant("javafibs_wins_column.mat").decode().replace(
+        "Wins 1 point and", "Wins 2 points and")
+    with pytest.raises(MatReplayError) as refused:
+        read_and_replay(text)
+    assert refused.value.line == 68
+    assert refused.value.detail == (
+        "the file says the first player (gnubg) wins 2 point(s), but the game ends with the "
+        "second player (root) winning 1 (single, cube 1)")

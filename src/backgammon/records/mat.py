@@ -250,9 +250,10 @@ def replay_mat(record: MatRecord) -> MatReplay:
     Each game is played in a :class:`~backgammon.core.match.Match` of the record's length
     (money play when it is 0 or unknown), so that the Crawford rule and dead cubes apply; each
     roll is given to :meth:`Game.roll <backgammon.core.game.Game.roll>` and each play must be
-    legal. Results are checked against the board: a game played out must end as written; a
-    ``Wins`` before the end is a resignation worth the points written (1, 2 or 3 times the
-    cube).
+    legal. Results are checked against the board: a game played out must end with the points
+    written (a ``Wins`` line in the other player's column only confirms the end, with a
+    warning); a ``Wins`` before the end is a resignation worth the points written (1, 2 or 3
+    times the cube).
 
     Returns:
         A :class:`MatReplay` with the match and each game's result.
@@ -263,7 +264,7 @@ def replay_mat(record: MatRecord) -> MatReplay:
     """
     if not isinstance(record, MatRecord):
         raise TypeError(f"replay_mat needs a MatRecord (see read_mat), got {record!r}")
-    replay = replay_record(record, MatReplayError)
+    replay = replay_record(record, MatReplayError, result_by_layout=True)
     assert isinstance(replay, MatReplay)
     return replay
 
@@ -332,7 +333,8 @@ class _ReplaySink(_Sink):
     def header(self, match_length: int | None, tags: dict[str, str]) -> None:
         probe = MatRecord(match_length, ("", ""), (), tags=tags)
         self.replayer = MatchReplayer(match_length, MatReplayError, jacoby=probe.jacoby,
-                                      beavers=self.beavers or probe.beavers)
+                                      beavers=self.beavers or probe.beavers,
+                                      result_by_layout=True)
 
     def begin_game(self, number: int, line: int, names: tuple[str, str] | None,
                    score: tuple[int, int] | None) -> None:

@@ -407,12 +407,18 @@ class MatchReplayer:
         error: the exception class for a refused entry (e.g. ``MatReplayError``).
         jacoby: the Jacoby rule (money play).
         beavers: beavers allowed (money play).
+        result_by_layout: a result's player is read from where its line stands (a ``.mat``
+            file's column), not written as a word (an SGF's ``RE[B+1]``): once a game is
+            over on the board, a result whose player disagrees only confirms the end, with
+            a warning; otherwise it is refused.
     """
 
     def __init__(self, match_length: int | None, error: type[TranscriptReplayError], *,
-                 jacoby: bool = False, beavers: bool = False) -> None:
+                 jacoby: bool = False, beavers: bool = False,
+                 result_by_layout: bool = False) -> None:
         self.length = match_length or 0
         self.error = error
+        self.result_by_layout = result_by_layout
         self.jacoby = jacoby and not self.length
         self.beavers = beavers and not self.length
         self.match: Match | None = None
@@ -497,7 +503,8 @@ class MatchReplayer:
                 f"line {at}: game {number} is written at {score[0]}-{score[1]}, but the "
                 f"games before add up to {before[0]}-{before[1]}"
             )
-        self._game = _GameReplayer(match.current, self.names, self.warnings, self.error)
+        self._game = _GameReplayer(match.current, self.names, self.warnings, self.error,
+                                   self.result_by_layout)
         self._game_number = number
         self._game_line = line
         self._last_line = line
@@ -553,7 +560,8 @@ class MatchReplayer:
                 self.match = self._new_match(self._first_game[1])
                 self._note_picked_up()
                 self._game = game = _GameReplayer(self.match.current, self.names,
-                                                  self.warnings, self.error)
+                                                  self.warnings, self.error,
+                                                  self.result_by_layout)
                 for earlier, following in self._first_steps:
                     game.step(earlier, following)
             self._first_steps.append((action, nxt))
@@ -639,11 +647,12 @@ class _GameReplayer:
     """Feeds one game's entries to a Game, checking each."""
 
     def __init__(self, game: Game, names: tuple[str, str], warnings: list[str],
-                 error: type[TranscriptReplayError]) -> None:
+                 error: type[TranscriptReplayError], result_by_layout: bool = False) -> None:
         self.game = game
         self.names = names
         self.warnings = warnings
         self.error = error
+        self.result_by_layout = result_by_layout
 
     def fail(self, action: MatAction, detail: str) -> TranscriptReplayError:
         return self.error(action.line, detail)
@@ -851,23 +860,36 @@ class _GameReplayer:
             game.resign(winner.opponent, kind)
             game.accept_resignation()
             return
+        # The game is over on the board: its result only confirms it. In a .mat file the
+        # winner is the column the 'Wins' line stands in, read from its indentation, which
+        # programs lay out their own way (JavaFIBS writes the last one in the other player's
+        # column, and GNU Backgammon imports it): a column that disagrees is said and the
+        # board's result kept. Points that disagree are what the line says: refused.
         outcome = game.outcome
-        if outcome.winner is not winner or outcome.points != points:
-            actual = _describe(0 if outcome.winner is WHITE else 1, self.names)
+        actual = _describe(0 if outcome.winner is WHITE else 1, self.names)
+        if outcome.points != points or (outcome.winner is not winner
+                                        and not self.result_by_layout):
             raise self.fail(
                 result, f"the file says {who} wins {points} point(s), but the game ends with "
                 f"{actual} winning {outcome.points} ({outcome.kind}, cube {game.cube_value})"
             )
+        if outcome.winner is not winner:
+            self.warnings.append(
+                f"line {result.line}: the file says {who} wins {points} point(s), but the game "
+                f"is over, {actual} winning {outcome.points} ({outcome.kind}): read as the "
+                "result on the board")
 
 
-def replay_record(record: MatRecord, error: type[TranscriptReplayError]) -> MatReplay:
-    """Replay a whole record (already read) through a :class:`MatchReplayer`.
+def replay_record(record: MatRecord, error: type[TranscriptReplayError], *,
+                  result_by_layout: bool = False) -> MatReplay:
+    """Replay a whole record (already read) through a :class:`MatchReplayer`
+    (``result_by_layout`` as there).
 
     Raises:
         ``error``: the first entry the rules refuse, with its line.
     """
     replayer = MatchReplayer(record.match_length, error, jacoby=record.jacoby,
-                             beavers=record.beavers)
+                             beavers=record.beavers, result_by_layout=result_by_layout)
     for game in record.games:
         replayer.begin_game(game.number, game.line, game.names, game.score)
         for action in game.actions:
