@@ -96,9 +96,25 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "invalid request: " + "; ".join(parts)
 
 
+def _unreadable_body(exc: StarletteHTTPException) -> str | None:
+    """Why a request's body could not be read, when ``exc`` is FastAPI's refusal of it: a 400
+    raised from the error of reading the body (``"There was an error parsing the body"``),
+    which happens where the body is not UTF-8 or is JSON nested too deeply for the parser
+    (invalid JSON is a :class:`RequestValidationError`). None for any other HTTP error."""
+    cause = exc.__cause__
+    if exc.status_code != 400 or cause is None:
+        return None
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not JSON (not UTF-8: {cause})"
+    if isinstance(cause, RecursionError):
+        return "the body is not JSON (nested too deeply to read)"
+    return f"the body is not JSON ({cause})"
+
+
 def install(app: FastAPI) -> None:
     """Answer every refusal of ``app``'s routes through :func:`http_error` (and malformed
-    requests and HTTP errors in the same ``{"error"}`` shape)."""
+    requests and HTTP errors in the same ``{"error"}`` shape: a body that cannot be read as
+    JSON, whatever the reason, is 422 ``invalid_request``)."""
 
     @app.exception_handler(BackgammonError)
     async def refused(request: Request, exc: BackgammonError) -> JSONResponse:
@@ -110,6 +126,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_exception(request: Request, exc: StarletteHTTPException) -> Response:
+        unreadable = _unreadable_body(exc)
+        if unreadable is not None:  # (the same answer as invalid JSON)
+            return error_response(422, "invalid_request", f"invalid request: {unreadable}")
         return error_response(exc.status_code, f"http_{exc.status_code}", str(exc.detail))
 
 
