@@ -23,7 +23,6 @@ from typing import Final
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from fastapi_offline import FastAPIOffline
 from starlette.responses import Response
 from starlette.types import Scope
 
@@ -31,6 +30,7 @@ from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.analytics import page_with_analytics
 from backgammon.server.api import ErrorResponse, health_router, router
+from backgammon.server.docs import install_docs
 from backgammon.server.errors import error_response
 from backgammon.server.errors import install as install_errors
 from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
@@ -52,8 +52,6 @@ from backgammon.services.store import GameStore
 
 #: The page and its ES modules and stylesheet.
 STATIC_DIR: Final = Path(__file__).parent / "static"
-#: Where the interactive docs' own scripts and styles are served (from fastapi-offline).
-DOCS_STATIC: Final = "/static-docs"
 # The web app manifest's media type (the mimetypes table may not know the extension).
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -104,12 +102,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     from backgammon import __version__
 
-    # FastAPIOffline: FastAPI with its /docs (Swagger UI) and /redoc pages loading their
-    # scripts and styles from the fastapi-offline package (served under DOCS_STATIC), not a
-    # CDN, so the docs work without internet.
-    app = FastAPIOffline(
-        static_url=DOCS_STATIC,
-        favicon_url="/static/icons/favicon-32.png",
+    # The /docs (Swagger UI) and /redoc pages are served by server/docs.py, their scripts
+    # and styles from this server (fastapi-offline's copies), so that they work offline.
+    app = FastAPI(
+        docs_url=None,
+        redoc_url=None,
         title="Backgammon",
         version=__version__,
         description="Play backgammon against the computer or pass & play. "
@@ -133,6 +130,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                        analytics_origin=None if analytics is None else analytics.origin)
 
     install_errors(app)  # every refusal answers through server/errors.py
+    install_docs(app, favicon_url="/static/icons/favicon-32.png")  # /docs, /redoc
 
     app.include_router(health_router)
     app.include_router(router)
