@@ -355,6 +355,34 @@ def test_start_over_forgets_the_game_and_the_saved_positions_not_the_record(
     assert again.json() == {"game": False, "positions": 0}
 
 
+def test_start_over_refuses_another_browsers_game_and_changes_nothing(
+        clients: Clients) -> None:
+    client = clients.new()
+    theirs = act(client, new_game(client, browser=OTHER)["id"], "roll")
+    nobodys = new_game(client)  # made without a browser id (an API client's)
+    setup = {"board": {"points": [0] + [-15] + [0] * 22 + [15, 0], "off": {"white": 0,
+             "black": 0}}, "turn": "white", "dice": None, "cube": {"value": 1, "owner": None},
+             "doubled": False, "match_length": 0, "score": {"white": 0, "black": 0},
+             "crawford": False, "jacoby": False, "beavers": False}
+    saved = client.post("/api/saved-positions",
+                        json={"browser": BROWSER, "name": "all back", "setup": setup})
+    assert saved.status_code == 201, saved.text
+    for game in (theirs, nobodys):
+        response = client.post("/api/start-over", json={"browser": BROWSER, "game": game["id"]})
+        assert response.status_code == 403
+        assert response.json() == {"error": {
+            "code": "not_your_game",
+            "message": f"game {game['id']!r} was not started in this browser: only the "
+                       "browser that started it may start it over"}}
+        # nothing changed: the game is still saved, this browser's positions are kept
+        assert clients.new().get(f"/api/games/{game['id']}").status_code == 200
+    assert clients.new().get(f"/api/games/{theirs['id']}").json()["dice"] == theirs["dice"]
+    assert len(client.get("/api/saved-positions",
+                          params={"browser": BROWSER}).json()["positions"]) == 1
+    mine = client.post("/api/start-over", json={"browser": OTHER, "game": theirs["id"]})
+    assert mine.status_code == 200 and mine.json() == {"game": True, "positions": 0}
+
+
 # --------------------------------------------------------------------------------------------
 # Online games in the record: the page asks, the server reads the room's results
 

@@ -25,12 +25,14 @@ from backgammon.core.errors import (
 )
 from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.online.protocol import OnlineError, error_payload
+from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StoredGameError
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (GameNotFoundError, "not_found"),
+    (NotYourGameError, "not_your_game"),
     (EvaluatorBusyError, "busy"),
     (StoredGameError, "stored_game_invalid"),
     (IllegalActionError, "not_allowed"),
@@ -41,7 +43,7 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
 )
 #: The HTTP status of each code (any other: 409, the action does not fit now).
 HTTP_STATUS: Final[dict[str, int]] = {
-    "not_found": 404, "room_not_found": 404, "bad_token": 403,
+    "not_found": 404, "room_not_found": 404, "bad_token": 403, "not_your_game": 403,
     "stored_game_invalid": 409, "not_allowed": 409,
     "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_settings": 422,
     "invalid_request": 422,

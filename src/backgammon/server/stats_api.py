@@ -4,7 +4,8 @@
   by opponent and kind of session, games won and lost, points, gammons, backgammons, matches.
 * ``DELETE /api/stats?browser=B``: forget the browser's record (``{"cleared": n}``).
 * ``POST /api/start-over`` (``{browser, game}``): forget the game in progress (``game``, its
-  id, or null) and the browser's saved positions (``{"game": bool, "positions": n}``).
+  id, or null) and the browser's saved positions (``{"game": bool, "positions": n}``); 403
+  ``not_your_game`` for a game another browser started.
 
 The record is written by the game service when a game the browser started ends
 (:meth:`~backgammon.services.session.GameService.create` with ``browser``). A malformed
@@ -141,13 +142,14 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON:
 async def start_over(request: Request, body: StartOver) -> StartedOverJSON:
     """Forget the game in progress (deleted from the store: its link no longer opens it) and
     the browser's saved positions. The record and the settings stay (they have their own
-    buttons)."""
+    buttons). A game this browser did not start is refused (403 ``not_your_game``) and
+    nothing is forgotten."""
     browser = check_browser_id(body.browser)
     service: GameService = request.app.state.games
     positions: PositionStore = request.app.state.positions
     deleted = False
-    if body.game is not None:
-        deleted = await anyio.to_thread.run_sync(service.forget, body.game)
+    if body.game is not None:  # (another browser's game: 403, nothing done)
+        deleted = await anyio.to_thread.run_sync(service.forget, body.game, browser)
     removed = await anyio.to_thread.run_sync(positions.clear, browser)
     return {"game": deleted, "positions": removed}
 

@@ -66,7 +66,7 @@ from backgammon.services.state import (
     TimeControlName,
 )
 from backgammon.services.stats import StatsStore, check_browser_id, finished_game
-from backgammon.services.store import GameStore, StoredGameError
+from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 from backgammon.services.table import (
     board_json,
     color_name,
@@ -96,6 +96,10 @@ CACHE_SIZE: Final = 256
 #: The computer never takes more than this many actions in one call (a turn is at most three:
 #: double, roll, play; an answer to a double is one).
 _MAX_COMPUTER_ACTIONS: Final = 8
+
+class NotYourGameError(BackgammonError):
+    """A browser asked to delete a game another browser started (or one no browser did)."""
+
 
 #: The page's anonymous browser id (as for saved positions): 8 to 64 URL-safe characters.
 BROWSER_ID: Final = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -475,9 +479,24 @@ class GameService:
         if counted is not None:
             self._stats.record(counted)
 
-    def forget(self, game_id: str) -> bool:
+    def forget(self, game_id: str, browser: str) -> bool:
         """Delete a saved session (from memory and from the store): the page's "Start
-        over". Returns whether there was one; what it counted in a record stays."""
+        over", for the browser that started it (``record["browser"]``). Returns whether
+        there was one; what it counted in a record stays.
+
+        Raises:
+            NotYourGameError: the game was started by another browser, or by none (an API
+                client's); nothing is deleted.
+            StoredGameError: the saved game cannot be read (its browser is unknown).
+        """
+        try:
+            owner = self._store.load(game_id).record.get("browser")
+        except GameNotFoundError:
+            self._forget(game_id)
+            return False
+        if owner != browser:
+            raise NotYourGameError(f"game {game_id!r} was not started in this browser: only "
+                                   "the browser that started it may start it over")
         self._forget(game_id)
         return self._store.delete(game_id)
 
