@@ -95,7 +95,7 @@ def test_position_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["position", "XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:2:1:0:5:10"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == START_BOARD
-    assert lines[6].endswith("X to move")
+    assert lines[6].endswith("White to move")
     assert lines[13:] == [
         "White to play 5-2; cube 2, owned by black; 5-point match, White 2, Black 1",
         "Position ID: 4HPwATDgc/ABMA",
@@ -109,7 +109,7 @@ def test_position_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> None:
 def test_position_of_ids(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:2] == START_BOARD and lines[6].endswith("O to move")
+    assert lines[:2] == START_BOARD and lines[6].endswith("Black to move")
     assert lines[13:] == [
         "Black to roll; cube 1, centred; money play (Jacoby rule)",
         "Position ID: 4HPwATDgc/ABMA",

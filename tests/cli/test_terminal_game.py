@@ -125,3 +125,33 @@ def test_board_words() -> None:
     assert board_words(Position.start(), WHITE.opponent)[0] == (
         "Black's home board (points 1-6): 1-point: 2 White, 6-point: 5 Black")
     assert lines[4] == "Bar: none. Borne off: White 0, Black 0. Pips: White 167, Black 167."
+
+
+def test_the_board_names_the_side_to_move_once_the_opening_roll_decides_it() -> None:
+    # Black wins the opening roll: no board says White (or X) is to move before it
+    match = Match(0, cube=False, dice=FixedDice([(1, 6)]))
+    _game, text = run(match, ["13/7 8/7"], single=True)
+    opening = text.index("Opening roll: White 1, Black 6: Black moves first with 6-1.")
+    assert "to move" not in text[:opening]
+    assert "X to move" not in text and "O to move" not in text
+    after = text[opening:]
+    assert after.index("Black to move") < after.index("Black plays 13/7 8/7.")
+    assert after.index("Black plays 13/7 8/7.") < after.index("White to move")
+
+
+@pytest.mark.parametrize("answer", ["y", "Y", "yes", "YES", " Yes ", "quit"])
+def test_quit_with_changes_not_saved_asks_and_takes_y_or_yes(answer: str) -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1), (6, 5)]))
+    game, text = run(match, ["8/5 6/5", "quit", answer, "roll"], single=True, plain=True)
+    assert "The game has changes not saved. Leave without saving? (y/n)> " in text
+    assert text.rstrip().endswith("Goodbye.")
+    assert len(game.match.current.history) == 1  # the roll after it was never read
+
+
+def test_quit_answered_no_stays_in_the_game() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1), (6, 5)]))
+    game, text = run(match, ["8/5 6/5", "quit", "n", "", "24/13", "quit", "yes"],
+                     single=True, plain=True)
+    assert "Staying: type save to keep the game, or quit to leave." in text
+    assert "Black plays 24/13." in text and text.rstrip().endswith("Goodbye.")
+    assert game.match.current.history[-1].text == "24/13"

@@ -26,7 +26,7 @@ START_DIAGRAM = """\
  | X           O    |   | O                |
  | X                |   | O                |
  | X                |   | O                |
- |                  |BAR|                  |   X to move
+ |                  |BAR|                  |   White to move
  | O                |   | X                |
  | O                |   | X                |
  | O           X    |   | X                |
@@ -54,7 +54,7 @@ def test_text_board_shows_bar_big_stacks_and_off() -> None:
  |                  |   |                  |
  |                  |   |                  |
  |                  |   |                  |
- |                  |BAR|                  |   O to move
+ |                  |BAR|                  |   Black to move
  |                  |   | 9                |
  |                  |   | X              O |
  |                  |   | X              O |

@@ -68,10 +68,12 @@ Commands (a play is typed in notation: 8/5 6/5, bar/20, 13/7*, 6/off, 8/5(2), 24
                   backgammon-game.json)
   load FILE       load a saved game in place of this one
   help            this list
-  quit            leave (asks once when the game has changes not saved)"""
+  quit            leave (asks y/n first when the game has changes not saved)"""
 
 _KIND_WORDS: Final = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
                       ResultKind.BACKGAMMON: "a backgammon"}
+#: The answers to "Leave without saving?" that leave (in lower case; quit again does too).
+_LEAVE: Final = frozenset({"y", "yes", "quit", "q", "exit"})
 _RESIGN_KINDS: Final = {"single": ResultKind.SINGLE, "gammon": ResultKind.GAMMON,
                         "backgammon": ResultKind.BACKGAMMON}
 
@@ -191,7 +193,6 @@ class TerminalGame:
         self.save_path = save_path
         self.dirty = False
         self._computer: ComputerPlayer | None = None
-        self._quit_warned = False
 
     # ----------------------------------------------------------------------------------------
     # Output
@@ -257,7 +258,8 @@ class TerminalGame:
                     f"you play {_name(self.seats.computer.opponent)} against the computer "
                     f"({self.seats.level.capitalize()})")
         self.say(f"Backgammon: {opponent}. Type help for the commands.", "bold")
-        self.show_board()
+        if self.game.phase is not Phase.OPENING:  # (else drawn once the roll says who moves)
+            self.show_board()
         try:
             while True:
                 game = self.game
@@ -273,6 +275,7 @@ class TerminalGame:
                              f"{opening['black']}: {_name(game.on_roll or WHITE)} moves first "
                              f"with {dice[0]}-{dice[1]}.")
                     self.dirty = True
+                    self.show_board()
                     self._after_roll()
                     continue
                 actor = game.turn
@@ -304,9 +307,8 @@ class TerminalGame:
             return False
         self.say(f"Score: White {match.score[0]}, Black {match.score[1]}.")
         self.ask("Press Enter for the next game")
-        match.new_game()
+        match.new_game()  # (its board is drawn after its opening roll)
         self.dirty = True
-        self.show_board()
         return True
 
     def ask(self, prompt: str) -> str:
@@ -408,11 +410,12 @@ class TerminalGame:
             "load": self._load,
         }
         if command in ("quit", "exit", "q"):
-            if self.dirty and not self._quit_warned:
-                self._quit_warned = True
-                self.say("The game has changes not saved: type save to keep them, or quit "
-                         "again to leave.", "yellow")
-                return True
+            if self.dirty:
+                answer = self.ask("The game has changes not saved. Leave without saving? "
+                                  "(y/n)").lower()
+                if answer not in _LEAVE:
+                    self.say("Staying: type save to keep the game, or quit to leave.")
+                    return True
             self.say("Goodbye.")
             return False
         if not line and game.phase is Phase.ROLL:
@@ -595,7 +598,6 @@ class TerminalGame:
             return
         self.save_path = path
         self.dirty = False
-        self._quit_warned = False
         self.say(f"Saved to {path}. Resume with: backgammon play --resume {path}")
 
     def _load(self, rest: str) -> None:

@@ -2,8 +2,8 @@
 
 White's checkers are ``X`` and move from the 24-point (top right) round to the 1-point (bottom
 right); Black's are ``O``. A stack of more than five shows its count in the fifth row. The bar
-column shows each side's checkers on the bar, and the right margin the side to move, the pip
-counts and the checkers borne off.
+column shows each side's checkers on the bar, and the right margin the side to move (named
+White or Black, as everywhere else), the pip counts and the checkers borne off.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def board_text(position: Position) -> str:
         bar = f"{white_bar:>2}X" if row == 0 and white_bar else "   "
         lines.append(row_text(_BOTTOM, row, bar))
     lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
-    on_roll = {WHITE: "X", BLACK: "O"}[position.turn]
+    on_roll = {WHITE: "White", BLACK: "Black"}[position.turn]
     white_off, black_off = position.off
     lines[0] += f"   O black  pips {position.pip_count(BLACK):>3}  off {black_off:>2}"
     lines[-1] += f"   X white  pips {position.pip_count(WHITE):>3}  off {white_off:>2}"
