@@ -234,12 +234,14 @@ def _sides(position: Position) -> tuple[int, int, bool]:
 def legal_moves(position: Position) -> list[Move]:
     """Every legal move of the side to move, as :class:`Move` objects.
 
-    Jumps only when any jump exists (mandatory capture); otherwise every plain move. The order
-    is by origin square's bit and then direction; sort them if you need an order. An empty list
-    means the side to move has lost.
+    Jumps only when any jump exists (mandatory capture); otherwise every plain move. Sorted by
+    path (``9-13`` before ``9-14`` before ``10-14``). An empty list means the side to move has
+    lost.
     """
     own, opp, black = _sides(position)
-    return [_raw_to_move(raw) for raw in raw_moves(own, opp, position.kings, black)]
+    moves = [_raw_to_move(raw) for raw in raw_moves(own, opp, position.kings, black)]
+    moves.sort(key=lambda move: move.path)
+    return moves
 
 
 def has_legal_move(position: Position) -> bool:

@@ -239,15 +239,18 @@ def test_a_capture_is_announced_and_the_shorthand_accepted() -> None:
     assert game.outcome is not None and game.outcome.winner is BLACK
 
 
-def test_against_the_computer_it_replies_and_a_saved_game_resumes(tmp_path: Path) -> None:
+def test_against_the_computer_it_replies_and_a_saved_game_resumes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     script = Script(["11-15", "save " + str(tmp_path / "g.pdn"), "quit"])
     game = Game()
     TerminalGame(game, Seats(WHITE, "easy"), read=script.read, write=script.write, seed=3).run()
     assert "Checkers: you play Black against the computer (Easy)" in script.text
     assert "You play 11-15." in script.text
     assert "The computer plays" in script.text and len(game.moves) == 2
-    status = main(["play", "--resume", str(tmp_path / "g.pdn"), "--level", "easy"])
-    assert status == 0  # standard input is empty under pytest: the loop ends at once
+    status, out, _ = run(capsys, "play", "--resume", str(tmp_path / "g.pdn"), stdin="board\n")
+    assert status == 0  # the game resumed, drew the board twice, and ended with the input
+    assert out.count("Last move: ") == 2 and "Black to move" in out
 
 
 def test_resume_refuses_a_finished_or_broken_file(
