@@ -230,3 +230,16 @@ __all__ = [
     "random_match",
     "session_record",
 ]
+
+
+#: A money position with beavers where the computer's cube decision is "no double, beaver":
+#: White (on roll) bears off from its 6- and 5-points, Black from its 2-point: White wins
+#: 36.3% (the exact bear-off table), a double's take is worth -1.01 to White.
+BEAVER_XGID = "XGID=-----AA----------------b--:0:0:1:00:0:0:2:0:10"
+#: The same position as the page's position editor sends it (``setup`` of ``POST /api/games``).
+BEAVER_SETUP: dict[str, object] = {
+    "board": {"points": [0, 0, 0, 0, 0, 1, 1] + [0] * 16 + [-2, 0, 0],
+              "off": {"white": 13, "black": 13}},
+    "turn": "white", "dice": None, "cube": {"value": 1, "owner": None}, "doubled": False,
+    "match_length": 0, "score": {"white": 0, "black": 0}, "crawford": False,
+    "jacoby": False, "beavers": True}

@@ -121,3 +121,21 @@ def test_hint_rows_go_down_and_never_show_minus_zero(capsys: pytest.CaptureFixtu
     assert all("-0.000" not in row for row in rows)
     made = next(row for row in rows if row[1:4] == ["24/22*", "8/4", "6/4"])
     assert "2-ply" in made
+
+
+def test_hint_of_a_position_to_beaver_says_beaver(capsys: pytest.CaptureFixture[str]) -> None:
+    """``backgammon hint`` prints the computer's own cube decision (it said "no double,
+    take" where the computer's double_decision said beaver), and the answer to the double
+    and to its beaver."""
+    from scenarios import BEAVER_XGID
+
+    assert main(["hint", BEAVER_XGID, "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "cube for white: no double, beaver; equities in EMG, white's view" in out
+    assert main(["hint", BEAVER_XGID.replace(":1:00:", ":1:D:"), "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert ("answer to the double: beaver (proper cube action: no double, beaver)" in out)
+    assert main(["hint", BEAVER_XGID.replace(":1:00:", ":1:B:"), "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert ("answer to the double: drop (proper cube action: no double, beaver; the beaver: "
+            "pass)" in out)

@@ -15,7 +15,7 @@ from backgammon.core.dice import FixedDice
 from backgammon.core.match import Match
 from backgammon.core.position import Position
 from backgammon.core.text import board_words
-from backgammon.core.types import WHITE
+from backgammon.core.types import BLACK, WHITE
 
 
 def run(match: Match, lines: list[str], seats: Seats | None = None,
@@ -155,3 +155,18 @@ def test_quit_answered_no_stays_in_the_game() -> None:
     assert "Staying: type save to keep the game, or quit to leave." in text
     assert "Black plays 24/13." in text and text.rstrip().endswith("Goodbye.")
     assert game.match.current.history[-1].text == "24/13"
+
+
+def test_the_computer_beavers_as_its_hint_says() -> None:
+    from backgammon.core.xgid import Xgid
+    from backgammon.services.setup import setup_match
+    from scenarios import BEAVER_XGID
+
+    match = setup_match(Xgid.parse(BEAVER_XGID))
+    game, text = run(match, ["hint", "double", "drop"], Seats(BLACK, "easy"), single=True,
+                     plain=True, hint_level="easy")
+    assert "The computer (easy) would roll (no double)." in text
+    assert ("The computer beavers: it takes and redoubles to 4, keeping the cube: take or "
+            "drop?") in text
+    outcome = game.match.current.outcome
+    assert outcome is not None and outcome.winner is BLACK and outcome.points == 2

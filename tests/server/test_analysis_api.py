@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.services.analysis_jobs import AnalysisJobs, TooManyJobsError, read_record
 from conftest import shared_path
+from scenarios import BEAVER_SETUP, BEAVER_XGID
 
 SMALL = """ 3 point match
 
@@ -430,3 +431,27 @@ def test_the_hint_is_computed_without_holding_the_game(
     monkeypatch.setattr(analysis_api, "evaluation_for", evaluation_for)
     assert client.get(f"/api/games/{game['id']}/evaluation").json() == {"kind": "none"}
     assert seen == [True]
+
+
+def test_the_cube_hint_says_beaver_where_the_computer_would_beaver(clients: Clients) -> None:
+    """Money play with beavers, White on roll at 36% (scenarios.BEAVER_SETUP): the page's
+    hint is the computer's own decision, beaver included (it said "no double, take")."""
+    client = clients.new()
+    gid = new_game(client, setup=BEAVER_SETUP)["id"]
+    hint = client.get(f"/api/games/{gid}/evaluation").json()
+    assert (hint["kind"], hint["action"], hint["response"], hint["text"]) == (
+        "cube", "no double", "beaver", "no double, beaver")
+    assert hint["probs"]["win"] == 36.3
+    assert hint["equities"]["double_take"] == -1.012 and hint["equities"]["double_drop"] == 1.0
+    act(client, gid, "double")
+    answer = client.get(f"/api/games/{gid}/evaluation").json()
+    assert (answer["kind"], answer["action"], answer["text"]) == (
+        "take", "beaver", "no double, beaver")
+    assert answer["equities"] == hint["equities"]
+    act(client, gid, "beaver")
+    after = client.get(f"/api/games/{gid}/evaluation").json()
+    assert (after["kind"], after["action"]) == ("take", "drop")  # -2.02 taken, -2 dropped
+    assert after["text"] == "no double, beaver; the beaver: pass"
+    assert after["equities"] == hint["equities"]
+    editor = client.post("/api/positions/evaluation", json={"position": BEAVER_XGID}).json()
+    assert editor["text"] == "no double, beaver" and editor["response"] == "beaver"

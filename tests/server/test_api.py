@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from api_support import Clients, act, app_of, destinations, new_game
@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.core.types import START_POINTS
 from backgammon.server.middleware import PAGE_CSP
+from scenarios import BEAVER_SETUP
 
 
 @pytest.fixture
@@ -400,12 +401,34 @@ def test_double_take_and_the_cube_changes_hands(clients: Clients) -> None:
     assert [h["text"] for h in state["history"][-2:]] == ["You double to 2", "Computer takes"]
 
 
+def test_the_computer_beavers_a_double_its_hint_says_to_beaver(clients: Clients) -> None:
+    """White doubles at 36% with beavers on (scenarios.BEAVER_SETUP): the computer beavers,
+    as the hint says (it took); the cube is then at 2, Black's, and White takes or drops 4."""
+    client = clients.new()
+    game_id = new_game(client, mode="computer", side="white", setup=BEAVER_SETUP)["id"]
+    act(client, game_id, "double")
+    hint = client.get(f"/api/games/{game_id}/evaluation")
+    assert hint.status_code == 403  # (the computer is to act: its answer is the hint's)
+    answer = act(client, game_id, "computer")
+    assert [(s["kind"], s["text"]) for s in answer["steps"]] == [
+        ("beaver", "The computer beavers: it takes and redoubles to 4, keeping the cube: "
+                   "take or drop?")]
+    state = answer["state"]
+    assert state["phase"] == "cube" and state["to_act"] == "white"
+    assert state["cube"] == {"enabled": True, "value": 2, "owner": "black",
+                             "offered_by": "black"}
+    assert [h["text"] for h in state["history"][-2:]] == ["You double to 2",
+                                                          "Computer beavers to 4"]
+    state = act(client, game_id, "take")
+    assert state["cube"]["value"] == 4 and state["cube"]["owner"] == "black"
+
+
 def test_computer_that_drops_loses_the_game(clients: Clients) -> None:
     from backgammon.services.computer import RandomPlayer
 
     class Dropper(RandomPlayer):
-        def should_take(self, game: Any) -> bool:
-            return False
+        def answer_double(self, game: Any) -> Literal["take", "drop", "beaver"]:
+            return "drop"
 
     client = clients.new(rolls=[(3, 1), (5, 2)])
     service = app_of(client).state.games

@@ -17,7 +17,10 @@ of gammons and backgammons as the values of winning and losing:
 The doubler doubles when both the take and the drop are worth more than not doubling; when
 the opponent would drop but playing on is worth more than cashing it is *too good to double*.
 The opponent takes when taking is worth at least dropping, and beavers (money, when allowed)
-when it is the favourite even after taking.
+when it is the favourite even after taking; the doubler then takes the beaver (the cube at four
+times, the beaver owning it) when that is worth at least losing twice the cube
+(:func:`beaver_response`). (A raccoon, redoubling a beaver at once, is not in the rules the
+engine plays: the doubler takes or drops.)
 """
 
 from __future__ import annotations
@@ -227,7 +230,7 @@ def double_decision(p: Probs, cube: CubeState, color: Color) -> CubeDecision:
     if reason:
         return CubeDecision(CubeAction.NO_DOUBLE, CubeAction.TAKE, None, reason)
     eq = cube_equities(p, cube, color)
-    response = _response(eq, cube)
+    response = double_response(eq, cube)
     if min(eq.double_take, eq.double_drop) > eq.no_double:
         return CubeDecision(CubeAction.DOUBLE, response, eq)
     if eq.double_take >= eq.double_drop and eq.no_double >= eq.double_drop:
@@ -235,12 +238,34 @@ def double_decision(p: Probs, cube: CubeState, color: Color) -> CubeDecision:
     return CubeDecision(CubeAction.NO_DOUBLE, response, eq)
 
 
-def _response(eq: CubeEquities, cube: CubeState) -> CubeAction:
+def double_response(eq: CubeEquities, cube: CubeState) -> CubeAction:
+    """The answer to a double with equities ``eq`` (the doubler's view): ``DROP`` when the
+    take is worth more to the doubler than the drop, ``BEAVER`` (money play, when ``cube``
+    allows beavers) when the doubler is the underdog even after the take, else ``TAKE``."""
     if eq.double_take > eq.double_drop:
         return CubeAction.DROP
     if cube.beavers and not cube.is_match and eq.double_take < 0.0:
         return CubeAction.BEAVER
     return CubeAction.TAKE
+
+
+def beaver_equities(p: Probs, cube: CubeState, color: Color,
+                    efficiency: float = CUBE_EFFICIENCY) -> tuple[float, float]:
+    """``(take, drop)`` in points for ``color``, on roll with chances ``p`` (its view, before
+    it rolls), whose double of ``cube`` (as it was before the double) was beavered (money
+    play): taking plays on with the cube at four times its value, owned by the beaver;
+    dropping loses twice its value."""
+    if not cube.gammons:
+        p = (p[0], 0.0, 0.0, 0.0, 0.0)
+    life = _money_life(p, True, efficiency)
+    return life.owned(4, False)(p[0]) * cube.value, -2.0 * cube.value
+
+
+def beaver_response(p: Probs, cube: CubeState, color: Color) -> CubeAction:
+    """``TAKE`` or ``DROP``: ``color``'s answer to the beaver of its double of ``cube`` (as it
+    was before the double; see :func:`beaver_equities`)."""
+    take, drop = beaver_equities(p, cube, color)
+    return CubeAction.TAKE if take >= drop else CubeAction.DROP
 
 
 def take_decision(p_taker: Probs, cube: CubeState, taker: Color) -> CubeAction:
@@ -253,7 +278,7 @@ def take_decision(p_taker: Probs, cube: CubeState, taker: Color) -> CubeAction:
     """
     doubler = taker.opponent
     eq = cube_equities(invert(p_taker), cube, doubler)
-    return _response(eq, cube)
+    return double_response(eq, cube)
 
 
 __all__ = [
@@ -261,8 +286,11 @@ __all__ = [
     "CubeDecision",
     "CubeEquities",
     "CubeState",
+    "beaver_equities",
+    "beaver_response",
     "cube_equities",
     "double_decision",
+    "double_response",
     "may_double",
     "take_decision",
 ]

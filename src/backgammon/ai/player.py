@@ -14,16 +14,21 @@ Each decision also has a form on plain values (``play(position, dice)``,
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from backgammon.ai.choose import AnyEvaluator, default_evaluator, pick
 from backgammon.ai.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
+    beaver_response,
+    cube_equities,
     double_decision,
+    double_response,
     take_decision,
 )
 from backgammon.ai.levels import Level, get_level
@@ -65,6 +70,68 @@ def cube_state(game: Game) -> CubeState:
         beavers=settings.beavers,
         gammons=settings.gammons,
     )
+
+
+@dataclass(frozen=True)
+class CubeAdvice:
+    """The cube decision a game is at, and what the side to act should do: the one answer the
+    computer acts on, the page's hint shows and ``backgammon hint`` prints.
+
+    Attributes:
+        stage: ``"double"`` (the side on roll, before rolling), ``"take"`` (the doubled side
+            answers a double) or ``"beaver"`` (the doubler answers the beaver of its double).
+        doubler: the side on roll, which doubles or doubled.
+        cube: the cube the decision is at: as it was before any double.
+        decision: the doubler's decision at the cube as it was before any double:
+            ``action`` ``DOUBLE``, ``NO_DOUBLE`` or ``TOO_GOOD``; ``response`` ``TAKE``,
+            ``DROP`` or (money play, when the game allows beavers) ``BEAVER``; the equities
+            from the doubler's view.
+        answer: what the side to act should do now: the decision's action (``"double"``),
+            its response (``"take"``), ``TAKE`` or ``DROP`` (``"beaver"``).
+    """
+
+    stage: Literal["double", "take", "beaver"]
+    doubler: Color
+    cube: CubeState
+    decision: CubeDecision
+    answer: CubeAction
+
+
+def cube_advice(game: Game, probs: Sequence[float]) -> CubeAdvice | None:
+    """The cube decision ``game`` is at (:class:`CubeAdvice`), from ``probs``: the 5 chances
+    of the side on roll before it rolls. None when there is none: not before a roll or with a
+    double offered, or no cube.
+
+    Before the roll the side on roll's :func:`~backgammon.ai.cube.double_decision` (its
+    action; ``NO_DOUBLE`` with the reason when it may not double); with a double offered the
+    same decision at the cube before the double gives the answer (a beaver only when the game
+    allows them); with a beaver offered, :func:`~backgammon.ai.cube.beaver_response`.
+    """
+    from backgammon.core.game import Phase
+
+    doubler = game.on_roll
+    if doubler is None or not game.settings.cube:
+        return None
+    p = (probs[0], probs[1], probs[2], probs[3], probs[4])
+    cube = cube_state(game)
+    if game.phase is Phase.ROLL:
+        decision = double_decision(p, cube, doubler)
+        return CubeAdvice("double", doubler, cube, decision, decision.action)
+    if game.phase is not Phase.DOUBLE_OFFERED:
+        return None
+    beavered = game.turn is doubler  # (the beaver's double is answered by the first doubler)
+    if beavered:
+        # the cube before the double: as the double's own line of the history left it
+        before = game.history[-2]
+        cube = dataclasses.replace(cube, value=before.cube_value, owner=before.cube_owner)
+    decision = double_decision(p, cube, doubler)
+    if decision.equities is None:  # (a double the rules allowed, the model would not make)
+        eq = cube_equities(p, cube, doubler)
+        decision = decision._replace(response=double_response(eq, cube), equities=eq)
+    if beavered:
+        return CubeAdvice("beaver", doubler, cube, decision,
+                          beaver_response(p, cube, doubler))
+    return CubeAdvice("take", doubler, cube, decision, decision.response)
 
 
 class ComputerPlayer:
@@ -145,21 +212,38 @@ class ComputerPlayer:
         """The play for the dice thrown in ``game`` (``MOVE`` phase)."""
         return pick(game.legal_plays(), self.level, self.rng, self.evaluator, cube_state(game))
 
-    def cube_action(self, game: Game) -> CubeAction:
-        """``DOUBLE``/``NO_DOUBLE`` before rolling (``NO_DOUBLE`` when doubling is not allowed
-        or the position is too good), ``TAKE``/``DROP``/``BEAVER`` when doubled."""
+    def cube_advice(self, game: Game) -> CubeAdvice | None:
+        """:func:`cube_advice` of ``game`` at this level's cube lookahead."""
         from backgammon.core.game import Phase
 
-        cube = cube_state(game)
-        if game.phase is Phase.DOUBLE_OFFERED:
-            action = self.take_decision(game.position, cube)
-            if action is CubeAction.BEAVER and not game.settings.beavers:
-                return CubeAction.TAKE
-            return action
-        if game.phase is not Phase.ROLL or not game.can_double():
+        if game.phase not in (Phase.ROLL, Phase.DOUBLE_OFFERED) or not game.settings.cube:
+            return None
+        return cube_advice(game, self.probabilities(game.position))
+
+    def cube_action(self, game: Game) -> CubeAction:
+        """``DOUBLE``/``NO_DOUBLE`` before rolling (``NO_DOUBLE`` when doubling is not allowed
+        or the position is too good), ``TAKE``/``DROP``/``BEAVER`` when doubled (``BEAVER``
+        only when the game allows beavers), ``TAKE``/``DROP`` when the double was beavered:
+        the :meth:`cube_advice` the hints show."""
+        from backgammon.core.game import Phase
+
+        if game.phase is Phase.ROLL and not game.can_double():
             return CubeAction.NO_DOUBLE
-        decision = self.double_decision(game.position, cube)
-        return CubeAction.DOUBLE if decision.action is CubeAction.DOUBLE else CubeAction.NO_DOUBLE
+        advice = self.cube_advice(game)
+        if advice is None:
+            return CubeAction.NO_DOUBLE
+        if advice.stage == "double":
+            return (CubeAction.DOUBLE if advice.answer is CubeAction.DOUBLE
+                    else CubeAction.NO_DOUBLE)
+        return advice.answer
+
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
+        """The answer to the double (or beaver) offered: ``"take"``, ``"drop"`` or
+        ``"beaver"`` (:meth:`cube_action`)."""
+        action = self.cube_action(game)
+        if action is CubeAction.BEAVER:
+            return "beaver"
+        return "drop" if action is CubeAction.DROP else "take"
 
     def should_double(self, game: Game) -> bool:
         """``cube_action(game) is DOUBLE`` (for callers that ask yes or no)."""
@@ -187,4 +271,4 @@ class ComputerPlayer:
         return self.accepts_resignation(game.turn_start, resigner.opponent, kind)
 
 
-__all__ = ["ComputerPlayer", "Player", "cube_state"]
+__all__ = ["ComputerPlayer", "CubeAdvice", "Player", "cube_advice", "cube_state"]

@@ -330,7 +330,12 @@ class TerminalGame:
         player = self.computer()
         who = "The computer"
         if game.phase is Phase.DOUBLE_OFFERED:
-            if player.should_take(game):
+            answer = player.answer_double(game)  # (the cube decision the hint shows)
+            if answer == "beaver":
+                value = game.beaver()
+                self.say(f"{who} beavers: it takes and redoubles to {value}, keeping the "
+                         "cube: take or drop?", "bold")
+            elif answer == "take":
                 game.take()
                 self.say(f"{who} takes: the cube is at {game.cube_value}.")
             else:

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from backgammon.ai.choose import rank_plays
-from backgammon.ai.cube import CubeAction, cube_equities, double_decision, may_double
+from backgammon.ai.cube import CubeAction, may_double
 from backgammon.ai.met import MAX_AWAY
-from backgammon.ai.player import ComputerPlayer, cube_state
+from backgammon.ai.player import ComputerPlayer, CubeAdvice, cube_advice, cube_state
 from backgammon.analysis import (
     analyze,
     check_length,
@@ -404,8 +404,10 @@ def evaluation_for(game: Game, level: str = "expert",
         "ply"}]}`` in the MOVE phase; ``{"kind": "cube", "action", "response", "equities":
         {"no_double", "double_take", "double_drop"}, "probs", "reason"}`` before the roll
         when the player on roll may double, and while a double is offered
-        (``"kind": "take"``, with ``"action"`` the answer, take / drop, while ``"text"`` stays
-        the proper cube action, "no double, take" and the like); ``{"kind": "none"}``
+        (``"kind": "take"``, with ``"action"`` the answer, take / drop / beaver, or take /
+        drop to a beaver, while ``"text"`` stays the proper cube action, "no double, take",
+        "no double, beaver" and the like: the computer's own answer,
+        :func:`~backgammon.ai.player.cube_advice`); ``{"kind": "none"}``
         otherwise. Equities and chances in EMG and percent, the view of the side on roll:
         the player to move or to double, and for ``"take"`` the doubler (the side that
         answers gets their negation).
@@ -431,22 +433,17 @@ def evaluation_for(game: Game, level: str = "expert",
                           "lose_backgammon": _pct(p[4])},
             })
         return {"kind": "plays", "dice": list(game.dice), "plays": plays}
-    if game.phase is Phase.ROLL and game.on_roll is not None and game.settings.cube:
-        mover = game.on_roll
-        reason = may_double(cube, mover)
-        if reason:
-            return {"kind": "none", "reason": reason}
-        player = ComputerPlayer(level)
-        probs = player.probabilities(game.turn_start)
-        decision = double_decision(probs, cube, mover)
-        return _cube_hint("cube", decision.action, decision.response, probs, cube, mover)
-    if game.phase is Phase.DOUBLE_OFFERED and game.on_roll is not None:
-        doubler = game.on_roll
+    if (game.phase in (Phase.ROLL, Phase.DOUBLE_OFFERED) and game.on_roll is not None
+            and game.settings.cube):
+        if game.phase is Phase.ROLL:
+            reason = may_double(cube, game.on_roll)
+            if reason:
+                return {"kind": "none", "reason": reason}
+        # the one cube decision the computer acts on (ai.player.cube_advice)
         probs = ComputerPlayer(level).probabilities(game.turn_start)
-        decision = double_decision(probs, cube, doubler)
-        hint = _cube_hint("take", decision.action, decision.response, probs, cube, doubler)
-        hint["action"] = "drop" if decision.response is CubeAction.DROP else "take"
-        return hint
+        advice = cube_advice(game, probs)
+        if advice is not None:
+            return _cube_hint(advice, probs)
     return {"kind": "none"}
 
 
@@ -484,29 +481,44 @@ def position_evaluation(xgid: Xgid, level: str = "expert", *,
     return answer
 
 
-def _cube_hint(kind: str, action: CubeAction, response: CubeAction, probs: Any,
-               cube: Any, doubler: Any) -> dict[str, Any]:
-    eq = cube_equities(probs, cube, doubler)
-    sc = cube_emg_scale(cube, doubler)
-    words = {CubeAction.NO_DOUBLE: "no double", CubeAction.DOUBLE: "double",
-             CubeAction.TOO_GOOD: "too good"}
-    answer = "pass" if response is CubeAction.DROP else "take"
-    if action is CubeAction.DOUBLE:
+#: The words of a cube action in a hint.
+_ACTION_WORDS: Final = {CubeAction.NO_DOUBLE: "no double", CubeAction.DOUBLE: "double",
+                        CubeAction.TOO_GOOD: "too good", CubeAction.TAKE: "take",
+                        CubeAction.DROP: "drop", CubeAction.BEAVER: "beaver"}
+
+
+def _cube_hint(advice: CubeAdvice, probs: Any) -> dict[str, Any]:
+    """The hint of a cube decision: ``kind`` ``"cube"`` (before the roll: ``action`` the
+    doubler's) or ``"take"`` (a double or a beaver to answer: ``action`` the answer, take,
+    drop or beaver); ``text`` the proper cube action ("no double, beaver"); ``response``
+    the answer to a double in its words (take, pass, beaver); the equities of the double,
+    the doubler's view."""
+    decision = advice.decision
+    assert decision.equities is not None
+    eq = decision.equities
+    sc = cube_emg_scale(advice.cube, advice.doubler)
+    response = decision.response
+    answer = {CubeAction.DROP: "pass", CubeAction.BEAVER: "beaver"}.get(response, "take")
+    if decision.action is CubeAction.DOUBLE:
         text = f"double, {answer}"
-    elif action is CubeAction.TOO_GOOD:
+    elif decision.action is CubeAction.TOO_GOOD:
         text = "too good to double, pass"
     else:
         text = f"no double, {answer}"
+    if advice.stage == "beaver":
+        text += f"; the beaver: {'pass' if advice.answer is CubeAction.DROP else 'take'}"
     return {
-        "kind": kind, "action": words.get(action, str(action)), "response": answer,
-        "text": text,
+        "kind": "cube" if advice.stage == "double" else "take",
+        "action": _ACTION_WORDS[advice.answer if advice.stage != "double"
+                                else decision.action],
+        "response": answer, "text": text,
         "equities": {"no_double": round(sc.emg(eq.no_double), 3),
                      "double_take": round(sc.emg(eq.double_take), 3),
                      "double_drop": round(sc.emg(eq.double_drop), 3)},
         "probs": {"win": _pct(probs[0]), "win_gammon": _pct(probs[1]),
                   "win_backgammon": _pct(probs[2]), "lose_gammon": _pct(probs[3]),
                   "lose_backgammon": _pct(probs[4])},
-        "reason": "",
+        "reason": decision.reason,
     }
 
 

@@ -1,15 +1,17 @@
 """The computer's decisions, as the game service asks for them.
 
 The service needs four answers for the side the computer plays: which play to make, whether to
-double before rolling, whether to take a double, and whether to accept the person's
-resignation. :class:`backgammon.ai.ComputerPlayer` gives all four; :func:`computer_player`
+double before rolling, how to answer a double (take, drop or beaver; a beaver of its own
+double: take or drop), and whether to accept the person's resignation.
+:class:`backgammon.ai.ComputerPlayer` gives all four, its cube answers from the one cube
+decision the hints show (:func:`backgammon.ai.player.cube_advice`); :func:`computer_player`
 builds it for a level. :class:`RandomPlayer` is a stand-in for tests.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Final, Protocol
+from typing import Final, Literal, Protocol
 
 from backgammon.core.game import Game
 from backgammon.core.moves import Play
@@ -30,8 +32,9 @@ class ComputerPlayer(Protocol):
         """Whether to offer a double now (``game`` in the ``ROLL`` phase, doubling allowed)."""
         ...
 
-    def should_take(self, game: Game) -> bool:
-        """Whether to take the double offered (``game`` in the ``DOUBLE_OFFERED`` phase)."""
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
+        """The answer to the double offered (``game`` in the ``DOUBLE_OFFERED`` phase):
+        ``"beaver"`` only where the game allows it, never to a beaver."""
         ...
 
     def accept_resign(self, game: Game) -> bool:
@@ -55,8 +58,8 @@ class RandomPlayer:
     def should_double(self, game: Game) -> bool:
         return False
 
-    def should_take(self, game: Game) -> bool:
-        return True
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
+        return "take"
 
     def accept_resign(self, game: Game) -> bool:
         return True

@@ -954,10 +954,17 @@ class GameService:
         game = session.game
         color = color_name(cast(Color, game.turn))
         if game.phase is Phase.DOUBLE_OFFERED:
-            if player.should_take(game):
+            answer = player.answer_double(game)
+            beavered = game.turn is game.on_roll  # (its own double was beavered)
+            if answer == "beaver":
+                offered = game.beaver(seconds=self._lap(session))
+                steps.append(_step(game, "beaver", color,
+                                   computer_says("beaver", cube=offered)))
+            elif answer == "take":
                 game.take(seconds=self._lap(session))
                 steps.append(_step(game, "take", color,
-                                   computer_says("take", cube=game.cube_value)))
+                                   computer_says("take_beaver" if beavered else "take",
+                                                 cube=game.cube_value)))
             else:
                 game.drop(seconds=self._lap(session))
                 steps.append(_step(game, "drop", color, computer_says("drop")))

@@ -109,9 +109,11 @@ def board_json(position: Position) -> BoardJSON:
 def cube_json(game: Game) -> CubeJSON:
     """The cube as both doors show it: ``enabled`` whenever the game is played with the cube
     (the Crawford game too, where nobody may double: ``can`` says so), ``offered_by`` the
-    doubler while a double waits for its answer."""
+    doubler while a double waits for its answer (after a beaver, the beaver: the side that
+    does not answer)."""
     owner = game.cube_owner
-    offered = game.on_roll if game.phase is Phase.DOUBLE_OFFERED else None
+    answering = game.turn if game.phase is Phase.DOUBLE_OFFERED else None
+    offered = answering.opponent if answering is not None else None
     return {"enabled": game.settings.cube, "value": game.cube_value,
             "owner": color_name(owner) if owner is not None else None,
             "offered_by": color_name(offered) if offered is not None else None}

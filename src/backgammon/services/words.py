@@ -252,6 +252,9 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
 #: summary after it (local play): ``{field}`` filled by :func:`computer_says`.
 COMPUTER_WORDS: Final = {
     "take": "The computer takes: the cube is at {cube}, the computer owns it",
+    "beaver": ("The computer beavers: it takes and redoubles to {cube}, keeping the cube: "
+               "take or drop?"),
+    "take_beaver": "The computer takes the beaver: the cube is at {cube}, you own it",
     "drop": "The computer drops: you win the game",
     "accept": "The computer accepts your resignation: it wins {level}",
     "decline": "The computer declines your resignation ({level}): play on",
