@@ -232,7 +232,8 @@ class PlayerSummary:
         doubtful, bad, very_bad: marks over both kinds of decision.
         luck_emg: the sum of the luck of this player's rolls, EMG.
         lucky, unlucky: rolls marked lucky or very lucky / unlucky or very unlucky.
-        rating: the word for ``pr``.
+        rating: the word for ``pr``; None when the player made no decision counted (no PR
+            to rate).
     """
 
     name: str
@@ -250,7 +251,7 @@ class PlayerSummary:
     luck_emg: float
     lucky: int
     unlucky: int
-    rating: str
+    rating: str | None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, the names of ``backgammon analyze --json``."""
@@ -270,12 +271,25 @@ class PlayerSummary:
 
 @dataclass(frozen=True)
 class GameAnalysis:
-    """One game's decisions, in order, and each player's figures for the game."""
+    """One game's decisions, in order, and each player's figures for the game.
+
+    Attributes:
+        index: the game's index in the match, from 0.
+        score: ``(first, second)`` before the game.
+        decisions: the decisions, in order.
+        players: each player's figures for the game.
+        winner: 0 (the first player) or 1 who won the game; None when it is unfinished.
+        points: the points it won; None when it is unfinished.
+        crawford: it is the Crawford game of a match.
+    """
 
     index: int
     score: tuple[int, int]
     decisions: tuple[Decision, ...]
     players: tuple[PlayerSummary, PlayerSummary]
+    winner: int | None = None
+    points: int | None = None
+    crawford: bool = False
 
 
 @dataclass(frozen=True)
@@ -304,12 +318,14 @@ class Analysis:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"match_length", "level", "plies", "players": [...], "games": [{"index",
-        "score", "players", "decisions": [...]}]}`` (see :meth:`Decision.to_dict`,
+        "score", "winner", "points", "crawford", "players", "decisions": [...]}]}`` (see
+        :meth:`Decision.to_dict`,
         :meth:`PlayerSummary.to_dict`)."""
         return {
             "match_length": self.match_length, "level": self.level, "plies": self.plies,
             "players": [p.to_dict() for p in self.players],
-            "games": [{"index": g.index, "score": list(g.score),
+            "games": [{"index": g.index, "score": list(g.score), "winner": g.winner,
+                       "points": g.points, "crawford": g.crawford,
                        "players": [p.to_dict() for p in g.players],
                        "decisions": [d.to_dict() for d in g.decisions]} for g in self.games],
         }
@@ -683,7 +699,7 @@ def summarize(decisions: Sequence[Decision], player: int, name: str) -> PlayerSu
         luck_emg=float(sum(lucks)),
         lucky=sum(d.luck_mark in ("lucky", "very lucky") for d in mine),
         unlucky=sum(d.luck_mark in ("unlucky", "very unlucky") for d in mine),
-        rating=rating(pr) if n else "",
+        rating=rating(pr) if n else None,
     )
 
 
@@ -788,7 +804,12 @@ def analyze(
     for index, game in enumerate(games):
         decisions = _analyze_game(analyzer, game, index, tick)
         players = (summarize(decisions, 0, names[0]), summarize(decisions, 1, names[1]))
-        out.append(GameAnalysis(index, game.settings.score, tuple(decisions), players))
+        outcome = game.outcome
+        out.append(GameAnalysis(
+            index, game.settings.score, tuple(decisions), players,
+            winner=None if outcome is None else (0 if outcome.winner is WHITE else 1),
+            points=None if outcome is None else outcome.points,
+            crawford=game.settings.crawford))
     if progress is not None and done < total:
         progress(total, total)
     every = [d for g in out for d in g.decisions]

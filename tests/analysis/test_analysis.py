@@ -226,3 +226,46 @@ def test_bad_input() -> None:
     bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3")
     with pytest.raises(MatReplayError, match="line 5"):
         analyze(read_mat(bad))
+
+
+#: A money game with no decision: the first player rolls and resigns.
+NO_DECISIONS = """ 0 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31:
+                                  Wins 1 point
+"""
+
+#: A 2-point match: Ann wins game 1 (Bob drops), game 2 is the Crawford game, Ann wins it.
+CRAWFORD = SMALL.replace(" 3 point match", " 2 point match") + """
+ Game 2
+ Ann : 1                        Bob : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+      Wins 1 point and the match
+"""
+
+
+def test_a_player_with_no_decisions_has_no_rating() -> None:
+    from backgammon.records import read_and_replay
+
+    result = analyze(read_and_replay(NO_DECISIONS).match, "easy")
+    assert result.decisions == []
+    for player in (*result.players, *result.games[0].players):
+        assert player.rating is None and player.pr == 0.0
+        assert player.to_dict()["rating"] is None  # JSON null, not ""
+    assert summarize([], 0, "Ann").rating is None
+
+
+def test_each_game_says_who_won_it_and_whether_it_was_the_crawford_game() -> None:
+    from backgammon.records import read_and_replay
+
+    result = analyze(read_and_replay(CRAWFORD).match, "easy", plies=0)
+    assert [(g.winner, g.points, g.crawford) for g in result.games] == [
+        (0, 1, False), (0, 1, True)]
+    games = result.to_dict()["games"]
+    assert [(g["winner"], g["points"], g["crawford"]) for g in games] == [
+        (0, 1, False), (0, 1, True)]
+    unfinished = analyze(read_and_replay(SMALL.replace("      Wins 1 point\n", "")
+                                         .replace("Drops", "Takes")).match, "easy", plies=0)
+    assert (unfinished.games[0].winner, unfinished.games[0].points) == (None, None)

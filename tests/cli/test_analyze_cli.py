@@ -103,3 +103,39 @@ def test_signed_figures_never_show_minus_zero() -> None:
 
     assert [signed(x) for x in (-0.0002, 0.0, -0.0, -0.0006, 0.1234, -1.5)] == [
         "+0.000", "+0.000", "+0.000", "-0.001", "+0.123", "-1.500"]
+
+
+def test_the_table_says_who_won_each_game_the_crawford_game_and_no_decisions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "crawford.mat"
+    path.write_text(SMALL.replace(" 3 point match", " 2 point match") + """
+ Game 2
+ Ann : 1                        Bob : 0
+  1) 31:
+                                  Wins 1 point
+""", encoding="utf-8")
+    assert main(["analyze", str(path), "--plies", "0", "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "Game 1 (Ann 0, Bob 0), Ann wins 1 point: errors" in out
+    assert "Game 2 (Ann 1, Bob 0), the Crawford game, Bob wins 1 point: no errors" in out
+    game2 = out[out.index("Game 2: players"):out.index("Match")]
+    rows = [line for line in game2.splitlines() if "Ann" in line or "Bob" in line]
+    assert len(rows) == 2 and all("no decisions" in row for row in rows)
+    assert " - " not in game2.replace("─", "")
+    path.write_text(SMALL.replace("      Wins 1 point\n", "").replace("Drops", "Takes"),
+                    encoding="utf-8")
+    assert main(["analyze", str(path), "--plies", "0", "--level", "easy"]) == 0
+    assert "Game 1 (Ann 0, Bob 0), unfinished: " in capsys.readouterr().out
+
+
+def test_json_rating_is_null_without_decisions(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "none.mat"
+    path.write_text(" 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+                    "  1) 31:\n                                  Wins 1 point\n",
+                    encoding="utf-8")
+    assert main(["analyze", str(path), "--json", "--level", "easy"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [p["rating"] for p in data["players"]] == [None, None]
+    assert data["games"][0]["winner"] == 1 and data["games"][0]["crawford"] is False

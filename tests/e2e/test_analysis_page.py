@@ -189,7 +189,7 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
     assert {line: m for line, m in shown} == marked_lines
     summary = summary_figures(page)
     assert summary["pr"] == [f"{p.pr:.1f}" for p in expected.players]
-    assert summary["rating"] == [p.rating or "-" for p in expected.players]
+    assert summary["rating"] == [p.rating or "no decisions" for p in expected.players]
     assert summary["luck"][0] == f"{expected.players[0].luck_emg:+.3f}"
     points = page.locator("#analysis-graph svg circle.win-point")
     assert points.count() >= 10

@@ -455,3 +455,15 @@ def test_the_cube_hint_says_beaver_where_the_computer_would_beaver(clients: Clie
     assert after["equities"] == hint["equities"]
     editor = client.post("/api/positions/evaluation", json={"position": BEAVER_XGID}).json()
     assert editor["text"] == "no double, beaver" and editor["response"] == "beaver"
+
+
+def test_an_analysis_with_no_decisions_has_a_null_rating(clients: Clients) -> None:
+    client = clients.new()
+    text = (" 0 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+            "  1) 31:\n                                  Wins 1 point\n")
+    done = wait(client, client.post("/api/analysis", json={"mat": text}).json()["id"])
+    assert done["status"] == "done"
+    result = done["result"]
+    assert [p["rating"] for p in result["players"]] == [None, None]
+    assert [p["rating"] for p in result["games"][0]["players"]] == [None, None]
+    assert (result["games"][0]["winner"], result["games"][0]["points"]) == (1, 1)

@@ -10,7 +10,9 @@ prints its line-numbered error (exit status 1).
 ``--json`` prints ``{"match_length", "players": [...], "games": [{"decisions": [...]}],
 "warnings": [...]}`` (the reader's, each ``"line N: ..."``, also on standard error): each
 player ``{"name", "chequer_error_rate_memg", "cube_error_rate_memg", "error_rate_memg", "pr",
-"unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad", "luck_emg", "rating"}``,
+"unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad", "luck_emg", "rating"}``
+(``rating`` null for a player with no decision counted; the table says "no decisions"),
+each game its ``"winner"`` (0, 1, null while unfinished), ``"points"`` and ``"crawford"``,
 each decision ``{"player", "kind", "dice", "played", "best", "loss", "mark", "luck"}`` (and
 more: see :meth:`backgammon.analysis.Decision.to_dict`).
 """
@@ -27,12 +29,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from backgammon.ai.levels import LEVELS
-from backgammon.analysis import Analysis, Decision, PlayerSummary, analyze
+from backgammon.analysis import Analysis, Decision, GameAnalysis, PlayerSummary, analyze
 from backgammon.cli.common import RecordError, signed
 from backgammon.cli.replay_command import load_record
 
 #: The marks as players write them beside a move.
 SYMBOLS = {"doubtful": "?!", "bad": "?", "very bad": "??", "": ""}
+#: The rating column of a player with no decision counted (no PR to rate).
+NO_DECISIONS = "no decisions"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -55,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _player_row(p: PlayerSummary) -> list[str]:
     return [p.name, f"{p.chequer_error_rate_memg:.1f}", f"{p.cube_error_rate_memg:.1f}",
-            f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}", p.rating or "-",
+            f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}", p.rating or NO_DECISIONS,
             str(p.unforced_moves), str(p.cube_decisions), str(p.doubtful), str(p.bad),
             str(p.very_bad), signed(p.luck_emg)]
 
@@ -90,6 +94,15 @@ def _errors_table(title: str, decisions: tuple[Decision, ...], names: tuple[str,
                       f"{d.loss:.3f}", SYMBOLS[d.mark],
                       "" if d.luck is None else signed(d.luck))
     return table
+
+
+def _game_result(game: GameAnalysis, names: tuple[str, str]) -> str:
+    """``"Ann wins 2 points"``, ``"unfinished"``; ``"the Crawford game, "`` before it."""
+    crawford = "the Crawford game, " if game.crawford else ""
+    if game.winner is None or game.points is None:
+        return f"{crawford}unfinished"
+    plural = "point" if game.points == 1 else "points"
+    return f"{crawford}{names[game.winner]} wins {game.points} {plural}"
 
 
 def _json(result: Analysis, warnings: tuple[str, ...]) -> dict[str, Any]:
@@ -130,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     for game in result.games:
         out.print()
         title = f"Game {game.index + 1} ({names[0]} {game.score[0]}, {names[1]} " \
-                f"{game.score[1]})"
+                f"{game.score[1]}), {_game_result(game, names)}"
         if any(d.mark for d in game.decisions):
             out.print(_errors_table(f"{title}: errors", game.decisions, names))
         else:

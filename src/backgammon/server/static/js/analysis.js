@@ -23,6 +23,8 @@ function el(tag, text, cls) {
 const NOT_YET = "An online game is analysed once it is over.";
 
 const signed = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
+/** A player's rating word; null (no decision counted, no PR to rate): "no decisions". */
+const ratingText = (p) => p.rating ?? "no decisions";
 
 export class Analysis {
   /**
@@ -201,7 +203,7 @@ export class Analysis {
     this.drawGraph();
     $("analysis-panel").dataset.state = "done";
     const [a, b] = result.players;
-    $("analysis-status").textContent = `Analysed at ${result.level}: ${a.name} PR ${a.pr.toFixed(1)} (${a.rating || "-"}), ${b.name} PR ${b.pr.toFixed(1)} (${b.rating || "-"}).`;
+    $("analysis-status").textContent = `Analysed at ${result.level}: ${a.name} PR ${a.pr.toFixed(1)} (${ratingText(a)}), ${b.name} PR ${b.pr.toFixed(1)} (${ratingText(b)}).`;
     this.hooks.say($("analysis-status").textContent);
     const review = this.hooks.review;
     if (review.active && review.data) this.onFrame(review.data.frames[review.index]);
@@ -241,7 +243,7 @@ export class Analysis {
       ["cube", "Cube", (p) => p.cube_error_rate_memg.toFixed(1)],
       ["overall", "Overall", (p) => p.error_rate_memg.toFixed(1)],
       ["pr", "PR", (p) => p.pr.toFixed(1)],
-      ["rating", "Rating", (p) => p.rating || "-"],
+      ["rating", "Rating", ratingText],
       ["doubtful", "Doubtful ?!", (p) => String(p.doubtful)],
       ["bad", "Bad ?", (p) => String(p.bad)],
       ["very-bad", "Very bad ??", (p) => String(p.very_bad)],
