@@ -3,13 +3,17 @@
 * **Easy**: 2 plies (then exact quiescence); plays any root move scoring within 120
   centi-men (1.2 men) of the best, drawn by the caller's ``random.Random``.
 * **Medium**: 6 plies, window 30.
-* **Hard**: 8 plies, window 0 (the best move). A node budget keeps the worst case under
-  about half a second; the clock stops it at :attr:`Level.time_limit` on a slower or busy
-  machine.
-* **Expert**: iterative deepening on a time budget (about 1 s a move: no new iteration after
-  :attr:`Level.soft_time`, a hard stop at :attr:`Level.time_limit`), and the kings-only
-  endgame database of :mod:`checkers.ai.endgame` (exact results and distances up to 5
-  pieces), so that it converts 2 kings against 1 and 3 against 2 and holds drawn endings.
+* **Hard**: 8 plies, window 0 (the best move). A node budget of 50,000 positions (about
+  0.3 s on the project's 2-core machine) stops the 8th iteration where it would take longer
+  (the 7th then decides), so that the move does not depend on the machine's speed; the clock
+  stops the search at 0.45 s in any case (kings endings search fewer positions a second and
+  sometimes reach it).
+* Medium's node budget (40,000) and Easy's and Medium's clock (0.5 s) are guards they
+  rarely reach.
+* **Expert**: iterative deepening on a time budget of about 1 s a move (no new iteration
+  after 0.5 s, a hard stop at 1 s; typically 9 to 12 plies), and the kings-only endgame
+  database of :mod:`checkers.ai.endgame` (exact results and distances up to 5 pieces), so
+  that it converts 2 kings against 1 and 3 against 2 and holds drawn endings.
 
 A level's search always stops at its first limit reached: depth, nodes or time.
 """
