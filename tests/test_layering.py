@@ -91,8 +91,8 @@ def test_each_checkers_layer_imports_only_the_layers_below() -> None:
     engine = {"checkers", *(f"checkers.{n}" for n in CHECKERS_ENGINE)}
     for source in root.rglob("*.py"):
         top = source.relative_to(root).parts[0].removesuffix(".py")
-        if top in ("cli", "__main__"):
-            continue
+        if top in ("cli", "__main__", "adapter"):
+            continue  # the command line and the table's plug-in sit on top of every layer
         assert top in {*CHECKERS_ENGINE, "__init__", "pdn", "ai"}, f"unplaced module {source}"
         imported = _imports_of(source)
         ours = [m for m in imported if m.split(".")[0] == "checkers"]
@@ -104,3 +104,22 @@ def test_each_checkers_layer_imports_only_the_layers_below() -> None:
         assert not bad, (str(source), bad)
         third = [m for m in imported if m.split(".")[0] in THIRD_PARTY]
         assert not third, (str(source), third)
+
+
+# ---------------------------------------------------------------- the table every game shares
+
+
+def test_the_table_imports_no_game() -> None:
+    import gametable
+
+    root = Path(gametable.__file__).parent
+    for source in root.rglob("*.py"):
+        games = [m for m in _imports_of(source) if m.split(".")[0] in ("backgammon", "checkers")]
+        assert not games, (str(source), games)
+    loaded = _modules_after("import gametable, gametable.table, gametable.clock")
+    assert not {name.split(".")[0] for name in loaded} & {"backgammon", "checkers", *THIRD_PARTY}
+
+
+def test_the_checkers_engine_does_not_load_the_table() -> None:
+    loaded = _modules_after("import checkers, checkers.pdn, checkers.ai")
+    assert not any(name.split(".")[0] == "gametable" for name in loaded)

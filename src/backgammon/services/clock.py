@@ -1,58 +1,35 @@
-"""Game clocks: a reserve per player plus a Fischer increment after each completed turn.
+"""Backgammon's game clock: :class:`gametable.clock.Clock` keyed by backgammon's
+:class:`~backgammon.core.types.Color`.
 
-Time is charged from timestamps when a turn ends (or the clock is paused), never by counting
-ticks: a throttled browser timer or a laptop asleep affects only what is displayed, and the time
-charged is the real time elapsed, once. ``now`` is injected (seconds, monotonic) so tests run on
-a fake clock.
-
-Time controls (reserve + increment per completed turn, in seconds) are chosen for backgammon,
-where a turn is short but a game runs to 50-60 turns a side at most; the Fischer increment (Bobby
-Fischer's 1988 patent, used by chess and by online backgammon servers) keeps a player who moves
-briskly from ever running out:
-
-========  =======  =========
-control   reserve  increment
-========  =======  =========
-bullet    1 min    2 s
-blitz     3 min    4 s
-rapid     10 min   8 s
-========  =======  =========
+The clock itself (a reserve per player plus a Fischer increment after each completed turn,
+charged from timestamps, never by counting ticks; the time controls bullet, blitz and rapid)
+is the table's, shared by every game: see :mod:`gametable.clock`. This module keys it by
+``WHITE``/``BLACK`` (any spelling :meth:`Color.parse` accepts) and raises a
+:class:`ClockError` that is also a :class:`~backgammon.core.errors.BackgammonError`, so the
+doors refuse a bad clock action as they refuse any other.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.types import BLACK, WHITE, Color
+from gametable import clock as _table_clock
+from gametable.clock import TIME_CONTROLS, TimeControl
 
 
-class ClockError(BackgammonError, ValueError):
+class ClockError(_table_clock.ClockError, BackgammonError):
     """A clock action that does not fit its state, or a malformed saved clock."""
 
 
-@dataclass(frozen=True)
-class TimeControl:
-    """A reserve per player and a Fischer increment, both in seconds."""
+class Clock(_table_clock.Clock[Color]):
+    """Two players' remaining time, keyed by :class:`Color` (see :class:`gametable.clock.Clock`
+    for every method)."""
 
-    name: str
-    reserve: float
-    increment: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "reserve": self.reserve, "increment": self.increment}
-
-
-#: The named time controls; "none" means no clock.
-TIME_CONTROLS: dict[str, TimeControl | None] = {
-    "none": None,
-    "bullet": TimeControl("bullet", 60.0, 2.0),
-    "blitz": TimeControl("blitz", 180.0, 4.0),
-    "rapid": TimeControl("rapid", 600.0, 8.0),
-}
+    sides: ClassVar[tuple[Any, Any]] = (WHITE, BLACK)
+    parse: ClassVar[Any] = staticmethod(Color.parse)
+    error: ClassVar[type[_table_clock.ClockError]] = ClockError
 
 
 def time_control(name: str) -> TimeControl | None:
@@ -61,219 +38,10 @@ def time_control(name: str) -> TimeControl | None:
     Raises:
         ClockError: an unknown name, quoted with the known ones.
     """
-    key = str(name).strip().lower()
-    if key not in TIME_CONTROLS:
-        raise ClockError(f"unknown time control {name!r}: choose one of {', '.join(TIME_CONTROLS)}")
-    return TIME_CONTROLS[key]
-
-
-class Clock:
-    """Two players' remaining time; at most one side's clock runs at a time.
-
-    Args:
-        control: the reserve and increment.
-        now: a monotonic clock in seconds (default :func:`time.monotonic`).
-        remaining: optional starting ``{WHITE: s, BLACK: s}``, e.g. from a saved game.
-    """
-
-    def __init__(
-        self,
-        control: TimeControl,
-        now: Callable[[], float] = time.monotonic,
-        remaining: dict[Color, float] | None = None,
-    ) -> None:
-        self.control = control
-        self._now = now
-        self._remaining = {
-            WHITE: float(control.reserve),
-            BLACK: float(control.reserve),
-        }
-        if remaining is not None:
-            for color, seconds in remaining.items():
-                self._remaining[Color.parse(color)] = float(seconds)
-        self._running: Color | None = None
-        self._paused: Color | None = None
-        self._started_at = 0.0
-        self._turn_spent = 0.0  # charged so far in the current turn (before a pause)
-
-    @property
-    def running(self) -> Color | None:
-        """The side whose clock runs now, or None."""
-        return self._running
-
-    @property
-    def paused(self) -> Color | None:
-        """The side whose turn is paused (no page open), or None."""
-        return self._paused
-
-    def remaining(self, color: Color | str) -> float:
-        """Seconds left to ``color`` as of now (may be negative once flagged)."""
-        side = Color.parse(color)
-        left = self._remaining[side]
-        if self._running is side:
-            left -= self._now() - self._started_at
-        return left
-
-    def flagged(self, color: Color | str) -> bool:
-        """True when ``color`` has no time left (exactly zero counts as flagged)."""
-        return self.remaining(color) <= 0
-
-    def turn_used(self, at: float | None = None) -> float:
-        """Seconds the current turn has used so far: what ran before any pause plus the running
-        stretch up to ``at`` (default now; clamped to the stretch). 0 when no turn is on the
-        clock."""
-        used = self._turn_spent
-        if self._running is not None:
-            used += self._until(at) - self._started_at
-        return used
-
-    def deadline(self) -> float | None:
-        """The ``now()`` reading at which the running side's time runs out (already past when
-        it has flagged), or None when no clock runs."""
-        side = self._running
-        if side is None:
-            return None
-        return self._started_at + self._remaining[side]
-
-    def _until(self, at: float | None) -> float:
-        """``at`` (a ``now()`` reading) clamped to the running stretch; now when None."""
-        current = self._now()
-        if at is None:
-            return current
-        return min(max(float(at), self._started_at), current)
-
-    def start(self, color: Color | str) -> None:
-        """Start ``color``'s turn now.
-
-        Raises:
-            ClockError: a clock is already running or paused.
-        """
-        side = Color.parse(color)
-        if self._running is not None or self._paused is not None:
-            raise ClockError(f"cannot start {side}'s clock: a turn is already on the clock")
-        self._running = side
-        self._started_at = self._now()
-        self._turn_spent = 0.0
-
-    def stop(self, *, increment: bool = True, at: float | None = None) -> float:
-        """End the running turn: charge the time it used, add the increment.
-
-        Args:
-            increment: False for a turn that ended without being completed (a timeout, a
-                resignation), which earns no increment.
-            at: charge only up to this ``now()`` reading (e.g. the instant the time ran out),
-                clamped to the running stretch; default now.
-
-        Returns:
-            Seconds the turn used.
-
-        Raises:
-            ClockError: no turn is on the clock.
-        """
-        if self._paused is not None:
-            self.resume()
-        side = self._running
-        if side is None:
-            raise ClockError("no clock is running")
-        end = self._until(at)
-        used = self.turn_used(end)
-        self._remaining[side] -= end - self._started_at
-        if increment and self._remaining[side] > 0:
-            self._remaining[side] += self.control.increment
-        self._running = None
-        self._turn_spent = 0.0
-        return used
-
-    def charge(self, color: Color | str, seconds: float) -> None:
-        """Take ``seconds`` (>= 0) off ``color``'s reserve without touching the running turn:
-        time a side spent answering inside another's turn or in the opening (online play
-        times those waits itself, since both sides may be awaited at once).
-
-        Raises:
-            ClockError: ``seconds`` is negative or not finite.
-        """
-        value = float(seconds)
-        if not 0 <= value < float("inf"):
-            raise ClockError(f"seconds to charge must be a number >= 0, got {seconds!r}")
-        self._remaining[Color.parse(color)] -= value
-
-    def cancel(self) -> None:
-        """Take the running turn off the clock without charging it (a forced pass): time the
-        turn was charged before a pause is given back too."""
-        side = self._running or self._paused
-        if side is not None:
-            self._remaining[side] += self._turn_spent
-        self._running = None
-        self._paused = None
-        self._turn_spent = 0.0
-
-    def pause(self, at: float | None = None) -> None:
-        """Stop the running clock, charging the time so far (nobody is watching the game).
-
-        Args:
-            at: charge only up to this ``now()`` reading (e.g. when the last page was last
-                heard from), clamped to the running stretch; default now.
-        """
-        side = self._running
-        if side is None:
-            return
-        elapsed = self._until(at) - self._started_at
-        self._remaining[side] -= elapsed
-        self._turn_spent += elapsed
-        self._running = None
-        self._paused = side
-
-    def resume(self) -> None:
-        """Restart a paused turn's clock from now."""
-        side = self._paused
-        if side is None:
-            return
-        self._paused = None
-        self._running = side
-        self._started_at = self._now()
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready snapshot; a running clock is saved as paused at this instant."""
-        running = self._running or self._paused
-        return {
-            "control": self.control.to_dict(),
-            "remaining": {"white": self.remaining(WHITE), "black": self.remaining(BLACK)},
-            "turn": str(running) if running else None,
-            "turn_used": self.turn_used(),
-        }
-
-    @classmethod
-    def from_dict(
-        cls, data: dict[str, Any], now: Callable[[], float] = time.monotonic
-    ) -> Clock:
-        """Rebuild a clock saved by :meth:`to_dict`; a turn in progress comes back paused.
-
-        Raises:
-            ClockError: a malformed snapshot, naming the field.
-        """
-        try:
-            control_data = data["control"]
-            control = TimeControl(
-                str(control_data["name"]),
-                float(control_data["reserve"]),
-                float(control_data["increment"]),
-            )
-            remaining = {
-                WHITE: float(data["remaining"]["white"]),
-                BLACK: float(data["remaining"]["black"]),
-            }
-            turn = data.get("turn")
-            turn_used = float(data.get("turn_used", 0.0))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ClockError(f"malformed saved clock: {exc!r}") from None
-        clock = cls(control, now, remaining)
-        if turn is not None:
-            try:
-                clock._paused = Color.parse(turn)
-            except ValueError:
-                raise ClockError(f"malformed saved clock: turn {turn!r}") from None
-            clock._turn_spent = turn_used
-        return clock
+    try:
+        return _table_clock.time_control(name)
+    except _table_clock.ClockError as exc:
+        raise ClockError(str(exc)) from None
 
 
 __all__ = ["TIME_CONTROLS", "Clock", "ClockError", "TimeControl", "time_control"]

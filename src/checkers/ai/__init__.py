@@ -18,6 +18,14 @@ kings-only database, computed by our own retrograde analysis), :mod:`~checkers.a
 """
 
 from checkers.ai.levels import LEVELS, Level, get_level
-from checkers.ai.player import ComputerPlayer, SearchResult, choose_move
+from checkers.ai.player import ComputerPlayer, SearchResult, accepts_draw, choose_move
 
-__all__ = ["LEVELS", "ComputerPlayer", "Level", "SearchResult", "choose_move", "get_level"]
+__all__ = [
+    "LEVELS",
+    "ComputerPlayer",
+    "Level",
+    "SearchResult",
+    "accepts_draw",
+    "choose_move",
+    "get_level",
+]

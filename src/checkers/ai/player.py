@@ -20,7 +20,7 @@ from checkers.ai.zobrist import position_key
 from checkers.errors import IllegalActionError
 from checkers.game import Game
 from checkers.moves import Move, RawMove, _raw_to_move
-from checkers.position import BLACK, Position
+from checkers.position import BLACK, Color, Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,3 +181,32 @@ class ComputerPlayer:
             IllegalActionError: when the game is over.
         """
         return self.think(game).move
+
+
+#: The computer accepts a draw when its search scores its own side this far behind or worse
+#: (hundredths of a man): a third of a man down.
+DRAW_ACCEPT_SCORE = -33
+#: With this many pieces or fewer on the board, it also accepts when it sees no real
+#: advantage (less than :data:`EDGE_SCORE`): the ending is level.
+FEW_PIECES = 8
+#: Half a man: below this, an ending with few pieces counts as level.
+EDGE_SCORE = 50
+
+
+def accepts_draw(game: Game, side: Color, level: str, *, rng: random.Random | None = None) -> bool:
+    """Whether the computer playing ``side`` at ``level`` accepts a draw offered now.
+
+    It searches the position as if ``side`` were to move (so that it judges its own chances
+    even on the opponent's turn) and accepts when it is at least a third of a man behind, or
+    when at most 8 pieces are left and it is less than half a man ahead (2 kings against 2,
+    1 against 1). A side with no legal move accepts.
+    """
+    position = game.position.with_turn(side)
+    try:
+        found = choose_move(
+            position, level, rng=rng or random.Random(0), history=game.positions[:-1]
+        )
+    except IllegalActionError:
+        return True
+    pieces = (position.black | position.white).bit_count()
+    return found.score <= DRAW_ACCEPT_SCORE or (found.score < EDGE_SCORE and pieces <= FEW_PIECES)

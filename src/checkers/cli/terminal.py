@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from checkers.ai import LEVELS, choose_move
+from checkers.ai import LEVELS, accepts_draw, choose_move
 from checkers.cli.common import UsageError
 from checkers.errors import CheckersError
 from checkers.game import Game
@@ -47,10 +47,6 @@ Commands (a move is typed in PDN: 11-15, 15x22x31, or 15x31 when that names one 
 
 #: Where ``save`` writes when no file was named and none was loaded or saved before.
 DEFAULT_SAVE: Final = "checkers-game.pdn"
-#: The computer accepts a draw when its search scores its side this far behind or worse
-#: (hundredths of a man), or when few pieces are left and it sees no win.
-DRAW_ACCEPT_SCORE: Final = -33
-FEW_PIECES: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,14 +234,7 @@ class TerminalGame:
         if self.seats.computer is None:
             answer = self._ask(f"{side.opponent.value.capitalize()}, accept a draw? [y/n] ")
         else:
-            found = choose_move(
-                self.game.position.with_turn(side.opponent),
-                self.seats.level,
-                rng=random.Random(0),
-                history=self.game.positions[:-1],
-            )
-            pieces = (self.game.position.black | self.game.position.white).bit_count()
-            answer = found.score <= DRAW_ACCEPT_SCORE or (found.score <= 0 and pieces <= FEW_PIECES)
+            answer = accepts_draw(self.game, side.opponent, self.seats.level)
         if answer:
             self.game.accept_draw(side.opponent)
             self.write("The draw is accepted.")

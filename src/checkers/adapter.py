@@ -1,0 +1,262 @@
+"""American checkers at the table: the plug-in that :mod:`gametable` runs.
+
+:data:`RULES` is the game's :class:`~gametable.seam.GameRules`: no chance, the computer's
+levels, PDN export, and settings of one key, ``start`` (a PDN FEN to start from, e.g. a
+ballot opening; the standard start by default). A game in progress (:class:`TableGame`)
+wraps a :class:`checkers.Game`.
+
+Actions (the same JSON through every door):
+
+* ``{"type": "move", "path": [11, 15]}``: a whole move, its full path in PDN squares
+  (a multi-jump is one action);
+* ``{"type": "offer_draw"}``, ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}``;
+* ``{"type": "resign"}``.
+
+A move completes the turn (the clock's increment); an offer or an answer does not. While a
+draw offer waits, the game waits on the side to move and on the side that must answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from checkers.ai import LEVELS, accepts_draw, choose_move
+from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError
+from checkers.game import Game
+from checkers.moves import explain_illegal
+from checkers.pdn import PdnGame, write_pdn
+from checkers.position import Color, Position
+from gametable.errors import ActionRefused
+from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
+
+#: The action types a checkers game takes.
+ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "resign")
+#: The longest path a move can have (a king's jumps take at most 12 pieces).
+LONGEST_PATH: Final = 13
+
+
+def _color(side: Side) -> Color:
+    return Color.WHITE if side == "white" else Color.BLACK
+
+
+def _side(color: Color) -> Side:
+    return "white" if color is Color.WHITE else "black"
+
+
+class TableGame:
+    """A checkers game in progress, as the table sees it (see :mod:`gametable.seam`)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def to_act(self) -> frozenset[Side]:
+        """The side to move, and the side that must answer a draw offer."""
+        if self.game.outcome is not None:
+            return frozenset()
+        waiting = {_side(self.game.turn)}
+        if self.game.draw_offer is not None:
+            waiting.add(_side(self.game.draw_offer.opponent))
+        return frozenset(waiting)
+
+    def offer(self) -> Offer | None:
+        """The draw offer waiting, if any."""
+        by = self.game.draw_offer
+        return None if by is None else Offer("draw", _side(by))
+
+    def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:
+        """Carry out ``side``'s action, all or nothing (see the module docstring).
+
+        Raises:
+            ActionRefused: ``invalid_action`` (malformed), ``not_your_turn``, ``illegal_move``
+                (with the reason in words), ``not_allowed``.
+        """
+        kind = action.get("type")
+        if kind not in ACTIONS:
+            raise ActionRefused(
+                "invalid_action", f"action type {kind!r} is not one of {', '.join(ACTIONS)}"
+            )
+        unknown = sorted(set(action) - {"type", "path"})
+        if unknown or (kind != "move" and "path" in action):
+            fields = ", ".join(unknown or ["path"])
+            raise ActionRefused("invalid_action", f"unexpected field(s) for {kind}: {fields}")
+        color = _color(side)
+        before = len(self.game.log)
+        try:
+            if kind == "move":
+                self._move(color, action.get("path"))
+            elif kind == "offer_draw":
+                self.game.offer_draw(color)
+            elif kind == "accept_draw":
+                self.game.accept_draw(color)
+            elif kind == "decline_draw":
+                self.game.decline_draw(color)
+            else:
+                self.game.resign(color)
+        except IllegalMoveError as error:
+            raise ActionRefused("illegal_move", str(error)) from error
+        except IllegalActionError as error:
+            raise ActionRefused("not_allowed", str(error)) from error
+        except CheckersError as error:
+            raise ActionRefused("invalid_action", str(error)) from error
+        return Applied(tuple(self.game.log[before:]), turn_complete=kind == "move")
+
+    def _move(self, color: Color, path: object) -> None:
+        if (
+            not isinstance(path, list)
+            or not 2 <= len(path) <= LONGEST_PATH
+            or not all(type(s) is int and 1 <= s <= 32 for s in path)
+        ):
+            raise ActionRefused(
+                "invalid_action", f"a move's path is 2 to 13 squares 1-32, not {path!r}"
+            )
+        if self.game.outcome is not None:
+            raise IllegalActionError(f"the game is over ({self.game.outcome})")
+        if color is not self.game.turn:
+            raise ActionRefused("not_your_turn", f"it is {self.game.turn.value}'s move")
+        squares = tuple(path)
+        move = next((m for m in self.game.legal_moves() if m.path == squares), None)
+        if move is None:
+            raise IllegalMoveError(explain_illegal(self.game.position, squares))
+        self.game.play(move)
+
+    def time_out(self, side: Side) -> None:
+        """``side`` lost on time."""
+        self.game.time_out(_color(side))
+
+    def outcome(self) -> Outcome | None:
+        """The table's outcome: the winner's side (None for a draw), the reason, 1 point to
+        the winner."""
+        ended = self.game.outcome
+        if ended is None:
+            return None
+        winner = None if ended.winner is None else _side(ended.winner)
+        return Outcome(winner, ended.reason.value, 0 if winner is None else 1)
+
+    def log(self) -> list[dict[str, Any]]:
+        """The game's event log (:meth:`checkers.Game.replay` reads it)."""
+        return [dict(event) for event in self.game.log]
+
+    def view(self, side: Side | None) -> dict[str, Any]:
+        """The board, whose move it is, the legal moves (to the side to move, or a spectator),
+        whether a capture is forced, the last move, the move list in PDN, the pieces left, the
+        draw counts and what ``side`` can do now."""
+        game = self.game
+        position = game.position
+        over = game.outcome is not None
+        mover = _side(game.turn)
+        legal = [] if over else game.legal_moves()
+        shown = legal if side in (None, mover) else []
+        last = game.moves[-1] if game.moves else None
+        me = None if side is None else _color(side)
+        offer_to_me = me is not None and game.draw_offer is not None and game.draw_offer is not me
+        return {
+            "board": {str(sq): piece.value for sq, piece in position.pieces().items()},
+            "fen": position.fen(),
+            "turn": mover,
+            "legal": [list(m.path) for m in shown],
+            "capture_forced": bool(legal) and legal[0].is_capture,
+            "last_move": None
+            if last is None
+            else {"path": list(last.path), "captures": list(last.captures)},
+            "moves": [str(m) for m in game.moves],
+            "pieces": {
+                "black": dict(zip(("men", "kings"), position.count(Color.BLACK), strict=True)),
+                "white": dict(zip(("men", "kings"), position.count(Color.WHITE), strict=True)),
+            },
+            "quiet_plies": game.quiet_plies,
+            "repetitions": game.repetitions(),
+            "can": {
+                "move": not over and side == mover,
+                "offer_draw": not over and me is not None and game.draw_offer is None,
+                "accept_draw": not over and offer_to_me,
+                "decline_draw": not over and offer_to_me,
+                "resign": not over and me is not None,
+            },
+        }
+
+
+class CheckersRules:
+    """American checkers as a :class:`~gametable.seam.GameRules`."""
+
+    name: str = "checkers"
+    needs_chance: bool = False
+    levels: tuple[str, ...] = LEVELS
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"start": FEN or None}``.
+
+        Raises:
+            ActionRefused: ``invalid_settings`` for an unknown setting or a bad FEN.
+        """
+        unknown = sorted(set(raw) - {"start"})
+        if unknown:
+            raise ActionRefused(
+                "invalid_settings", f"unknown checkers setting(s): {', '.join(unknown)}"
+            )
+        start = raw.get("start")
+        if start is None:
+            return {"start": None}
+        if not isinstance(start, str):
+            raise ActionRefused("invalid_settings", f"start {start!r} is not a FEN")
+        try:
+            fen = Position.from_fen(start).fen()
+        except CheckersError as error:
+            raise ActionRefused("invalid_settings", str(error)) from error
+        return {"start": fen}
+
+    def _start(self, settings: Mapping[str, Any]) -> Position | None:
+        start = settings.get("start")
+        return None if start is None else Position.from_fen(start)
+
+    def new(self, settings: Mapping[str, Any], seed: int) -> TableGame:
+        """A new game from the settings' start (``seed`` is unused: no chance)."""
+        return TableGame(Game(self._start(settings)))
+
+    def replay(
+        self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
+    ) -> TableGame:
+        """The game rebuilt from its event log.
+
+        Raises:
+            ActionRefused: ``invalid_log`` naming the first bad event.
+        """
+        try:
+            return TableGame(Game.replay(log, self._start(settings)))
+        except CheckersError as error:
+            raise ActionRefused("invalid_log", str(error)) from error
+
+    def computer_action(
+        self, game: GameInProgress, side: Side, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        """The computer's answer to a draw offer made to it, else its move."""
+        checkers_game = _checkers_game(game)
+        offer = checkers_game.draw_offer
+        color = _color(side)
+        if offer is not None and offer is not color:
+            accept = accepts_draw(checkers_game, color, level, rng=rng)
+            return {"type": "accept_draw" if accept else "decline_draw"}
+        found = choose_move(
+            checkers_game.position, level, rng=rng, history=checkers_game.positions[:-1]
+        )
+        return {"type": "move", "path": list(found.move.path)}
+
+    def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
+        """``{"pdn": write(game, tags)}``: the game as a PDN file."""
+
+        def pdn(game: GameInProgress, tags: Mapping[str, str]) -> str:
+            return write_pdn(PdnGame.from_game(_checkers_game(game), tags))
+
+        return {"pdn": pdn}
+
+
+def _checkers_game(game: GameInProgress) -> Game:
+    if not isinstance(game, TableGame):
+        raise TypeError(f"not a checkers game: {type(game).__name__}")
+    return game.game
+
+
+#: The plug-in.
+RULES: Final = CheckersRules()
+

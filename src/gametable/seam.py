@@ -1,0 +1,154 @@
+"""The seam between the table and a game: what the table asks of every game it runs.
+
+A game package provides one :class:`GameRules` object (its name, settings, new games, replay,
+its computer player, its exports) and games in progress that follow :class:`GameInProgress`
+(who must act, the offer pending, ``apply`` all or nothing, whether the turn is complete, the
+outcome, the event log, its part of the view). The table never looks further into a game.
+
+Actions and events are JSON objects with a ``"type"``: the same JSON through every door (an
+HTTP request or a WebSocket message). The sides are ``"white"`` and ``"black"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, Protocol
+
+#: A side at the table.
+Side = Literal["white", "black"]
+#: Both sides, White's first.
+SIDES: Final[tuple[Side, Side]] = ("white", "black")
+
+
+def other(side: Side) -> Side:
+    """The opponent of ``side``."""
+    return "black" if side == "white" else "white"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        winner: the winning side, or None for a draw.
+        reason: why, in the game's words (``"no legal move"``, ``"resignation"``, ``"time"``,
+            ``"agreement"``, ``"threefold repetition"``, ...).
+        points: what the game is worth to the winner (1 in checkers; backgammon's gammons and
+            cube make more), 0 for a draw.
+    """
+
+    winner: Side | None
+    reason: str
+    points: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"winner", "reason", "points"}``."""
+        return {"winner": self.winner, "reason": self.reason, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An offer waiting for its answer: ``kind`` (``"draw"``, ``"double"``, ``"resign"``) made
+    ``by`` a side; the other side must answer."""
+
+    kind: str
+    by: Side
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an accepted action did.
+
+    Attributes:
+        events: the events it added to the game's log, in order.
+        turn_complete: True when the action finished the mover's turn (the clock's increment
+            comes from this, never from event names).
+    """
+
+    events: tuple[Mapping[str, Any], ...] = field(default=())
+    turn_complete: bool = False
+
+
+class GameInProgress(Protocol):
+    """One game (or series of games) being played, as the table sees it."""
+
+    def to_act(self) -> frozenset[Side]:
+        """The sides that must act now (both in backgammon's opening roll; the side that
+        must answer while an offer waits; none once the game is over)."""
+        ...
+
+    def offer(self) -> Offer | None:
+        """The offer waiting for an answer, or None."""
+        ...
+
+    def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:
+        """Carry out ``side``'s action, all or nothing.
+
+        Raises:
+            ActionRefused: with its code, when the action is malformed, not ``side``'s to make
+                now, or against the rules; nothing changed.
+        """
+        ...
+
+    def time_out(self, side: Side) -> None:
+        """``side`` has run out of time: the game ends, the opponent wins."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        ...
+
+    def log(self) -> list[dict[str, Any]]:
+        """The event log that :meth:`GameRules.replay` rebuilds the game from."""
+        ...
+
+    def view(self, side: Side | None) -> dict[str, Any]:
+        """The game's part of the view as ``side`` sees it (None: a spectator): the board,
+        the legal moves of the side to act, what can be done (``can``), the move list, words."""
+        ...
+
+
+class GameRules(Protocol):
+    """A game, as the table sees it: the plug-in a game package provides."""
+
+    #: The game's name on the wire and in stores (the ``game`` field): ``"checkers"``, ...
+    name: str
+    #: True when the game needs chance (dice) from a fair-random round.
+    needs_chance: bool
+    #: The computer's levels, weakest first.
+    levels: tuple[str, ...]
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's settings from a request, checked and completed with defaults
+        (JSON-ready).
+
+        Raises:
+            ActionRefused: ``invalid_settings``, naming the bad setting.
+        """
+        ...
+
+    def new(self, settings: Mapping[str, Any], seed: int) -> GameInProgress:
+        """A new game with these (checked) settings; ``seed`` drives any chance."""
+        ...
+
+    def replay(
+        self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
+    ) -> GameInProgress:
+        """The game rebuilt from its event log.
+
+        Raises:
+            ActionRefused: ``invalid_log``, naming the first bad event.
+        """
+        ...
+
+    def computer_action(
+        self, game: GameInProgress, side: Side, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        """The action the computer takes for ``side`` (who must act) at ``level``."""
+        ...
+
+    def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
+        """The game's file formats: ``{"pdn": write(game, tags) -> text}``."""
+        ...

@@ -1,0 +1,234 @@
+"""The table, running American checkers through its plug-in (checkers.adapter): the gate,
+the clock, computer seats, draws, time, the view and the record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from checkers.adapter import RULES
+from gametable import TIME_CONTROLS, ActionRefused, Seat, Table, TimeControl
+
+
+class FakeNow:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def move(*path: int) -> dict[str, Any]:
+    return {"type": "move", "path": list(path)}
+
+
+def test_two_computers_play_a_whole_game_and_the_record_rebuilds_it() -> None:
+    seats = {"black": Seat("computer", "easy"), "white": Seat("computer", "easy")}
+    table = Table(RULES, {}, seats, seed=7)
+    done = table.play_computer()
+    outcome = table.game.outcome()
+    assert outcome is not None and len(done) == len(table.game.log())
+    assert all(applied.turn_complete for applied in done)
+    again = Table.from_record(table.to_record(), {"checkers": RULES})
+    assert again.view("black") == table.view("black")
+    # the same seed plays the same game
+    twin = Table(RULES, {}, seats, seed=7)
+    twin.play_computer()
+    assert twin.game.log() == table.game.log()
+
+
+def test_people_move_through_the_gate_and_refusals_change_nothing() -> None:
+    table = Table(RULES)
+    table.act("black", move(11, 15))
+    before = table.view("white")
+    refusals = [
+        ("black", move(15, 19), "not_your_turn"),
+        ("white", move(22, 15), "illegal_move"),
+        ("white", move(22), "invalid_action"),
+        ("white", {"type": "move", "path": ["22", "18"]}, "invalid_action"),
+        ("white", {"type": "castle"}, "invalid_action"),
+        ("white", {"type": "resign", "path": [1, 5]}, "invalid_action"),
+        ("white", {"type": "accept_draw"}, "not_allowed"),
+        ("red", move(22, 18), "no_seat"),
+    ]
+    for side, action, code in refusals:
+        with pytest.raises(ActionRefused) as refused:
+            table.act(side, action)
+        assert refused.value.code == code, (action, refused.value)
+    assert table.view("white") == before
+    with pytest.raises(ActionRefused, match="22x15: square 15 is occupied"):
+        table.act("white", move(22, 15))
+
+
+def test_the_view_shows_the_board_the_legal_moves_and_what_each_side_can_do() -> None:
+    table = Table(RULES, {"start": "W:W18,27:B14,K1"})
+    view = table.view("white")
+    assert view["game"] == "checkers" and view["turn"] == "white"
+    assert view["board"] == {"1": "B", "14": "b", "18": "w", "27": "w"}
+    assert view["legal"] == [[18, 9]] and view["capture_forced"] is True
+    assert view["can"] == {
+        "move": True,
+        "offer_draw": True,
+        "accept_draw": False,
+        "decline_draw": False,
+        "resign": True,
+    }
+    assert table.view("black")["legal"] == []  # the other side is not shown the mover's moves
+    table.act("white", move(18, 9))
+    view = table.view(None)
+    assert view["last_move"] == {"path": [18, 9], "captures": [14]}
+    assert view["moves"] == ["18x9"] and view["pieces"]["black"] == {"men": 0, "kings": 1}
+
+
+def test_a_draw_offer_waits_on_both_and_is_accepted() -> None:
+    table = Table(RULES)
+    table.act("black", move(11, 15))
+    table.act("white", {"type": "offer_draw"})  # White offers on its own turn
+    assert table.view()["offer"] == {"kind": "draw", "by": "white"}
+    assert table.view()["to_act"] == ["black", "white"]  # Black answers, White still moves
+    assert table.view("black")["can"]["accept_draw"] is True
+    assert table.view("white")["can"]["accept_draw"] is False
+    table.act("black", {"type": "accept_draw"})
+    assert table.view()["outcome"] == {"winner": None, "reason": "agreement", "points": 0}
+    with pytest.raises(ActionRefused) as refused:
+        table.act("white", move(22, 18))
+    assert refused.value.code == "game_over"
+
+
+def test_the_computer_answers_a_draw_offer_by_its_evaluation() -> None:
+    seats = {"black": Seat("person"), "white": Seat("computer", "hard")}
+    # White has a king and two men against a lone black man: the computer declines
+    table = Table(RULES, {"start": "B:WK20,27,28:B5"}, seats)
+    table.act("black", {"type": "offer_draw"})
+    table.play_computer(limit=1)
+    assert table.game.log()[-1] == {"decline_draw": "white"}
+    # a lone king each: a dead draw, the computer accepts
+    level = Table(RULES, {"start": "B:WK32:BK1"}, seats)
+    level.act("black", {"type": "offer_draw"})
+    level.play_computer(limit=1)
+    assert level.view()["outcome"] == {"winner": None, "reason": "agreement", "points": 0}
+
+
+def test_threefold_repetition_ends_the_game_at_the_table() -> None:
+    table = Table(RULES, {"start": "B:WK32:BK1"})
+    for _ in range(2):
+        for side, path in (("black", (1, 6)), ("white", (32, 27)), ("black", (6, 1)),
+                           ("white", (27, 32))):  # fmt: skip
+            table.act(side, move(*path))
+    assert table.view()["outcome"] == {
+        "winner": None,
+        "reason": "threefold repetition",
+        "points": 0,
+    }
+
+
+def test_the_clock_starts_with_the_first_move_and_adds_the_increment() -> None:
+    now = FakeNow()
+    control = TimeControl("test", 60.0, 2.0)
+    table = Table(RULES, time_control=control, now=now)
+    now.t += 30  # Black thinks about the first move: no clock runs yet
+    assert table.clock_view() == {
+        "control": "test",
+        "remaining": {"white": 60.0, "black": 60.0},
+        "running": None,
+    }
+    table.act("black", move(11, 15))
+    assert table.clock_view()["running"] == "white"  # type: ignore[index]
+    now.t += 10
+    table.act("white", move(23, 19))  # 10 s used, 2 s back
+    now.t += 5
+    table.act("black", move(8, 11))  # 5 s used, 2 s back
+    clock = table.clock_view()
+    assert clock is not None and clock["remaining"] == {"white": 52.0, "black": 57.0}
+    # an offer does not complete a turn: no increment, the mover's clock keeps running
+    now.t += 1
+    table.act("white", {"type": "offer_draw"})
+    clock = table.clock_view()
+    assert clock is not None and clock["running"] == "white"
+    assert clock["remaining"]["white"] == pytest.approx(51.0)
+
+
+def test_a_side_whose_time_runs_out_loses() -> None:
+    now = FakeNow()
+    bullet = TIME_CONTROLS["bullet"]
+    assert bullet is not None
+    table = Table(RULES, time_control=bullet, now=now)
+    table.act("black", move(11, 15))
+    now.t += bullet.reserve + 5  # White lets the whole reserve run out
+    assert table.view()["outcome"] is None  # nothing has checked yet
+    outcome = table.check_time()
+    assert outcome is not None and outcome.winner == "black" and outcome.reason == "time"
+    clock = table.clock_view()
+    assert clock is not None and clock["remaining"]["white"] == 0.0 and clock["running"] is None
+    assert table.game.log()[-1] == {"time_out": "white"}
+    with pytest.raises(ActionRefused) as refused:
+        table.act("white", move(23, 19))
+    assert refused.value.code == "game_over"
+
+
+def test_a_move_after_the_flag_fell_is_refused_and_the_loss_recorded() -> None:
+    now = FakeNow()
+    table = Table(RULES, time_control=TimeControl("short", 10.0, 0.0), now=now)
+    table.act("black", move(11, 15))
+    now.t += 11
+    with pytest.raises(ActionRefused, match="the game is over"):
+        table.act("white", move(23, 19))
+    assert table.view()["outcome"] == {"winner": "black", "reason": "time", "points": 1}
+
+
+def test_a_running_clock_survives_the_record() -> None:
+    now = FakeNow()
+    table = Table(RULES, time_control=TimeControl("t", 60.0, 0.0), now=now)
+    table.act("black", move(11, 15))
+    now.t += 20
+    record = table.to_record()
+    later = FakeNow()
+    again = Table.from_record(record, {"checkers": RULES}, later)
+    clock = again.clock_view()
+    assert clock is not None and clock["running"] == "white"
+    assert clock["remaining"]["white"] == pytest.approx(40.0)
+    later.t += 5
+    assert again.clock_view()["remaining"]["white"] == pytest.approx(35.0)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 2}, "record version 2"),
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"log": [{"move": "11-16x"}]}, "event 0"),
+        ({"log": "11-15"}, "log is not a list"),
+        ({"seats": {"white": {"kind": "robot"}, "black": {"kind": "person"}}}, "robot"),
+        ({"settings": {"start": "X:W1:B2"}}, "side to move"),
+        ({"clock": {"control": {}}}, "malformed saved clock"),
+    ],
+)
+def test_a_bad_record_is_refused_saying_what_is_wrong(
+    change: dict[str, Any], message: str
+) -> None:
+    record = {**Table(RULES).to_record(), **change}
+    with pytest.raises(ActionRefused, match=message) as refused:
+        Table.from_record(record, {"checkers": RULES})
+    assert refused.value.code == "invalid_record"
+
+
+def test_bad_settings_and_seats_are_refused() -> None:
+    with pytest.raises(ActionRefused, match=r"unknown checkers setting\(s\): cube") as refused:
+        Table(RULES, {"cube": True})
+    assert refused.value.code == "invalid_settings"
+    with pytest.raises(ActionRefused, match="level 'grandmaster'") as refused:
+        Table(RULES, seats={"white": Seat("computer", "grandmaster"), "black": Seat()})
+    assert refused.value.code == "invalid_seat"
+    with pytest.raises(ActionRefused, match="no seat for black"):
+        Table(RULES, seats={"white": Seat()})
+
+
+def test_the_pdn_export_writes_the_game() -> None:
+    table = Table(RULES)
+    table.act("black", move(11, 15))
+    table.act("white", move(23, 19))
+    text = RULES.exports()["pdn"](table.game, {"Event": "Table test"})
+    assert '[Event "Table test"]' in text and "1. 11-15 23-19 *" in text
