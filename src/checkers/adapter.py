@@ -12,8 +12,9 @@ Actions (the same JSON through every door):
 * ``{"type": "offer_draw"}``, ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}``;
 * ``{"type": "resign"}``.
 
-A move completes the turn (the clock's increment); an offer or an answer does not. While a
-draw offer waits, the game waits on the side to move and on the side that must answer.
+A move completes the turn (the clock's increment); an offer or an answer does not. The clock
+runs for the side to move from the first move on. While a draw offer waits, the game waits on
+the side to move and on the side that must answer (the mover's clock keeps running).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class TableGame:
         """The draw offer waiting, if any."""
         by = self.game.draw_offer
         return None if by is None else Offer("draw", _side(by))
+
+    def on_clock(self) -> Side | None:
+        """The side to move, once the first move is made (the clock starts with it)."""
+        if self.game.outcome is not None or not self.game.moves:
+            return None
+        return _side(self.game.turn)
 
     def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:
         """Carry out ``side``'s action, all or nothing (see the module docstring).

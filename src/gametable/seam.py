@@ -63,8 +63,8 @@ class Applied:
 
     Attributes:
         events: the events it added to the game's log, in order.
-        turn_complete: True when the action finished the mover's turn (the clock's increment
-            comes from this, never from event names).
+        turn_complete: True when the action finished the mover's turn: the side whose clock
+            stops then earns the increment (it comes from this, never from event names).
     """
 
     events: tuple[Mapping[str, Any], ...] = field(default=())
@@ -81,6 +81,11 @@ class GameInProgress(Protocol):
 
     def offer(self) -> Offer | None:
         """The offer waiting for an answer, or None."""
+        ...
+
+    def on_clock(self) -> Side | None:
+        """The side whose clock runs now, or None while no clock runs (before the game's
+        clock starts: checkers' first move, backgammon's opening roll; once it is over)."""
         ...
 
     def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:

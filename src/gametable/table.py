@@ -10,12 +10,12 @@ The rules the table applies, whatever the game:
 * **One action gate**: an action for a side with no seat, or once the game is over, is refused
   (``ActionRefused`` with its code); the game refuses the rest (not its turn, illegal), all or
   nothing.
-* **One turn clock** (optional; :mod:`gametable.clock`): it starts with the first completed
-  turn, so no one's time runs before the first move; each completed turn (the game says which
-  actions complete one) stops the mover's clock with the Fischer increment and starts the
-  next side's; a side whose time has run out loses (:meth:`Table.check_time`, called before
-  every action and by whoever watches the deadline); a game that ends stops the clock
-  without increment.
+* **One turn clock** (optional; :mod:`gametable.clock`): it runs for the side the game says
+  (:meth:`~gametable.seam.GameInProgress.on_clock`: nobody before the game's clock starts,
+  e.g. before checkers' first move); when that side changes, the clock that stops earns the
+  Fischer increment only if the action completed a turn (the game says which actions do); a
+  side whose time has run out loses (:meth:`Table.check_time`, called before every action
+  and by whoever watches the deadline); a game that ends stops the clock without increment.
 * **Computer seats** act when the game waits on them (:meth:`Table.play_computer`), with a
   generator seeded from the table's seed, so a table replays the same.
 * **The record** (:meth:`Table.to_record`) is the game's name, settings, seed, seats, time
@@ -141,20 +141,18 @@ class Table:
         return applied
 
     def _after(self, applied: Applied) -> None:
+        """Put the clock on the side the game now waits on (:meth:`GameInProgress.on_clock`):
+        the side whose clock stops earns the increment when the action completed a turn."""
         clock = self.clock
         if clock is None:
             return
-        if self.game.outcome() is not None:
-            if clock.running is not None or clock.paused is not None:
-                clock.stop(increment=False)
-            return
-        if not applied.turn_complete:
-            return
-        if clock.running is not None or clock.paused is not None:
-            clock.stop(increment=True)
-        waiting = self.game.to_act()
-        if len(waiting) == 1:
-            clock.start(next(iter(waiting)))
+        running = clock.running if clock.running is not None else clock.paused
+        wanted = self.game.on_clock() if self.game.outcome() is None else None
+        if running is not None and (running != wanted or applied.turn_complete):
+            clock.stop(increment=applied.turn_complete and self.game.outcome() is None)
+            running = None
+        if wanted is not None and running is None:
+            clock.start(wanted)
 
     def check_time(self) -> Outcome | None:
         """End the game on time when the running side's reserve is spent: the clock is charged
