@@ -24,6 +24,15 @@ export function reviewCaption(data, frame) {
   return "Single game";
 }
 
+/** Scroll `list` (a box that scrolls) so that `item` shows in it: the list alone moves, never
+ * the page (scrollIntoView would move the page too, taking the board out of view). */
+export function scrollWithin(list, item) {
+  const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+  const bottom = top + item.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+}
+
 export class Review {
   /**
    * @param {object} hooks
@@ -190,7 +199,8 @@ export class Review {
   }
 
   /** On a narrow screen the move list lies below the board: the board shown for a line
-   * tapped there is scrolled into view when it is out of it. */
+   * tapped there is scrolled into view when it is out of it (while reviewing the board stays
+   * at the top of the screen, page.css; this is for a browser that cannot keep it there). */
   boardIntoView() {
     const board = $("board");
     const box = board.getBoundingClientRect();
@@ -240,7 +250,7 @@ export class Review {
     if (item) {
       item.classList.add("current");
       item.setAttribute("aria-current", "step");
-      item.scrollIntoView({ block: "nearest" });
+      scrollWithin(list, item);
     } else if (this.index === 0) {
       list.scrollTop = 0;
     }

@@ -1,0 +1,130 @@
+"""A new player's trial of the page (desktop and phone, light and dark), point by point, in a
+real browser: Playwright drives Debian's chromium against ``backgammon serve``.
+
+Each test names the trial's point it checks. Games in chosen states are made by the engine
+(``tests/scenarios.py``) and saved in the server's database, or played through the API with a
+fixed seed; screenshots go to ``test-artifacts/e2e/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from test_web_game import BASE_SETTINGS, GamePage
+
+from backgammon.services.store import GameStore
+from scenarios import random_match, session_record
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+Browser = sync_api.Browser
+
+DESKTOP = (1280, 860)
+PHONE = (390, 844)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    yield from launched_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    folder = tmp_path_factory.mktemp("trial")
+    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-trial.log")
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: ServerProcess) -> Iterator[Any]:
+    """``open_page(path, viewport=..., settings={...}, storage={...}, init=script)``: a fresh
+    browser context on the page; ``storage`` is put in localStorage before the page loads."""
+    contexts = []
+    pages: list[GamePage] = []
+
+    def open_(path: str = "/", viewport: tuple[int, int] = DESKTOP,
+              settings: dict[str, Any] | None = None, storage: dict[str, str] | None = None,
+              init: str | None = None) -> GamePage:
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        chosen = {**BASE_SETTINGS, **(settings or {})}
+        items = {"backgammon.settings": json.dumps(chosen), **(storage or {})}
+        context.add_init_script(
+            f"for (const [k, v] of Object.entries({json.dumps(items)})) "
+            "{ if (localStorage.getItem(k) === null || k === 'backgammon.settings') "
+            "localStorage.setItem(k, v); }")
+        if init:
+            context.add_init_script(init)
+        contexts.append(context)
+        page = context.new_page()
+        game_page = GamePage(page, server)
+        page.goto(server.url + path)
+        pages.append(game_page)
+        if "#game=" in path:
+            game_page.wait_idle()
+        return game_page
+
+    yield open_
+    for game_page in pages:
+        assert game_page.errors == [], game_page.errors
+    for context in contexts:
+        context.close()
+
+
+def store(server: ServerProcess, game_id: str, match: Any, **settings: Any) -> str:
+    """Save ``match`` as session ``game_id`` in the running server's database."""
+    with GameStore(server.db_path) as games:
+        games.save(game_id, session_record(match, **settings))
+    return game_id
+
+
+def post(server: ServerProcess, path: str, body: dict[str, Any] | None = None) -> Any:
+    return server.post(path, body)
+
+
+def board_box(page: Any) -> dict[str, float]:
+    box: dict[str, float] = page.evaluate(
+        "(() => { const r = document.getElementById('board').getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, height: innerHeight}; })()")
+    return box
+
+
+def assert_board_in_view(page: Any) -> None:
+    box = board_box(page)
+    assert box["top"] >= -1 and box["bottom"] <= box["height"] + 1, box
+
+
+# --------------------------------------------------------------------------------------------
+# 1. Review and analysis keep the board in view
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_1_the_board_stays_in_view_while_the_move_list_and_review_scroll(
+        open_page: Any, server: ServerProcess, viewport: tuple[int, int]) -> None:
+    gid = store(server, f"inview{viewport[0]}", random_match(21, games=1, cube=True))
+    game = open_page(f"/#game={gid}", viewport=viewport, storage={"backgammon.hints": "on"})
+    page = game.page
+    assert page.evaluate("scrollY") == 0
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    # opening the review does not scroll the page (it jumped to the move list's last line)
+    assert page.evaluate("scrollY") == 0
+    item = page.locator("#move-list li").nth(30)
+    item.scroll_into_view_if_needed()
+    item.click()
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '31'")
+    assert_board_in_view(page)
+    for step in range(8):
+        # each turn's evaluation (the hints panel) is drawn before the next step
+        page.wait_for_selector("#hints-eval[data-kind]", timeout=60_000)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{32 + step}'")
+        assert_board_in_view(page)
+    page.wait_for_selector("#hints-eval[data-kind]", timeout=60_000)
+    assert_board_in_view(page)
+    page.screenshot(path=str(ARTIFACTS / f"trial-1-review-{viewport[0]}.png"))
