@@ -128,3 +128,98 @@ def test_1_the_board_stays_in_view_while_the_move_list_and_review_scroll(
     page.wait_for_selector("#hints-eval[data-kind]", timeout=60_000)
     assert_board_in_view(page)
     page.screenshot(path=str(ARTIFACTS / f"trial-1-review-{viewport[0]}.png"))
+
+
+# --------------------------------------------------------------------------------------------
+# 2. Dice tumble only when someone rolls
+
+#: Records every die that tumbles: the status line then, and the die's classes.
+TUMBLES = """
+window.__tumbles = [];
+new MutationObserver(() => {
+  const status = document.getElementById('status');
+  for (const die of document.querySelectorAll('#board .die.tumbling')) {
+    window.__tumbles.push([status ? status.textContent : '', die.className]);
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ['class']});
+"""
+
+
+def advance(server: ServerProcess, gid: str, stop: Any, limit: int = 200) -> dict[str, Any]:
+    """Play the game through the API (the person's side: the first legal move each time,
+    the computer's turns asked for) until ``stop(state)``."""
+    for _ in range(limit):
+        state: dict[str, Any] = server.get(f"/api/games/{gid}")
+        if stop(state):
+            return state
+        if state["computer_to_act"]:
+            post(server, f"/api/games/{gid}/computer")
+        elif state["can"]["roll"]:
+            post(server, f"/api/games/{gid}/roll")
+        elif state["legal"]:
+            entry = state["legal"][0]
+            post(server, f"/api/games/{gid}/move",
+                 {"from": entry["from"], "to": entry["destinations"][0]["to"]})
+        elif state["can"]["done"]:
+            post(server, f"/api/games/{gid}/done")
+        elif state["can"]["take"]:
+            post(server, f"/api/games/{gid}/take")
+        else:
+            raise AssertionError(state["message"])
+    raise AssertionError("the game went on too long")
+
+
+def race_setup(turn: str) -> dict[str, Any]:
+    """A race, Black far ahead (57 pips to 93): the computer, Black, doubles on its turn."""
+    points = [0] * 26
+    for p in (4, 5, 6):
+        points[p] = 3
+    for p in (7, 8, 9):
+        points[p] = 2
+    for p in (19, 20, 21):
+        points[p] = -3
+    for p in (22, 23, 24):
+        points[p] = -2
+    return {"board": {"points": points, "off": {"white": 0, "black": 0}}, "turn": turn,
+            "dice": None, "cube": {"value": 1, "owner": None}, "doubled": False,
+            "match_length": 0, "score": {"white": 0, "black": 0}, "crawford": False,
+            "jacoby": False, "beavers": False}
+
+
+def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProcess) -> None:
+    # the person doubles mid-game and the computer takes: "Your turn: roll."
+    for seed in range(1, 30):
+        state = post(server, "/api/games", {"mode": "computer", "level": "easy",
+                                            "side": "white", "cube": True, "seed": str(seed)})
+        gid = state["id"]
+        state = advance(server, gid, lambda s: s["can"]["double"] and len(s["history"]) > 4)
+        game = open_page(f"/#game={gid}", settings={"speed": "normal"}, init=TUMBLES)
+        game.page.click("#double-button")
+        game.wait_idle()
+        if game.state()["phase"] == "roll":  # taken
+            break
+    page = game.page
+    assert page.inner_text("#status") == "Your turn: roll."
+    assert page.locator("#board .die.last").count() == 2  # the computer's last roll, faded
+    page.wait_for_timeout(700)
+    assert page.evaluate("window.__tumbles") == []
+
+    # the computer doubles after the person's turn: "The computer doubles to 2: take or drop?"
+    state = post(server, "/api/games", {"mode": "computer", "level": "easy", "side": "white",
+                                        "cube": True, "setup": race_setup("white")})
+    game = open_page(f"/#game={state['id']}", settings={"speed": "normal"}, init=TUMBLES)
+    page = game.page
+    game.press("#roll-button")
+    tumbled = page.evaluate("window.__tumbles")
+    assert tumbled and all("last" not in classes for _, classes in tumbled)
+    page.wait_for_function("() => !document.querySelector('#board .die.tumbling')")
+    page.evaluate("window.__tumbles = []")
+    while game.state()["legal"]:
+        entry = game.state()["legal"][0]
+        game.click_move("white", entry["from"], entry["destinations"][0]["to"])
+    game.press("#done-button")
+    page.wait_for_function("() => document.getElementById('status').textContent"
+                           ".includes('take or drop')")
+    page.wait_for_timeout(700)
+    assert page.evaluate("window.__tumbles") == []
+    assert page.locator("#board .die.last").count() == 2  # the person's roll, faded

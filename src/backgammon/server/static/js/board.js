@@ -320,14 +320,17 @@ export class BoardView {
    * @param {string|null} color who threw them
    * @param {{white: number, black: number}|null} opening the opening roll, one die each: each
    *   side's die is drawn on its own half (the higher die moves first)
-   * @param {{last?: boolean, label?: string|null}} [options] `last`: the dice of the turn
-   *   before, kept on the board until the next roll; `label`: a word shown in the other half
-   *   (e.g. "No legal move")
+   * @param {{last?: boolean, still?: boolean, label?: string|null}} [options] `last`: the
+   *   dice of the turn before, kept on the board until the next roll; `still`: dice shown as
+   *   they lie, not thrown now (a review's); `label`: a word shown in the other half (e.g.
+   *   "No legal move"). Only a roll thrown now tumbles: never the turn before's dice, nor a
+   *   review's.
    */
   drawDice(dice, left, color, opening, options = {}) {
     const layer = this.layers.dice;
     layer.replaceChildren();
     const last = Boolean(options.last);
+    const still = last || Boolean(options.still);
     const drawOne = (value, who, x, used) => {
       const die = el("div", `die ${who}${used ? " used" : ""}${last ? " last" : ""}`, layer);
       die.dataset.value = String(value);
@@ -374,7 +377,7 @@ export class BoardView {
     const step = 1.25;
     const start = centre(color) - (values.length * step - 0.15) / 2;
     values.forEach((v, i) => drawOne(v, color, start + i * step, used[i]));
-    this.tumble.landed([...layer.querySelectorAll(".die")], rollKey(dice, color, null));
+    this.tumble.landed([...layer.querySelectorAll(".die")], still ? null : rollKey(dice, color, null));
     drawLabel(options.label, other(color));
   }
 

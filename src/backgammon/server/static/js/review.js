@@ -234,7 +234,7 @@ export class Review {
     board.drawPosition(frame.board);
     const dice = frame.dice;
     const all = dice ? (dice[0] === dice[1] ? [dice[0], dice[0], dice[0], dice[0]] : [...dice]) : [];
-    board.drawDice(dice, all, frame.color, null);
+    board.drawDice(dice, all, frame.color, null, { still: true }); // shown, not thrown now
     board.drawCube(frame.cube);
     board.setLastTurn(frame.moves.length ? { color: frame.color, moves: frame.moves } : null);
     for (const color of ["white", "black"]) {
