@@ -678,3 +678,33 @@ def test_money_session_keeps_a_running_total(clients: Clients) -> None:
     assert (state["score"]["white"], state["score"]["black"]) == (0, 1)
     state = act(client, game_id, "roll")
     assert state["opening"] == {"white": 6, "black": 2}
+
+
+def test_one_address_cannot_fill_the_database_with_games(clients: Clients) -> None:
+    client = clients.new(rolls=[(3, 1), (6, 4), (5, 2), (4, 1)])
+    store = app_of(client).state.store
+    first = new_game(client, browser="browser-aaaaaaaa")
+    size = store.usage(owner="testclient")
+    assert size > 0  # the games are counted for the address that started them
+    store.max_owner_bytes = 3 * size + size // 2
+    for n in range(2):
+        new_game(client, browser=f"browser-{n:08d}")
+    response = client.post("/api/games", json={"mode": "pass_and_play",
+                                               "browser": "browser-bbbbbbbb"})
+    assert response.status_code == 507
+    assert response.json()["error"] == {
+        "code": "storage_full",
+        "message": f"the games started from your address hold {store.max_owner_bytes:,} "
+                   "bytes, their most: start over (or finish a game) in place of starting "
+                   "another"}
+    # a game that grows past the bound is refused, and stays as it was last saved
+    game_id = first["id"]
+    act(client, game_id, "roll")
+    before = state_of(client, game_id)
+    store.max_owner_bytes = store.usage(owner="testclient")
+    refused = client.post(f"/api/games/{game_id}/move", json={"from": 8, "to": 5})
+    assert refused.status_code == 507 and refused.json()["error"]["code"] == "storage_full"
+    assert state_of(client, game_id) == before
+    # another address is not held up
+    other = TestClient(app_of(client), client=("10.9.8.7", 4000))
+    assert other.post("/api/games", json={"mode": "pass_and_play"}).status_code == 201

@@ -18,7 +18,7 @@ import pytest
 from backgammon.core.dice import commitment
 from backgammon.core.game import Phase
 from backgammon.core.types import WHITE, Color
-from backgammon.services.online.persist import PersistentRooms, token_hash
+from backgammon.services.online.persist import ENDING_RESERVE, PersistentRooms, token_hash
 from backgammon.services.online.protocol import OnlineError, parse_message
 from backgammon.services.online.rooms import OnlineSettings, Outgoing, Room, RoomPhase, Seat
 from backgammon.services.room_store import RoomStore
@@ -331,3 +331,92 @@ def test_a_room_past_the_most_actions_stored_goes_on_in_memory_only(
     assert RoomStore(path).codes() == []
     driver.step(rooms, room)  # the room plays on: the opening round is thrown
     assert room.round is None and room.next_round == 2
+
+
+def _padded(fields: dict[str, Any], size: int = 4000) -> str:
+    """``fields`` as a frame padded with spaces to ``size`` bytes (as a hostile page may)."""
+    text = json.dumps(fields)
+    return text[:-1] + " " * (size - len(text)) + "}"
+
+
+def test_a_padded_frame_is_stored_as_its_compact_action(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0))
+    room, _, _ = _started(rooms)
+    driver = Driver(9)
+    seat, message = driver.next_message(room)
+    text = _padded({**message, "ref": "x" * 60})
+    assert len(text) == 4000
+    rooms.tick(room)
+    rooms.handle(room, seat, parse_message(text), text)
+    stored = RoomStore(path).load(room.code).actions[-1].action
+    assert stored == {"kind": "message", "seat": str(seat), "message": message}
+    assert len(json.dumps(stored, separators=(",", ":"))) < 200  # of the frame's 4,000
+    # and it replays: the room comes back with the commitment in its round
+    again = _rooms(path, FakeNow(2.0))
+    assert again.load() == 1
+    assert _views(again.get(room.code)) == _views(room)
+
+
+def test_a_room_past_its_bytes_refuses_actions_and_stays_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0), max_room_bytes=1500)
+    room, _, _ = _started(rooms)
+    driver = Driver(10)
+    refused = None
+    for _ in range(100):
+        seat, message = driver.next_message(room)
+        before = _views(room)
+        try:
+            driver.send(rooms, room, seat, **message)
+        except OnlineError as exc:
+            refused = exc
+            break
+    assert refused is not None and refused.code == "room_log_full"
+    assert message["type"] in ("commit", "play")  # a round open is thrown to its end
+    assert str(refused) == (
+        "This room has stored 1,500 bytes of play, its most: the game cannot go on here. "
+        "Resign or leave, and start a new room to play on.")
+    assert _views(room) == before  # the game in progress is intact
+    stored = RoomStore(path).load(room.code)
+    used = sum(len(json.dumps(value, separators=(",", ":")))
+               for value in (stored.header, *(a.action for a in stored.actions)))
+    assert 1300 < used <= 1500 + ENDING_RESERVE[1]  # the header and the actions
+    # what can end the game is still taken
+    seat = room.seat_of(room.game.on_roll)
+    driver.send(rooms, room, seat, type="resign", level="single")
+    driver.send(rooms, room, seat.other, type="accept")
+    assert room.game.is_over
+    # the restart brings it back as it is: nothing lost
+    again = _rooms(path, FakeNow(2.0), max_room_bytes=1500)
+    assert again.load() == 1
+    assert _views(again.get(room.code)) == _views(room)
+
+
+def test_the_rooms_of_one_address_share_a_bound_on_bytes_stored(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0), max_address_bytes=3000)
+    first, _, _ = _started(rooms)  # both from 127.0.0.2
+    second, _, _ = _started(rooms)
+    other_room, _ = rooms.create(OnlineSettings(), "Cy", "127.0.0.3")
+    rooms.join(other_room, "Di")
+    driver = Driver(11)
+    with pytest.raises(OnlineError) as refused:
+        for _ in range(200):
+            driver.step(rooms, first)
+    assert refused.value.code == "storage_full"
+    assert str(refused.value) == (
+        "The rooms created from your address hold 3,000 bytes of games, their most: finish "
+        "or leave a room (a room left empty is forgotten) to play on.")
+    with pytest.raises(OnlineError, match="The rooms created from your address"):
+        driver.step(rooms, second)
+    with pytest.raises(OnlineError) as created:
+        rooms.create(OnlineSettings(), "Ann", "127.0.0.2")
+    assert created.value.code == "storage_full"
+    for _ in range(20):  # another address plays on
+        driver.step(rooms, other_room)
+    # the bound counts what the store holds: after a restart, the same
+    again = _rooms(path, FakeNow(2.0), max_address_bytes=3000)
+    assert again.load() == 3
+    with pytest.raises(OnlineError, match="The rooms created from your address"):
+        driver.step(again, again.get(second.code))

@@ -415,3 +415,26 @@ def test_the_ranked_plays_never_show_a_lower_row_worth_more(clients: Clients) ->
     assert made["ply"] == 2 and made["diff"] < 0
     plies = [p["ply"] for p in plays]
     assert plies == sorted(plies, reverse=True)
+
+
+def test_one_address_keeps_a_bounded_number_of_positions_whatever_its_browsers(
+        clients: Clients) -> None:
+    from backgammon.services.saved_positions import MAX_POSITIONS_PER_OWNER
+
+    client = clients.new()
+    setup = read(client, XGID)["setup"]
+    codes = []
+    for n in range(MAX_POSITIONS_PER_OWNER + 1):
+        browser = f"browser-{n // 6:08d}"  # a new browser id every six positions
+        response = client.post("/api/saved-positions",
+                               json={"browser": browser, "name": f"p{n}", "setup": setup})
+        codes.append(response.status_code)
+    assert codes == [201] * MAX_POSITIONS_PER_OWNER + [507]
+    assert response.json()["error"] == {
+        "code": "storage_full",
+        "message": f"the positions saved from your address are {MAX_POSITIONS_PER_OWNER}, "
+                   "their most: delete one to save this one"}
+    other = TestClient(app_of(client), client=("10.1.2.3", 5000))
+    response = other.post("/api/saved-positions",
+                          json={"browser": "browser-elsewhere", "name": "x", "setup": setup})
+    assert response.status_code == 201  # another address is not held up

@@ -131,3 +131,60 @@ def test_default_path_is_in_the_users_data_directory(monkeypatch: pytest.MonkeyP
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path))
     assert default_db_path() == tmp_path / ".local" / "share" / "backgammon" / "games.sqlite3"
+
+
+def test_the_store_bounds_a_record_a_browser_and_an_owner(tmp_path: Path) -> None:
+    from backgammon.services.store import StorageFullError
+
+    store = GameStore(tmp_path / "g.sqlite3", max_record_bytes=600, max_browser_bytes=1000,
+                      max_owner_bytes=1500)
+    small = {**RECORD, "browser": "browser-aaaaaaaa", "pad": "x" * 300}
+    size = len(store_text(small))
+    store.save("a1", small, owner="10.0.0.1")
+    store.save("a2", small, owner="10.0.0.1")
+    assert store.usage(browser="browser-aaaaaaaa") == 2 * size
+    with pytest.raises(StorageFullError, match="this browser's games hold 1,000 bytes, their "
+                                               "most"):
+        store.save("a3", small, owner="10.0.0.1")
+    assert not store.exists("a3")
+    other = {**small, "browser": "browser-bbbbbbbb"}
+    store.save("b1", other, owner="10.0.0.1")
+    with pytest.raises(StorageFullError, match="the games started from your address hold "
+                                               "1,500 bytes"):
+        store.save("b2", other, owner="10.0.0.1")
+    store.save("c1", other, owner="10.0.0.2")  # another address
+    # a record that grows past its own bound is refused, the saved one kept
+    big = {**small, "log": {"games": [{"events": ["x" * 600]}]}}
+    with pytest.raises(StorageFullError, match="this game's record has reached 600 bytes"):
+        store.save("a1", big)
+    assert store.load("a1").record == small
+    store.save("a1", small)  # a save that does not grow is written
+    # deleting frees the room, also as counted after a restart
+    store.delete("a2")
+    store.close()
+    again = GameStore(tmp_path / "g.sqlite3", max_record_bytes=600, max_browser_bytes=1000,
+                      max_owner_bytes=1500)
+    assert again.usage(owner="10.0.0.1") == 2 * size
+    again.save("a3", small, owner="10.0.0.1")
+
+
+def store_text(record: dict[str, object]) -> str:
+    return json.dumps({"format": RECORD_FORMAT, **record}, separators=(",", ":"))
+
+
+def test_a_version_1_file_is_brought_up_to_version_2(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE games (id TEXT PRIMARY KEY, created_at REAL NOT NULL, "
+                     "updated_at REAL NOT NULL, format INTEGER NOT NULL, record TEXT NOT NULL)")
+        conn.execute("INSERT INTO games VALUES ('old', 1.0, 2.0, 1, ?)",
+                     (store_text({**RECORD, "browser": "browser-cccccccc"}),))
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    with GameStore(path) as store:
+        assert store.ids_for_browser("browser-cccccccc") == [("old", 2.0)]
+        assert store.usage(browser="browser-cccccccc") == len(
+            store_text({**RECORD, "browser": "browser-cccccccc"}))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    conn.close()

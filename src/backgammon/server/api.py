@@ -155,17 +155,27 @@ async def _in_thread(func: Callable[..., T], *args: Any) -> T:
 router = APIRouter(prefix="/api", tags=["games"], responses=_ERRORS)
 
 
+def client_address(request: Request) -> str | None:
+    """The client's address as uvicorn gives it (a trusted proxy's ``X-Forwarded-For``), the
+    key of every per-client bound; None when unknown."""
+    return request.client.host if request.client is not None else None
+
+
 @router.post("/games", status_code=201, response_model=GameState, summary="Start a game")
-async def create_game(body: NewGame, service: Service) -> GameState:
+async def create_game(body: NewGame, service: Service, request: Request) -> GameState:
     """Start a game (or the first game of a match or session) and save it; with ``setup``,
-    from that position (a position that cannot be played answers 422 with the reason)."""
+    from that position (a position that cannot be played answers 422 with the reason). 507
+    ``storage_full`` when the games of this browser, or of this client address, hold their
+    most (the store's bounds); an action that would grow a game past them answers the
+    same, and the game stays as it was."""
     setup = check_setup(body.setup) if body.setup is not None else None
     try:
         options = _options(body)
     except ValueError as exc:  # e.g. the Jacoby rule asked for outside money play
         raise InvalidSettingsError(str(exc)) from None
+    owner = client_address(request)
     return await _in_thread(lambda: service.create(options, setup, seed=body.seed,
-                                                   browser=body.browser))
+                                                   browser=body.browser, owner=owner))
 
 
 def _options(body: NewGame) -> GameOptions:
@@ -267,9 +277,9 @@ async def next_game(game_id: GameId, service: Service) -> GameState:
 @router.post(
     "/games/{game_id}/rematch", status_code=201, response_model=GameState, summary="Rematch"
 )
-async def rematch(game_id: GameId, service: Service) -> GameState:
+async def rematch(game_id: GameId, service: Service, request: Request) -> GameState:
     """A new game (or match) with the same settings once this one is over; a new id."""
-    return await _in_thread(service.rematch, game_id)
+    return await _in_thread(service.rematch, game_id, client_address(request))
 
 
 @router.post(
@@ -303,4 +313,5 @@ async def health() -> dict[str, str]:
     return {"status": "ok", "version": __version__}
 
 
-__all__ = ["ErrorResponse", "NewGame", "get_service", "health_router", "router"]
+__all__ = ["ErrorResponse", "NewGame", "client_address", "get_service", "health_router",
+           "router"]

@@ -27,13 +27,14 @@ from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.online.protocol import OnlineError, error_payload
 from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
-from backgammon.services.store import GameNotFoundError, StoredGameError
+from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (GameNotFoundError, "not_found"),
     (NotYourGameError, "not_your_game"),
     (EvaluatorBusyError, "busy"),
+    (StorageFullError, "storage_full"),
     (StoredGameError, "stored_game_invalid"),
     (IllegalActionError, "not_allowed"),
     (IllegalMoveError, "illegal_move"),
@@ -49,6 +50,8 @@ HTTP_STATUS: Final[dict[str, int]] = {
     "invalid_request": 422,
     "malformed": 422,
     "rate_limited": 429, "too_many_rooms": 503, "busy": 503,
+    # a client's share of the database is used up (its games, positions or rooms)
+    "storage_full": 507,
 }
 
 

@@ -34,7 +34,7 @@ from typing_extensions import TypedDict
 
 from backgammon.core.errors import InvalidPositionError
 from backgammon.core.xgid import Xgid
-from backgammon.server.api import ErrorResponse
+from backgammon.server.api import ErrorResponse, client_address
 from backgammon.services.analysis_jobs import EvaluationSlots, position_evaluation
 from backgammon.services.saved_positions import (
     MAX_NAME_LENGTH,
@@ -215,14 +215,17 @@ async def saved_positions(request: Request, browser: BrowserId) -> SavedListJSON
              responses={409: {"model": ErrorResponse,
                               "description": "The browser keeps six already."}})
 async def save_position(request: Request, body: SaveRequest) -> SavedPositionJSON | JSONResponse:
-    """Keep a position for this browser under a name; a seventh is refused (409)."""
+    """Keep a position for this browser under a name; a seventh is refused (409), and one
+    past the most one client address keeps (:data:`~backgammon.services.saved_positions.
+    MAX_POSITIONS_PER_OWNER`, whatever its browsers) with 507 ``storage_full``."""
     try:
         xgid = check_setup(body.setup)
     except SetupError as exc:
         return _invalid(str(exc))
     store = _store(request)
     try:
-        saved = await _in_thread(store.save, body.browser, body.name, xgid)
+        saved = await _in_thread(store.save, body.browser, body.name, xgid,
+                                 client_address(request))
     except SavedPositionsFullError as exc:
         return _invalid(str(exc), "saved_positions_full", 409)
     except ValueError as exc:

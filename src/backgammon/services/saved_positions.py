@@ -3,7 +3,10 @@
 A browser is known by the random id its page keeps (``localStorage``); each of its saved
 positions has a name and an XGID (the board, the dice, the side on roll, the cube, the score
 and the match length: :mod:`backgammon.core.xgid`). They survive reloads and server restarts.
-A seventh is refused with :class:`SavedPositionsFullError`.
+A seventh is refused with :class:`SavedPositionsFullError`. The positions saved from one client
+address (its *owner*, whatever browser ids it sends) are at most
+:data:`MAX_POSITIONS_PER_OWNER`; one more is refused with
+:class:`~backgammon.services.store.StorageFullError`.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from typing import Final
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.xgid import Xgid
+from backgammon.services.store import StorageFullError
 
 __all__ = [
     "MAX_NAME_LENGTH",
+    "MAX_POSITIONS_PER_OWNER",
     "MAX_SAVED_POSITIONS",
     "PositionStore",
     "SavedPosition",
@@ -33,6 +38,8 @@ __all__ = [
 MAX_SAVED_POSITIONS: Final = 6
 #: The longest name, in characters.
 MAX_NAME_LENGTH: Final = 60
+#: How many positions the browsers of one client address keep together (ten browsers' worth).
+MAX_POSITIONS_PER_OWNER: Final = 60
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS saved_positions (
@@ -44,6 +51,8 @@ CREATE TABLE IF NOT EXISTS saved_positions (
 )
 """
 _INDEX = "CREATE INDEX IF NOT EXISTS saved_positions_browser ON saved_positions (browser)"
+_OWNER = "ALTER TABLE saved_positions ADD COLUMN owner TEXT"  # (added after the first version)
+_OWNER_INDEX = "CREATE INDEX IF NOT EXISTS saved_positions_owner ON saved_positions (owner)"
 
 
 class SavedPositionsFullError(BackgammonError):
@@ -85,6 +94,10 @@ class PositionStore:
         with self._lock:
             self._conn.execute(_SCHEMA)
             self._conn.execute(_INDEX)
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(saved_positions)")}
+            if "owner" not in columns:
+                self._conn.execute(_OWNER)
+            self._conn.execute(_OWNER_INDEX)
 
     def close(self) -> None:
         """Close the database."""
@@ -99,7 +112,8 @@ class PositionStore:
                 "ORDER BY created_at, id", (browser,)).fetchall()
         return [SavedPosition(str(i), str(n), str(x), float(c)) for i, n, x, c in rows]
 
-    def save(self, browser: str, name: str, xgid: Xgid) -> SavedPosition:
+    def save(self, browser: str, name: str, xgid: Xgid, owner: str | None = None
+             ) -> SavedPosition:
         """Keep a position for the browser.
 
         Args:
@@ -107,9 +121,12 @@ class PositionStore:
             name: what the person called it (space trimmed; at most
                 :data:`MAX_NAME_LENGTH` characters); empty names are refused.
             xgid: the position and its context.
+            owner: the client address saving it (None: bounded per browser only).
 
         Raises:
             SavedPositionsFullError: the browser keeps six already (nothing is written).
+            StorageFullError: the owner's browsers keep :data:`MAX_POSITIONS_PER_OWNER`
+                (nothing is written).
             ValueError: an empty or overlong name.
         """
         clean = " ".join(name.split())
@@ -130,10 +147,19 @@ class PositionStore:
                         f"You can keep up to {MAX_SAVED_POSITIONS} positions: delete one to "
                         "save this one."
                     )
+                if owner is not None:
+                    (owned,) = self._conn.execute(
+                        "SELECT COUNT(*) FROM saved_positions WHERE owner = ?", (owner,)
+                    ).fetchone()
+                    if owned >= MAX_POSITIONS_PER_OWNER:
+                        raise StorageFullError(
+                            f"the positions saved from your address are "
+                            f"{MAX_POSITIONS_PER_OWNER}, their most: delete one to save "
+                            "this one")
                 self._conn.execute(
-                    "INSERT INTO saved_positions (id, browser, name, xgid, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (saved.id, browser, saved.name, saved.xgid, saved.created_at))
+                    "INSERT INTO saved_positions (id, browser, name, xgid, created_at, owner) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (saved.id, browser, saved.name, saved.xgid, saved.created_at, owner))
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")

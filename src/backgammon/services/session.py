@@ -217,8 +217,11 @@ class _Session:
     and a money session are matches of length 0; a single game stops after one game)."""
 
     def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int,
-                 browser: str | None = None) -> None:
+                 browser: str | None = None, owner: str | None = None) -> None:
         self.id = game_id
+        #: The client address that started it, when this process did (the store keeps it
+        #: from the first save, for its bounds).
+        self.owner = owner
         self.settings = settings
         self.match = match
         self.version = version
@@ -318,7 +321,8 @@ class GameService:
     # Sessions
 
     def create(self, options: GameOptions, setup: Xgid | None = None, *,
-               seed: int | str | None = None, browser: str | None = None) -> GameState:
+               seed: int | str | None = None, browser: str | None = None,
+               owner: str | None = None) -> GameState:
         """Start a session with its first game (nobody has rolled) and save it.
 
         Args:
@@ -335,6 +339,8 @@ class GameService:
                 with the game: its list of recent games (:meth:`recent`) and its record
                 count the games this session finishes (:mod:`backgammon.services.stats`);
                 None: neither.
+            owner: the client address starting it: the games of one address are bounded
+                together in the store (:class:`~backgammon.services.store.GameStore`).
 
         Returns:
             The state of the new session (``phase`` ``"opening"``, or the setup's).
@@ -344,6 +350,7 @@ class GameService:
                 game without the cube, a double the rules refuse).
             SeedError: a seed out of range.
             BrowserIdError: a malformed browser id.
+            StorageFullError: the browser's or the address's games hold their most already.
         """
         if setup is not None:
             options = dataclasses.replace(
@@ -374,7 +381,7 @@ class GameService:
             match = Match(settings["length"], cube=settings["cube"],
                           gammons=settings["gammons"], jacoby=settings["jacoby"],
                           beavers=settings["beavers"], dice=self._dice, seed=checked)
-        session = _Session(game_id, settings, match, 0, browser)
+        session = _Session(game_id, settings, match, 0, browser, owner)
         self._timer(session)
         self._save(session)
         with self._lock:
@@ -454,7 +461,7 @@ class GameService:
     def _save(self, session: _Session) -> None:
         session.version += 1
         try:
-            self._store.save(session.id, session.record())
+            self._store.save(session.id, session.record(), owner=session.owner)
         except BaseException:
             self._forget(session.id)
             raise
@@ -651,9 +658,10 @@ class GameService:
 
         return self._act_and_describe(game_id, run)
 
-    def rematch(self, game_id: str) -> GameState:
+    def rematch(self, game_id: str, owner: str | None = None) -> GameState:
         """A new session with the same settings once this one is over (a single game played
-        or a match won); the person keeps their side."""
+        or a match won); the person keeps their side. ``owner``: the client address asking
+        (as :meth:`create`)."""
         session = self._get(game_id)
         with session.lock:
             if not session.over:
@@ -673,7 +681,7 @@ class GameService:
             length=settings["length"], time_control=settings["time_control"],
             jacoby=settings["jacoby"], beavers=settings["beavers"],
         )
-        return self.create(options, browser=browser)
+        return self.create(options, browser=browser, owner=owner)
 
     def recent(self, browser: str, limit: int = RECENT_LIMIT) -> list[RecentGameJSON]:
         """A browser's unfinished games, the last played first, for the page to offer to
@@ -872,7 +880,7 @@ class GameService:
     def _save_clock(self, session: _Session) -> None:
         """Save the record with the clock as it is now, without counting an action."""
         try:
-            self._store.save(session.id, session.record())
+            self._store.save(session.id, session.record(), owner=session.owner)
         except BaseException:
             self._forget(session.id)
             raise

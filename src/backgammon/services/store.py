@@ -5,6 +5,12 @@ log (DESIGN.md "A game is its event log"). The whole record is written after eve
 one transaction, so a game survives a reload, a browser restart and a server restart with the
 dice already thrown. The store checks that a record is well-formed JSON of the right shape; the
 game service checks that its log replays (and refuses it with a clear message when it does not).
+
+What is stored is bounded: one game's record at most ``max_record_bytes``, the games of one
+browser (``record["browser"]``) ``max_browser_bytes`` together, and the games one client
+address started (its *owner*, kept beside the record) ``max_owner_bytes``. A save that would
+pass a bound (a new game, or a record growing) is refused with :class:`StorageFullError` and
+nothing is written: the game stays as it was last saved.
 """
 
 from __future__ import annotations
@@ -24,8 +30,16 @@ from backgammon.core.errors import BackgammonError
 
 #: Version of the record format written by this code; older or newer records are refused.
 RECORD_FORMAT: Final = 1
-#: Version of the database schema (SQLite ``PRAGMA user_version``).
-SCHEMA_VERSION: Final = 1
+#: Version of the database schema (SQLite ``PRAGMA user_version``): 2 adds each game's owner
+#: (the client address that started it), its browser and its size, for the bounds (a file of
+#: version 1 is brought up to 2 when opened).
+SCHEMA_VERSION: Final = 2
+#: The most bytes one game's record may hold (a money session of some hundreds of games).
+DEFAULT_MAX_RECORD_BYTES: Final = 4 * 1024 * 1024
+#: The most bytes the games of one browser may hold together.
+DEFAULT_MAX_BROWSER_BYTES: Final = 16 * 1024 * 1024
+#: The most bytes the games one client address started may hold together.
+DEFAULT_MAX_OWNER_BYTES: Final = 32 * 1024 * 1024
 #: The file name of the default database inside the user's data directory.
 DEFAULT_DB_NAME: Final = "games.sqlite3"
 
@@ -38,6 +52,17 @@ CREATE TABLE IF NOT EXISTS games (
     record     TEXT NOT NULL
 )
 """
+#: Version 2: who stored each game and how large it is (for the bounds).
+_SCHEMA_2: Final = (
+    "ALTER TABLE games ADD COLUMN owner TEXT",
+    "ALTER TABLE games ADD COLUMN browser TEXT",
+    "ALTER TABLE games ADD COLUMN size INTEGER NOT NULL DEFAULT 0",
+    "UPDATE games SET size = LENGTH(CAST(record AS BLOB)), browser = CASE WHEN "
+    "json_valid(record) AND json_type(record, '$.browser') = 'text' THEN "
+    "json_extract(record, '$.browser') END",
+    "CREATE INDEX IF NOT EXISTS games_owner ON games (owner)",
+    "CREATE INDEX IF NOT EXISTS games_browser ON games (browser)",
+)
 
 
 class StoredGameError(BackgammonError):
@@ -47,6 +72,12 @@ class StoredGameError(BackgammonError):
 
 class GameNotFoundError(BackgammonError, LookupError):
     """No saved game has the id asked for."""
+
+
+class StorageFullError(BackgammonError):
+    """A save refused because it would pass a bound of the store (a game's record, a
+    browser's games, a client address's games); nothing was written. The message says which
+    and what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,17 +121,30 @@ class GameStore:
         path: the database file (its folder is created when missing), or ``":memory:"`` for a
             store that lives as long as this object.
         now: the clock for the timestamps, seconds since the epoch (injected for tests).
+        max_record_bytes: the most bytes one game's record may hold.
+        max_browser_bytes: the most bytes the games of one browser may hold together.
+        max_owner_bytes: the most bytes the games of one owner (a client address) may hold
+            together.
 
     Raises:
         StoredGameError: the file is not an SQLite database, or one of another schema version.
         sqlite3.Error: the file cannot be opened (a folder that cannot be written, ...).
     """
 
-    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time,
+                 max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+                 max_browser_bytes: int = DEFAULT_MAX_BROWSER_BYTES,
+                 max_owner_bytes: int = DEFAULT_MAX_OWNER_BYTES) -> None:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._now = now
+        self.max_record_bytes = max_record_bytes
+        self.max_browser_bytes = max_browser_bytes
+        self.max_owner_bytes = max_owner_bytes
+        # Bytes stored by each browser and owner met so far (read once from the file, then
+        # kept up to date by this store's writes: it is the file's only writer of games).
+        self._usage: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         # One connection shared by the worker threads, serialised by the lock.
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -113,7 +157,7 @@ class GameStore:
     def _open(self) -> None:
         with self._lock:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in (0, 1, SCHEMA_VERSION):
                 self._conn.close()
                 raise StoredGameError(
                     f"{self.path}: database schema version {version} is not one this program "
@@ -124,6 +168,10 @@ class GameStore:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 self._conn.execute(_SCHEMA)
+                columns = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
+                if "owner" not in columns:
+                    for statement in _SCHEMA_2:
+                        self._conn.execute(statement)
                 self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 self._conn.execute("COMMIT")
             except BaseException:
@@ -141,34 +189,92 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def save(self, game_id: str, record: dict[str, Any]) -> None:
+    def save(self, game_id: str, record: dict[str, Any], *, owner: str | None = None) -> None:
         """Write a game's whole record (insert or replace) in one transaction.
 
         Args:
             game_id: the game's id.
             record: a JSON-serialisable object with ``"settings"`` (an object) and ``"log"``
                 (an object or a list).
+            owner: the client address that started the game (kept from its first save; a
+                later save's is ignored); None: the server's own, bounded per browser only.
 
         Raises:
             StoredGameError: the record does not have that shape (nothing is written).
+            StorageFullError: the record would pass a bound (nothing is written; a record
+                that does not grow is always written).
         """
         _check_record(game_id, record)
         text = json.dumps({"format": RECORD_FORMAT, **record}, separators=(",", ":"))
+        size = len(text.encode())
+        browser = record.get("browser")
+        browser = browser if isinstance(browser, str) else None
         stamp = self._now()
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
+                row = self._conn.execute("SELECT owner, browser, size FROM games WHERE id = ?",
+                                         (game_id,)).fetchone()
+                old_owner, old_browser, old_size = (owner, None, 0) if row is None else row
+                changes = self._bounded(game_id, size, old_size, (
+                    ("browser", browser, old_browser, self.max_browser_bytes),
+                    ("owner", old_owner, old_owner, self.max_owner_bytes)))
                 self._conn.execute(
-                    "INSERT INTO games (id, created_at, updated_at, format, record) "
-                    "VALUES (?, ?, ?, ?, ?) "
+                    "INSERT INTO games (id, created_at, updated_at, format, record, owner, "
+                    "browser, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, "
-                    "format = excluded.format, record = excluded.record",
-                    (game_id, stamp, stamp, RECORD_FORMAT, text),
+                    "format = excluded.format, record = excluded.record, "
+                    "browser = excluded.browser, size = excluded.size",
+                    (game_id, stamp, stamp, RECORD_FORMAT, text, old_owner, browser, size),
                 )
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+            for key, delta in changes:
+                self._usage[key] = self._usage[key] + delta
+
+    def _bounded(self, game_id: str, size: int, old_size: int,
+                 keys: tuple[tuple[str, str | None, str | None, int], ...]
+                 ) -> list[tuple[tuple[str, str], int]]:
+        """Check a save of ``size`` bytes over ``old_size`` against the bounds (the lock
+        held); returns the changes to the usage to make once it is written.
+
+        Raises:
+            StorageFullError: the record grows past a bound.
+        """
+        grows = size > old_size
+        if grows and size > self.max_record_bytes:
+            raise StorageFullError(
+                f"this game's record has reached {self.max_record_bytes:,} bytes, the most "
+                "one game may keep: start a new game to play on")
+        changes: list[tuple[tuple[str, str], int]] = []
+        for kind, value, old_value, limit in keys:
+            if value is not None:
+                key = (kind, value)
+                had = old_size if old_value == value else 0
+                used = self._used(key)
+                if size > had and used - had + size > limit:
+                    whose = "this browser's games" if kind == "browser" else \
+                        "the games started from your address"
+                    raise StorageFullError(
+                        f"{whose} hold {limit:,} bytes, their most: start over (or finish "
+                        "a game) in place of starting another")
+                changes.append((key, size - had))
+            if old_value is not None and old_value != value:
+                self._used((kind, old_value))
+                changes.append(((kind, old_value), -old_size))
+        return changes
+
+    def _used(self, key: tuple[str, str]) -> int:
+        """Bytes the games of a browser or owner hold (the lock held)."""
+        if key not in self._usage:
+            column = "browser" if key[0] == "browser" else "owner"
+            (total,) = self._conn.execute(
+                f"SELECT COALESCE(SUM(size), 0) FROM games WHERE {column} = ?",
+                (key[1],)).fetchone()
+            self._usage[key] = int(total)
+        return self._usage[key]
 
     def load(self, game_id: str) -> StoredGame:
         """Read one saved game and check its shape (not its rules: the game service replays).
@@ -214,8 +320,16 @@ class GameStore:
     def delete(self, game_id: str) -> bool:
         """Remove a saved game; returns whether there was one."""
         with self._lock:
+            self._usage.clear()  # (read again when next needed)
             cursor = self._conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cursor.rowcount > 0
+
+    def usage(self, *, browser: str | None = None, owner: str | None = None) -> int:
+        """Bytes the games of ``browser`` (or of ``owner``, a client address) hold."""
+        with self._lock:
+            if browser is not None:
+                return self._used(("browser", browser))
+            return 0 if owner is None else self._used(("owner", owner))
 
     def list_ids(self, limit: int = 20) -> list[tuple[str, float]]:
         """The most recently saved games: ``(id, updated_at)``, newest first, at most ``limit``."""
@@ -228,12 +342,11 @@ class GameStore:
 
     def ids_for_browser(self, browser: str, limit: int = 20) -> list[tuple[str, float]]:
         """The games saved with ``record["browser"] == browser`` (the page's anonymous id),
-        newest first: ``(id, updated_at)``, at most ``limit``. (A scan of the records with
-        SQLite's JSON functions: a local store holds few games.)"""
+        newest first: ``(id, updated_at)``, at most ``limit`` (by the indexed ``browser``
+        column, which each save sets from the record)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT id, updated_at FROM games WHERE json_valid(record) "
-                "AND json_extract(record, '$.browser') = ? "
+                "SELECT id, updated_at FROM games WHERE browser = ? "
                 "ORDER BY updated_at DESC, id LIMIT ?",
                 (browser, limit),
             ).fetchall()
@@ -242,11 +355,17 @@ class GameStore:
     def write_raw(self, game_id: str, text: str) -> None:
         """Store ``text`` as a game's record unchecked: for tests of damaged saves and repairs."""
         stamp = self._now()
+        try:
+            browser = json.loads(text).get("browser")
+        except (ValueError, AttributeError):
+            browser = None
         with self._lock:
+            self._usage.clear()
             self._conn.execute(
-                "INSERT OR REPLACE INTO games (id, created_at, updated_at, format, record) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, stamp, stamp, RECORD_FORMAT, text),
+                "INSERT OR REPLACE INTO games (id, created_at, updated_at, format, record, "
+                "browser, size) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, stamp, stamp, RECORD_FORMAT, text,
+                 browser if isinstance(browser, str) else None, len(text.encode())),
             )
 
     def read_raw(self, game_id: str) -> str:
@@ -276,9 +395,13 @@ def _check_record(game_id: str, record: object, *, damaged: bool = False) -> Non
 
 __all__ = [
     "DEFAULT_DB_NAME",
+    "DEFAULT_MAX_BROWSER_BYTES",
+    "DEFAULT_MAX_OWNER_BYTES",
+    "DEFAULT_MAX_RECORD_BYTES",
     "RECORD_FORMAT",
     "GameNotFoundError",
     "GameStore",
+    "StorageFullError",
     "StoredGame",
     "StoredGameError",
     "default_db_path",

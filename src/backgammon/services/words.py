@@ -288,6 +288,11 @@ ROOM_WORDS: Final = {
                            "Their clock keeps running."),
     "left": "{name} has left the game.",
     "left_room": "{name} ({color}) left the room",
+    "log_full": ("This room has stored {limit} of play, its most: the game cannot go on "
+                 "here. Resign or leave, and start a new room to play on."),
+    "storage_full": ("The rooms created from your address hold {size} of games, their "
+                     "most: finish or leave a room (a room left empty is forgotten) to play "
+                     "on."),
 }
 
 

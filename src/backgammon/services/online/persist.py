@@ -8,10 +8,19 @@ transaction per action) and rebuilds the rooms from it when the server starts:
   (a token is 192 random bits: its hash authenticates it and the file does not give it away),
   the host's name and address, the room's clock reading;
 * then each accepted action, in order, with the room's clock reading when it was accepted: a
-  player's message (its frame as it arrived; read-only ones, ``state``, ``review``,
-  ``export``, ``explain``, are not stored), the guest joining (its name and token hash), and a
-  clock flag (:meth:`Room.tick <.rooms.Room.tick>` when it ended a game or made a side
-  claimable).
+  player's message (the checked message written compactly,
+  :meth:`~.protocol.ClientMessage.to_json`, never the frame as it arrived, whose padding and
+  ``ref`` are the sender's; read-only ones, ``state``, ``review``, ``export``, ``explain``,
+  are not stored), the guest joining (its name and token hash), and a clock flag
+  (:meth:`Room.tick <.rooms.Room.tick>` when it ended a game or made a side claimable).
+
+What is stored is bounded (:meth:`PersistentRooms.handle` checks before the room acts, so a
+refused action changes nothing): one room's actions hold at most ``max_room_bytes`` bytes,
+and the rooms one client address created ``max_address_bytes`` together. Past a room's bound
+only the actions that can end the game are taken (:data:`ENDING`, a few more at most:
+:data:`ENDING_RESERVE`), refused otherwise with ``room_log_full``; past its address's bound a
+room's actions, and new rooms, are refused with ``storage_full``. The game in progress stays
+as it was, and stored.
 
 While a room handles an action its clock stands still (one reading for the whole action), so
 replaying the actions at their stored readings rebuilds the room exactly: the position, the
@@ -38,6 +47,7 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -59,8 +69,10 @@ from backgammon.services.online.rooms import (
     Seat,
 )
 from backgammon.services.room_store import RoomStore, StoredRoom, StoredRoomError
+from backgammon.services.words import room_says
 
-__all__ = ["DEFAULT_MAX_ACTIONS", "DEFAULT_STALE_AFTER", "READ_ONLY", "PersistentRooms",
+__all__ = ["DEFAULT_MAX_ACTIONS", "DEFAULT_MAX_ADDRESS_BYTES", "DEFAULT_MAX_ROOM_BYTES",
+           "DEFAULT_STALE_AFTER", "ENDING", "ENDING_RESERVE", "READ_ONLY", "PersistentRooms",
            "open_rooms", "token_hash"]
 
 logger = logging.getLogger("backgammon.online")
@@ -70,8 +82,20 @@ DEFAULT_STALE_AFTER: Final = 24 * 3600.0
 #: The most actions stored for one room (a long match with rematches is some thousands): past
 #: it (a player moving and undoing without end, say) the room goes on in memory only.
 DEFAULT_MAX_ACTIONS: Final = 50_000
+#: The most bytes of actions (compact JSON) stored for one room: a long match with rematches
+#: is some hundreds of kilobytes.
+DEFAULT_MAX_ROOM_BYTES: Final = 4 * 1024 * 1024
+#: The most bytes of actions stored for the rooms one client address created, together.
+DEFAULT_MAX_ADDRESS_BYTES: Final = 32 * 1024 * 1024
 #: The messages that change nothing in a room: not stored.
 READ_ONLY: Final = frozenset({"state", "review", "export", "explain"})
+#: The messages still taken past a room's bounds: those that can end the game (a resignation
+#: and its answer, a drop, a claim, leaving) or finish the dice round already open. None of
+#: them can repeat without a turn being played, which the bounds refuse, so a few suffice.
+ENDING: Final = frozenset({"resign", "accept", "decline", "drop", "claim", "leave", "secret",
+                           "reveal"})
+#: How many actions of :data:`ENDING`, and how many bytes, a room may store past its bounds.
+ENDING_RESERVE: Final = (64, 16 * 1024)
 _HASH_RE: Final = re.compile(r"[0-9a-f]{64}")
 
 
@@ -133,6 +157,11 @@ class PersistentRooms(RoomManager):
         stale_after: seconds after its last write that a stored room is dropped at start.
         max_actions: the most actions stored for one room; past it the room goes on in
             memory only (its rows deleted, a warning logged).
+        max_room_bytes: the most bytes of actions stored for one room; past it only
+            :data:`ENDING` actions are taken (``room_log_full``).
+        max_address_bytes: the most bytes of actions stored for the rooms one client address
+            created; past it their actions but :data:`ENDING`, and its new rooms, are
+            refused (``storage_full``).
         timings: when a list, each commit's duration (seconds) is appended to it (the load
             bench reads the store's cost there).
         **options: the other :class:`~.rooms.RoomManager` options.
@@ -142,6 +171,8 @@ class PersistentRooms(RoomManager):
                  wall: Callable[[], float] = time.time,
                  stale_after: float = DEFAULT_STALE_AFTER,
                  max_actions: int = DEFAULT_MAX_ACTIONS,
+                 max_room_bytes: int = DEFAULT_MAX_ROOM_BYTES,
+                 max_address_bytes: int = DEFAULT_MAX_ADDRESS_BYTES,
                  timings: list[float] | None = None, **options: Any) -> None:
         self._clock = _Now(now)
         super().__init__(now=self._clock, **options)
@@ -149,6 +180,8 @@ class PersistentRooms(RoomManager):
         self.wall = wall
         self.stale_after = float(stale_after)
         self.max_actions = max_actions
+        self.max_room_bytes = max_room_bytes
+        self.max_address_bytes = max_address_bytes
         self.timings = timings
         #: Stored rooms refused at start: code -> why.
         self.refused: dict[str, str] = {}
@@ -156,6 +189,8 @@ class PersistentRooms(RoomManager):
         self._clocks: dict[str, _RoomClock] = {}  # the restored rooms' clocks
         self._hashes: dict[str, dict[Seat, str]] = {}  # the restored rooms' token hashes
         self._returning: dict[str, set[Seat]] = {}  # seats not back since the restart
+        self._bytes: dict[str, int] = {}  # bytes of actions stored, by room
+        self._address_bytes: dict[str, int] = {}  # bytes stored, by the creating address
 
     # Writing --------------------------------------------------------------------------------
 
@@ -166,6 +201,53 @@ class PersistentRooms(RoomManager):
         start = time.perf_counter()
         write(*args)
         self.timings.append(time.perf_counter() - start)
+
+    def _check_room(self, room: Room, kind: str, size: int) -> None:
+        """Refuse (before the room acts) an action of ``kind`` and ``size`` bytes that would
+        take the room, or its address's rooms, past their bounds.
+
+        Raises:
+            OnlineError: ``room_log_full`` or ``storage_full``, in words.
+        """
+        code = room.code
+        done = self._seq.get(code)
+        if done is None:  # not stored (a write failed): nothing to bound
+            return
+        used = self._bytes.get(code, 0)
+        address = self._hosts.get(code)
+        if kind in ENDING:
+            extra_actions, extra_bytes = ENDING_RESERVE
+            if (done + 1 > self.max_actions + extra_actions
+                    or used + size > self.max_room_bytes + extra_bytes):
+                raise OnlineError("room_log_full", room_says("log_full", limit=self._limit()))
+            return
+        if used + size > self.max_room_bytes:
+            raise OnlineError("room_log_full", room_says("log_full", limit=self._limit()))
+        if address is not None and (
+                self._address_bytes.get(address, 0) + size > self.max_address_bytes):
+            raise OnlineError("storage_full", room_says(
+                "storage_full", size=f"{self.max_address_bytes:,} bytes"))
+
+    def _limit(self) -> str:
+        return f"{self.max_room_bytes:,} bytes"
+
+    def _count(self, code: str, size: int) -> None:
+        """``size`` more bytes stored for the room (and its creator's address)."""
+        self._bytes[code] = self._bytes.get(code, 0) + size
+        address = self._hosts.get(code)
+        if address is not None:
+            self._address_bytes[address] = self._address_bytes.get(address, 0) + size
+
+    def _uncount(self, code: str) -> None:
+        """The room's rows are gone: its bytes no longer count."""
+        size = self._bytes.pop(code, 0)
+        address = self._hosts.get(code)
+        if address is not None and address in self._address_bytes:
+            left = self._address_bytes[address] - size
+            if left > 0:
+                self._address_bytes[address] = left
+            else:
+                del self._address_bytes[address]
 
     def _commit(self, room: Room, at: float, action: dict[str, Any]) -> None:
         code = room.code
@@ -186,11 +268,13 @@ class PersistentRooms(RoomManager):
             self._unstore(code)
             return
         self._seq[code] = done + 1
+        self._count(code, _size(action))
 
     def _unstore(self, code: str) -> None:
         """The room goes on in memory only: no more writes, and its rows are deleted (it is not
         to come back behind what the players saw)."""
         del self._seq[code]
+        self._uncount(code)
         with contextlib.suppress(sqlite3.Error):
             self.store.delete(code)
 
@@ -208,26 +292,47 @@ class PersistentRooms(RoomManager):
                       "host_name": room.names[Seat.HOST], "host_token": token_hash(token),
                       "address": address, "abandon_after": room.abandon_after,
                       "created": self._clock(), "wall": self.wall()}
+        if address is not None and (self._address_bytes.get(address, 0) + _size(header)
+                                    > self.max_address_bytes):
+            self._drop_new(room.code)
+            raise OnlineError("storage_full", room_says(
+                "storage_full", size=f"{self.max_address_bytes:,} bytes"))
         try:
             self._write(self.store.create, room.code, header)
         except (sqlite3.Error, StoredRoomError) as exc:
             logger.error("online room %s could not be stored (%s): refused", room.code, exc)
-            self._rooms.pop(room.code, None)
-            self._hosts.pop(room.code, None)
+            self._drop_new(room.code)
             raise OnlineError("store_failed", "the server could not save the new room: try "
                                               "again later") from None
         self._seq[room.code] = 0
+        self._count(room.code, _size(header))
         return room, token
+
+    def _drop_new(self, code: str) -> None:
+        """Forget a room just made, not stored (its creation still counts in the rate)."""
+        self._rooms.pop(code, None)
+        self._hosts.pop(code, None)
 
     def handle(self, room: Room, seat: Seat, message: ClientMessage, text: str
                ) -> list[Outgoing]:
         """:meth:`Room.handle <.rooms.Room.handle>`; an accepted message that can change the
-        room is committed (its frame, ``text``) before the answers go out."""
+        room is committed (the message written compactly, not its frame ``text``) before the
+        answers go out.
+
+        Raises:
+            OnlineError: as :meth:`Room.handle <.rooms.Room.handle>`; ``room_log_full`` or
+                ``storage_full`` when storing it would pass the room's or its address's
+                bound (checked first: the room is left as it was).
+        """
+        action: dict[str, Any] | None = None
+        if message.type not in READ_ONLY:
+            action = {"kind": "message", "seat": str(seat), "message": message.to_json()}
+            self._check_room(room, message.type, _size(action))
         with self._clock.frozen():
             at = self.now_of(room)
             out = room.handle(seat, message)
-        if message.type not in READ_ONLY:
-            self._commit(room, at, {"kind": "message", "seat": str(seat), "text": text})
+        if action is not None:
+            self._commit(room, at, action)
         return out
 
     def tick(self, room: Room) -> list[Outgoing]:
@@ -256,6 +361,7 @@ class PersistentRooms(RoomManager):
         return gone
 
     def _forget(self, code: str) -> None:
+        self._uncount(code)
         self._seq.pop(code, None)
         self._clocks.pop(code, None)
         self._hashes.pop(code, None)
@@ -340,6 +446,8 @@ class PersistentRooms(RoomManager):
             self._hashes[room.code] = hashes
             self._returning[room.code] = set(hashes)
             self._count_creation(item)
+            self._count(room.code, _size(item.header)
+                        + sum(_size(stored.action) for stored in item.actions))
             restored += 1
         for times in self._created.values():
             times.sort()
@@ -401,7 +509,9 @@ class PersistentRooms(RoomManager):
                     hashes[Seat.GUEST] = _hash(action.get("token"))
                     room.join(guest)
                 elif kind == "message":
-                    text = action.get("text")
+                    text = action.get("text")  # (rooms stored before the compact form)
+                    if "message" in action:
+                        text = json.dumps(action["message"], separators=(",", ":"))
                     if not isinstance(text, str):
                         raise ValueError("no message text")
                     message = parse_message(text)
@@ -420,6 +530,11 @@ class PersistentRooms(RoomManager):
             connection, _ = room.connect(seat)
             room.disconnect(seat, connection)
         return room, clock, hashes
+
+
+def _size(action: dict[str, Any]) -> int:
+    """The bytes an action takes in the store (its compact JSON, as the store writes it)."""
+    return len(json.dumps(action, separators=(",", ":")).encode())
 
 
 def _hash(value: object) -> str:

@@ -244,6 +244,11 @@ code                   meaning
 ``not_allowed``        the engine refuses the action (e.g. the opponent owns the cube)
 ``reveal_mismatch``    the reveal does not match its commitment: the game ends (``aborted``)
 ``no_such_game``       ``export`` of a game number the match has not reached
+``room_log_full``      the room has stored its most (bytes of actions): only what can end the
+                       game is taken (resign, accept, decline, drop, claim, leave, and the dice
+                       round already open)
+``storage_full``       the rooms created from this client address hold their most bytes: their
+                       actions (but those that end a game) and new rooms are refused
 =====================  ==========================================================================
 """
 
@@ -324,6 +329,22 @@ class ClientMessage:
     def get(self, name: str, default: Any = None) -> Any:
         """A field, or ``default`` when the message does not have it."""
         return self.fields.get(name, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as the protocol writes it: ``type`` and its checked fields (secrets as
+        hex, moves as lists), without ``ref``; :func:`parse_message` of its compact JSON
+        gives this message back (without ``ref``). What a room stores: the action, not the
+        frame it came in (whose spaces and ``ref`` are the sender's to pad)."""
+        return {"type": self.type, **{name: _wire(value) for name, value in self.fields.items()}}
+
+
+def _wire(value: Any) -> Any:
+    """A checked field's value as JSON writes it (the inverse of the field's check)."""
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, tuple | list):
+        return [_wire(item) for item in value]
+    return value
 
 
 def _fail(kind: str, message: str) -> OnlineError:
