@@ -65,10 +65,13 @@ class Applied:
         events: the events it added to the game's log, in order.
         turn_complete: True when the action finished the mover's turn: the side whose clock
             stops then earns the increment (it comes from this, never from event names).
+        new_game: True when the action started the next game of a match or series: each
+            game is played on a fresh clock.
     """
 
     events: tuple[Mapping[str, Any], ...] = field(default=())
     turn_complete: bool = False
+    new_game: bool = False
 
 
 class GameInProgress(Protocol):
@@ -98,7 +101,8 @@ class GameInProgress(Protocol):
         ...
 
     def time_out(self, side: Side) -> None:
-        """``side`` has run out of time: the game ends, the opponent wins."""
+        """``side`` has run out of time: the game ends, the opponent wins it (in a match the
+        game's rules say whether the match goes on)."""
         ...
 
     def outcome(self) -> Outcome | None:

@@ -15,7 +15,8 @@ The rules the table applies, whatever the game:
   e.g. before checkers' first move); when that side changes, the clock that stops earns the
   Fischer increment only if the action completed a turn (the game says which actions do); a
   side whose time has run out loses (:meth:`Table.check_time`, called before every action
-  and by whoever watches the deadline); a game that ends stops the clock without increment.
+  and by whoever watches the deadline); a game that ends stops the clock without increment,
+  and the next game of a match starts on a fresh clock.
 * **Computer seats** act when the game waits on them (:meth:`Table.play_computer`), with a
   generator seeded from the table's seed, so a table replays the same.
 * **The record** (:meth:`Table.to_record`) is the game's name, settings, seed, seats, time
@@ -32,7 +33,7 @@ from typing import Any, Final, Literal
 
 from gametable.clock import Clock, TimeControl
 from gametable.errors import ActionRefused
-from gametable.seam import SIDES, Applied, GameInProgress, GameRules, Outcome, Side
+from gametable.seam import SIDES, Applied, GameInProgress, GameRules, Side
 
 #: The kinds of seat: a person at this screen, the computer, a player at another screen.
 SEAT_KINDS: Final = ("person", "computer", "remote")
@@ -116,6 +117,7 @@ class Table:
                 )
         self.seed = seed
         self.game: GameInProgress = game if game is not None else rules.new(self.settings, seed)
+        self._now = now
         self.clock: Clock[str] | None = Clock(time_control, now) if time_control else None
         self._rng = random.Random(seed ^ 0x5EA7)
 
@@ -146,6 +148,8 @@ class Table:
         clock = self.clock
         if clock is None:
             return
+        if applied.new_game:
+            clock = self.clock = Clock(clock.control, self._now)
         running = clock.running if clock.running is not None else clock.paused
         wanted = self.game.on_clock() if self.game.outcome() is None else None
         if running is not None and (running != wanted or applied.turn_complete):
@@ -154,10 +158,10 @@ class Table:
         if wanted is not None and running is None:
             clock.start(wanted)
 
-    def check_time(self) -> Outcome | None:
+    def check_time(self) -> Side | None:
         """End the game on time when the running side's reserve is spent: the clock is charged
-        up to the instant it ran out and the game records the loss. Returns the outcome then,
-        else None."""
+        up to the instant it ran out and the game records the loss. Returns the side that ran
+        out of time, else None."""
         clock = self.clock
         if clock is None or clock.running is None or self.game.outcome() is not None:
             return None
@@ -165,8 +169,9 @@ class Table:
         if not clock.flagged(side):
             return None
         clock.stop(increment=False, at=clock.deadline())
-        self.game.time_out("white" if side == "white" else "black")
-        return self.game.outcome()
+        loser: Side = "white" if side == "white" else "black"
+        self.game.time_out(loser)
+        return loser
 
     def computer_to_act(self) -> Side | None:
         """A side with a computer seat that the game waits on now, or None."""
@@ -194,8 +199,8 @@ class Table:
 
     def view(self, side: Side | None = None) -> dict[str, Any]:
         """What ``side`` sees (None: a spectator): the game's name, the seats, who must act,
-        the offer waiting, the outcome, the clock, and the game's own part (board, legal
-        moves, ``can``, move list)."""
+        the offer waiting, the outcome, the clock, and under ``"state"`` the game's own part
+        (board, legal moves, ``can``, move list)."""
         offer = self.game.offer()
         outcome = self.game.outcome()
         return {
@@ -205,7 +210,7 @@ class Table:
             "offer": None if offer is None else {"kind": offer.kind, "by": offer.by},
             "outcome": None if outcome is None else outcome.to_dict(),
             "clock": self.clock_view(),
-            **self.game.view(side),
+            "state": self.game.view(side),
         }
 
     def clock_view(self) -> dict[str, Any] | None:

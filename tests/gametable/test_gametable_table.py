@@ -65,8 +65,9 @@ def test_people_move_through_the_gate_and_refusals_change_nothing() -> None:
 
 def test_the_view_shows_the_board_the_legal_moves_and_what_each_side_can_do() -> None:
     table = Table(RULES, {"start": "W:W18,27:B14,K1"})
-    view = table.view("white")
-    assert view["game"] == "checkers" and view["turn"] == "white"
+    whole = table.view("white")
+    view = whole["state"]
+    assert whole["game"] == "checkers" and view["turn"] == "white"
     assert view["board"] == {"1": "B", "14": "b", "18": "w", "27": "w"}
     assert view["legal"] == [[18, 9]] and view["capture_forced"] is True
     assert view["can"] == {
@@ -76,9 +77,9 @@ def test_the_view_shows_the_board_the_legal_moves_and_what_each_side_can_do() ->
         "decline_draw": False,
         "resign": True,
     }
-    assert table.view("black")["legal"] == []  # the other side is not shown the mover's moves
+    assert table.view("black")["state"]["legal"] == []  # not shown to the other side
     table.act("white", move(18, 9))
-    view = table.view(None)
+    view = table.view(None)["state"]
     assert view["last_move"] == {"path": [18, 9], "captures": [14]}
     assert view["moves"] == ["18x9"] and view["pieces"]["black"] == {"men": 0, "kings": 1}
 
@@ -89,8 +90,8 @@ def test_a_draw_offer_waits_on_both_and_is_accepted() -> None:
     table.act("white", {"type": "offer_draw"})  # White offers on its own turn
     assert table.view()["offer"] == {"kind": "draw", "by": "white"}
     assert table.view()["to_act"] == ["black", "white"]  # Black answers, White still moves
-    assert table.view("black")["can"]["accept_draw"] is True
-    assert table.view("white")["can"]["accept_draw"] is False
+    assert table.view("black")["state"]["can"]["accept_draw"] is True
+    assert table.view("white")["state"]["can"]["accept_draw"] is False
     table.act("black", {"type": "accept_draw"})
     assert table.view()["outcome"] == {"winner": None, "reason": "agreement", "points": 0}
     with pytest.raises(ActionRefused) as refused:
@@ -159,8 +160,8 @@ def test_a_side_whose_time_runs_out_loses() -> None:
     table.act("black", move(11, 15))
     now.t += bullet.reserve + 5  # White lets the whole reserve run out
     assert table.view()["outcome"] is None  # nothing has checked yet
-    outcome = table.check_time()
-    assert outcome is not None and outcome.winner == "black" and outcome.reason == "time"
+    assert table.check_time() == "white"
+    assert table.view()["outcome"] == {"winner": "black", "reason": "time", "points": 1}
     clock = table.clock_view()
     assert clock is not None and clock["remaining"]["white"] == 0.0 and clock["running"] is None
     assert table.game.log()[-1] == {"time_out": "white"}

@@ -1,0 +1,354 @@
+"""Backgammon at the table: the plug-in that :mod:`gametable` runs.
+
+:data:`RULES` is the game's :class:`~gametable.seam.GameRules`: chance (seeded dice; the
+online door's fair-random rounds will feed them), the computer's levels, and the settings of a
+match: ``length`` (points; 0 for money play), ``cube``, ``gammons``, ``jacoby``, ``beavers``
+(WBF rules; the Jacoby rule and beavers for money play only). A game in progress
+(:class:`TableMatch`) wraps a :class:`~backgammon.core.match.Match`; its view is the one both
+doors already show (:func:`backgammon.services.table.describe`).
+
+Actions (the same JSON through every door):
+
+* ``{"type": "roll"}`` (the opening roll too, by either side);
+* ``{"type": "move", "play": "8/5 6/5"}``: a whole play in standard notation, all or nothing;
+* ``{"type": "double"}``, ``{"type": "take"}``, ``{"type": "drop"}``, ``{"type": "beaver"}``;
+* ``{"type": "resign", "level": "single" | "gammon" | "backgammon"}``,
+  ``{"type": "accept_resignation"}``, ``{"type": "decline_resignation"}``;
+* ``{"type": "next_game"}`` once a game of a longer match or money session is over.
+
+A play completes the turn, and so does a roll that cannot be played (the turn passes). Whose
+clock runs (WBF practice, as both doors time it): nobody's before the opening roll, then the
+player on roll's (its cube decision included), the doubled player's while it decides, the
+resigning player's opponent's while it answers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from backgammon.core.errors import BackgammonError, IllegalActionError, IllegalPlayError
+from backgammon.core.game import Game, Phase
+from backgammon.core.match import Match
+from backgammon.core.position import ResultKind
+from backgammon.core.types import BLACK, WHITE, Color
+from backgammon.records.mat import format_mat
+from backgammon.services.computer import LEVELS, computer_player
+from backgammon.services.table import describe
+from backgammon.services.words import Names
+from gametable.errors import ActionRefused
+from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
+
+#: The action types a backgammon match takes, with the fields each may carry.
+ACTIONS: Final[Mapping[str, frozenset[str]]] = {
+    "roll": frozenset(),
+    "move": frozenset({"play"}),
+    "double": frozenset(),
+    "take": frozenset(),
+    "drop": frozenset(),
+    "beaver": frozenset(),
+    "resign": frozenset({"level"}),
+    "accept_resignation": frozenset(),
+    "decline_resignation": frozenset(),
+    "next_game": frozenset(),
+}
+_RESIGN_LEVELS: Final = {
+    "single": ResultKind.SINGLE,
+    "gammon": ResultKind.GAMMON,
+    "backgammon": ResultKind.BACKGAMMON,
+}
+#: The settings and their defaults.
+DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
+    "length": 1,
+    "cube": True,
+    "gammons": True,
+    "jacoby": False,
+    "beavers": False,
+}
+
+
+def _match(settings: Mapping[str, Any], seed: int) -> Match:
+    return Match(
+        settings["length"],
+        cube=settings["cube"],
+        gammons=settings["gammons"],
+        jacoby=settings["jacoby"],
+        beavers=settings["beavers"],
+        seed=seed,
+    )
+
+
+def _color(side: Side) -> Color:
+    return WHITE if side == "white" else BLACK
+
+
+def _side(color: Color) -> Side:
+    return "white" if color is WHITE else "black"
+
+
+class TableMatch:
+    """A backgammon match (or money session) in progress, as the table sees it."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    @property
+    def _game(self) -> Game:
+        return self.match.current
+
+    def _answerer(self) -> Color | None:
+        game = self._game
+        if game.phase is Phase.DOUBLE_OFFERED:
+            return game.turn
+        if game.phase is Phase.RESIGNATION_OFFERED:
+            offer = game.resignation
+            return None if offer is None else offer[0].opponent
+        return None
+
+    def to_act(self) -> frozenset[Side]:
+        """Both sides before the opening roll; the player on roll; the side that answers an
+        offer; none between games and once the match is over."""
+        game = self._game
+        phase = game.phase
+        if phase is Phase.OVER:
+            return frozenset()
+        if phase is Phase.OPENING:
+            return frozenset({"white", "black"})
+        answerer = self._answerer()
+        if answerer is not None:
+            return frozenset({_side(answerer)})
+        on_roll = game.on_roll
+        return frozenset() if on_roll is None else frozenset({_side(on_roll)})
+
+    def on_clock(self) -> Side | None:
+        """Nobody before the opening roll or between games; else the one side that must
+        act."""
+        waiting = self.to_act()
+        return next(iter(waiting)) if len(waiting) == 1 else None
+
+    def offer(self) -> Offer | None:
+        """A double (or beaver) or a resignation waiting for its answer."""
+        game = self._game
+        answerer = self._answerer()
+        if answerer is None:
+            return None
+        kind = "double" if game.phase is Phase.DOUBLE_OFFERED else "resign"
+        return Offer(kind, _side(answerer.opponent))
+
+    def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:
+        """Carry out ``side``'s action, all or nothing (see the module docstring).
+
+        Raises:
+            ActionRefused: ``invalid_action`` (malformed), ``not_your_turn``,
+                ``illegal_move`` (with the reason in the engine's words), ``not_allowed``.
+        """
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in ACTIONS:
+            raise ActionRefused(
+                "invalid_action", f"action type {kind!r} is not one of {', '.join(ACTIONS)}"
+            )
+        unknown = sorted(set(action) - {"type"} - ACTIONS[kind])
+        if unknown:
+            raise ActionRefused(
+                "invalid_action", f"unexpected field(s) for {kind}: {', '.join(unknown)}"
+            )
+        color = _color(side)
+        game = self._game
+        games_before = len(self.match.games)
+        events_before = game.event_count
+        complete = False
+        try:
+            if kind == "next_game":
+                if not game.is_over or self.match.is_over:
+                    raise IllegalActionError("there is no next game to start now")
+                self.match.new_game()
+            else:
+                self._check_actor(kind, color)
+                complete = self._act(kind, color, action)
+        except IllegalPlayError as error:
+            raise ActionRefused("illegal_move", str(error)) from error
+        except ActionRefused:
+            raise
+        except BackgammonError as error:
+            raise ActionRefused("not_allowed", str(error)) from error
+        if len(self.match.games) > games_before:
+            return Applied(({"next_game": side},), new_game=True)
+        return Applied(tuple(game.events[events_before:]), turn_complete=complete)
+
+    def _check_actor(self, kind: str, color: Color) -> None:
+        game = self._game
+        if game.phase is Phase.OVER:
+            raise IllegalActionError("the game is over")
+        if kind == "roll" and game.phase is Phase.OPENING:
+            return
+        if kind in ("take", "drop", "beaver", "accept_resignation", "decline_resignation"):
+            expected = self._answerer()
+        else:
+            expected = game.on_roll
+        if expected is not None and color is not expected:
+            raise ActionRefused("not_your_turn", f"it is {_side(expected)}'s to act")
+
+    def _act(self, kind: str, color: Color, action: Mapping[str, Any]) -> bool:
+        """Do one checked action; True when it completed the turn."""
+        game = self._game
+        if kind == "roll":
+            game.roll()
+            return game.phase is not Phase.MOVE and game.phase is not Phase.OPENING
+        if kind == "move":
+            play = action.get("play")
+            if not isinstance(play, str) or len(play) > 200:
+                raise ActionRefused(
+                    "invalid_action", f"a move's play is notation text, not {play!r}"
+                )
+            game.play(play)
+            return True
+        if kind == "double":
+            game.double()
+        elif kind == "take":
+            game.take()
+        elif kind == "drop":
+            game.drop()
+        elif kind == "beaver":
+            game.beaver()
+        elif kind == "resign":
+            level = action.get("level", "single")
+            if level not in _RESIGN_LEVELS:
+                raise ActionRefused(
+                    "invalid_action", f"resign level {level!r} is not single, gammon or backgammon"
+                )
+            game.resign(color, _RESIGN_LEVELS[level])
+        elif kind == "accept_resignation":
+            game.accept_resignation()
+        else:
+            game.decline_resignation()
+        return False
+
+    def time_out(self, side: Side) -> None:
+        """``side`` lost the game on time (and with it the match, as the rules of a match
+        lost on time have it)."""
+        self._game.timeout(_color(side))
+
+    def outcome(self) -> Outcome | None:
+        """Once the match (or single game) is over: its winner and the winner's points."""
+        if not self.match.is_over:
+            return None
+        winner = self.match.winner
+        if winner is None:
+            return None
+        last = self.match.current.outcome
+        reason = "time" if last is not None and last.kind == "timeout" else "match"
+        score = self.match.score
+        points = score[0] if winner is WHITE else score[1]
+        return Outcome(_side(winner), reason, points)
+
+    def log(self) -> list[dict[str, Any]]:
+        """The match's log (:meth:`Match.to_log`), as one entry."""
+        return [self.match.to_log()]
+
+    def view(self, side: Side | None) -> dict[str, Any]:
+        """The view both doors already show (:func:`backgammon.services.table.describe`),
+        from ``side``'s point of view."""
+        me = None if side is None else _color(side)
+        game = self._game
+        mine = me is not None and side in self.to_act()
+        length = self.match.length
+        kind = "money" if length == 0 else ("single" if length == 1 else "match")
+        view = describe(
+            self.match,
+            kind=kind,
+            names=Names(me=me) if me is not None else Names(),
+            mine=mine,
+            session_over=self.match.is_over,
+            to_act=me if game.phase is Phase.OPENING else None,
+        )
+        return dict(view)
+
+
+class BackgammonRules:
+    """Backgammon as a :class:`~gametable.seam.GameRules`."""
+
+    name: str = "backgammon"
+    needs_chance: bool = True
+    levels: tuple[str, ...] = LEVELS
+
+    def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """``{"length", "cube", "gammons", "jacoby", "beavers"}`` with defaults (a single
+        game to 1 point with the cube and gammons).
+
+        Raises:
+            ActionRefused: ``invalid_settings`` naming the bad setting.
+        """
+        unknown = sorted(set(raw) - set(DEFAULT_SETTINGS))
+        if unknown:
+            raise ActionRefused(
+                "invalid_settings", f"unknown backgammon setting(s): {', '.join(unknown)}"
+            )
+        settings = {**DEFAULT_SETTINGS, **raw}
+        length = settings["length"]
+        if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 64:
+            raise ActionRefused("invalid_settings", f"length {length!r} is not 0 (money) to 64")
+        for key in ("cube", "gammons", "jacoby", "beavers"):
+            if not isinstance(settings[key], bool):
+                raise ActionRefused("invalid_settings", f"{key} {settings[key]!r} is not a boolean")
+        try:
+            _match(settings, 0)
+        except BackgammonError as error:
+            raise ActionRefused("invalid_settings", str(error)) from error
+        return settings
+
+    def new(self, settings: Mapping[str, Any], seed: int) -> TableMatch:
+        """A new match, its dice seeded with ``seed``."""
+        return TableMatch(_match(settings, seed))
+
+    def replay(
+        self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
+    ) -> TableMatch:
+        """The match rebuilt from its log (the seeded dice checked roll by roll).
+
+        Raises:
+            ActionRefused: ``invalid_log`` naming what is wrong.
+        """
+        if len(log) != 1 or not isinstance(log[0], Mapping):
+            raise ActionRefused("invalid_log", "a backgammon log is one match log")
+        try:
+            match = Match.replay(log[0])
+        except BackgammonError as error:
+            raise ActionRefused("invalid_log", str(error)) from error
+        return TableMatch(match)
+
+    def computer_action(
+        self, game: GameInProgress, side: Side, level: str, rng: random.Random
+    ) -> dict[str, Any]:
+        """The computer's action for ``side`` at ``level``: the opening roll, a double or a
+        roll, its play, its answer to a double (take, drop or beaver) or to a resignation."""
+        if not isinstance(game, TableMatch):
+            raise TypeError(f"not a backgammon match: {type(game).__name__}")
+        current = game.match.current
+        player = computer_player(level, rng)
+        phase = current.phase
+        if phase is Phase.OPENING:
+            return {"type": "roll"}
+        if phase is Phase.ROLL:
+            if current.can_double() and player.should_double(current):
+                return {"type": "double"}
+            return {"type": "roll"}
+        if phase is Phase.MOVE:
+            return {"type": "move", "play": str(player.choose_play(current))}
+        if phase is Phase.DOUBLE_OFFERED:
+            return {"type": player.answer_double(current)}
+        accept = player.accept_resign(current)
+        return {"type": "accept_resignation" if accept else "decline_resignation"}
+
+    def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
+        """``{"mat": write(game, tags)}``: the match as a ``.mat`` file."""
+        def mat(game: GameInProgress, tags: Mapping[str, str]) -> str:
+            if not isinstance(game, TableMatch):
+                raise TypeError(f"not a backgammon match: {type(game).__name__}")
+            return format_mat(game.match)
+
+        return {"mat": mat}
+
+
+#: The plug-in.
+RULES: Final = BackgammonRules()

@@ -1,0 +1,129 @@
+"""The table running backgammon through its plug-in (backgammon.adapter): computer seats, the
+gate, whose clock runs (the doubled player's while it decides), the record and the export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from backgammon.adapter import RULES
+from backgammon.core.game import Phase
+from gametable import ActionRefused, Seat, Table, TimeControl
+
+
+class FakeNow:
+    def __init__(self) -> None:
+        self.t = 500.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def computers(level: str = "easy") -> dict[Any, Seat]:
+    return {"white": Seat("computer", level), "black": Seat("computer", level)}
+
+
+def test_two_computers_play_a_game_to_the_end_and_the_record_rebuilds_it() -> None:
+    table = Table(RULES, {"length": 1, "cube": False}, computers(), seed=11)
+    table.play_computer()
+    outcome = table.game.outcome()
+    assert outcome is not None and outcome.winner in ("white", "black") and outcome.points >= 1
+    view = table.view("white")
+    assert view["game"] == "backgammon" and view["state"]["phase"] == "match_over"
+    again = Table.from_record(table.to_record(), {"backgammon": RULES})
+    assert again.view("white") == view
+    twin = Table(RULES, {"length": 1, "cube": False}, computers(), seed=11)
+    twin.play_computer()
+    assert twin.game.log() == table.game.log()
+
+
+def test_the_gate_and_the_engine_refuse_and_nothing_changes() -> None:
+    table = Table(RULES, {"length": 3}, seed=5)
+    assert table.view()["to_act"] == ["black", "white"]  # either side throws the opening roll
+    table.act("black", {"type": "roll"})
+    mover = table.view()["to_act"][0]
+    other = "white" if mover == "black" else "black"
+    before = table.to_record()
+    for side, action, code in [
+        (other, {"type": "move", "play": "8/5 6/5"}, "not_your_turn"),
+        (mover, {"type": "move", "play": "24/1"}, "illegal_move"),
+        (mover, {"type": "move", "play": 85}, "invalid_action"),
+        (mover, {"type": "double"}, "not_allowed"),  # no double once the dice are thrown
+        (mover, {"type": "castle"}, "invalid_action"),
+        (mover, {"type": "roll", "dice": [6, 6]}, "invalid_action"),
+        (mover, {"type": "next_game"}, "not_allowed"),
+    ]:
+        with pytest.raises(ActionRefused) as refused:
+            table.act(side, action)
+        assert refused.value.code == code, (action, refused.value)
+    assert table.to_record() == before
+
+
+def test_whose_clock_runs_follows_the_game_and_a_completed_turn_earns_the_increment() -> None:
+    now = FakeNow()
+    seats = {"white": Seat("person"), "black": Seat("person")}
+    table = Table(RULES, {"length": 0, "beavers": False}, seats, seed=3,
+                  time_control=TimeControl("t", 100.0, 5.0), now=now)  # fmt: skip
+    now.t += 20  # nothing runs before the opening roll
+    table.act("white", {"type": "roll"})
+    match = table.game.match  # type: ignore[attr-defined]
+    mover = "white" if str(match.current.on_roll) == "white" else "black"
+    other = "black" if mover == "white" else "white"
+    assert table.clock_view()["running"] == mover  # type: ignore[index]
+    now.t += 7
+    play = str(list(match.current.legal_plays())[0])
+    table.act(mover, {"type": "move", "play": play})  # 7 s used, 5 back
+    clock = table.clock_view()
+    assert clock is not None and clock["running"] == other
+    assert clock["remaining"][mover] == pytest.approx(98.0)
+    now.t += 3
+    table.act(other, {"type": "double"})  # the doubler's 3 s, no increment: the turn goes on
+    assert match.current.phase is Phase.DOUBLE_OFFERED
+    clock = table.clock_view()
+    assert clock is not None and clock["running"] == mover  # the doubled player decides
+    assert clock["remaining"][other] == pytest.approx(97.0)
+    now.t += 4
+    table.act(mover, {"type": "take"})
+    clock = table.clock_view()
+    assert clock is not None and clock["running"] == other
+    assert clock["remaining"][mover] == pytest.approx(94.0)
+
+
+def test_running_out_of_time_loses_the_game_and_the_next_starts_on_a_fresh_clock() -> None:
+    now = FakeNow()
+    table = Table(RULES, {"length": 5}, seed=9, time_control=TimeControl("t", 30.0, 0.0),
+                  now=now)  # fmt: skip
+    table.act("white", {"type": "roll"})
+    mover = table.view()["to_act"][0]
+    now.t += 31
+    assert table.check_time() == mover
+    game = table.game.match.current  # type: ignore[attr-defined]
+    assert game.outcome.kind == "timeout" and game.outcome.points == 1
+    assert table.view()["state"]["phase"] == "game_over" and table.game.outcome() is None
+    assert table.clock_view()["remaining"][mover] == 0.0  # type: ignore[index]
+    table.act(mover, {"type": "next_game"})
+    assert table.clock_view() == {
+        "control": "t",
+        "remaining": {"white": 30.0, "black": 30.0},
+        "running": None,
+    }
+
+
+def test_settings_are_checked() -> None:
+    for settings, message in [
+        ({"length": 3, "jacoby": True}, "the Jacoby rule is for money play only"),
+        ({"length": -1}, "length -1"),
+        ({"cube": "yes"}, "cube 'yes' is not a boolean"),
+        ({"crawford": False}, "unknown backgammon setting"),
+    ]:
+        with pytest.raises(ActionRefused, match=message) as refused:
+            Table(RULES, settings)
+        assert refused.value.code == "invalid_settings"
+
+
+def test_the_mat_export_writes_the_match() -> None:
+    table = Table(RULES, {"length": 1, "cube": False}, computers(), seed=2)
+    table.play_computer()
+    text = RULES.exports()["mat"](table.game, {})
+    assert " 1 point match" in text and "Wins" in text
