@@ -72,7 +72,7 @@ def test_whose_clock_runs_follows_the_game_and_a_completed_turn_earns_the_increm
     other = "black" if mover == "white" else "white"
     assert table.clock_view()["running"] == mover  # type: ignore[index]
     now.t += 7
-    play = str(list(match.current.legal_plays())[0])
+    play = str(next(iter(match.current.legal_plays())))
     table.act(mover, {"type": "move", "play": play})  # 7 s used, 5 back
     clock = table.clock_view()
     assert clock is not None and clock["running"] == other
