@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from gametable.errors import ClockError
 
@@ -268,7 +268,7 @@ class Clock(Generic[S]):
     @classmethod
     def from_dict(
         cls, data: Mapping[str, Any], now: Callable[[], float] = time.monotonic
-    ) -> Clock[S]:
+    ) -> Self:
         """Rebuild a clock saved by :meth:`to_dict`; a turn in progress comes back paused.
 
         Raises:
@@ -290,7 +290,7 @@ class Clock(Generic[S]):
             turn_used = float(data.get("turn_used", 0.0))
         except (KeyError, TypeError, ValueError) as exc:
             raise cls.error(f"malformed saved clock: {exc!r}") from None
-        clock: Clock[S] = cls(control, now, remaining)
+        clock = cls(control, now, remaining)
         if turn is not None:
             try:
                 clock._paused = cls.parse(turn)

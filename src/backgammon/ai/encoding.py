@@ -244,7 +244,8 @@ def contact_flags(boards: npt.NDArray[np.integer]) -> npt.NDArray[np.bool_]:
     places = np.arange(26)
     rear_mine = np.where(mine, places, -1).max(axis=1)
     front_theirs = np.where(theirs, places, 26).min(axis=1)
-    return rear_mine > front_theirs
+    contact: npt.NDArray[np.bool_] = rear_mine > front_theirs
+    return contact
 
 
 def encode(boards: npt.ArrayLike) -> Floats:

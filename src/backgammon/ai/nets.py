@@ -147,7 +147,8 @@ def save_weights(nets: NetSet, path: str | Path) -> None:
     meta = dict(nets.meta, format=FORMAT_VERSION, sha256=_checksum(arrays))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as handle:
-        np.savez_compressed(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        payload: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True)), **arrays}
+        np.savez_compressed(handle, **payload)
     tmp.replace(path)
 
 

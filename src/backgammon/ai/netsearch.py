@@ -143,7 +143,8 @@ class NetEvaluator:
         """1-ply: the 5 probabilities of ``board`` (mover's view, opponent to roll) as the
         mean over the opponent's rolls of its best reply at 0-ply (best by its utility, the
         opposite of ``utility``)."""
-        return self.probs1_many([board], utility)[0]
+        probs: Floats = self.probs1_many([board], utility)[0]
+        return probs
 
     def probs1_many(self, boards: Sequence[Board], utility: Utility = MONEY) -> Floats:
         """:meth:`probs1` of each board, ``(N, 5)``; every reply of every board is scored in
@@ -216,7 +217,8 @@ class NetEvaluator:
     def probs(self, board: Board, plies: int, utility: Utility = MONEY) -> Floats:
         """The probabilities of one board at ``plies`` (0, 1 or 2)."""
         if plies <= 0:
-            return self.probs0([board])[0].astype(np.float64)
+            zero: Floats = self.probs0([board])[0].astype(np.float64)
+            return zero
         if plies == 1:
             return self.probs1(board, utility)
         return self.probs2(board, utility)
@@ -254,7 +256,7 @@ class Ranked(NamedTuple):
         ply: the depth that produced ``value``.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index, as intended
     value: float
     probs: tuple[float, float, float, float, float]
     ply: int

@@ -336,7 +336,7 @@ def _number(kind: type, low: float, high: float | None = None) -> Callable[[str]
 
     def parse(text: str) -> float:
         try:
-            value = kind(text)
+            value: float = kind(text)
         except ValueError:
             what = "a whole number" if kind is int else "a number"
             raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
