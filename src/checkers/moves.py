@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from checkers.errors import IllegalMoveError, NotationError
-from checkers.position import BLACK, Color, Position
+from checkers.position import BLACK, Position
 from checkers.squares import (
     BIT,
     BLACK_CROWN,
@@ -41,7 +41,6 @@ from checkers.squares import (
     WHITE_CROWN,
     neighbours,
     row_col,
-    squares_of,
 )
 
 #: An internal move: (path as bit indices, captured bits).
@@ -87,7 +86,8 @@ def _jumped_square(a: int, b: int) -> int:
     return SQUARE_AT[(INDEX[a] + INDEX[b]) // 2]
 
 
-def _raw_to_move(raw: RawMove) -> Move:
+def raw_to_move(raw: RawMove) -> Move:
+    """The :class:`Move` of a raw move (its path in PDN squares and the squares it jumps)."""
     path = tuple(SQUARE_AT[i] for i in raw[0])
     captures = tuple(_jumped_square(a, b) for a, b in itertools.pairwise(path))
     return Move(path, captures if raw[1] else ())
@@ -97,8 +97,9 @@ def _raw_to_move(raw: RawMove) -> Move:
 # Written on raw ints for speed (perft, search): own/opp/kings bit sets and the mover's colour.
 
 
-def _jumpers(own: int, opp: int, kings: int, empty: int, black: bool) -> int:
-    """The bits of the mover's pieces that have a jump."""
+def jumpers(own: int, opp: int, kings: int, empty: int, black: bool) -> int:
+    """The bits of the mover's pieces that have a jump (``empty``: the empty squares' bits).
+    Zero exactly when the position is quiet for the mover."""
     # a piece at p jumps towards 32 when opp is at p+d and p+2d is empty: ((empty >> d) & opp) >> d
     down = (((empty >> 4) & opp) >> 4) | (((empty >> 5) & opp) >> 5)
     up = (((empty << 4) & opp) << 4) | (((empty << 5) & opp) << 5)
@@ -139,14 +140,14 @@ def raw_moves(own: int, opp: int, kings: int, black: bool) -> list[RawMove]:
     Returns (path as bit indices, captured bits) pairs: jumps only when any jump exists.
     """
     empty = VALID & ~(own | opp)
-    jumpers = _jumpers(own, opp, kings, empty, black)
+    pieces = jumpers(own, opp, kings, empty, black)
     out: list[RawMove] = []
-    if jumpers:
+    if pieces:
         men_table = JUMPS_DOWN if black else JUMPS_UP
         crown = BLACK_CROWN if black else WHITE_CROWN
-        while jumpers:
-            low = jumpers & -jumpers
-            jumpers ^= low
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
             index = low.bit_length() - 1
             if kings & low:
                 _extend(index, JUMPS_BOTH, opp, empty | low, 0, (index,), 0, out)
@@ -189,7 +190,7 @@ def raw_moves(own: int, opp: int, kings: int, black: bool) -> list[RawMove]:
 def count_moves(own: int, opp: int, kings: int, black: bool) -> int:
     """The number of legal moves, without building them when no jump exists (perft's leaves)."""
     empty = VALID & ~(own | opp)
-    if _jumpers(own, opp, kings, empty, black):
+    if jumpers(own, opp, kings, empty, black):
         return len(raw_moves(own, opp, kings, black))
     mine = own & kings
     if black:
@@ -239,7 +240,7 @@ def legal_moves(position: Position) -> list[Move]:
     lost.
     """
     own, opp, black = _sides(position)
-    moves = [_raw_to_move(raw) for raw in raw_moves(own, opp, position.kings, black)]
+    moves = [raw_to_move(raw) for raw in raw_moves(own, opp, position.kings, black)]
     moves.sort(key=lambda move: move.path)
     return moves
 
@@ -254,7 +255,7 @@ def is_quiet(position: Position) -> bool:
     """True when the side to move has no jump (quiescence search stops only here)."""
     own, opp, black = _sides(position)
     empty = VALID & ~(own | opp)
-    return not _jumpers(own, opp, position.kings, empty, black)
+    return not jumpers(own, opp, position.kings, empty, black)
 
 
 def apply_move(position: Position, move: Move) -> Position:
@@ -283,7 +284,7 @@ def children(position: Position) -> list[tuple[Move, Position]]:
     """Each legal move with the position it leads to."""
     own, opp, black = _sides(position)
     return [
-        (_raw_to_move(raw), _child(position, raw))
+        (raw_to_move(raw), _child(position, raw))
         for raw in raw_moves(own, opp, position.kings, black)
     ]
 
@@ -410,18 +411,3 @@ def _jump_apart(a: int, b: int) -> bool:
         return False
     (ra, ca), (rb, cb) = row_col(a), row_col(b)
     return abs(ra - rb) == 2 and abs(ca - cb) == 2
-
-
-def explain(position: Position) -> list[str]:
-    """The legal moves of ``position`` as PDN strings, sorted by path (handy in tests)."""
-    return [str(m) for m in sorted(legal_moves(position), key=lambda m: m.path)]
-
-
-def pieces_in(mask: int) -> list[int]:
-    """The PDN squares of a bit set, ascending (re-exported for callers of raw moves)."""
-    return squares_of(mask)
-
-
-def mover_color(black: bool) -> Color:
-    """The colour a raw generator flag stands for."""
-    return BLACK if black else Color.WHITE

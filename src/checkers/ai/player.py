@@ -19,7 +19,7 @@ from checkers.ai.search import Searcher
 from checkers.ai.zobrist import position_key
 from checkers.errors import IllegalActionError
 from checkers.game import Game
-from checkers.moves import Move, RawMove, _raw_to_move
+from checkers.moves import Move, RawMove, raw_to_move
 from checkers.position import BLACK, Color, Position
 
 
@@ -133,7 +133,7 @@ def choose_move(
 
 def to_move(raw: RawMove) -> Move:
     """The :class:`~checkers.Move` of a raw move."""
-    return _raw_to_move(raw)
+    return raw_to_move(raw)
 
 
 class ComputerPlayer:

@@ -44,7 +44,7 @@ from checkers.ai.endgame import RANK, EndgameDatabase
 from checkers.ai.evaluation import evaluate_raw
 from checkers.ai.zobrist import child_key, key_of
 from checkers.game import FORTY_MOVE_PLIES
-from checkers.moves import RawMove, _jumpers, apply_raw, raw_moves
+from checkers.moves import RawMove, apply_raw, jumpers, raw_moves
 from checkers.squares import VALID
 
 #: The score of a win now (the other side has no legal move); a win in ``p`` plies from the
@@ -167,7 +167,7 @@ class Searcher:
         if depth <= 0:
             # the horizon: a quiet position is evaluated, without generating its moves
             empty = VALID & ~(own | opp)
-            if not _jumpers(own, opp, kings, empty, black):
+            if not jumpers(own, opp, kings, empty, black):
                 mine = own & kings
                 if black:
                     movable = ((own << 4) | (own << 5) | (mine >> 4) | (mine >> 5)) & empty
@@ -368,7 +368,7 @@ class Searcher:
         candidates: tuple[tuple[RawMove, int], ...] = ((moves[0], 0),)
         depth = 1
         empty = VALID & ~(own | opp)
-        in_capture = bool(_jumpers(own, opp, kings, empty, black))
+        in_capture = bool(jumpers(own, opp, kings, empty, black))
         while depth <= max_depth:
             if soft_time is not None and depth > 1 and self.clock() - started >= soft_time:
                 break
