@@ -184,7 +184,9 @@ def run_replay(args: argparse.Namespace) -> int:
             }
             print(json.dumps(row), flush=True)
         else:
-            players = f"{game.tags.get('Black', '?')} - {game.tags.get('White', '?')}"
+            black = game.tags.get("Black", "").strip() or "?"
+            white = game.tags.get("White", "").strip() or "?"
+            players = f"{black} - {white}"
             state = "ok" if error is None else f"refused at move {error['move']}"
             print(f"game {game.number}: {players}, {game.move_count} moves, {game.result}: {state}")
     if not games:
