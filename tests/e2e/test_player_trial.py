@@ -223,3 +223,70 @@ def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProce
     page.wait_for_timeout(700)
     assert page.evaluate("window.__tumbles") == []
     assert page.locator("#board .die.last").count() == 2  # the person's roll, faded
+
+
+# --------------------------------------------------------------------------------------------
+# 3. An analysis leaves the screen with what it analysed
+
+SHORT_MATCH = """ 5 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 31: 8/5 6/5                 Doubles => 2
+  2)  Drops
+                                  Wins 1 point
+
+ Game 2
+ Alice : 0                      Bob : 1
+  1)                             31: 8/5 6/5
+  2)  Doubles => 2               Drops
+      Wins 1 point
+"""
+
+
+def analyse_record(page: Any, path: Any) -> None:
+    """Open the .mat at ``path`` and analyse it to the end."""
+    page.evaluate("delete document.body.dataset.reviewIndex")
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '0' && document"
+                           f".getElementById('review-title').textContent.endsWith('({path.name})')")
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=120_000)
+    assert page.locator("#analysis-graph svg").count() == 1
+
+
+def assert_no_analysis(page: Any) -> None:
+    page.wait_for_selector("#analysis-panel", state="hidden")
+    assert page.locator("#analysis-graph svg, #analysis-detail *").count() == 0
+    assert page.locator("#move-list li[data-mark]").count() == 0
+
+
+def test_3_an_analysis_goes_when_another_record_game_or_position_is_shown(
+        open_page: Any, server: ServerProcess, tmp_path: Any) -> None:
+    first, second = tmp_path / "first.mat", tmp_path / "second.mat"
+    first.write_text(SHORT_MATCH, encoding="utf-8")
+    second.write_text(SHORT_MATCH.replace("Alice", "Carol"), encoding="utf-8")
+    gid = store(server, "beforeanalyses", random_match(3, games=1))
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    analyse_record(page, first)
+    page.set_input_files("#import-file", str(second))  # another record
+    page.wait_for_function("() => document.getElementById('review-title').textContent"
+                           ".endsWith('(second.mat)')")
+    assert_no_analysis(page)
+
+    analyse_record(page, second)
+    page.click("#new-game-button")  # a new game
+    game.start(mode="pass_and_play")
+    assert_no_analysis(page)
+
+    analyse_record(page, first)
+    page.click("#review-exit")  # back to the game: the record's analysis is not the game's
+    assert_no_analysis(page)
+
+    analyse_record(page, second)
+    page.click("#setup-button")  # a game from a set-up position
+    page.wait_for_function("() => document.body.dataset.setupValid === 'true'")
+    page.click("#setup-play-pass")
+    game.wait_idle()
+    assert_no_analysis(page)

@@ -44,6 +44,7 @@ export class Analysis {
     this.running = false;
     this.jobId = null; // the job running now, while it runs
     this.liveFor = null; // the live game analysed: {id, lines} (its move list's length then)
+    this.shownFor = null; // what the analysis on screen is of (context()), while one is shown
     $("analyze-button").addEventListener("click", () => this.start().catch((err) => this.fail(err.message)));
     $("analysis-stop").addEventListener("click", () => this.stop());
     // a page closed or reloaded mid-analysis gives its worker back to the server
@@ -83,6 +84,37 @@ export class Analysis {
     if (review.active && review.source === "record") return `record:${review.recordNumber}`;
     const game = this.hooks.getGame();
     return `live:${game ? game.id : ""}`;
+  }
+
+  /** Put the analysis on screen away (its panel, graph, detail and the move list's marks):
+   * the page no longer shows what it analysed (another record, another game, a set-up
+   * position, or back to the game from a record). */
+  clear() {
+    this.result = null;
+    this.byLine = new Map();
+    this.points = [];
+    this.liveFor = null;
+    this.shownFor = null;
+    const panel = $("analysis-panel");
+    panel.hidden = true;
+    delete panel.dataset.state;
+    $("analysis-status").textContent = "";
+    $("analysis-progress").hidden = true;
+    $("analysis-detail").replaceChildren();
+    $("analysis-graph").replaceChildren();
+    $("analysis-summary").replaceChildren();
+    $("analysis-summary").hidden = true;
+    for (const item of $("move-list").querySelectorAll("li[data-mark]")) {
+      item.querySelector(".mark")?.remove();
+      item.className = item.className.replace(/\bmark-\S+/g, "").trim();
+      delete item.dataset.mark;
+    }
+  }
+
+  /** The page shows something else than what the analysis on screen is of: put it away. */
+  sync() {
+    if (this.running || this.shownFor === null) return;
+    if (this.context() !== this.shownFor) this.clear();
   }
 
   /** The page moved on (another record, or back to the game from a record) while the
@@ -151,6 +183,7 @@ export class Analysis {
       if (source.live && !this.hooks.review.active) await this.hooks.review.enterLive(0);
       const game = this.hooks.getGame();
       this.liveFor = source.live && game ? { id: game.id, lines: game.history.length } : null;
+      this.shownFor = this.context();
       this.show(job.result);
     } finally {
       this.running = false;
@@ -320,11 +353,11 @@ export class Analysis {
   /** The page shows the live state `game`: an analysis of an earlier state of it says how far
    * it goes once more moves are played; one of another game is put away. */
   onLive(game) {
+    this.sync();
     const done = this.liveFor;
     if (!done || !this.result || this.running) return;
     if (!game || game.id !== done.id) {
-      this.liveFor = null;
-      $("analysis-panel").hidden = true;
+      this.clear();
       return;
     }
     if (game.history.length > done.lines) {
@@ -336,6 +369,7 @@ export class Analysis {
 
   /** The review shows `frame`: what the analysis says of its line. */
   onFrame(frame) {
+    this.sync();
     const box = $("analysis-detail");
     if (!box) return;
     box.replaceChildren();

@@ -247,12 +247,18 @@ async function startGame(settings) {
     payload.jacoby = Boolean(settings.jacoby);
     payload.beavers = Boolean(settings.beavers);
   }
+  endReview(); // the new game is shown, not the game or record under review
   await run(async () => {
     const game = await createGame(payload);
     saveGameId(game.id);
     history.replaceState(null, "", `#game=${game.id}`);
     return game;
   });
+}
+
+/** Leave the review, if one is on: what comes next is shown instead. */
+function endReview() {
+  if (app.assist && app.assist.reviewing()) app.assist.review.exit();
 }
 
 /** Start a game from a position (the editor's, or a saved one) with `options`. */
@@ -269,6 +275,7 @@ async function startFromSetup(setup, options) {
     browser: browserId(),
     setup,
   };
+  endReview(); // the new game is shown, not the game or record under review
   await run(async () => {
     const game = await createGame(payload);
     saveGameId(game.id);
