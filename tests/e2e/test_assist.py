@@ -59,7 +59,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 @pytest.fixture
 def open_page(browser: Browser, server: ServerProcess) -> Iterator[Any]:
     """``open_page(path="/#game=ID")``: a fresh browser context (downloads and the clipboard
-    allowed) on the game."""
+    allowed) on the game, with hints on (they are off until asked for: these tests read
+    them)."""
     contexts = []
     pages: list[GamePage] = []
 
@@ -70,7 +71,9 @@ def open_page(browser: Browser, server: ServerProcess) -> Iterator[Any]:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
         chosen = {**BASE_SETTINGS, **(settings or {})}
         context.add_init_script(
-            f"localStorage.setItem('backgammon.settings', {json.dumps(json.dumps(chosen))});")
+            f"localStorage.setItem('backgammon.settings', {json.dumps(json.dumps(chosen))});"
+            "if (localStorage.getItem('backgammon.hints') === null) "
+            "localStorage.setItem('backgammon.hints', 'on');")
         contexts.append(context)
         page = context.new_page()
         game_page = GamePage(page, server)
@@ -598,7 +601,7 @@ def test_hints_list_matches_the_engines_legal_moves(
     game.start(mode="pass_and_play", cube=False)
     game.press("#roll-button")
     page = game.page
-    # hints are on by default in local games (H turns them off and on)
+    # hints on (the fixture's choice: they are off until asked for; H turns them off and on)
 
     def engine_game() -> Any:
         with GameStore(server.db_path) as games:

@@ -201,7 +201,8 @@ def open_page(browser: Browser, server: ServerProcess) -> Iterator[Callable[...,
               lan: bool = False, viewport: tuple[int, int] = (1280, 900)) -> OnlinePage:
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         settings = json.dumps(json.dumps(BASE_SETTINGS))
-        context.add_init_script(f"localStorage.setItem('backgammon.settings', {settings});")
+        context.add_init_script(f"localStorage.setItem('backgammon.settings', {settings});"
+                                "localStorage.setItem('backgammon.hints', 'on');")
         contexts.append(context)
         page = context.new_page()
         if route is not None:

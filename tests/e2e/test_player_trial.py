@@ -290,3 +290,70 @@ def test_3_an_analysis_goes_when_another_record_game_or_position_is_shown(
     page.click("#setup-play-pass")
     game.wait_idle()
     assert_no_analysis(page)
+
+
+# --------------------------------------------------------------------------------------------
+# 4. Hints: off by default, beside the score (not over it), a play made from a row
+
+
+def played_text(server: ServerProcess, gid: str) -> str:
+    """The moves made so far in the turn being played, in notation, from the engine."""
+    from backgammon.core.match import Match
+    from backgammon.core.notation import format_play
+
+    with GameStore(server.db_path) as games:
+        game = Match.replay(games.load(gid).record["log"]).current
+    return format_play(game.played)
+
+
+def test_4_hints_are_off_at_first_keep_the_score_in_view_and_make_a_play(
+        open_page: Any, server: ServerProcess) -> None:
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.select_option("#clock-select", "rapid")
+    state = game.start(mode="pass_and_play", cube=True)
+    game.press("#roll-button")
+    assert not game.visible("#hints-panel")  # a spoiler for a beginner: off until asked for
+    assert page.locator("#board.hints").count() == 0
+    assert page.get_attribute("#hints-button", "aria-pressed") == "false"
+
+    page.click("#hints-button")
+    page.wait_for_selector("#hints-ranked tr[data-play]", timeout=60_000)
+    page.wait_for_selector("#hints-plays li")
+    # the score, the clocks and the move list stay where they were, in view
+    for selector in ("#scoreboard", "#clocks"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= DESKTOP[1], selector
+    box = page.locator(".history").bounding_box()
+    assert box is not None and box["y"] + 40 <= DESKTOP[1]
+    # no line of the ways to finish the turn is cut in half by the list's edge
+    cut = page.evaluate("""(() => {
+      const list = document.getElementById('hints-plays').getBoundingClientRect();
+      return [...document.querySelectorAll('#hints-plays li')].filter((li) => {
+        const r = li.getBoundingClientRect();
+        return r.top < list.bottom - 0.5 && r.bottom > list.bottom + 0.5;
+      }).map((li) => li.textContent);
+    })()""")
+    assert cut == []
+    game.screenshot("trial-4-hints")
+
+    # a row of the ranked plays makes its play
+    row = page.locator("#hints-ranked tr[data-play]").nth(1)
+    play = row.get_attribute("data-play")
+    row.click()
+    game.wait_idle()
+    state = game.state()
+    assert state["can"]["done"] and not state["legal"]
+    assert played_text(server, state["id"]) == play
+    game.press("#undo-button")
+    while game.state()["played"]:
+        game.press("#undo-button")
+    # and a line of the ways to finish the turn makes the rest of the turn
+    page.wait_for_selector("#hints-plays li")
+    item = page.locator("#hints-plays li").nth(2)
+    play = item.inner_text()
+    item.click()
+    game.wait_idle()
+    assert game.state()["can"]["done"]
+    assert played_text(server, state["id"]) == play

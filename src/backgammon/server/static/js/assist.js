@@ -29,6 +29,7 @@ export class Assist {
    *   (Records.source)
    * @param {() => object|null} [hooks.explainSource] the explanations of online play
    *   (explainSource)
+   * @param {(play: string) => void} [hooks.playHint] make a play of the hints (in notation)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -45,7 +46,7 @@ export class Assist {
       },
       onExit: () => this.hints.exitReview(),
     });
-    this.hints = new Hints({ board: hooks.board, getGame: hooks.getGame, say });
+    this.hints = new Hints({ board: hooks.board, getGame: hooks.getGame, say, play: hooks.playHint });
     this.keyboard = new Keyboard({
       board: hooks.board,
       review: this.review,

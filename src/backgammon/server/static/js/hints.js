@@ -2,8 +2,10 @@
 // lists the engine's legal moves for the dice left, and the ways to finish the turn
 // (GET /api/games/{id}/hints), and the computer's evaluation (GET /api/games/{id}/evaluation):
 // the best plays for the dice, each with its equity (EMG), its difference to the best and its
-// win / gammon / backgammon chances; before the roll the cube hint. Hints are on by default
-// (local games); on or off is remembered between visits.
+// win / gammon / backgammon chances; before the roll the cube hint. Hints are off until the
+// person asks for them (H, or the Hints button: the best play is a spoiler for a beginner); on
+// or off is remembered between visits. A row of the ranked plays, or a line of the ways to
+// finish the turn, makes that play on the board (the person still ends the turn with Done).
 //
 // In review the panel shows the computer's evaluation of the decisions of the turn on the board
 // (each frame names them as XGIDs: POST /api/positions/evaluation), drawn as the live hint is:
@@ -31,9 +33,9 @@ const BUSY_TRIES = 30;
 
 function remembered() {
   try {
-    return window.localStorage.getItem(KEY) !== "off";
+    return window.localStorage.getItem(KEY) === "on";
   } catch (err) {
-    return true;
+    return false;
   }
 }
 
@@ -73,12 +75,46 @@ function playedOf(frame) {
   return at >= 0 ? frame.text.slice(at + 2) : null;
 }
 
+/** A place of the mover's numbering in a play's notation ("bar", "off", "1".."24") as the
+ * page names it (White's numbering). */
+function pagePlace(word, mover) {
+  if (word === "bar" || word === "off") return word;
+  const point = Number(word);
+  return String(mover === "white" ? point : 25 - point);
+}
+
+/**
+ * The moves of a play written in notation from the mover's side ("8/5 6/5", "bar/22 13/8*",
+ * "6/2(2)", "6/off", "24/18/13"), as the board sends them: [{from, to}] in the page's places,
+ * one for each step written (a checker moved on through a point written in between, where
+ * it hits or stops, is two moves). The server checks every one.
+ * @param {string} text the play
+ * @param {string} mover "white" or "black"
+ * @returns {{from: string, to: string}[]} empty when the text is not a play
+ */
+export function playMoves(text, mover) {
+  const moves = [];
+  for (const token of String(text).trim().split(/\s+/)) {
+    const found = /^(bar|\d+)((?:\/(?:\d+|off)\*?)+)(?:\((\d)\))?$/.exec(token);
+    if (!found) return [];
+    const places = [found[1], ...found[2].split("/").slice(1).map((p) => p.replace("*", ""))];
+    const times = Number(found[3] || 1);
+    for (let n = 0; n < times; n++) {
+      for (let i = 1; i < places.length; i++) {
+        moves.push({ from: pagePlace(places[i - 1], mover), to: pagePlace(places[i], mover) });
+      }
+    }
+  }
+  return moves;
+}
+
 export class Hints {
   /**
    * @param {object} hooks
    * @param {import("./board.js").BoardView} hooks.board
    * @param {() => object|null} hooks.getGame the live state
    * @param {(text: string) => void} hooks.say announce a line
+   * @param {(play: string) => void} [hooks.play] make a play (in notation) on the board
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -89,6 +125,14 @@ export class Hints {
     this.frame = null; // the review frame on the board, while reviewing
     this.cache = new Map(); // XGID -> evaluation
     this.apply();
+  }
+
+  /** Whether the live game waits for the person's whole play (nothing moved yet): a ranked
+   * play, a whole turn's, can then be made as it is. */
+  wholeTurnAhead() {
+    const game = this.live;
+    return Boolean(game && !isOnline(game) && game.phase === "move" && !game.computer_to_act &&
+      !(game.played && game.played.length));
   }
 
   /** Whether the computer's evaluation may be shown now: not during an online game that is
@@ -184,6 +228,8 @@ export class Hints {
     for (const play of hints.plays) {
       const item = document.createElement("li");
       item.textContent = play;
+      item.dataset.play = play;
+      this.playable(item, play);
       plays.appendChild(item);
     }
     const more = hints.plays_total - hints.plays.length;
@@ -191,6 +237,24 @@ export class Hints {
       ? `Ways to finish the turn (${hints.plays_total}${more > 0 ? `, the first ${hints.plays.length} shown` : ""}):`
       : "";
     $("hints-panel").dataset.ready = "true";
+  }
+
+  /** Make `node` (a row of the ranked plays, a line of the ways to finish the turn) play
+   * `play` on a click or Enter, while the person is to move in the live game. */
+  playable(node, play) {
+    if (!this.hooks.play || this.frame) return;
+    node.classList.add("playable");
+    node.tabIndex = 0;
+    node.title = `Play ${play} (then Done ends the turn, Undo takes it back)`;
+    const go = () => this.hooks.play(play);
+    node.addEventListener("click", go);
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        event.stopPropagation();
+        go();
+      }
+    });
   }
 
   /** Ask the computer for its evaluation of the decision now and show it. */
@@ -322,6 +386,9 @@ export class Hints {
           row.classList.add("played");
           row.dataset.played = "true";
           row.title += ", the play made";
+        }
+        if (!review && this.wholeTurnAhead()) {
+          this.playable(row, play.play);
         }
         table.appendChild(row);
       });

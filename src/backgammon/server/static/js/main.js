@@ -10,6 +10,7 @@ import { Assist } from "./assist.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
+import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
 import { RecentGames, StartScreen } from "./recent.js";
@@ -212,6 +213,31 @@ async function playComputer() {
     setBusy(false);
     show(answer.state);
   }
+}
+
+/** Make a play of the hints panel (in notation: "8/5 6/5"), move by move as the board
+ * sends them; each move is one the server offers now (a move it does not offer ends it, said
+ * in words). The person ends the turn (Done) or takes it back (Undo). */
+function playHint(text) {
+  const game = app.game;
+  if (!game || app.busy || (app.online && app.online.active)) return;
+  if (game.phase !== "move" || game.computer_to_act) return;
+  const left = playMoves(text, game.turn);
+  const offered = (state, move) => (state.legal || []).some((entry) => String(entry.from) ===
+    move.from && entry.destinations.some((d) => String(d.to) === move.to));
+  app.board.select(null);
+  run(async () => {
+    let state = game;
+    while (left.length) {
+      // the moves of a play in the order the server allows them (a checker on the bar first)
+      const next = left.findIndex((move) => offered(state, move));
+      if (next < 0) throw new Error(`${text} cannot be played now.`);
+      const [move] = left.splice(next, 1);
+      state = await act(state.id, "move", { from: placeValue(move.from), to: placeValue(move.to) });
+      if (left.length) show(state);
+    }
+    return state;
+  });
 }
 
 function perform(action, body) {
@@ -501,6 +527,7 @@ function wire() {
     liveSource: () => (app.online && app.online.active ? app.online.reviewSource() : null),
     exportSource: () => (app.online && app.online.active ? app.online.exportSource() : null),
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
+    playHint,
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
   app.recent = new RecentGames({ browser: browserId, resume: resumeGame });
