@@ -357,3 +357,31 @@ def test_4_hints_are_off_at_first_keep_the_score_in_view_and_make_a_play(
     game.wait_idle()
     assert game.state()["can"]["done"]
     assert played_text(server, state["id"]) == play
+
+
+# --------------------------------------------------------------------------------------------
+# 5. The IDs shown in review are the reviewed position's
+
+
+def test_5_the_ids_in_review_are_the_reviewed_positions(
+        open_page: Any, server: ServerProcess) -> None:
+    from backgammon.core.position import Position
+    from backgammon.core.types import BLACK, WHITE
+
+    match = random_match(8, games=1, cube=True)
+    gid = store(server, "reviewids", match)
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.click("#ids-details summary")
+    live = page.input_value('#game-ids input[data-id="position_id"]')
+    page.locator("#move-list li").nth(6).click()
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '7'")
+    turn = match.current.history[6]  # the line clicked: the position after it
+    expected = turn.position.with_turn(BLACK if turn.color is WHITE else WHITE)
+    shown = page.input_value('#game-ids input[data-id="position_id"]')
+    assert shown == expected.id() and shown != live
+    xgid = page.input_value('#game-ids input[data-id="xgid"]')
+    assert xgid.startswith("XGID=") and Position.from_id(shown, expected.turn) == expected
+    page.click("#review-exit")
+    page.wait_for_function("() => !document.body.classList.contains('reviewing')")
+    assert page.input_value('#game-ids input[data-id="position_id"]') == live

@@ -174,6 +174,26 @@ def test_a_resignation_after_rolling_keeps_the_roll_and_its_play_to_review() -> 
     assert frames[3]["decisions"] == []
 
 
+def test_each_frame_names_the_position_it_shows_by_its_ids() -> None:
+    """The IDs of a frame are those of its board (the side acting next on roll), not the live
+    game's; a double waits for its answer in the XGID."""
+    match = random_match(5, games=2, length=5, cube=True, double=0.3)
+    frames = review_match(match)["frames"]
+    assert any(f["kind"] == "double" for f in frames)
+    for frame in frames:
+        ids = frame["ids"]
+        assert ids is not None
+        xgid = Xgid.parse(ids["xgid"])
+        points = list(xgid.position.points)
+        assert points == frame["board"]["points"], frame["text"]
+        assert xgid.position.id() == ids["position_id"]
+        assert (xgid.cube_action == "double") == (frame["kind"] == "double")
+        if frame["kind"] == "double":  # the doubler on roll, as XGIDs write a double
+            assert str(xgid.position.turn) == frame["color"]
+        elif frame["color"] is not None and frame["kind"] != "result":
+            assert str(xgid.position.turn) != frame["color"]  # the other side acts next
+
+
 def test_each_frame_says_whether_gammons_count() -> None:
     """An XGID cannot say that gammons are off, so each frame says it beside its decisions
     (the page asks for their evaluation with it)."""

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.explain import explain_move, explain_pass
@@ -46,6 +46,7 @@ from backgammon.services.state import (
     ColorName,
     CubeJSON,
     HistoryJSON,
+    IdsJSON,
     MoveJSON,
     Place,
     SettingsJSON,
@@ -82,7 +83,9 @@ class FrameJSON(TypedDict):
     while a double waits for its answer); ``score`` the points won before this game, or after it
     on its ``"result"`` frame; ``decisions`` the decisions the line made, each as the XGID of
     the position where it was made (see :func:`frame_decisions`); ``gammons`` whether the
-    game counts gammons and backgammons (an XGID cannot say, so its evaluation needs it).
+    game counts gammons and backgammons (an XGID cannot say, so its evaluation needs it);
+    ``ids`` the Position ID, Match ID and XGID of the position shown (the side to act next on
+    roll, no dice; a double waiting for its answer), None where they cannot be written.
     """
 
     game: int
@@ -98,6 +101,7 @@ class FrameJSON(TypedDict):
     score: ScorePairJSON
     decisions: list[str]
     gammons: bool
+    ids: NotRequired[IdsJSON | None]
 
 
 class ReviewJSON(TypedDict):
@@ -283,6 +287,40 @@ def frame_decisions(game: Game) -> list[list[str]]:
     return lines
 
 
+def _frame_ids(frame: FrameJSON, position: Position, game: Game) -> IdsJSON | None:
+    """The IDs of the position ``frame`` shows (:data:`FrameJSON` ``ids``): ``position``
+    with the side that acts next on roll (White at the start of a game), the frame's cube, the
+    score before the game; a double waiting for its answer is written as XGIDs write it (the doubler on roll,
+    the cube action ``double``)."""
+    settings = game.settings
+    acted = frame["color"]
+    offered = frame["kind"] in ("double", "beaver")
+    if frame["kind"] == "start" or acted is None:
+        to_act = WHITE
+    elif offered:
+        to_act = WHITE if acted == "white" else BLACK
+    else:
+        to_act = BLACK if acted == "white" else WHITE
+    cube = frame["cube"]
+    owner = None if cube["owner"] is None else (WHITE if cube["owner"] == "white" else BLACK)
+    score = settings.score if settings.match_length else (0, 0)  # (the game's, at its start)
+    try:
+        xgid = Xgid(position=position.with_turn(to_act), cube_value=cube["value"],
+                    cube_owner=owner,
+                    cube_action="double" if offered else None,
+                    score=score,
+                    match_length=settings.match_length, crawford=settings.crawford,
+                    jacoby=settings.jacoby, beavers=settings.beavers,
+                    max_cube=max(DEFAULT_MAX_CUBE, cube["value"] * 2))
+        try:
+            match_id: str | None = xgid.match_id()
+        except BackgammonError:
+            match_id = None
+        return {"position_id": xgid.position_id(), "match_id": match_id, "xgid": str(xgid)}
+    except BackgammonError:
+        return None
+
+
 def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                  title: str = "") -> ReviewJSON:
     """Every position of ``match`` to step through, game by game.
@@ -325,6 +363,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                      else _name(game.settings.start_cube_owner), "offered_by": None},
             "score": score, "decisions": [], "gammons": match.gammons,
         })
+        frames[-1]["ids"] = _frame_ids(frames[-1], start, game)
         for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
             text = turn_text(turn, names)
@@ -343,6 +382,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                          "offered_by": _name(turn.color) if offered else None},
                 "score": score, "decisions": decisions, "gammons": match.gammons,
             })
+            frames[-1]["ids"] = _frame_ids(frames[-1], turn.position, game)
         outcome = game.outcome
         if outcome is not None:
             after = match.score_before(number)
@@ -362,6 +402,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 "score": {"white": after[0], "black": after[1]}, "decisions": [],
                 "gammons": match.gammons,
             })
+            frames[-1]["ids"] = _frame_ids(frames[-1], final, game)
     white, black = match.score
     return {
         "title": title,

@@ -61,10 +61,10 @@ function show(game) {
   const previous = app.game;
   app.game = game;
   analyticsLocalState(previous, game); // the analytics hook (off unless the server turned it on)
-  if (app.ids) app.ids.show(game.ids);
   if (app.stats) app.stats.showSeed(game); // "Seed of this game: …"
   if (app.setup && app.setup.active) return; // the board shows the editor until it closes
   if (app.assist && app.assist.reviewing()) return; // the board shows the review until it ends
+  if (app.ids) app.ids.show(game.ids); // (in review, the reviewed position's: review.js)
   const passAndPlay = game.settings.mode === "pass_and_play";
   drawView(game, {
     board: app.board,
@@ -528,6 +528,7 @@ function wire() {
     exportSource: () => (app.online && app.online.active ? app.online.exportSource() : null),
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
     playHint,
+    showIds: (ids) => app.ids && app.ids.show(ids),
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
   app.recent = new RecentGames({ browser: browserId, resume: resumeGame });

@@ -45,6 +45,8 @@ export class Review {
    *   the local game (online play): see liveSource()
    * @param {(frame: object) => void} [hooks.onFrame] a frame is shown
    * @param {() => void} [hooks.onExit] the review ends (before the live state is drawn again)
+   * @param {(ids: object|null) => void} [hooks.showIds] show the IDs of the position on the
+   *   board (each frame's; null when the review ends, before the live game's come back)
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -165,6 +167,7 @@ export class Review {
     $("review-button").setAttribute("aria-pressed", "false");
     for (const item of $("move-list").querySelectorAll(".current")) item.classList.remove("current");
     this.hooks.board.setLastTurn(null);
+    if (this.hooks.showIds) this.hooks.showIds(null);
     $("score-caption").textContent = this.liveCaption || "";
     this.liveCaption = null;
     if (this.hooks.onExit) this.hooks.onExit();
@@ -259,6 +262,7 @@ export class Review {
     $("review-label").textContent = label;
     $("status").textContent = `Reviewing. ${frame.text}`;
     document.body.dataset.reviewIndex = String(this.index);
+    if (this.hooks.showIds) this.hooks.showIds(frame.ids || null); // the position on the board
     if (this.hooks.onFrame) this.hooks.onFrame(frame);
     this.hooks.say(frame.text);
   }
