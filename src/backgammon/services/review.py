@@ -25,9 +25,9 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NotRequired
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.explain import explain_move, explain_pass
@@ -290,8 +290,8 @@ def frame_decisions(game: Game) -> list[list[str]]:
 def _frame_ids(frame: FrameJSON, position: Position, game: Game) -> IdsJSON | None:
     """The IDs of the position ``frame`` shows (:data:`FrameJSON` ``ids``): ``position``
     with the side that acts next on roll (White at the start of a game), the frame's cube, the
-    score before the game; a double waiting for its answer is written as XGIDs write it (the doubler on roll,
-    the cube action ``double``)."""
+    score before the game; a double waiting for its answer is written as XGIDs write it (the
+    doubler on roll, the cube action ``double``)."""
     settings = game.settings
     acted = frame["color"]
     offered = frame["kind"] in ("double", "beaver")
