@@ -276,3 +276,27 @@ def test_score_before_each_game_of_a_long_session_and_a_picked_up_match() -> Non
     assert picked.new_game().settings.crawford and picked.score == (3, 4)
     resign_game(picked.current, "black")  # 4-4 after the Crawford game
     assert not picked.new_game().settings.crawford and picked.post_crawford
+
+
+def test_the_score_before_each_game_of_a_long_session_and_a_snapshot() -> None:
+    match = Match(0, seed=3)
+    rng = random.Random(3)
+    sums = [(0, 0)]
+    for _ in range(40):
+        loser = rng.choice(("white", "black"))
+        resign_game(match.current, loser, rng.choice(("single", "gammon")))
+        points = match.current.outcome.points  # type: ignore[union-attr]
+        white, black = sums[-1]
+        sums.append((white, black + points) if loser == "white" else (white + points, black))
+        match.new_game()
+    assert [match.score_before(i) for i in range(41)] == sums
+    assert match.score == sums[-1]
+    match.current.roll()
+    twin = match.snapshot()
+    assert twin.to_log() == match.to_log()
+    assert twin.games[:-1] == match.games[:-1]  # the games over are shared, not copied
+    assert twin.current is not match.current
+    resign_game(match.current, "white")
+    match.new_game()
+    assert len(twin.games) == 41 and not twin.current.is_over  # left as it was
+    assert twin.score == sums[-1]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import socket
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import uvicorn
@@ -143,3 +146,106 @@ def test_the_open_file_limit_is_raised_but_never_lowered() -> None:
     assert resource.getrlimit(resource.RLIMIT_NOFILE) == (soft, hard)
     with pytest.raises(ValueError, match="header deadline"):
         header_deadline_protocol(0)
+
+
+def _long_money_room(rooms: RoomManager, games: int, seed: int = 1) -> tuple[Any, str]:
+    """A money session of ``games`` short games (each resigned after the opening roll), made
+    through the room's own messages; returns the room and the host's token."""
+    from backgammon.core.dice import commitment
+    from backgammon.core.types import BLACK, WHITE
+    from backgammon.services.online.protocol import parse_message
+    from backgammon.services.online.rooms import OnlineSettings, Seat
+
+    rng = random.Random(seed)
+    room, token = rooms.create(OnlineSettings(money=True, cube=True), "Ann", None)
+    room.join("Bob")
+
+    def send(seat: Seat, **fields: Any) -> None:
+        room.handle(seat, parse_message(json.dumps(fields)))
+
+    for number in range(games):
+        while room.game.phase.value == "opening":
+            n = room.next_round
+            secrets = {c: rng.randbytes(32) for c in (WHITE, BLACK)}
+            for color in (WHITE, BLACK):
+                send(room.seat_of(color), type="commit", round=n,
+                     commitment=commitment(secrets[color]))
+            for color in (WHITE, BLACK):
+                send(room.seat_of(color), type="reveal", round=n, secret=secrets[color].hex())
+        mover = room.seat_of(room.game.on_roll)
+        send(mover, type="resign", level="single")
+        send(mover.other, type="accept")
+        if number < games - 1:
+            send(Seat.HOST, type="next_game")
+    return room, token
+
+
+@pytest.fixture
+def online_server() -> Iterator[tuple[int, OnlineHub]]:
+    """A real uvicorn server on 127.0.0.1 with the online rooms; yields its port and hub."""
+    app = FastAPI()
+    app.include_router(router)
+    hub = OnlineHub(RoomManager())
+    app.state.online = hub
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                            lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield int(server.servers[0].sockets[0].getsockname()[1]), hub
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_a_long_rooms_review_does_not_hold_up_another_room(
+        online_server: tuple[int, OnlineHub]) -> None:
+    from websockets.sync.client import connect
+
+    port, hub = online_server
+    big, big_token = _long_money_room(hub.rooms, 3000)
+    base = f"ws://127.0.0.1:{port}/api/online/rooms"
+    honest = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/online/rooms", data=b"{}", method="POST",
+        headers={"content-type": "application/json"}), timeout=10).read())
+    with connect(f"{base}/{honest['code']}/ws") as player, \
+            connect(f"{base}/{big.code}/ws", max_size=None) as reader:
+        player.send(json.dumps({"type": "hello", "token": honest["token"]}))
+        assert json.loads(player.recv(timeout=10))["type"] == "welcome"
+        reader.send(json.dumps({"type": "hello", "token": big_token}))
+        assert json.loads(reader.recv(timeout=30))["type"] == "welcome"
+
+        def round_trip() -> float:
+            started = time.perf_counter()
+            player.send(json.dumps({"type": "state"}))
+            assert json.loads(player.recv(timeout=30))["type"] == "state"
+            return time.perf_counter() - started
+
+        baseline = sorted(round_trip() for _ in range(5))[2]
+        for kind in ("review", "export", "review", "export"):
+            reader.send(json.dumps({"type": kind, "ref": kind}))
+        raw: list[Any] = []
+        waits: list[float] = []
+        done = threading.Event()
+
+        def read_answers() -> None:  # (read here, parsed after: the test shares the GIL)
+            while len(raw) < 4:
+                raw.append(reader.recv(timeout=60))
+            done.set()
+
+        collector = threading.Thread(target=read_answers, daemon=True)
+        collector.start()
+        deadline = time.monotonic() + 60
+        while not done.is_set() and time.monotonic() < deadline:
+            waits.append(round_trip())
+        collector.join(5)
+    answers = [json.loads(text) for text in raw]
+    assert [a["type"] for a in answers] == ["review", "export", "review", "export"]
+    review = answers[0]["review"]
+    assert len([f for f in review["frames"] if f["kind"] == "start"]) == 3000
+    assert answers[1]["text"].count("Game") >= 3000
+    assert len(waits) >= 3  # the other room was served while the reads were made
+    assert max(waits) < baseline + 0.25, (baseline, sorted(waits)[-5:])  # it was 1.8 s

@@ -89,3 +89,24 @@ def test_the_rematch_policy() -> None:
     assert rematch_ready({"host", "guest"}, ("host", "guest"))
     assert rematch_sides("online", "host", "guest") == ("guest", "host")
     assert rematch_sides("local", "person", "computer") == ("person", "computer")
+
+
+def test_the_move_list_kept_for_games_over_is_the_move_list_made_whole() -> None:
+    import json
+
+    from backgammon.services.table import history_json, match_history
+
+    match = Match(0, seed=5)
+    names = ("Ann", "Bob")
+    for number in range(6):
+        game = match.current
+        if number % 2 == 0:
+            game.roll()  # (the opening roll: the game in play)
+        else:
+            game.resign("white" if number % 4 == 1 else "black", "single")
+            game.accept_resignation()
+            match.new_game()
+        entries, text = match_history(match, names)
+        assert entries == history_json(match.games, names)
+        assert json.loads(text) == entries
+    assert match_history(match, ("White", "Black"))[0] == history_json(match.games)

@@ -22,6 +22,7 @@ Scores are ``(white, black)``: White is GNU Backgammon's player 0 and the player
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -183,10 +184,11 @@ class Match:
             dice = Dice(random.Random(seed)) if seed is not None else Dice()
         self._dice = dice
         self._games: list[Game] = []
-        # the points of the games before the current one (kept as games end, so that the score
-        # of a long session is not summed again game by game), and whether one of them was
-        # the Crawford game
-        self._before_current = (0, 0)
+        # the points won before each game (kept as games end, so that the score before any
+        # game of a long session is read, not summed again game by game: a review reads it
+        # for every game), and whether one of the games before the current one was the
+        # Crawford game
+        self._before: list[tuple[int, int]] = [(0, 0)]
         self._crawford_before = False
         self._games.append(Game(self.next_settings(), dice=self._dice))
 
@@ -212,13 +214,13 @@ class Match:
     def score_before(self, index: int) -> tuple[int, int]:
         """The score before game ``index`` (0-based)."""
         last = len(self._games) - 1
-        if index in (last, last + 1):
-            white, black = self._before_current
-            if index > last:
-                current = _score_of(self._games[-1:])
-                white, black = white + current[0], black + current[1]
+        if 0 <= index <= last:
+            white, black = self._before[index]
+        elif index == last + 1:
+            current = _score_of(self._games[-1:])
+            white, black = self._before[last][0] + current[0], self._before[last][1] + current[1]
         else:
-            white, black = _score_of(self._games[:index])
+            white, black = _score_of(self._games[:max(0, index)])
         if self.setup is not None:
             white += self.setup.score[0]
             black += self.setup.score[1]
@@ -307,8 +309,8 @@ class Match:
             )
         game = Game(self.next_settings(), dice=self._dice)
         done = _score_of(self._games[-1:])
-        self._before_current = (self._before_current[0] + done[0],
-                                self._before_current[1] + done[1])
+        before = self._before[-1]
+        self._before.append((before[0] + done[0], before[1] + done[1]))
         self._crawford_before = self._crawford_before or self.current.settings.crawford
         self._games.append(game)
         return game
@@ -329,11 +331,27 @@ class Match:
         return (f"<Match {kind} {self.names[0]} {self.score[0]} - {self.score[1]} "
                 f"{self.names[1]}, game {len(self._games)}>")
 
+    def snapshot(self) -> Match:
+        """A copy of the match as it stands that later actions on this one leave as it is
+        (to read it in another thread: a review, a transcript). The games over are shared,
+        since nothing changes them any more; the current one is replayed from its log, so a
+        snapshot costs the current game, not the whole match."""
+        twin = copy.copy(self)
+        current = Game.replay(self.current.to_log(), dice=self._dice)
+        twin._games = [*self._games[:-1], current]
+        twin._before = list(self._before)
+        return twin
+
     # ----------------------------------------------------------------------------------------
     # The log
 
     def to_log(self) -> dict[str, Any]:
         """The match as JSON-ready data: its settings and each game's log."""
+        return {**self.to_log_head(), "games": [game.to_log() for game in self._games]}
+
+    def to_log_head(self) -> dict[str, Any]:
+        """:meth:`to_log` without its ``games``: the match's settings (a writer that keeps
+        each game's log, which no longer changes once the game is over, adds them)."""
         return {
             "format": MATCH_LOG_FORMAT,
             "version": MATCH_LOG_VERSION,
@@ -346,7 +364,6 @@ class Match:
             "seed": self.seed,
             "allow_dead_doubles": self.allow_dead_doubles,
             "setup": None if self.setup is None else self.setup.to_dict(),
-            "games": [game.to_log() for game in self._games],
         }
 
     def to_json(self) -> str:

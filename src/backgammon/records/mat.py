@@ -678,7 +678,8 @@ def record_from_match(match: Match) -> MatRecord:
         MatWriteError: a game that did not start from the standard position.
     """
     games: list[MatGame] = []
-    for number, game in enumerate(match.games, start=1):
+    played = match.games  # (a copy each time it is read: once here)
+    for number, game in enumerate(played, start=1):
         if game.settings.start is not None:
             raise MatWriteError(f"game {number} starts from a set-up position: a .mat "
                                 "transcript cannot hold it")
@@ -711,7 +712,7 @@ def record_from_match(match: Match) -> MatRecord:
         result = None
         if game.outcome is not None:
             winner = 0 if game.outcome.winner is WHITE else 1
-            last = number == len(match.games) and match.is_over
+            last = number == len(played) and match.is_over
             result = MatAction(0, winner, "win", value=game.outcome.points, match=last)
         games.append(MatGame(number, 0, match.names, match.score_before(number - 1),
                              tuple(actions), result))

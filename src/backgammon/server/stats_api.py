@@ -119,23 +119,26 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON:
     room = rooms.get(body.code)
     seat = rooms.seat_for(room, body.token)
     player = room.colors[seat]
-    games = room.match.games
-    found = []
-    for number, game in enumerate(games, start=1):
-        counted = finished_game(
-            game, player, browser=browser, session=f"online:{room.code}:{room.match_number}",
-            number=number, opponent="online", mode=room.kind,
-            match_over=room.kind == "match" and number == len(games) and room.session_over)
-        if counted is not None:
-            found.append(counted)
+    # The games over no longer change: they are read in a worker thread (a long money
+    # session's are thousands), the one in play, which the room may change meanwhile, not.
+    games = [game for game in room.match.games if game.is_over]
+    session = f"online:{room.code}:{room.match_number}"
+    kind, last, over = room.kind, len(room.match.games), room.session_over
     stats = _stats(request)
 
-    def record() -> None:
-        for counted in found:
-            stats.record(counted)
+    def record() -> int:
+        counted = 0
+        for number, game in enumerate(games, start=1):
+            finished = finished_game(
+                game, player, browser=browser, session=session, number=number,
+                opponent="online", mode=kind,
+                match_over=kind == "match" and number == last and over)
+            if finished is not None:
+                stats.record(finished)
+                counted += 1
+        return counted
 
-    await anyio.to_thread.run_sync(record)
-    return {"counted": len(found)}
+    return {"counted": await anyio.to_thread.run_sync(record)}
 
 
 @router.post("/start-over", response_model=StartedOverJSON, summary="Start over")

@@ -33,6 +33,9 @@ lists what the table asks of a game.
 
 from __future__ import annotations
 
+import json
+import threading
+import weakref
 from collections.abc import Collection, Sequence
 from typing import Any, Final, Literal, Protocol, TypeVar, cast, runtime_checkable
 
@@ -180,26 +183,89 @@ def history_json(games: Sequence[Game], names: tuple[str, str] = ("White", "Blac
     several = len(games) > 1
     white = black = 0
     for number, game in enumerate(games, start=1):
-        if several:
-            entries.append({"game": number, "kind": "game", "color": None,
-                            "text": f"Game {number} (score {white}-{black})"})
-        for turn in game.history:
-            kind = "play" if turn.action == "move" else turn.action
-            entries.append({"game": number, "kind": kind, "color": color_name(turn.color),
-                            "text": turn_text(turn, names)})
+        entries.extend(_game_lines(game, number, several, (white, black), names))
         outcome = game.outcome
         if outcome is not None:
             if outcome.winner is WHITE:
                 white += outcome.points
             else:
                 black += outcome.points
-            points = outcome.points
-            name = names[0] if outcome.winner is WHITE else names[1]
-            wins = "win" if name == "You" else "wins"
-            entries.append({
-                "game": number, "kind": "result", "color": color_name(outcome.winner),
-                "text": f"{name} {wins} {points} point{'s' if points != 1 else ''}",
-            })
+    return entries
+
+
+class _KeptLines:
+    """The move-list lines of a match's first ``count`` games, all over (a game over no
+    longer changes), as made for ``several`` and ``names``; their JSON text, and the score
+    after them."""
+
+    def __init__(self, several: bool, names: tuple[str, str]) -> None:
+        self.several = several
+        self.names = names
+        self.count = 0
+        self.entries: list[HistoryJSON] = []
+        self.text = ""  # the entries' JSON, comma-separated, without the brackets
+        self.score = (0, 0)
+
+
+#: The kept lines of each match (by the match; forgotten with it).
+_KEPT: weakref.WeakKeyDictionary[Match, _KeptLines] = weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
+
+
+def match_history(match: Match, names: tuple[str, str] = ("White", "Black")
+                  ) -> tuple[list[HistoryJSON], str]:
+    """:func:`history_json` of ``match``'s games and its JSON text, made from the games not
+    yet over only: the lines of the games over are kept with the match, so that a long
+    session's move list costs its current game, not its history, at each view."""
+    games = match.games
+    several = len(games) > 1
+    with _KEPT_LOCK:
+        kept = _KEPT.get(match)
+        if kept is None or kept.several != several or kept.names != names or (
+                kept.count > len(games)):
+            kept = _KEPT[match] = _KeptLines(several, names)
+        while kept.count < len(games) and games[kept.count].is_over:
+            game = games[kept.count]
+            lines = _game_lines(game, kept.count + 1, several, kept.score, names)
+            text = ",".join(json.dumps(line, separators=(",", ":")) for line in lines)
+            kept.entries.extend(lines)
+            kept.text = f"{kept.text},{text}" if kept.text and text else kept.text or text
+            outcome = game.outcome
+            assert outcome is not None
+            white, black = kept.score
+            kept.score = ((white + outcome.points, black) if outcome.winner is WHITE
+                          else (white, black + outcome.points))
+            kept.count += 1
+        entries, text, score, count = list(kept.entries), kept.text, kept.score, kept.count
+    rest: list[HistoryJSON] = []
+    for number in range(count + 1, len(games) + 1):  # (only the current game, in play)
+        rest.extend(_game_lines(games[number - 1], number, several, score, names))
+    if rest:
+        more = ",".join(json.dumps(line, separators=(",", ":")) for line in rest)
+        text = f"{text},{more}" if text else more
+    return entries + rest, f"[{text}]"
+
+
+def _game_lines(game: Game, number: int, several: bool, score: tuple[int, int],
+                names: tuple[str, str]) -> list[HistoryJSON]:
+    """One game's lines of :func:`history_json` (``score``: the points won before it)."""
+    entries: list[HistoryJSON] = []
+    if several:
+        entries.append({"game": number, "kind": "game", "color": None,
+                        "text": f"Game {number} (score {score[0]}-{score[1]})"})
+    for turn in game.history:
+        kind = "play" if turn.action == "move" else turn.action
+        entries.append({"game": number, "kind": kind, "color": color_name(turn.color),
+                        "text": turn_text(turn, names)})
+    outcome = game.outcome
+    if outcome is not None:
+        points = outcome.points
+        name = names[0] if outcome.winner is WHITE else names[1]
+        wins = "win" if name == "You" else "wins"
+        entries.append({
+            "game": number, "kind": "result", "color": color_name(outcome.winner),
+            "text": f"{name} {wins} {points} point{'s' if points != 1 else ''}",
+        })
     return entries
 
 
@@ -436,7 +502,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "can": can,
         "cube": cube_json(game),
         "score": score_json(match, kind),
-        "history": history_json(match.games, history_names),
+        "history": match_history(match, history_names)[0],
         "last_turn": last_turn_json(game, human),
         "forced_play": forced_play_json(game) if mine else None,
         "result": result,

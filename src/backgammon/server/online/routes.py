@@ -10,9 +10,12 @@ The rooms live in an :class:`OnlineHub` at ``app.state.online``, made on first u
 defaults; an app (or a test) sets its own before serving to choose the expiry or inject
 ``now()``. Handlers are thin: they check and parse, call the synchronous :class:`~.rooms.Room`
 (one short engine action, on the event loop, so a room's messages are handled one at a time in
-arrival order), then queue the answers. Each connection has one writer task draining its queue,
-so every player receives the room's events in order. A room is called through its manager
-(``hub.rooms.handle``, ``tick``, ``join``, ...): the app's
+arrival order), then queue the answers. The reads whose cost grows with a room's history
+(``review``, ``export``: :data:`~.rooms.HEAVY_READS`) are made from a snapshot in a worker
+thread, :data:`HEAVY_READERS` at once for the whole server and one at a time per connection,
+so a long money session's review holds up nobody else's game. Each connection has one writer
+task draining its queue, so every player receives the room's events in order. A room is
+called through its manager (``hub.rooms.handle``, ``tick``, ``join``, ...): the app's
 :class:`~.persist.PersistentRooms` commits each accepted action to the store there, before its
 answers are queued.
 """
@@ -22,8 +25,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Annotated, Any, Final
 
+import anyio
+import anyio.to_thread
 from fastapi import APIRouter, Body, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,6 +44,7 @@ from backgammon.services.online.protocol import (
     parse_message,
 )
 from backgammon.services.online.rooms import (
+    HEAVY_READS,
     OnlineSettings,
     Outgoing,
     Room,
@@ -45,12 +52,16 @@ from backgammon.services.online.rooms import (
     Seat,
 )
 
-__all__ = ["HELLO_TIMEOUT", "OnlineHub", "router"]
+__all__ = ["HEAVY_READERS", "HELLO_TIMEOUT", "OnlineHub", "router"]
 
 #: Seconds a new connection has to say hello before it is closed.
 HELLO_TIMEOUT: Final = 15.0
 #: Messages queued for one connection before it is dropped as too slow to read them.
 MAX_QUEUE: Final = 256
+#: Heavy reads (reviews, transcripts) made at once in worker threads, all rooms together;
+#: more wait their turn (each connection has at most one waiting: it reads its next message
+#: once its read is answered).
+HEAVY_READERS: Final = 2
 
 router = APIRouter(prefix="/api/online", tags=["online"])
 
@@ -112,6 +123,14 @@ class OnlineHub:
         self.rooms = rooms if rooms is not None else RoomManager()
         self._live: dict[tuple[str, Seat], _Connection] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._readers: anyio.CapacityLimiter | None = None  # made on the event loop
+
+    async def read_off_loop(self, work: Callable[[], list[Outgoing]]) -> list[Outgoing]:
+        """Run a heavy read (:meth:`Room.heavy_read <.rooms.Room.heavy_read>`) in a worker
+        thread, :data:`HEAVY_READERS` at once."""
+        if self._readers is None:
+            self._readers = anyio.CapacityLimiter(HEAVY_READERS)
+        return await anyio.to_thread.run_sync(work, limiter=self._readers)
 
     def dispatch(self, room: Room, messages: list[Outgoing]) -> None:
         """Queue each message for its seat's live connection (a seat not connected misses it
@@ -324,6 +343,11 @@ async def _serve(hub: OnlineHub, connection: _Connection, code: str) -> None:
             room, seat = connection.room, connection.seat
             assert seat is not None
             hub.dispatch(room, hub.rooms.tick(room))
+            if parsed.type in HEAVY_READS:
+                for _, payload in await hub.read_off_loop(room.heavy_read(seat, parsed)):
+                    connection.send_text(getattr(payload, "text", "") or json.dumps(
+                        payload, separators=(",", ":")))
+                continue
             hub.dispatch(room, hub.rooms.handle(room, seat, parsed, text))
             hub.schedule(room)
             if parsed.type == "leave":
@@ -345,8 +369,10 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
     restarted = hub.rooms.restarted(room, seat)
     hub.attach(room, seat, connection)
     hub.dispatch(room, hub.rooms.tick(room))
-    connection.send({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
-                     "token": token, "code": room.code,
-                     "settings": room.settings.to_dict(room.controls),
-                     "state": room.state_for(seat), "restarted": restarted})
+    _, state = room.state_encoded(seat)  # (its text made at the cost of the current game)
+    head = json.dumps({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
+                       "token": token, "code": room.code,
+                       "settings": room.settings.to_dict(room.controls),
+                       "restarted": restarted}, separators=(",", ":"))
+    connection.send_text(f'{head[:-1]},"state":{state}}}')
     hub.schedule(room)

@@ -84,6 +84,7 @@ from backgammon.services.table import (
     cube_json,
     describe,
     make_moves,
+    match_history,
     phase_name,
     rematch_ready,
     rematch_sides,
@@ -95,6 +96,7 @@ from backgammon.services.words import Names, online_status, room_says
 __all__ = [
     "DEFAULT_ABANDON_AFTER",
     "DEFAULT_EXPIRY",
+    "HEAVY_READS",
     "MAX_MATCH_LENGTH",
     "TRANSITIONS",
     "DiceRound",
@@ -127,6 +129,11 @@ DEFAULT_ABANDON_AFTER: Final = 120.0
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
                              "double", "take", "drop", "beaver", "resign", "accept",
                              "decline", "rematch", "claim", "next_game"})
+#: The reads whose cost grows with the room's history (every game's frames, the whole
+#: transcript): made from a snapshot, off the event loop (:meth:`Room.heavy_read`).
+HEAVY_READS: Final = frozenset({"review", "export"})
+#: The longest review (JSON text, bytes) kept for the pages asking again before the next event.
+REVIEW_CACHE_BYTES: Final = 1 << 20
 #: Bytes of randomness in an invite code (96 bits, 16 URL-safe characters) and a seat token
 #: (192 bits, 32 characters); the issue asks for at least 80 bits.
 CODE_BYTES: Final = 12
@@ -315,28 +322,70 @@ _COMPACT: Final = (",", ":")
 class _LogEncoder:
     """The JSON text of a match's log (:meth:`Match.to_log`), each event encoded only once: a
     log only grows by events at the end, and a page asks for it after every event, so encoding
-    it whole each time would cost the square of a game's length."""
+    it whole each time would cost the square of a game's length. A game that is over no
+    longer changes: its log and its text are kept whole, so that each call costs the current
+    game (and joining the texts), not the match's history."""
 
     def __init__(self) -> None:
         self._match: Match | None = None
-        self._events: list[list[str]] = []  # each game's events, as JSON text
+        self._events: list[str] = []  # the current game's events, as JSON text
+        self._events_of: Game | None = None
+        self._over: list[tuple[Game, dict[str, Any], str]] = []  # the games over, in order
 
     def encode(self, match: Match) -> tuple[dict[str, Any], str]:
         """The log and its text (compact separators; the same as ``json.loads`` reads)."""
         if match is not self._match:
-            self._match, self._events = match, []
-        log = match.to_log()
-        games = []
-        for index, game in enumerate(log["games"]):
-            if index == len(self._events):
-                self._events.append([])
-            done = self._events[index]
-            done.extend(json.dumps(event, separators=_COMPACT)
-                        for event in game["events"][len(done):])
-            text = json.dumps({**game, "events": _MARK}, separators=_COMPACT)
-            games.append(text.replace(_MARK_JSON, f"[{','.join(done)}]", 1))
-        text = json.dumps({**log, "games": _MARK}, separators=_COMPACT)
-        return log, text.replace(_MARK_JSON, f"[{','.join(games)}]", 1)
+            self._match, self._over, self._events_of = match, [], None
+        games = match.games
+        logs: list[dict[str, Any]] = []
+        texts: list[str] = []
+        for index, game in enumerate(games):
+            if index < len(self._over) and self._over[index][0] is game:
+                logs.append(self._over[index][1])
+                texts.append(self._over[index][2])
+                continue
+            del self._over[index:]
+            if game is not self._events_of:
+                self._events_of, self._events = game, []
+            log = game.to_log()
+            self._events.extend(json.dumps(event, separators=_COMPACT)
+                                for event in log["events"][len(self._events):])
+            text = json.dumps({**log, "events": _MARK}, separators=_COMPACT)
+            text = text.replace(_MARK_JSON, f"[{','.join(self._events)}]", 1)
+            if game.is_over and index == len(self._over):
+                self._over.append((game, log, text))
+            logs.append(log)
+            texts.append(text)
+        head = match.to_log_head()
+        whole = {**head, "games": logs}
+        text = json.dumps({**head, "games": _MARK}, separators=_COMPACT)
+        return whole, text.replace(_MARK_JSON, f"[{','.join(texts)}]", 1)
+
+
+def _review_text(payload: dict[str, Any]) -> str:
+    """The JSON text (compact) of a ``review`` reply, its frames and lines encoded one by
+    one: each call to the encoder holds the interpreter briefly, so the event loop, in
+    another thread, goes on while a long review is written (one call for megabytes would
+    hold it all along)."""
+    review = payload["review"]
+    parts = {key: "[" + ",".join(json.dumps(item, separators=_COMPACT)
+                                 for item in review[key]) + "]"
+             for key in ("frames", "history")}
+    marked = {**payload, "review": {**review, "frames": _MARK, "history": _MARK + "h"}}
+    text = json.dumps(marked, separators=_COMPACT)
+    text = text.replace(json.dumps(_MARK + "h"), parts["history"], 1)
+    return text.replace(_MARK_JSON, parts["frames"], 1)
+
+
+def _with_ref(payload: dict[str, Any], text: str, ref: int | str | None) -> EncodedPayload:
+    """The reply ``payload`` whose JSON text (compact) is ``text``, with ``ref`` when the
+    request had one (added to the text, which is not encoded again)."""
+    reply = EncodedPayload(payload)
+    if ref is not None:
+        reply["ref"] = ref
+        text = f'{text[:-1]},"ref":{json.dumps(ref)}}}'
+    reply.text = text
+    return reply
 
 
 class _NoDice:
@@ -462,8 +511,8 @@ class Room:
         self._abandoned: Color | None = None
         # (game, (event count, moves played), the board's legal list) of the last one made
         self._destinations: tuple[Game, tuple[int, tuple[Move, ...]], list[Any]] | None = None
-        # (match, seq, review) of the last review made
-        self._review: tuple[Match, int, Any] | None = None
+        # (match, seq, the review, its reply's JSON text) of the last review made
+        self._review: tuple[Match, int, Any, str] | None = None
         # (match, (games, events of the game, moves of the turn), the match's log, as JSON
         # text), last made; each event encoded once
         self._match_text: tuple[Match, tuple[int, int, tuple[Move, ...]], dict[str, Any],
@@ -1376,17 +1425,63 @@ class Room:
             payload["ref"] = message.ref
         return [(seat, payload)]
 
-    def _on_review(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
-        cached = self._review
-        if cached is None or cached[0] is not self.match or cached[1] != self.seq:
-            white, black = self._record_names()
+    def heavy_read(self, seat: Seat, message: ClientMessage) -> Callable[[], list[Outgoing]]:
+        """A read of :data:`HEAVY_READS` (``review``, ``export``) in two parts: what it needs
+        from the room is taken now, costing the current game only (a
+        :meth:`~backgammon.core.match.Match.snapshot` of the match, the names); the function
+        returned makes the answer from that alone, its JSON text included
+        (:class:`EncodedPayload`), and may run in another thread while the room goes on. Its
+        cost grows with the match's history: the door runs it off the event loop.
+
+        The function raises :class:`~.protocol.OnlineError` (``no_such_game``) for an
+        ``export`` of a game the match has not reached.
+        """
+        if message.type not in HEAVY_READS:
+            raise OnlineError("not_now", f"{message.type} is not a read of the history")
+        names = self._record_names()
+        ref = message.ref
+        if message.type == "review":
+            cached = self._review
+            if cached is not None and cached[0] is self.match and cached[1] == self.seq:
+                made, text = cached[2], cached[3]
+                return lambda: [(seat, _with_ref({"type": "review", "review": made}, text,
+                                                 ref))]
+            match, seq, owner = self.match.snapshot(), self.seq, self.match
             length = self.settings.match_length
             kind = f"match to {length}" if length else "single game"
-            review = review_match(self.match, (white, black),
-                                  title=f"{white} vs {black} · online, {kind}")
-            # Kept until the next event: both pages asking, or one asking again, cost nothing.
-            cached = self._review = (self.match, self.seq, review)
-        return self._reply(seat, message, {"type": "review", "review": cached[2]})
+
+            def review() -> list[Outgoing]:
+                made = review_match(match, names, title=f"{names[0]} vs {names[1]} · online, "
+                                                        f"{kind}")
+                payload = {"type": "review", "review": made}
+                text = _review_text(payload)
+                if len(text) <= REVIEW_CACHE_BYTES:
+                    # Kept until the next event: both pages asking, or one asking again,
+                    # cost nothing (a large one is made again rather than kept).
+                    self._review = (owner, seq, made, text)
+                return [(seat, _with_ref(payload, text, ref))]
+
+            return review
+        number = message.get("game")
+        match = self.match.snapshot()
+        name = f"backgammon-online-{self.code[:8]}{f'-game{number}' if number else ''}.mat"
+
+        def export() -> list[Outgoing]:
+            try:
+                text = match_mat(match, names, number)
+            except NoSuchGameError as exc:
+                raise OnlineError("no_such_game", str(exc)) from None
+            payload = {"type": "export", "game": number, "text": text, "filename": name}
+            if ref is not None:
+                payload["ref"] = ref
+            encoded = EncodedPayload(payload)
+            encoded.text = json.dumps(payload, separators=_COMPACT)
+            return [(seat, encoded)]
+
+        return export
+
+    def _on_review(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self.heavy_read(seat, message)()
 
     def _on_explain(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         game = self.game
@@ -1400,29 +1495,32 @@ class Room:
         return self._reply(seat, message, {"type": "explain", "explain": answer})
 
     def _on_export(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
-        number = message.get("game")
-        try:
-            text = match_mat(self.match, self._record_names(), number)
-        except NoSuchGameError as exc:
-            raise OnlineError("no_such_game", str(exc)) from None
-        name = f"backgammon-online-{self.code[:8]}{f'-game{number}' if number else ''}.mat"
-        return self._reply(seat, message, {"type": "export", "game": number, "text": text,
-                                           "filename": name})
+        return self.heavy_read(seat, message)()
 
     def _on_state(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
-        # Each page asks for the state after every event. The match's log, most of its bytes
-        # and the same for both seats, changes only with a game's event (not with the dice
-        # rounds' messages or single moves): its JSON text is made once for each version.
+        state, text = self.state_encoded(seat)
+        payload = EncodedPayload(type="state", state=state)
+        payload.text = f'{{"type":"state","state":{text}}}'
+        return [(seat, payload)]
+
+    def state_encoded(self, seat: Seat) -> tuple[dict[str, Any], str]:
+        """:meth:`state_for` ``seat`` and its JSON text (compact), made at the cost of the
+        current game, not of the match's history.
+
+        Each page asks for the state after every event. The match's log, most of its bytes
+        and the same for both seats, is encoded once for each version, each game over kept
+        whole (:class:`_LogEncoder`); the move list of the view is the table's kept lines
+        (:func:`~backgammon.services.table.match_history`) and their text."""
         version = (len(self.match.games), self.game.event_count, self.game.played)
         cached = self._match_text
         if cached is None or cached[0] is not self.match or cached[1] != version:
             log, text = self._log_encoder.encode(self.match)
             cached = self._match_text = (self.match, version, log, text)
         rest = self.state_for(seat, match_log=False)
-        head = json.dumps({"type": "state", "state": rest}, separators=(",", ":"))
-        payload = EncodedPayload(type="state", state={**rest, "match": cached[2]})
-        payload.text = f'{head[:-2]},"match":{cached[3]}}}}}'
-        return [(seat, payload)]
+        _, history = match_history(self.match, self._record_names())
+        shown = {**rest, "view": {**rest["view"], "history": _MARK}}
+        head = json.dumps(shown, separators=_COMPACT).replace(_MARK_JSON, history, 1)
+        return {**rest, "match": cached[2]}, f'{head[:-1]},"match":{cached[3]}}}'
 
     def _on_leave(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         if self.phase is RoomPhase.CLOSED:
