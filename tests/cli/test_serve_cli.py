@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import socket
 import threading
 import time
 import urllib.request
@@ -159,3 +160,66 @@ def test_a_compressed_websocket_frame_is_not_inflated_past_the_transport_limit(
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def _http_get(port: int, path: str, source: str) -> bytes:
+    """A GET from the client address ``source`` (a loopback address), the whole answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                  source_address=(source, 0)) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_one_address_cannot_take_every_connection(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """One address opens connections and sends nothing (slow clients): past its share it is
+    refused at once (503 ``too_many_connections``), and another address is still served,
+    where the whole --max-connections was taken and every newcomer answered 503."""
+    built: list[uvicorn.Server] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: built.append(self))
+    assert main(["serve", "--port", "0", "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
+                 "--max-connections", "12", "--max-connections-per-address", "6"]) == 0
+    server = built[0]
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    slow: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        port = int(server.servers[0].sockets[0].getsockname()[1])
+        for _ in range(12):
+            slow.append(socket.create_connection(("127.0.0.1", port), timeout=10,
+                                                 source_address=("127.0.0.2", 0)))
+        refused = _http_get(port, "/health", "127.0.0.2")
+        assert refused.startswith(b"HTTP/1.1 503")
+        body = json.loads(refused.split(b"\r\n\r\n", 1)[1])
+        assert body == {"error": {
+            "code": "too_many_connections",
+            "message": "your address has 6 connections open, its most: close some and try "
+                       "again"}}
+        served = _http_get(port, "/health", "127.0.0.3")
+        assert served.startswith(b"HTTP/1.1 200"), served[:200]
+    finally:
+        for sock in slow:
+            sock.close()
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--max-connections", "10", "--max-connections-per-address", "10"],
+     "--max-connections-per-address must be 1..9 (below --max-connections, the rest kept for "
+     "other addresses), got 10"),
+    (["--max-connections-per-address", "0"],
+     "--max-connections-per-address must be 1..1999 (below --max-connections, the rest kept "
+     "for other addresses), got 0"),
+])
+def test_the_share_of_one_address_leaves_a_reserve(argv: list[str], message: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--no-browser", *argv]) == 2
+    assert capsys.readouterr().err.strip() == f"backgammon serve: {message}"

@@ -249,3 +249,26 @@ def test_a_long_rooms_review_does_not_hold_up_another_room(
     assert answers[1]["text"].count("Game") >= 3000
     assert len(waits) >= 3  # the other room was served while the reads were made
     assert max(waits) < baseline + 0.25, (baseline, sorted(waits)[-5:])  # it was 1.8 s
+
+
+def test_one_client_behind_a_proxy_has_its_share_of_websockets(tmp_path: Any) -> None:
+    """The app counts each client (as a trusted proxy names it) too: past its share of open
+    WebSockets and requests in progress, one more is refused (closed with 1013 before it is
+    accepted; 503 ``too_many_connections`` for a request), another client is not."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from backgammon.server import ServerSettings, create_app
+
+    app = create_app(ServerSettings(db_path=tmp_path / "g.sqlite3", connections_per_address=2))
+    with TestClient(app, client=("198.51.100.7", 1000)) as crowd, \
+            TestClient(app, client=("198.51.100.8", 1000)) as other:
+        room = crowd.post("/api/online/rooms", json={}).json()
+        with crowd.websocket_connect(room["ws_path"]), crowd.websocket_connect(room["ws_path"]):
+            with pytest.raises(WebSocketDisconnect) as refused, \
+                    crowd.websocket_connect(room["ws_path"]):
+                pass
+            assert refused.value.code == 1013
+            with other.websocket_connect(room["ws_path"]) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                assert json.loads(ws.receive_text())["type"] == "welcome"
+        assert crowd.get("/health").status_code == 200  # the two closed: room again

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import socket
 import sqlite3
 import sys
@@ -50,6 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--max-connections", metavar="N", type=int, default=2000,
                         help="connections and requests served at once; more are answered "
                         "503 (default 2000)")
+    parser.add_argument("--max-connections-per-address", metavar="N", type=int, default=None,
+                        help="connections one client address may hold at once; more are "
+                        "answered 503, and the rest of --max-connections is kept for other "
+                        "addresses (default: a tenth of --max-connections, 200 of 2000)")
     parser.add_argument("--forwarded-allow-ips", metavar="IPS", default="127.0.0.1",
                         help="behind a reverse proxy: the proxy addresses (comma-separated, "
                         "or *) whose X-Forwarded-For and X-Forwarded-Proto headers give the "
@@ -135,6 +140,13 @@ def run(args: argparse.Namespace) -> int:
                          f"{args.header_timeout:g}")
     if not 1 <= args.max_connections <= 1_000_000:
         raise UsageError(f"--max-connections must be 1..1000000, got {args.max_connections}")
+    per_address = args.max_connections_per_address
+    if per_address is None:
+        per_address = max(1, args.max_connections // 10)
+    elif not 1 <= per_address < args.max_connections:
+        raise UsageError(f"--max-connections-per-address must be 1..{args.max_connections - 1} "
+                         "(below --max-connections, the rest kept for other addresses), got "
+                         f"{per_address}")
     tls = _tls_files(args)
     scheme = "http" if tls is None else "https"
     import uvicorn
@@ -142,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from backgammon.server import ServerSettings, create_app
     from backgammon.server.runtime import (
         WS_MAX_SIZE,
+        AddressShare,
         header_deadline_protocol,
         raise_open_file_limit,
         tune_gc,
@@ -149,8 +162,9 @@ def run(args: argparse.Namespace) -> int:
     from backgammon.services.store import StoredGameError
 
     analytics = _analytics(args)
-    settings = ServerSettings(analytics=analytics) if args.db is None else ServerSettings(
-        db_path=args.db, analytics=analytics)
+    settings = ServerSettings(analytics=analytics, connections_per_address=per_address)
+    if args.db is not None:
+        settings = dataclasses.replace(settings, db_path=args.db)
     try:
         app = create_app(settings)
     except (OSError, sqlite3.Error, StoredGameError) as exc:
@@ -159,7 +173,12 @@ def run(args: argparse.Namespace) -> int:
     raise_open_file_limit(max(4096, 2 * args.max_connections + 256))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="info",
                             server_header=False,
-                            http=header_deadline_protocol(args.header_timeout),
+                            # each address's share of the connections, counted as they
+                            # open (a proxy's, trusted below, by the client it names: the
+                            # app's ClientShareMiddleware)
+                            http=header_deadline_protocol(
+                                args.header_timeout,
+                                AddressShare(per_address, args.forwarded_allow_ips)),
                             limit_concurrency=args.max_connections,
                             # (each message capped in the transport, inflated or not;
                             # permessage-deflate kept: the views sent are compressed)

@@ -33,7 +33,11 @@ from backgammon.server.api import ErrorResponse, health_router, router
 from backgammon.server.docs import install_docs
 from backgammon.server.errors import error_response
 from backgammon.server.errors import install as install_errors
-from backgammon.server.middleware import BodySizeLimitMiddleware, SecurityHeadersMiddleware
+from backgammon.server.middleware import (
+    BodySizeLimitMiddleware,
+    ClientShareMiddleware,
+    SecurityHeadersMiddleware,
+)
 from backgammon.server.online.routes import OnlineHub
 from backgammon.server.online.routes import router as online_router
 from backgammon.server.positions_api import router as positions_router
@@ -122,6 +126,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.positions = positions
     app.state.settings = settings
 
+    app.add_middleware(ClientShareMiddleware, per_client=settings.connections_per_address)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
                        overrides={IMPORT_PATH: settings.max_upload_bytes,
                                   ANALYSIS_PATH: settings.max_upload_bytes})

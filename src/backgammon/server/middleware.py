@@ -1,4 +1,5 @@
-"""ASGI middleware: security headers on every response and a limit on request bodies.
+"""ASGI middleware: security headers on every response, a limit on request bodies, and each
+client's share of the requests and WebSockets at once.
 
 Both are plain ASGI (no Starlette ``BaseHTTPMiddleware``), so they add no task or buffering
 and work for streaming bodies too.
@@ -154,6 +155,51 @@ class BodySizeLimitMiddleware:
         )
 
 
+class ClientShareMiddleware:
+    """Refuses a request, or a WebSocket, from a client address that has ``per_client`` in
+    progress or open already: 503 ``too_many_connections`` (a WebSocket is closed with 1013,
+    try again later, before it is accepted). The client is the one the app sees (a trusted
+    proxy's ``X-Forwarded-For``), so that behind a proxy each client has its share, as the
+    transport gives each address its own (:class:`~backgammon.server.runtime.AddressShare`).
+
+    Args:
+        app: the application.
+        per_client: requests and WebSockets one client may have at once (at least 1).
+    """
+
+    def __init__(self, app: ASGIApp, per_client: int) -> None:
+        if per_client < 1:
+            raise ValueError(f"per_client must be at least 1, got {per_client!r}")
+        self.app = app
+        self.per_client = per_client
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] not in ("http", "websocket") or not client:
+            await self.app(scope, receive, send)
+            return
+        address = str(client[0])
+        held = self.open.get(address, 0)
+        if held >= self.per_client:
+            message = (f"your address has {self.per_client} connections open, its most: "
+                       "close some and try again")
+            if scope["type"] == "http":
+                await _send_error(send, 503, "too_many_connections", message)
+            else:
+                await send({"type": "websocket.close", "code": 1013, "reason": message[:120]})
+            return
+        self.open[address] = held + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
+
+
 def _replay(messages: list[Message], receive: Receive) -> Receive:
     """A ``receive`` that gives ``messages`` first, then what ``receive`` gives."""
     pending = list(messages)
@@ -193,6 +239,7 @@ __all__ = [
     "DOCS_CSP",
     "PAGE_CSP",
     "BodySizeLimitMiddleware",
+    "ClientShareMiddleware",
     "SecurityHeadersMiddleware",
     "page_csp",
 ]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
+from collections.abc import Collection
 from typing import Any, Final
 
 from backgammon.services.online.protocol import MAX_MESSAGE_BYTES
 
-__all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "WS_MAX_SIZE",
+__all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "WS_MAX_SIZE", "AddressShare",
            "header_deadline_protocol", "raise_open_file_limit", "tune_gc"]
 
 #: The collector thresholds :func:`tune_gc` sets: Python's first two (700 allocations, 10
@@ -60,8 +62,60 @@ HEADER_TIMEOUT: Final = 10.0
 OPEN_FILES: Final = 65536
 
 
-def header_deadline_protocol(seconds: float = HEADER_TIMEOUT) -> type[Any]:
-    """uvicorn's httptools HTTP protocol with a deadline for a request's headers.
+class AddressShare:
+    """The connections open from each client address, and the most one address may hold, so
+    that one address cannot take every connection the server serves at once (the rest of
+    ``--max-connections`` is kept for the others).
+
+    Args:
+        per_address: the most connections one address may hold (at least 1).
+        trusted: the peer addresses not counted: the reverse proxies whose
+            ``X-Forwarded-For`` names the client (``"*"``: every peer), whose connections
+            carry many clients (the app counts those by the client the header names:
+            :class:`~backgammon.server.middleware.ClientShareMiddleware`).
+    """
+
+    def __init__(self, per_address: int, trusted: str | Collection[str] = ()) -> None:
+        if per_address < 1:
+            raise ValueError(f"per_address must be at least 1, got {per_address!r}")
+        self.per_address = per_address
+        names = trusted.split(",") if isinstance(trusted, str) else trusted
+        self.trusted = frozenset(name.strip() for name in names if name.strip())
+        self.open: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Count a connection from ``address``; False (nothing counted) when it holds its
+        most already. A trusted peer is always let in, uncounted."""
+        if "*" in self.trusted or address in self.trusted:
+            return True
+        held = self.open.get(address, 0)
+        if held >= self.per_address:
+            return False
+        self.open[address] = held + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        """A connection :meth:`take` counted is closed."""
+        held = self.open.get(address, 0) - 1
+        if held > 0:
+            self.open[address] = held
+        else:
+            self.open.pop(address, None)
+
+    def refusal(self) -> bytes:
+        """The HTTP answer to a connection over the share: 503 ``too_many_connections``."""
+        body = json.dumps({"error": {"code": "too_many_connections", "message": (
+            f"your address has {self.per_address} connections open, its most: close some "
+            "and try again")}}).encode()
+        return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+                b"connection: close\r\ncontent-length: " + str(len(body)).encode()
+                + b"\r\n\r\n" + body)
+
+
+def header_deadline_protocol(seconds: float = HEADER_TIMEOUT,
+                             share: AddressShare | None = None) -> type[Any]:
+    """uvicorn's httptools HTTP protocol with a deadline for a request's headers, and a share
+    of the connections for each client address.
 
     Each connection must deliver a request's headers within ``seconds`` of its first byte (of
     the connection, for the first request): a client that trickles a request in a byte at a
@@ -70,8 +124,13 @@ def header_deadline_protocol(seconds: float = HEADER_TIMEOUT) -> type[Any]:
     here (the app and uvicorn's keep-alive timeout see to those). Pass the class as uvicorn's
     ``http=`` (``uvicorn.Config(app, http=header_deadline_protocol(10.0))``).
 
+    With ``share``, a connection from an address that holds its most already is answered 503
+    ``too_many_connections`` and closed as it opens, before it counts against uvicorn's
+    ``limit_concurrency``; a WebSocket keeps its place until it closes.
+
     Args:
         seconds: the deadline (> 0).
+        share: the connections of each address (None: not limited per address).
 
     Returns:
         A subclass of ``uvicorn.protocols.http.httptools_impl.HttpToolsProtocol``.
@@ -87,14 +146,66 @@ def header_deadline_protocol(seconds: float = HEADER_TIMEOUT) -> type[Any]:
     class HeaderDeadlineProtocol(HttpToolsProtocol):
         header_timeout = float(seconds)
         _header_timer: asyncio.TimerHandle | None = None
+        _counted: str | None = None  # the address this connection is counted for
+
+        _refused: asyncio.Transport | None = None  # over its address's share
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+            if share is not None and address is not None:
+                if not share.take(address):
+                    # Never counted as served: answered 503 once its request comes (closing
+                    # first would reset the connection under the answer), closed at the
+                    # latest after a second.
+                    self._refused = transport
+                    self._refusal_timer = asyncio.get_running_loop().call_later(
+                        min(1.0, self.header_timeout), transport.close)
+                    return
+                if "*" not in share.trusted and address not in share.trusted:
+                    self._counted = address
             super().connection_made(transport)
             self._arm_header_deadline()
 
+        def data_received(self, data: bytes) -> None:
+            refused = self._refused
+            if refused is None:
+                super().data_received(data)
+            elif share is not None and not refused.is_closing():
+                refused.write(share.refusal())
+                refused.close()
+
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._refused is not None:
+                self._refusal_timer.cancel()
+                self._refused = None
+                return
             self._disarm_header_deadline()
+            self._release()
             super().connection_lost(exc)
+
+        def _release(self) -> None:
+            if share is not None and self._counted is not None:
+                share.give_back(self._counted)
+                self._counted = None
+
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            counted, self._counted = self._counted, None
+            if share is None or counted is None:
+                return
+            # The WebSocket's own protocol now gets the connection's end: it gives the place
+            # back then.
+            protocol = self.transport.get_protocol()
+            lost = protocol.connection_lost
+
+            def connection_lost(exc: Exception | None) -> None:
+                try:
+                    lost(exc)
+                finally:
+                    share.give_back(counted)
+
+            protocol.connection_lost = connection_lost  # type: ignore[method-assign]
 
         def on_message_begin(self) -> None:
             super().on_message_begin()

@@ -23,6 +23,9 @@ DEFAULT_MAX_UPLOAD_BYTES: Final = 2 * 1024 * 1024
 #: The longest an upload is read, in seconds (a match of 3,000 turns is read in about half a
 #: second on the project's machine).
 DEFAULT_UPLOAD_SECONDS: Final = 5.0
+#: Requests and WebSockets one client address may have open at once (``serve`` sets it from
+#: ``--max-connections-per-address``).
+DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,10 @@ class ServerSettings:
             ``busy`` (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), and one
             client address holds at most one fewer (at least 1), so it can never take them
             all.
+        connections_per_address: requests in progress and WebSockets open that one client
+            address (as the app sees it: a trusted proxy's ``X-Forwarded-For``) may have at
+            once; one more is refused (503 ``too_many_connections``; a WebSocket closed with
+            1013) (:class:`~backgammon.server.middleware.ClientShareMiddleware`).
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -73,7 +80,8 @@ class ServerSettings:
     analytics: Analytics | None = None
     persist_rooms: bool = True
     evaluations: int = DEFAULT_EVALUATIONS
+    connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
 
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS",
-           "ServerSettings"]
+__all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",
+           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings"]
