@@ -151,14 +151,17 @@ def ranked_rows(page: Any) -> list[list[str]]:
 
 def expected_rows(answer: dict[str, Any]) -> list[list[str]]:
     """The rows the panel draws for an evaluation (the server's answer), its numbers written
-    as the page writes them (JavaScript's toFixed writes -0 as 0)."""
+    as the page writes them (JavaScript's toFixed writes -0 as 0): the plays searched deepest
+    first, then each shallower depth, each depth best first, with its depth."""
     def pct(x: float) -> str:
         return f"{x + 0.0:.1f}%"
 
     rows = []
-    for i, play in enumerate(answer["plays"]):
+    plays = sorted(answer["plays"], key=lambda play: (-play["ply"], -play["equity"]))
+    for i, play in enumerate(plays):
         p = play["probs"]
-        rows.append([str(i + 1), play["play"], f"{play['equity'] + 0.0:+.3f}",
+        rows.append([str(i + 1), play["play"], f"{play['ply']}-ply",
+                     f"{play['equity'] + 0.0:+.3f}",
                      f"{play['diff'] + 0.0:.3f}" if i else "", pct(p["win"]), pct(p["win_gammon"]),
                      pct(p["win_backgammon"]), pct(p["lose_gammon"]),
                      pct(p["lose_backgammon"])])

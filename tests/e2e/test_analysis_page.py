@@ -60,10 +60,10 @@ def test_the_hint_shows_ranked_plays_with_equities_and_chances(open_page: Any) -
         "rows => rows.map(r => [...r.children].map(c => c.textContent))")
     assert len(rows) >= 3
     assert [r[0] for r in rows[:3]] == ["1", "2", "3"]
-    assert rows[0][3] == ""  # the best has no difference
-    assert all(r[3].startswith("-") or r[3] == "0.000" for r in rows[1:])
-    win = float(rows[0][4].rstrip("%"))
-    assert 0.0 < win < 100.0 and rows[0][2][0] in "+-"
+    assert rows[0][4] == ""  # the best has no difference
+    assert all(r[4].startswith("-") or r[4] == "0.000" for r in rows[1:])
+    win = float(rows[0][5].rstrip("%"))
+    assert 0.0 < win < 100.0 and rows[0][3][0] in "+-" and rows[0][2].endswith("-ply")
     game.screenshot("hint-ranked")
 
 
@@ -129,7 +129,7 @@ def test_review_shows_the_computers_evaluation_of_each_turn(
     assert ranked_rows(page) == expected_rows(plays)
     roll = f"{max(frame['dice'])}-{min(frame['dice'])}"
     assert page.inner_text("#hints-eval .hints-plays-title") == \
-        f"Best plays for {roll} (equity in EMG):"
+        f"Best plays for {roll} (equity in EMG, deepest search first):"
     made = frame["text"].rsplit(": ", 1)[1]
     marked = page.eval_on_selector_all("#hints-ranked tr[data-played]",
                                        "rows => rows.map(r => r.dataset.play)")

@@ -385,3 +385,41 @@ def test_5_the_ids_in_review_are_the_reviewed_positions(
     page.click("#review-exit")
     page.wait_for_function("() => !document.body.classList.contains('reviewing')")
     assert page.input_value('#game-ids input[data-id="position_id"]') == live
+
+
+# --------------------------------------------------------------------------------------------
+# 6. Each equity says how deep it was searched; deeper plays rank first
+
+
+def test_6_ranked_plays_show_their_depth_and_rank_deeper_first(
+        open_page: Any, server: ServerProcess, tmp_path: Any) -> None:
+    game = open_page(storage={"backgammon.hints": "on"})
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    game.start(mode="pass_and_play", cube=False)
+    game.press("#roll-button")
+    page.wait_for_selector("#hints-ranked tr[data-play]", timeout=60_000)
+    head = page.eval_on_selector_all("#hints-ranked tr:first-child th",
+                                     "cells => cells.map(c => c.textContent)")
+    assert head[:5] == ["#", "Play", "Depth", "Equity", "Diff"]
+    rows = page.eval_on_selector_all(
+        "#hints-ranked tr[data-play]",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    plies = [int(row[2].removesuffix("-ply")) for row in rows]
+    assert all(row[2].endswith("-ply") for row in rows)
+    assert plies == sorted(plies, reverse=True)  # the deeper-searched plays first
+    for ply in set(plies):  # like with like: each depth best first
+        equities = [float(row[3]) for row, p in zip(rows, plies, strict=True) if p == ply]
+        assert equities == sorted(equities, reverse=True)
+    game.screenshot("trial-6-depths")
+
+    # the analysis says the depth of each alternative too
+    path = tmp_path / "short.mat"
+    path.write_text(SHORT_MATCH, encoding="utf-8")
+    analyse_record(page, path)
+    page.click("#review-first")
+    page.click("#review-next")
+    page.wait_for_selector(".analysis-alternatives li")
+    for text in page.eval_on_selector_all(".analysis-alternatives li",
+                                          "items => items.map(i => i.textContent)"):
+        assert "-ply" in text, text

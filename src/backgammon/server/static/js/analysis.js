@@ -385,7 +385,8 @@ export class Analysis {
         box.appendChild(el("p", said, "analysis-said"));
         const list = el("ol", undefined, "analysis-alternatives");
         for (const a of d.alternatives) {
-          const item = el("li", `${a.play}  ${signed(a.equity)}  (win ${(100 * a.probs[0]).toFixed(1)}%)`);
+          const depth = a.ply === undefined || a.ply === null ? "" : `${a.ply}-ply, `;
+          const item = el("li", `${a.play}  ${signed(a.equity)}  (${depth}win ${(100 * a.probs[0]).toFixed(1)}%)`);
           if (a.play === d.played) item.className = "played";
           list.appendChild(item);
         }

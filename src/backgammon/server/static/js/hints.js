@@ -108,6 +108,12 @@ export function playMoves(text, mover) {
   return moves;
 }
 
+/** The ranked plays as GNU Backgammon lists them: those searched deepest first, best first,
+ * then each shallower depth, best first (an equity is compared with those of its own depth). */
+export function rankedByDepth(plays) {
+  return [...plays].sort((a, b) => (b.ply - a.ply) || (b.equity - a.equity));
+}
+
 export class Hints {
   /**
    * @param {object} hooks
@@ -374,14 +380,18 @@ export class Hints {
       const table = el("table", undefined, "hints-ranked");
       table.id = "hints-ranked";
       const head = el("tr");
-      for (const label of ["#", "Play", "Equity", "Diff", "Win", "W g", "W bg", "L g", "L bg"]) head.appendChild(el("th", label));
+      for (const label of ["#", "Play", "Depth", "Equity", "Diff", "Win", "W g", "W bg", "L g", "L bg"]) head.appendChild(el("th", label));
+      head.children[2].title = "How deep the play was searched: an equity is compared with those of its own depth";
       table.appendChild(head);
-      answer.plays.forEach((play, i) => {
+      rankedByDepth(answer.plays).forEach((play, i) => {
         const row = el("tr");
         row.dataset.play = play.play;
+        row.dataset.ply = String(play.ply);
         const p = play.probs;
-        for (const text of [String(i + 1), play.play, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
-        row.title = `${play.ply}-ply`;
+        for (const text of [String(i + 1), play.play, `${play.ply}-ply`, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
+        // where the plays searched less deep begin: a line between (like is ranked with like)
+        if (i && row.dataset.ply !== table.lastChild.dataset.ply) row.classList.add("shallower");
+        row.title = `searched ${play.ply}-ply`;
         if (played !== null && play.play === played) {
           row.classList.add("played");
           row.dataset.played = "true";
@@ -392,7 +402,8 @@ export class Hints {
         }
         table.appendChild(row);
       });
-      const title = review ? `Best plays for ${roll} (equity in EMG):` : "Best plays (equity in EMG):";
+      const title = review ? `Best plays for ${roll} (equity in EMG, deepest search first):`
+        : "Best plays (equity in EMG, deepest search first):";
       return [el("p", title, "hints-plays-title"), table];
     }
     if (answer.kind === "cube" || answer.kind === "take") {
