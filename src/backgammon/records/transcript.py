@@ -597,7 +597,7 @@ class MatchReplayer:
             winner = 0 if outcome.winner is WHITE else 1
             if self._result is None:
                 self.warnings.append(
-                    f"line {last}: game {self._game_number} ends ({self.names[winner]} wins "
+                    f"line {last}: game {self._game_number} ends ({self.names[winner]} won "
                     f"{outcome.points}, {outcome.kind}) but has no 'Wins' line"
                 )
             self.results.append(GameResult(winner, outcome.points, outcome.kind))

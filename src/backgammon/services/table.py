@@ -68,6 +68,7 @@ from backgammon.services.words import (
     score_text,
     status_text,
     turn_text,
+    was,
 )
 
 _T = TypeVar("_T")
@@ -212,11 +213,31 @@ _KEPT: weakref.WeakKeyDictionary[Match, _KeptLines] = weakref.WeakKeyDictionary(
 _KEPT_LOCK = threading.Lock()
 
 
-def match_history(match: Match, names: tuple[str, str] = ("White", "Black")
-                  ) -> tuple[list[HistoryJSON], str]:
+def match_history(match: Match, names: tuple[str, str] = ("White", "Black"), *,
+                  claimed: bool = False) -> tuple[list[HistoryJSON], str]:
     """:func:`history_json` of ``match``'s games and its JSON text, made from the games not
     yet over only: the lines of the games over are kept with the match, so that a long
-    session's move list costs its current game, not its history, at each view."""
+    session's move list costs its current game, not its history, at each view.
+
+    ``claimed``: the last game was claimed from a silent player (online play without a
+    clock, which records it as a timeout): its line says so, not that time ran out."""
+    entries, text = _match_history(match, names)
+    if claimed:
+        for index in range(len(entries) - 1, -1, -1):
+            entry = entries[index]
+            if entry["kind"] == "timeout":
+                name = names[0] if entry["color"] == "white" else names[1]
+                entries[index] = {**entry,
+                                  "text": f"{was(name)} silent too long: the game was claimed"}
+                text = json.dumps(entries, separators=(",", ":"))
+                break
+            if entry["kind"] == "game":
+                break
+    return entries, text
+
+
+def _match_history(match: Match, names: tuple[str, str]) -> tuple[list[HistoryJSON], str]:
+    """:func:`match_history` as the games' own lines say it."""
     games = match.games
     several = len(games) > 1
     with _KEPT_LOCK:
@@ -406,9 +427,12 @@ def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
                        abandoned_after=abandoned_after)
     white, black = match.score
     if kind == "match":
-        text += f" Score {white}-{black} in a match to {match.length}."
-        if session_over:
+        if session_over:  # the match won: the winner's score first
             title += " the match"
+            won, lost = (white, black) if winner is WHITE else (black, white)
+            text += f" {names.wins(winner)} the match {won}-{lost}."
+        else:
+            text += f" Score {white}-{black} in a match to {match.length}."
     elif kind == "money":
         # against the computer "You" and "Computer", else the colours
         white_name, black_name = ((names.label(WHITE), names.label(BLACK))
@@ -502,7 +526,8 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "can": can,
         "cube": cube_json(game),
         "score": score_json(match, kind),
-        "history": match_history(match, history_names)[0],
+        "history": match_history(match, history_names,
+                                 claimed=abandoned_after is not None)[0],
         "last_turn": last_turn_json(game, human),
         "forced_play": forced_play_json(game) if mine else None,
         "result": result,

@@ -115,6 +115,12 @@ class Names:
         return f"{subject} win" if subject == "You" else f"{subject} wins"
 
 
+def was(name: str) -> str:
+    """``name`` and the past of "to be" that agrees with it: ``"You were"``, ``"you were"``,
+    ``"Ann was"``."""
+    return f"{name} were" if name.lower() == "you" else f"{name} was"
+
+
 def score_text(kind: str, length: int, game_number: int, *, crawford: bool, cube: bool,
                gammons: bool) -> str:
     """The scoreboard's caption: ``"Match to 5 points · game 2 · Crawford game"``.
@@ -159,8 +165,8 @@ def result_text(names: Names, *, winner: Color, loser: Color, kind: str, reason:
     subject = names.wins(winner)
     worth = points_text(points)
     if abandoned_after is not None:
-        text = (f"{subject} {RESULT_WORDS[kind]} ({worth}): {names.object(loser)} was silent "
-                f"for {abandoned_after:g} s and the game was claimed as abandoned.")
+        text = (f"{subject} {RESULT_WORDS[kind]} ({worth}): {was(names.object(loser))} "
+                f"silent for {abandoned_after:g} s and the game was claimed as abandoned.")
     elif reason == "drop":
         text = f"{subject}: the double was dropped ({worth})."
     elif reason == "resign":
@@ -231,6 +237,14 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
         subject = names.subject(on_roll)
         if not legal_now:
             return f"{start}{subject} played {rolled}: press Done (or Undo)."
+        if game.played:  # part of the roll is played: what is left
+            plays = "play" if subject == "You" else "plays"
+            left = game.dice_left
+            if dice[0] == dice[1]:
+                rest = f"move a checker ({len(left)} of the 4 dice left)"
+            else:
+                rest = f"move a checker with the {left[0]}"
+            return f"{start}{subject} {plays} {rolled}: {rest}."
         verb = "rolled" if not start else ("start with" if subject == "You" else "starts with")
         return f"{start}{subject} {verb} {rolled}: move a checker."
     if phase is Phase.RESIGNATION_OFFERED:
@@ -301,9 +315,13 @@ def room_says(kind: str, **fields: object) -> str:
     return ROOM_WORDS[kind].format(**fields)
 
 
+#: What a room plays, by its kind, as the status line names it once it is over.
+ROOM_KIND_WORDS: Final = {"single": "game", "match": "match", "money": "session"}
+
+
 def online_status(room_phase: str, *, reason: str | None, opponent: str,
                   round_kind: str | None = None, rolling_is_me: bool = False,
-                  rematch_asked: bool = False) -> str | None:
+                  rematch_asked: bool = False, kind: str = "match") -> str | None:
     """The status line of an online room when the room, not the game, decides it (waiting for
     the guest, a roll being thrown by commit-reveal, the room ended); None: the game's.
 
@@ -315,6 +333,8 @@ def online_status(room_phase: str, *, reason: str | None, opponent: str,
         round_kind: the dice round being thrown (``"opening"``, ``"roll"``), or None.
         rolling_is_me: the round's roller is this page's side.
         rematch_asked: this side asked for a rematch.
+        kind: what the room plays (``"single"``, ``"match"``, ``"money"``): "The game is
+            over" after a single game, "The match is over", "The session is over".
     """
     if room_phase == "waiting":
         return "Waiting for your friend to join: send them the invite link."
@@ -323,8 +343,9 @@ def online_status(room_phase: str, *, reason: str | None, opponent: str,
     if room_phase in ("closed", "expired"):
         return f"The room is closed: {reason}."
     if room_phase == "finished":
-        return ("The match is over. You asked for a rematch: waiting for your opponent."
-                if rematch_asked else "The match is over. Rematch?")
+        over = f"The {ROOM_KIND_WORDS.get(kind, 'match')} is over."
+        return (f"{over} You asked for a rematch: waiting for your opponent."
+                if rematch_asked else f"{over} Rematch?")
     if round_kind == "opening":
         return "Opening roll: each side throws one die; the higher one moves first."
     if round_kind == "roll":
@@ -337,6 +358,7 @@ __all__ = [
     "COMPUTER_WORDS",
     "KIND_NAMES",
     "RESULT_WORDS",
+    "ROOM_KIND_WORDS",
     "ROOM_WORDS",
     "Names",
     "computer_says",
@@ -349,4 +371,5 @@ __all__ = [
     "status_text",
     "title",
     "turn_text",
+    "was",
 ]

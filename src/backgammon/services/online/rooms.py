@@ -622,7 +622,7 @@ class Room:
             opponent=self.names.get(seat.other, "Your opponent"),
             round_kind=None if current is None else current.kind,
             rolling_is_me=current is not None and current.roller is color,
-            rematch_asked=seat in self.rematch_offers)
+            rematch_asked=seat in self.rematch_offers, kind=self.kind)
         if status is not None:
             view["message"] = status
         names = self.names_for(seat)
@@ -1517,7 +1517,8 @@ class Room:
             log, text = self._log_encoder.encode(self.match)
             cached = self._match_text = (self.match, version, log, text)
         rest = self.state_for(seat, match_log=False)
-        _, history = match_history(self.match, self._record_names())
+        _, history = match_history(self.match, self._record_names(),
+                                   claimed=self._abandoned is not None)
         shown = {**rest, "view": {**rest["view"], "history": _MARK}}
         head = json.dumps(shown, separators=_COMPACT).replace(_MARK_JSON, history, 1)
         return {**rest, "match": cached[2]}, f'{head[:-1]},"match":{cached[3]}}}'
