@@ -423,3 +423,72 @@ def test_6_ranked_plays_show_their_depth_and_rank_deeper_first(
     for text in page.eval_on_selector_all(".analysis-alternatives li",
                                           "items => items.map(i => i.textContent)"):
         assert "-ply" in text, text
+
+
+# --------------------------------------------------------------------------------------------
+# 7. The words of the page
+
+
+def test_7_the_graph_caption_says_your_chances(open_page: Any, server: ServerProcess) -> None:
+    import random
+
+    from backgammon.core.match import Match
+    from scenarios import play_random_turn
+
+    match = Match(0, cube=False)
+    rng = random.Random(4)
+    while len(match.current.history) < 4:
+        play_random_turn(match.current, rng)
+    gid = store(server, "yourchances", match, mode="computer", human="white")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=120_000)
+    caption = page.inner_text("#analysis-graph .graph-caption")
+    assert caption.startswith("Your chances of winning the game"), caption
+    label = page.get_attribute("#analysis-graph svg", "aria-label")
+    assert label is not None and label.startswith("Your chances")
+
+
+def test_7_no_cube_advice_without_a_cube_decision_and_no_dice_words_beside_dice(
+        open_page: Any, server: ServerProcess) -> None:
+    for seed in range(1, 30):
+        state = post(server, "/api/games", {"mode": "computer", "level": "easy",
+                                            "side": "white", "cube": True, "seed": str(seed)})
+        gid = state["id"]
+        advance(server, gid, lambda s: s["can"]["double"] and len(s["history"]) > 4)
+        game = open_page(f"/#game={gid}", storage={"backgammon.hints": "on"})
+        page = game.page
+        page.wait_for_selector("#hints-cube")  # the person may double: the cube advice
+        page.click("#double-button")
+        game.wait_idle()
+        if game.state()["phase"] == "roll":  # the computer took: the person rolls, no double
+            break
+    assert page.inner_text("#status") == "Your turn: roll."
+    page.wait_for_timeout(500)
+    assert page.locator("#hints-cube").count() == 0
+    assert page.inner_text("#hints-eval") == ""
+    # the faded dice of the computer's last roll lie on the board: not "no dice"
+    assert page.locator("#board .die").count() == 2
+    assert "No dice" not in page.inner_text("#hints-text")
+
+
+def test_7_mid_match_the_result_says_which_button_leaves_the_match(
+        open_page: Any, server: ServerProcess) -> None:
+    from backgammon.core.match import Match
+    from backgammon.core.types import BLACK
+
+    match = Match(3, cube=False)
+    match.current.roll(dice=(3, 1))
+    match.current.resign(BLACK, "single")
+    match.current.accept_resignation()
+    gid = store(server, "midmatch", match, kind="match", mode="computer", human="white")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    assert game.visible("#result") and game.visible("#next-game-button")
+    leave = page.inner_text("#result-new-game-button")
+    assert "leave the match" in leave, leave
+    assert page.get_attribute("#next-game-button", "title") or ""
+    page.click("#next-game-button")
+    game.wait_idle()
+    assert game.state()["score"]["game_number"] == 2

@@ -22,6 +22,8 @@ function el(tag, text, cls) {
 /** Why an online game in progress is not analysed. */
 const NOT_YET = "An online game is analysed once it is over.";
 
+/** "Your" for "You" (the person, against the computer), else "Ann's". */
+const possessive = (name) => (name === "You" ? "Your" : `${name}'s`);
 const signed = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
 /** A player's rating word; null (no decision counted, no PR to rate): "no decisions". */
 const ratingText = (p) => p.rating ?? "no decisions";
@@ -312,7 +314,7 @@ export class Analysis {
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.setAttribute("class", "win-graph");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `${this.result.names[0]}'s chances of winning the game, move by move`);
+    svg.setAttribute("aria-label", `${possessive(this.result.names[0])} chances of winning the game, move by move`);
     const x = (i) => (points.length === 1 ? width / 2 : 4 + (i * (width - 8)) / (points.length - 1));
     const y = (win) => height - 4 - win * (height - 8);
     const mid = document.createElementNS(NS, "line");
@@ -346,7 +348,7 @@ export class Analysis {
       this.hooks.review.jumpToLine(points[nearest].line);
     });
     box.appendChild(svg);
-    box.appendChild(el("p", `${this.result.names[0]}'s chances of winning the game, turn by `
+    box.appendChild(el("p", `${possessive(this.result.names[0])} chances of winning the game, turn by `
       + "turn (the dashed line: 50 %); a point shows its move.", "graph-caption"));
   }
 

@@ -68,6 +68,16 @@ function cacheKey(xgid, gammons) {
   return gammons ? xgid : `${xgid} no gammons`;
 }
 
+/** What the hints panel says while there is nothing to move (the dice of the turn before may
+ * still lie on the board). */
+function idleText(game) {
+  if (game.result) return "The game is over: review it (V) for the computer's view of each turn.";
+  if (game.computer_to_act) return "The computer's turn: hints come back at yours.";
+  if (game.phase === "cube") return "A double waits for its answer.";
+  if (game.phase === "roll" || game.phase === "opening") return "Roll: the hints for the play come with the dice.";
+  return "Nothing to move now.";
+}
+
 /** The play a review frame made, as the evaluation writes plays ("8/5 6/5"), or null. */
 function playedOf(frame) {
   if (!frame || frame.kind !== "play") return null;
@@ -183,10 +193,12 @@ export class Hints {
       return;
     }
     const moving = game.phase === "move" && !game.computer_to_act;
-    const cubeTime = (game.phase === "roll" || game.phase === "cube") && !game.computer_to_act;
+    // the cube advice only when the person has a cube decision: may double, or must answer
+    const can = game.can || {};
+    const cubeTime = !game.computer_to_act && Boolean(can.double || can.take);
     if (!moving) {
       this.shownFor = key;
-      this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: "No dice to play now." }, key);
+      this.draw({ active: false, moves: [], plays: [], plays_total: 0, text: idleText(game) }, key);
       if (cubeTime && game.id) this.evaluate(game, key);
       else this.drawEvaluation(null);
       return;

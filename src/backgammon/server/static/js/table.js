@@ -96,6 +96,13 @@ export function drawResult(view, { busy = false, live = true } = {}) {
   if (!result) return;
   $("result-title").textContent = result.title;
   $("result-text").textContent = result.text;
+  // Mid-match (or mid-session) "Next game" goes on; "New game" leaves: it says so.
+  const goesOn = Boolean(view.can && view.can.next_game);
+  const what = view.score && view.score.length ? "match" : "session";
+  const leave = $("result-new-game-button");
+  leave.textContent = goesOn ? `New game (leave the ${what})` : "New game";
+  leave.title = goesOn ? `Leave this ${what} and start another game (it stays under Recent games)` : "";
+  $("next-game-button").title = goesOn ? `The next game of this ${what}` : "";
   $("rematch-button").hidden = !(live && view.can.rematch);
   $("rematch-button").disabled = busy;
 }
