@@ -330,3 +330,47 @@ def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
     exact = evaluator.probs0([board])[0]
     assert evaluator.probs1(board)[0] == pytest.approx(exact[0], abs=0.01)
     assert evaluator.probs2(board)[0] == pytest.approx(exact[0], abs=0.01)
+
+
+def _held_bytes(cache: dict[object, object]) -> int:
+    """What a cache of the evaluators holds, measured: the dict, each key (its board tuple
+    too) and each value (an array's data included)."""
+    import sys
+
+    total = sys.getsizeof(cache)
+    for key, value in cache.items():
+        total += sys.getsizeof(key) + sys.getsizeof(value)
+        if isinstance(key, tuple) and key and isinstance(key[-1], tuple):
+            total += sys.getsizeof(key[-1])  # (utility, board): the board
+    return total
+
+
+def test_the_net_evaluators_caches_are_bounded_by_bytes() -> None:
+    from backgammon.ai.netsearch import DEFAULT_CACHE_BYTES, NetEvaluator, shared_net_evaluator
+    from backgammon.core.game import Game
+
+    budget = 3 << 20
+    evaluator = NetEvaluator(cache_bytes=budget)
+    rng = random.Random(7)
+    game = Game()
+    most = scored = 0
+    while scored < 30:  # boards of random games, some scored at 2-ply each turn
+        if game.is_over:
+            game = Game()
+        if not game.dice or game.phase.value in ("opening", "roll"):
+            game.roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        plays = game.legal_plays()
+        for board in plays.own_boards()[:2]:
+            evaluator.probs2(board)
+            scored += 1
+            held = sum(_held_bytes(c) for c in (evaluator._p0, evaluator._p1, evaluator._p2))
+            most = max(most, held)
+            assert evaluator.cache_bytes() <= budget
+        if plays:
+            game.play(plays[rng.randrange(len(plays))])
+        else:
+            game.end_turn()
+    assert budget // 2 < most <= budget * 1.1  # filled, and held within the bound
+    # the process-wide evaluator has its bound: some tens of megabytes, not gigabytes
+    assert shared_net_evaluator().max_bytes == DEFAULT_CACHE_BYTES <= 128 << 20

@@ -164,3 +164,21 @@ def test_levels_by_name() -> None:
     assert isinstance(HARD, Level)
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
         get_level("grandmaster")
+
+
+def test_the_classic_evaluators_caches_are_bounded_by_bytes() -> None:
+    import sys
+
+    from backgammon.ai.search import DEFAULT_CACHE_BYTES, ENTRY_BYTES, Evaluator
+
+    evaluator = Evaluator(cache_bytes=200_000)
+    assert evaluator.cache_size == 200_000 // ENTRY_BYTES
+    position = Position.start(WHITE)
+    for board in legal_plays(position, (6, 5)).own_boards():
+        evaluator.reply_equity(board)  # thousands of boards through the caches
+    for cache in (evaluator._probs, evaluator._equity, evaluator._reply):
+        assert len(cache) <= evaluator.cache_size
+        held = sys.getsizeof(cache) + sum(sys.getsizeof(k) + sys.getsizeof(v)
+                                          for k, v in cache.items())
+        assert held <= 200_000 * 1.1
+    assert Evaluator().cache_size * ENTRY_BYTES <= DEFAULT_CACHE_BYTES == 16 << 20

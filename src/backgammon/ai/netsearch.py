@@ -88,28 +88,57 @@ class MoveFilter:
 #: 2-ply: the opponent's replies of each roll screened at 0-ply, at most this many compared
 #: at 1-ply (1: the 0-ply choice alone, GNU Backgammon's way; 2 costs twice as much).
 REPLY_FILTER: Final = MoveFilter(1, 0.0)
-#: Entries kept in each cache before it is emptied.
+#: Bytes the caches of one evaluator hold at most, estimated (:data:`ENTRY_BYTES`): a
+#: 2-ply decision at Expert fills some tens of thousands of 0-ply entries, so this keeps the
+#: last few decisions' (an evaluator bounded by entries, 500,000 in each cache, grew past
+#: 2 GB of memory after some 140 heavy evaluations).
+DEFAULT_CACHE_BYTES: Final = 96 << 20
+#: What one entry of each cache holds, bytes (``sys.getsizeof`` of the dict's share, its key
+#: and its value on 64-bit CPython 3.11): a 26-int board and 5 float32 (0-ply); a utility
+#: and a board and 5 float64 (1- and 2-ply).
+ENTRY_BYTES: Final = {"p0": 410, "p1": 490, "p2": 490}
+#: The share of the bytes each cache may hold (the 0-ply one is the busiest by far).
+CACHE_SHARES: Final = {"p0": 0.6, "p1": 0.3, "p2": 0.1}
+#: Entries kept in each cache before it is emptied, when a count is asked for instead of
+#: bytes (:class:`NetEvaluator`'s ``cache_size``).
 DEFAULT_CACHE_SIZE: Final = 500_000
 
 
 class NetEvaluator:
     """The nets with caches keyed by board, and the plies of search on them.
 
+    Each cache is emptied when one more entry would take it past its share of the bytes
+    (:data:`CACHE_SHARES` of ``cache_bytes``, each entry counted at :data:`ENTRY_BYTES`):
+    cheap, and in a game the positions of the last few turns are the ones that repeat.
+
     Args:
         nets: the nets; default the shipped ones (:func:`backgammon.ai.nets.default_nets`).
-        cache_size: the most entries kept in each cache.
+        cache_size: the most entries kept in each cache (None: as ``cache_bytes`` allows).
+        cache_bytes: the most bytes the caches hold together, estimated.
 
     Raises:
         WeightsError: the shipped weights file is missing or corrupt.
     """
 
-    def __init__(self, nets: NetSet | None = None, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
+    def __init__(self, nets: NetSet | None = None, cache_size: int | None = None, *,
+                 cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         single_threaded_blas()
         self.nets = nets if nets is not None else default_nets()
-        self.cache_size = cache_size
+        self.max_bytes = cache_bytes
+        #: the most entries of each cache
+        self.limits = {name: max(1, int(cache_bytes * CACHE_SHARES[name]) // size)
+                       for name, size in ENTRY_BYTES.items()}
+        if cache_size is not None:
+            self.limits = {name: min(cache_size, most) for name, most in self.limits.items()}
+        self.cache_size = max(self.limits.values())
         self._p0: dict[Board, npt.NDArray[np.float32]] = {}
         self._p1: dict[tuple[Utility, Board], Floats] = {}
         self._p2: dict[tuple[Utility, Board], Floats] = {}
+
+    def cache_bytes(self) -> int:
+        """The bytes the caches hold now, estimated (:data:`ENTRY_BYTES` an entry)."""
+        return (len(self._p0) * ENTRY_BYTES["p0"] + len(self._p1) * ENTRY_BYTES["p1"]
+                + len(self._p2) * ENTRY_BYTES["p2"])
 
     def clear(self) -> None:
         """Empty every cache."""
@@ -125,11 +154,15 @@ class NetEvaluator:
         found = {b: cache.get(b) for b in boards}
         missing = [b for b, p in found.items() if p is None]
         if missing:
-            if len(cache) + len(missing) > self.cache_size:
+            most = self.limits["p0"]
+            if len(cache) + len(missing) > most:
                 cache.clear()
-            for board, p in zip(missing, after_play_probabilities(missing, self.nets),
-                                strict=True):
-                cache[board] = found[board] = p
+            room = most - len(cache)  # (a batch larger than the cache: its first ones kept)
+            for index, (board, p) in enumerate(zip(
+                    missing, after_play_probabilities(missing, self.nets), strict=True)):
+                found[board] = p
+                if index < room:
+                    cache[board] = p
         return np.asarray([found[b] for b in boards], dtype=np.float32).reshape(-1, 5)
 
     def _replies(self, board: Board) -> list[list[Board]]:
@@ -171,12 +204,14 @@ class NetEvaluator:
             best = np.lexsort((-scores, segment))[starts]
             chosen = p[best].astype(np.float64).reshape(len(todo), len(ROLL_DICE), 5)
             means = np.einsum("r,nrk->nk", _WEIGHTS, chosen)
-            if len(self._p1) + len(todo) > self.cache_size:
+            if len(self._p1) + len(todo) > self.limits["p1"]:
                 self._p1.clear()
+            room = self.limits["p1"] - len(self._p1)
             for j, i in enumerate(todo):
                 value = _invert1(means[j])
                 out[i] = value
-                self._p1[(utility, boards[i])] = value
+                if j < room:
+                    self._p1[(utility, boards[i])] = value
         return out
 
     def probs2(self, board: Board, utility: Utility = MONEY) -> Floats:
@@ -209,7 +244,7 @@ class NetEvaluator:
                 acc += weight * q[start + int(np.argmax(values[start:end]))]
                 start = end
             value = _invert1(acc)
-        if len(self._p2) >= self.cache_size:
+        if len(self._p2) >= self.limits["p2"]:
             self._p2.clear()
         self._p2[key] = value
         return value
@@ -349,7 +384,10 @@ def shared_net_evaluator() -> NetEvaluator:
 
 
 __all__ = [
+    "CACHE_SHARES",
+    "DEFAULT_CACHE_BYTES",
     "DEFAULT_CACHE_SIZE",
+    "ENTRY_BYTES",
     "MONEY",
     "REPLY_FILTER",
     "MoveFilter",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -85,7 +86,12 @@ def _finished(b: Ints) -> Floats:
     return out
 
 
-@lru_cache(maxsize=200_000)
+#: Bear-off positions whose probabilities are kept (about 560 bytes each, key, value and the
+#: cache's own: some 16 MiB).
+BEAROFF_CACHE: Final = 30_000
+
+
+@lru_cache(maxsize=BEAROFF_CACHE)
 def _bearoff(board: tuple[int, ...]) -> tuple[float, float, float, float, float]:
     my_home = tuple(max(board[i], 0) for i in range(1, 7))
     opp_home = tuple(max(-board[i], 0) for i in range(24, 18, -1))

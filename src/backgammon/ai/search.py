@@ -24,25 +24,34 @@ from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
 
-#: Entries kept in each cache before it is emptied (about 200 bytes each).
-DEFAULT_CACHE_SIZE: Final = 400_000
+#: Bytes each cache of an evaluator holds at most, estimated (:data:`ENTRY_BYTES`).
+DEFAULT_CACHE_BYTES: Final = 16 << 20
+#: What one entry holds, bytes (``sys.getsizeof`` of a 26-int board key, its value and the
+#: dict's share, 64-bit CPython 3.11): 5 floats (``probs``) or one float.
+ENTRY_BYTES: Final = 520
+#: Entries kept in each cache before it is emptied, when a count is asked for.
+DEFAULT_CACHE_SIZE: Final = DEFAULT_CACHE_BYTES // ENTRY_BYTES
 
 
 class Evaluator:
     """The static evaluation with caches keyed by board (a position and its side to move).
 
     One evaluator can serve many players and games: the values do not depend on who asks.
-    Each cache is emptied when it reaches ``cache_size`` entries (cheap, and in a game the
-    positions of the last few turns are the ones that repeat).
+    Each cache is emptied when it reaches ``cache_size`` entries, what ``cache_bytes``
+    holds at :data:`ENTRY_BYTES` an entry (cheap, and in a game the positions of the last
+    few turns are the ones that repeat).
 
     Args:
-        cache_size: the most entries kept in each cache.
+        cache_size: the most entries kept in each cache (None: as ``cache_bytes`` allows).
+        cache_bytes: the most bytes each cache holds, estimated.
     """
 
     __slots__ = ("_equity", "_probs", "_reply", "cache_size", "hits", "misses")
 
-    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE) -> None:
-        self.cache_size = cache_size
+    def __init__(self, cache_size: int | None = None, *,
+                 cache_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        most = max(1, cache_bytes // ENTRY_BYTES)
+        self.cache_size = most if cache_size is None else min(cache_size, most)
         self._probs: dict[Board, Probs] = {}
         self._equity: dict[Board, float] = {}
         self._reply: dict[Board, float] = {}
@@ -207,7 +216,9 @@ def shared_evaluator() -> Evaluator:
 
 
 __all__ = [
+    "DEFAULT_CACHE_BYTES",
     "DEFAULT_CACHE_SIZE",
+    "ENTRY_BYTES",
     "Evaluator",
     "Scored",
     "preroll_equity",

@@ -93,6 +93,12 @@ SIDES: Final = ("white", "black", "random")
 MAX_MATCH_LENGTH: Final = 25
 #: Sessions kept in memory (the rest are read back from the store when asked for).
 CACHE_SIZE: Final = 256
+#: The bytes of memory a session takes for each byte of its saved record, about (a money
+#: session replayed, its games' histories made: 17 on 64-bit CPython 3.11).
+MEMORY_PER_RECORD_BYTE: Final = 20
+#: The memory the sessions kept may take together, estimated from their records' sizes: a
+#: record may hold megabytes, so a count alone would not bound them.
+DEFAULT_MEMORY_BYTES: Final = 256 << 20
 #: The computer never takes more than this many actions in one call (a turn is at most three:
 #: double, roll, play; an answer to a double is one).
 _MAX_COMPUTER_ACTIONS: Final = 8
@@ -231,6 +237,8 @@ class _Session:
         self.lock = threading.Lock()
         #: The current game's clock (None when untimed); see GameService._timer.
         self.timer: GameTimer | None = None
+        #: The bytes of its record as last saved or read (its memory is estimated from it).
+        self.size = 0
 
     @property
     def game(self) -> Game:
@@ -287,6 +295,10 @@ class GameService:
             tests pass a fake clock.
         time_controls: the values of the named time controls (default
             :data:`~backgammon.services.clock.TIME_CONTROLS`; tests shorten them).
+        memory_bytes: the memory the sessions kept in memory may take together, estimated
+            (:data:`MEMORY_PER_RECORD_BYTE` a byte of their records); the ones used least
+            recently are let go past it (and past :data:`CACHE_SIZE` sessions), and read
+            back from the store when asked for.
 
     Every method that takes a ``game_id`` raises :class:`GameNotFoundError` for an unknown
     id and :class:`StoredGameError` for a saved session that does not replay; actions raise
@@ -305,8 +317,11 @@ class GameService:
         now: Callable[[], float] = time.monotonic,
         time_controls: Mapping[str, TimeControl | None] | None = None,
         stats: StatsStore | None = None,
+        memory_bytes: int = DEFAULT_MEMORY_BYTES,
     ) -> None:
         self._now = now
+        self.max_memory = memory_bytes
+        self._memory = 0  # the sessions kept, estimated (bytes)
         self._controls = dict(TIME_CONTROLS if time_controls is None else time_controls)
         self._store = store
         self._rng = rng if rng is not None else random.SystemRandom()
@@ -420,13 +435,43 @@ class GameService:
             return session
 
     def _remember(self, session: _Session) -> None:
+        """Keep ``session`` (the service's lock held), letting go of the ones used least
+        recently past :data:`CACHE_SIZE` or past the memory bound (the newest is kept)."""
+        old = self._sessions.pop(session.id, None)
+        if old is not None:
+            self._memory -= old.size * MEMORY_PER_RECORD_BYTE
         self._sessions[session.id] = session
-        while len(self._sessions) > CACHE_SIZE:
-            self._sessions.popitem(last=False)
+        self._memory += session.size * MEMORY_PER_RECORD_BYTE
+        while len(self._sessions) > 1 and (len(self._sessions) > CACHE_SIZE
+                                           or self._memory > self.max_memory):
+            _, gone = self._sessions.popitem(last=False)
+            self._memory -= gone.size * MEMORY_PER_RECORD_BYTE
+
+    def _resize(self, session: _Session, size: int) -> None:
+        """The session's record now takes ``size`` bytes: its share of the bound follows."""
+        with self._lock:
+            if self._sessions.get(session.id) is session:
+                self._memory += (size - session.size) * MEMORY_PER_RECORD_BYTE
+                session.size = size
+                self._remember(session)
+            else:
+                session.size = size
 
     def _forget(self, game_id: str) -> None:
         with self._lock:
-            self._sessions.pop(game_id, None)
+            gone = self._sessions.pop(game_id, None)
+            if gone is not None:
+                self._memory -= gone.size * MEMORY_PER_RECORD_BYTE
+
+    def memory_bytes(self) -> int:
+        """The memory the sessions kept take, estimated (bytes)."""
+        with self._lock:
+            return self._memory
+
+    def kept(self) -> list[str]:
+        """The ids of the sessions kept in memory, the one used least recently first."""
+        with self._lock:
+            return list(self._sessions)
 
     def _load(self, game_id: str) -> _Session:
         stored = self._store.load(game_id)
@@ -456,15 +501,17 @@ class GameService:
             )
         session = _Session(game_id, settings, match, version, browser)
         session.timer = self._restore_timer(session, record.get("clock"))
+        session.size = stored.size
         return session
 
     def _save(self, session: _Session) -> None:
         session.version += 1
         try:
-            self._store.save(session.id, session.record(), owner=session.owner)
+            size = self._store.save(session.id, session.record(), owner=session.owner)
         except BaseException:
             self._forget(session.id)
             raise
+        self._resize(session, size)
         self._count_finished(session)
 
     def _count_finished(self, session: _Session) -> None:
@@ -880,10 +927,11 @@ class GameService:
     def _save_clock(self, session: _Session) -> None:
         """Save the record with the clock as it is now, without counting an action."""
         try:
-            self._store.save(session.id, session.record(), owner=session.owner)
+            size = self._store.save(session.id, session.record(), owner=session.owner)
         except BaseException:
             self._forget(session.id)
             raise
+        self._resize(session, size)
 
     def _time_up(self, session: _Session) -> str:
         """Why an action is refused once a side has run out of time."""

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -90,12 +90,14 @@ class StoredGame:
         updated_at: when it was last saved, seconds since the epoch.
         record: the JSON object saved: at least ``"settings"`` (an object) and ``"log"`` (the
             event log: an object or a list).
+        size: the bytes the record takes in the store (not compared).
     """
 
     id: str
     created_at: float
     updated_at: float
     record: dict[str, Any]
+    size: int = field(default=0, compare=False)
 
 
 def default_db_path() -> Path:
@@ -189,7 +191,7 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def save(self, game_id: str, record: dict[str, Any], *, owner: str | None = None) -> None:
+    def save(self, game_id: str, record: dict[str, Any], *, owner: str | None = None) -> int:
         """Write a game's whole record (insert or replace) in one transaction.
 
         Args:
@@ -203,6 +205,9 @@ class GameStore:
             StoredGameError: the record does not have that shape (nothing is written).
             StorageFullError: the record would pass a bound (nothing is written; a record
                 that does not grow is always written).
+
+        Returns:
+            The bytes the record takes in the store.
         """
         _check_record(game_id, record)
         text = json.dumps({"format": RECORD_FORMAT, **record}, separators=(",", ":"))
@@ -233,6 +238,7 @@ class GameStore:
                 raise
             for key, delta in changes:
                 self._usage[key] = self._usage[key] + delta
+        return size
 
     def _bounded(self, game_id: str, size: int, old_size: int,
                  keys: tuple[tuple[str, str | None, str | None, int], ...]
@@ -309,7 +315,8 @@ class GameStore:
             )
         data.pop("format")
         _check_record(game_id, data, damaged=True)
-        return StoredGame(str(stored_id), float(created), float(updated), data)
+        return StoredGame(str(stored_id), float(created), float(updated), data,
+                          len(text.encode()) if isinstance(text, str) else 0)
 
     def exists(self, game_id: str) -> bool:
         """Whether a game with this id is saved."""
