@@ -492,3 +492,25 @@ def test_7_mid_match_the_result_says_which_button_leaves_the_match(
     page.click("#next-game-button")
     game.wait_idle()
     assert game.state()["score"]["game_number"] == 2
+
+
+# --------------------------------------------------------------------------------------------
+# 8. The rules page says what the game offers
+
+
+def test_8_the_rules_page_tells_the_optional_rules_and_the_online_games_as_they_are(
+        open_page: Any, server: ServerProcess) -> None:
+    game = open_page("/rules")
+    page = game.page
+    page.wait_for_function("() => document.body.dataset.examples === 'ready'")
+    text = page.inner_text("main")
+    assert "does not use" not in text
+    money = page.inner_text("#money-rules")
+    assert "Jacoby" in money and "beaver" in money.lower() and "Money session" in money
+    for item in page.locator("details.faq-item").all():
+        item.locator("summary").click()
+    saved = page.inner_text("#faq-saved")
+    assert "not a restart" not in saved and "restart" in saved
+    cube = page.inner_text("#faq-cube").strip()
+    assert not cube.endswith("(the cube).") and "(the cube)" not in cube
+    game.screenshot("trial-8-rules")
