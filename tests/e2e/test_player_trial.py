@@ -514,3 +514,27 @@ def test_8_the_rules_page_tells_the_optional_rules_and_the_online_games_as_they_
     cube = page.inner_text("#faq-cube").strip()
     assert not cube.endswith("(the cube).") and "(the cube)" not in cube
     game.screenshot("trial-8-rules")
+
+
+# --------------------------------------------------------------------------------------------
+# 9. The live region tells the opening roll the computer won
+
+
+def test_9_the_opening_roll_won_by_the_computer_is_announced(
+        open_page: Any, server: ServerProcess) -> None:
+    settings = {"mode": "computer", "level": "easy", "side": "white", "cube": False}
+    for seed in range(1, 60):  # a seed whose opening roll the computer wins
+        probe = post(server, "/api/games", {**settings, "seed": str(seed)})
+        if post(server, f"/api/games/{probe['id']}/roll")["turn"] == "black":
+            break
+    state = post(server, "/api/games", {**settings, "seed": str(seed)})
+    game = open_page(f"/#game={state['id']}")
+    page = game.page
+    page.click("#roll-button")
+    game.wait_idle()
+    opening = game.state()["history"][0]["text"]  # the computer's first play
+    lines = page.eval_on_selector_all("#announcer p", "ps => ps.map(p => p.textContent)")
+    said = [line for line in lines if line.startswith("Opening roll: You ")]
+    assert said and "Computer" in said[0], lines
+    assert lines.index(said[0]) < next(i for i, line in enumerate(lines)
+                                       if line.startswith("The computer plays")), (lines, opening)

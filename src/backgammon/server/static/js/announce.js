@@ -69,6 +69,9 @@ export function describeChange(prev, next) {
       lines.push(entry.text);
     }
   }
+  // The opening roll the computer won: its message says both dice and that the computer
+  // starts (its play is announced as its steps are shown).
+  if (prev.phase === "opening" && next.opening && next.computer_to_act) sayMessage();
   // The dice: the server's message says who rolled what.
   const sameTurn = prev.phase === "move" && next.phase === "move" && prev.history.length === next.history.length;
   if (next.phase === "move" && next.dice && !next.computer_to_act && !sameTurn) sayMessage();
