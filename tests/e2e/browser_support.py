@@ -168,6 +168,26 @@ def expected_rows(answer: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
+def mat_turns(history: list[dict[str, Any]]) -> list[int | None]:
+    """Each line's turn as a .mat numbers it: White's action opens a line, Black's fills its
+    right column (or opens one, its left column empty); each game from 1."""
+    turns: list[int | None] = []
+    game, turn, right = None, 0, True
+    for entry in history:
+        if entry["game"] != game:
+            game, turn, right = entry["game"], 0, True
+        if entry["kind"] in ("game", "result"):
+            turns.append(None)
+        elif entry["color"] == "white" or right:
+            turn += 1
+            right = entry["color"] != "white"
+            turns.append(turn)
+        else:
+            right = True
+            turns.append(turn)
+    return turns
+
+
 def console_errors(page: Any) -> list[str]:
     """Every console error the page logs from now on (a list that fills as they come)."""
     errors: list[str] = []
@@ -176,4 +196,4 @@ def console_errors(page: Any) -> list[str]:
 
 
 __all__ = ["ARTIFACTS", "CHROMIUM_ARGS", "ServerProcess", "chromium_path", "console_errors",
-           "expected_rows", "free_port", "ranked_rows"]
+           "expected_rows", "free_port", "mat_turns", "ranked_rows"]

@@ -26,6 +26,7 @@ from browser_support import (
     console_errors,
     expected_rows,
     launched_chromium,
+    mat_turns,
     ranked_rows,
 )
 
@@ -517,18 +518,20 @@ def test_a_two_dice_move_then_review_and_export_of_the_online_game(
     watcher.page.click("#review-button")
     watcher.page.wait_for_selector("body.reviewing")
     label = watcher.text("#review-label")
-    frames = int(label.split(" of ")[1].split(":")[0])
-    assert label.startswith(f"{frames} of {frames}: ")
-    assert frames == 4  # the start, then one frame per turn: the opening one and two more
+    # three turns: the opening one and two more, numbered as a .mat numbers its lines
+    second = "black" if mover.color == "white" else "white"
+    turns = mat_turns([{"game": 1, "kind": "play", "color": c}
+                       for c in (mover.color, second, mover.color)])
+    assert label.startswith(f"Turn {turns[-1]} of {turns[-1]}: ")
     history = watcher.history()
     assert history[0].startswith(("Alice", "Bob")) and "…" not in " ".join(history)
     watcher.page.click("#review-first")
-    assert watcher.text("#review-label") == f"1 of {frames}: The starting position"
+    assert watcher.text("#review-label") == "The starting position"
     start = watcher.board()
     assert len(start) == 30
     watcher.page.click("#review-next")
     first_name = "Alice" if mover is host else "Bob"
-    assert watcher.text("#review-label").startswith(f"2 of {frames}: {first_name} ")
+    assert watcher.text("#review-label").startswith(f"Turn 1 of {turns[-1]}: {first_name} ")
     after = watcher.board()
     # the opening play: the chosen checker left its place for the one two dice away
     assert (after.count((mover.color, source)), after.count((mover.color, target))) == (

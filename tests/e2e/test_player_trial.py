@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, mat_turns
 from test_web_game import BASE_SETTINGS, GamePage
 
 from backgammon.services.store import GameStore
@@ -538,3 +538,39 @@ def test_9_the_opening_roll_won_by_the_computer_is_announced(
     assert said and "Computer" in said[0], lines
     assert lines.index(said[0]) < next(i for i, line in enumerate(lines)
                                        if line.startswith("The computer plays")), (lines, opening)
+
+
+# --------------------------------------------------------------------------------------------
+# 10. The move list is numbered by turns, and the review's counter agrees with it
+
+
+def test_10_the_move_list_is_numbered_by_turns_and_the_counter_agrees(
+        open_page: Any, server: ServerProcess) -> None:
+    match = random_match(21, games=1, cube=True, double=0.2)
+    gid = store(server, "turns", match)
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    history = game.state()["history"]
+    expected = mat_turns(history)
+    shown = page.eval_on_selector_all(
+        "#move-list li", "items => items.map(i => i.dataset.turn ? Number(i.dataset.turn) : null)")
+    assert shown == expected
+    # the number is drawn once a turn: both sides' lines of a turn share it
+    markers = page.eval_on_selector_all(
+        "#move-list li", "items => items.map(i => getComputedStyle(i).listStyleType)")
+    numbered = [turn for turn, style in zip(shown, markers, strict=True) if style != "none"]
+    assert numbered == list(range(1, max(t for t in expected if t) + 1))
+    last = max(t for t in expected if t)
+    play = max(i for i, t in enumerate(expected) if t)
+    page.locator("#move-list li").nth(play).click()
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    label = page.inner_text("#review-label")
+    assert label == f"Turn {expected[play]} of {last}: {history[play]['text']}"
+    page.locator("#move-list li").nth(3).click()
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '4'")
+    assert page.inner_text("#review-label") == (
+        f"Turn {expected[3]} of {last}: {history[3]['text']}")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.body.dataset.reviewIndex === '0'")
+    assert page.inner_text("#review-label") == "The starting position"
+    game.screenshot("trial-10-turns")

@@ -7,6 +7,7 @@
 // are hidden; leaving review shows the live position again.
 
 import { getReview } from "./assist_api.js";
+import { fillHistory, turnNumbers } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -211,15 +212,22 @@ export class Review {
   }
 
   drawHistory() {
-    const list = $("move-list");
-    list.replaceChildren();
-    for (const entry of this.data.history) {
-      const item = document.createElement("li");
-      item.className = `history-entry ${entry.color || ""}`;
-      item.dataset.kind = entry.kind;
-      item.textContent = entry.text;
-      list.appendChild(item);
+    fillHistory($("move-list"), this.data.history);
+  }
+
+  /** The review's counter for `frame`: "Turn 12 of 36" as the move list numbers its lines
+   * (the turns of the frame's game), or "" for a game's start and end. */
+  counter(frame) {
+    if (this.numbered !== this.data) {
+      this.numbers = turnNumbers(this.data.history);
+      this.numbered = this.data;
     }
+    const number = frame.history_index === null ? null : this.numbers[frame.history_index];
+    if (!number) return "";
+    const game = this.data.history[frame.history_index].game;
+    const last = Math.max(...this.numbers.filter((n, i) => n && this.data.history[i].game === game)
+      .map((n) => n.turn));
+    return `Turn ${number.turn} of ${last}`;
   }
 
   /** Show frame `index` (clamped to the first and last). */
@@ -258,7 +266,8 @@ export class Review {
       list.scrollTop = 0;
     }
     $("score-caption").textContent = reviewCaption(this.data, frame);
-    const label = `${this.index + 1} of ${frames.length}: ${frame.text}`;
+    const counter = this.counter(frame); // as the move list numbers the line shown
+    const label = counter ? `${counter}: ${frame.text}` : frame.text;
     $("review-label").textContent = label;
     $("status").textContent = `Reviewing. ${frame.text}`;
     document.body.dataset.reviewIndex = String(this.index);

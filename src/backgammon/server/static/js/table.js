@@ -79,15 +79,62 @@ export function drawScore(view) {
 
 export function drawHistory(view) {
   const list = $("move-list");
+  fillHistory(list, view.history);
+  list.scrollTop = list.scrollHeight;
+}
+
+/**
+ * The turn numbers of a move list as a .mat numbers its lines: each numbered line has two
+ * columns, White's action on the left and Black's on the right (a line Black begins leaves
+ * the left one empty), so both sides' turns share a number; each game counts from 1.
+ * @param {{game?: number, kind: string, color: string|null}[]} history the move list
+ * @returns {({turn: number, first: boolean}|null)[]} per line: its turn, and whether it
+ *   begins it (the number is shown there); null for a game's heading or result
+ */
+export function turnNumbers(history) {
+  const numbers = [];
+  let game;
+  let turn = 0;
+  let rightTaken = true; // the line so far has its right column (or none is open)
+  for (const entry of history) {
+    if (entry.game !== game) {
+      game = entry.game;
+      turn = 0;
+      rightTaken = true;
+    }
+    if (entry.kind === "game" || entry.kind === "result" || !entry.color) {
+      numbers.push(null);
+    } else if (entry.color === "white" || rightTaken) {
+      turn += 1;
+      rightTaken = entry.color !== "white";
+      numbers.push({ turn, first: true });
+    } else {
+      rightTaken = true;
+      numbers.push({ turn, first: false });
+    }
+  }
+  return numbers;
+}
+
+/** Fill `list` (the move list's <ol>) with `history`, numbered by turns (turnNumbers). */
+export function fillHistory(list, history) {
+  const numbers = turnNumbers(history);
   list.replaceChildren();
-  for (const entry of view.history) {
+  history.forEach((entry, index) => {
     const item = document.createElement("li");
     item.className = `history-entry ${entry.color || ""}`;
     item.dataset.kind = entry.kind;
     item.textContent = entry.text;
+    const number = numbers[index];
+    if (number) {
+      item.value = number.turn;
+      item.dataset.turn = String(number.turn);
+      if (!number.first) item.classList.add("same-turn"); // the number is on the line before
+    } else {
+      item.classList.add("unnumbered");
+    }
     list.appendChild(item);
-  }
-  list.scrollTop = list.scrollHeight;
+  });
 }
 
 export function drawResult(view, { busy = false, live = true } = {}) {
