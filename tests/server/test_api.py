@@ -708,3 +708,32 @@ def test_one_address_cannot_fill_the_database_with_games(clients: Clients) -> No
     # another address is not held up
     other = TestClient(app_of(client), client=("10.9.8.7", 4000))
     assert other.post("/api/games", json={"mode": "pass_and_play"}).status_code == 201
+
+
+def test_the_computers_turns_take_the_evaluation_slots_of_their_address(
+        clients: Clients) -> None:
+    """A computer's turn is an evaluation like a hint: it waits for its address's slot (a
+    game must go on), a crowd of them from one address is refused 503 busy, and another
+    address's turn is not held up."""
+    client = clients.new(rolls=[(3, 1)] * 4)  # the computer (White) wins the opening roll
+    state = new_game(client, mode="computer", side="black", level="easy")
+    state = act(client, state["id"], "roll")
+    assert state["computer_to_act"]
+    slots = app_of(client).state.evaluations
+    slots.wait = 0.3
+    held = slots.slot("testclient")  # the address's one slot, taken
+    held.__enter__()
+    try:
+        refused = client.post(f"/api/games/{state['id']}/computer")
+        assert refused.status_code == 503
+        assert refused.json()["error"] == {
+            "code": "busy", "message": "the computer waited 0.3 s for its turn to think and "
+                                       "is still busy: try again in a moment"}
+        other = TestClient(app_of(client), client=("10.7.7.7", 5000))
+        game = other.post("/api/games", json={"mode": "computer", "side": "black",
+                                              "level": "easy"}).json()
+        act(other, game["id"], "roll")
+        assert other.post(f"/api/games/{game['id']}/computer").status_code == 200
+    finally:
+        held.__exit__(None, None, None)
+    assert client.post(f"/api/games/{state['id']}/computer").status_code == 200

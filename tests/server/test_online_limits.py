@@ -35,7 +35,8 @@ def app_and_now() -> tuple[FastAPI, FakeNow]:
     now = FakeNow()
     app = FastAPI()
     app.include_router(router)
-    app.state.online = OnlineHub(RoomManager(now=now, create_rate=10, max_waiting=5))
+    app.state.online = OnlineHub(RoomManager(now=now, create_rate=10, max_waiting=5,
+                                             max_per_address=20))
     return app, now
 
 
@@ -272,3 +273,20 @@ def test_one_client_behind_a_proxy_has_its_share_of_websockets(tmp_path: Any) ->
                 ws.send_text(json.dumps({"type": "hello"}))
                 assert json.loads(ws.receive_text())["type"] == "welcome"
         assert crowd.get("/health").status_code == 200  # the two closed: room again
+
+
+def test_one_address_holds_a_share_of_the_rooms_joined_or_not() -> None:
+    from backgammon.services.online.protocol import OnlineError
+    from backgammon.services.online.rooms import DEFAULT_MAX_PER_ADDRESS, OnlineSettings
+
+    rooms = RoomManager(create_rate=100, max_waiting=100, max_per_address=3)
+    for _ in range(3):
+        room, _ = rooms.create(OnlineSettings(), "Ann", "192.0.2.1")
+        rooms.join(room, "Bob")  # joined rooms count too
+    with pytest.raises(OnlineError) as refused:
+        rooms.create(OnlineSettings(), "Ann", "192.0.2.1")
+    assert refused.value.code == "rate_limited"
+    assert str(refused.value) == ("your address has 3 rooms open, its most: leave one (a "
+                                  "room left empty is forgotten) to open another")
+    rooms.create(OnlineSettings(), "Cy", "192.0.2.2")  # another address is not held up
+    assert RoomManager().max_rooms >= DEFAULT_MAX_PER_ADDRESS * 100  # a hundredth at most

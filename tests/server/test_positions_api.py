@@ -329,8 +329,8 @@ def test_hints_are_refused_at_once_when_every_evaluation_slot_is_taken(
         slot.__enter__()
     refused = client.post("/api/positions/evaluation", json={"position": OPENING_31})
     assert refused.status_code == 503
-    assert refused.json()["error"] == {"code": "busy", "message": "you have 3 evaluations "
-                                       "running already: try again once they are answered"}
+    assert refused.json()["error"] == {"code": "busy", "message": "you have 1 evaluation "
+                                       "running already: try again once it is answered"}
     for slot in mine:
         slot.__exit__(None, None, None)
     assert evaluation(client, OPENING_31)["plays"][0]["play"] == "8/5 6/5"

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from backgammon.core.errors import InvalidSettingsError
+from backgammon.services.analysis_jobs import EvaluationSlots
 from backgammon.services.session import RECENT_LIMIT, GameOptions, GameService
 from backgammon.services.setup import check_setup
 from backgammon.services.state import (
@@ -287,11 +288,23 @@ async def rematch(game_id: GameId, service: Service, request: Request) -> GameSt
     response_model=ComputerTurnJSON,
     summary="Let the computer act",
 )
-async def computer(game_id: GameId, service: Service) -> ComputerTurnJSON:
+async def computer(game_id: GameId, service: Service, request: Request) -> ComputerTurnJSON:
     """Let the computer act (its cube decision, roll and play, or its answer to a double),
     computed in a worker thread. Answers the steps one by one, for the page to show checker
-    by checker, and the state after them."""
-    return await _in_thread(service.computer_turn, game_id)
+    by checker, and the state after them.
+
+    The turn takes one of the app's evaluation slots, as a hint does, from its client
+    address's share (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`): it waits
+    for one, and a crowd of turns from one address, or a wait past the slots' limit, answers
+    503 ``busy``."""
+    slots: EvaluationSlots = request.app.state.evaluations
+    client = client_address(request)
+
+    def turn() -> ComputerTurnJSON:
+        with slots.slot(client, wait=True):
+            return service.computer_turn(game_id)
+
+    return await _in_thread(turn)
 
 
 @router.post("/games/{game_id}/clock", response_model=ClockCheckJSON, summary="Clock check")

@@ -57,11 +57,12 @@ class ServerSettings:
         persist_rooms: keep the online rooms in ``db_path`` (committed action by action,
             restored at start: :mod:`backgammon.services.online.persist`); False keeps them in
             memory only.
-        evaluations: hints computed at once, from every client together (the game's hint,
-            the position editor's, a review's); one more is refused at once with 503
-            ``busy`` (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), and one
-            client address holds at most one fewer (at least 1), so it can never take them
-            all.
+        evaluations: evaluations computed at once, from every client together (the game's
+            hint, the position editor's, a review's, and the computer's turns); a hint past
+            them is refused at once with 503 ``busy``, a computer's turn waits for one
+            (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), and one client
+            address holds at most a quarter of them (at least 1), so that it keeps no other
+            client waiting.
         connections_per_address: requests in progress and WebSockets open that one client
             address (as the app sees it: a trusted proxy's ``X-Forwarded-For``) may have at
             once; one more is refused (503 ``too_many_connections``; a WebSocket closed with

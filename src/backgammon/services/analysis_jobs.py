@@ -18,6 +18,7 @@ match-winning chances as :mod:`backgammon.analysis` says).
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
@@ -58,8 +59,12 @@ FINISHED: Final = ("done", "failed", "cancelled")
 HINT_PLAYS: Final = 8
 
 
-#: Evaluations (hints) computed at once by default, whoever asks.
+#: Evaluations (hints, the computer's turns) computed at once by default, whoever asks.
 DEFAULT_EVALUATIONS: Final = 4
+#: The computer's turns of one client that may wait for a slot at once.
+DEFAULT_WAITING: Final = 2
+#: The longest a computer's turn waits for a slot, seconds.
+DEFAULT_WAIT: Final = 30.0
 
 
 class TooManyJobsError(BackgammonError):
@@ -76,67 +81,114 @@ class EvaluatorBusyError(BackgammonError):
 
 
 class EvaluationSlots:
-    """A bound on the hints computed at once (each up to a few CPU-seconds at Expert), so
-    that a flood of requests cannot take the server's cores from the games being played: a
-    request that finds every slot taken is refused at once (:class:`EvaluatorBusyError`)
-    rather than made to wait. One client (its address) holds at most ``per_client`` slots at
-    once, one fewer than all by default, so that no single client can take every slot from
-    the others.
+    """A bound on the evaluations computed at once (a hint, up to a few CPU-seconds at
+    Expert; the computer's turn), so that a flood of requests cannot take the server's cores
+    from the games being played.
+
+    One client (its address) holds at most ``per_client`` slots at once, a quarter of them by
+    default, so that no client keeps the others' hints at busy. A hint that finds no slot, or
+    its client's share taken, is refused at once (:class:`EvaluatorBusyError`) rather than
+    made to wait. The computer's turn (``slot(..., wait=True)``) waits instead, since a game
+    must go on: for its client's share and a free slot, at most ``wait`` seconds, and at most
+    ``waiting`` of one client's turns wait at once; past either it is refused too.
 
     Args:
         slots: evaluations at once (at least 1).
-        per_client: evaluations at once for one client (1 to ``slots``; default
-            ``slots - 1``, at least 1).
+        per_client: evaluations at once for one client (1 to ``slots``; default a quarter
+            of ``slots``, at least 1).
+        waiting: the computer's turns of one client that may wait at once.
+        wait: the longest a computer's turn waits for a slot, seconds.
 
     Raises:
         ValueError: ``slots`` or ``per_client`` out of range.
     """
 
-    def __init__(self, slots: int = DEFAULT_EVALUATIONS, per_client: int | None = None) -> None:
+    def __init__(self, slots: int = DEFAULT_EVALUATIONS, per_client: int | None = None, *,
+                 waiting: int = DEFAULT_WAITING, wait: float = DEFAULT_WAIT) -> None:
         if slots < 1:
             raise ValueError(f"slots must be at least 1, got {slots!r}")
-        per_client = max(1, slots - 1) if per_client is None else per_client
+        per_client = max(1, slots // 4) if per_client is None else per_client
         if not 1 <= per_client <= slots:
             raise ValueError(f"per_client must be from 1 to {slots}, got {per_client!r}")
         self.slots = slots
         self.per_client = per_client
-        self._free = threading.BoundedSemaphore(slots)
-        self._lock = threading.Lock()
+        self.max_waiting = waiting
+        self.wait = wait
+        self._used = 0
+        self._turn = threading.Condition()
         self._held: dict[str, int] = {}  # slots held by each client with some
+        #: the computer's turns of each client waiting for a slot
+        self.waiting: dict[str, int] = {}
+
+    def _fits(self, client: str | None) -> bool:
+        return self._used < self.slots and (
+            client is None or self._held.get(client, 0) < self.per_client)
+
+    def _refusal(self, client: str | None) -> EvaluatorBusyError:
+        held = 0 if client is None else self._held.get(client, 0)
+        if held >= self.per_client:
+            return EvaluatorBusyError(
+                f"you have {held} evaluation{'s' if held != 1 else ''} running already: try "
+                f"again once {'they are' if held != 1 else 'it is'} answered")
+        return EvaluatorBusyError(f"the computer is busy with {self.slots} other evaluations: "
+                                  "try again in a moment")
 
     @contextmanager
-    def slot(self, client: str | None = None) -> Iterator[None]:
+    def slot(self, client: str | None = None, *, wait: bool = False) -> Iterator[None]:
         """Hold one slot for the ``with`` block; ``client``: who asks (its address), None for
-        the server's own callers, which only the total bounds.
+        the server's own callers, which only the total bounds; ``wait``: a computer's turn,
+        which waits for its slot (see the class).
 
         Raises:
-            EvaluatorBusyError: none is free, or ``client`` holds ``per_client`` already.
+            EvaluatorBusyError: none is free, or ``client`` holds its share already (at once
+                without ``wait``; with it, once ``wait`` seconds have passed, or at once when
+                ``waiting`` of the client's turns wait already).
         """
-        if client is not None:
-            with self._lock:
-                held = self._held.get(client, 0)
-                if held >= self.per_client:
-                    raise EvaluatorBusyError(
-                        f"you have {held} evaluations running already: try again once they "
-                        "are answered")
-                self._held[client] = held + 1
-        try:
-            if not self._free.acquire(blocking=False):
-                raise EvaluatorBusyError(
-                    f"the computer is busy with {self.slots} other evaluations: try again in "
-                    "a moment")
-            try:
-                yield
-            finally:
-                self._free.release()
-        finally:
+        with self._turn:
+            if not self._fits(client):
+                if not wait:
+                    raise self._refusal(client)
+                self._wait_for(client)
+            self._used += 1
             if client is not None:
-                with self._lock:
+                self._held[client] = self._held.get(client, 0) + 1
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._used -= 1
+                if client is not None:
                     left = self._held[client] - 1
                     if left:
                         self._held[client] = left
                     else:
                         del self._held[client]
+                self._turn.notify_all()
+
+    def _wait_for(self, client: str | None) -> None:
+        """Wait (the condition's lock held) until ``client`` may take a slot."""
+        key = "" if client is None else client
+        queued = self.waiting.get(key, 0)
+        if client is not None and queued >= self.max_waiting:
+            raise EvaluatorBusyError(
+                f"you have {queued} turn{'s' if queued != 1 else ''} of the computer waiting "
+                f"already: try again once {'they are' if queued != 1 else 'it is'} played")
+        self.waiting[key] = queued + 1
+        try:
+            deadline = time.monotonic() + self.wait
+            while not self._fits(client):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise EvaluatorBusyError(
+                        f"the computer waited {self.wait:g} s for its turn to think and is "
+                        "still busy: try again in a moment")
+                self._turn.wait(left)
+        finally:
+            queued = self.waiting[key] - 1
+            if queued:
+                self.waiting[key] = queued
+            else:
+                del self.waiting[key]
 
 
 class NoSuchJobError(BackgammonError, LookupError):
@@ -530,6 +582,8 @@ __all__ = [
     "DEFAULT_EVALUATIONS",
     "DEFAULT_MAX_TURNS",
     "DEFAULT_PER_CLIENT",
+    "DEFAULT_WAIT",
+    "DEFAULT_WAITING",
     "AnalysisJobs",
     "AnalysisTooLargeError",
     "EvaluationSlots",

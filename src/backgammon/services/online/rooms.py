@@ -96,6 +96,7 @@ from backgammon.services.words import Names, online_status, room_says
 __all__ = [
     "DEFAULT_ABANDON_AFTER",
     "DEFAULT_EXPIRY",
+    "DEFAULT_MAX_PER_ADDRESS",
     "HEAVY_READS",
     "MAX_MATCH_LENGTH",
     "TRANSITIONS",
@@ -121,6 +122,9 @@ DEFAULT_CREATE_RATE: Final = 10
 CREATE_WINDOW: Final = 60.0
 #: Rooms nobody has joined yet that one client address may hold at once.
 DEFAULT_MAX_WAITING: Final = 5
+#: Rooms one client address may hold at once, joined or not (until they expire): its share of
+#: :data:`DEFAULT_MAX_ROOMS`, so that a few addresses cannot take every room.
+DEFAULT_MAX_PER_ADDRESS: Final = 10
 #: Seconds an untimed game may wait on a silent (or disconnected) side before the other side
 #: may claim the game as abandoned.
 DEFAULT_ABANDON_AFTER: Final = 120.0
@@ -1557,6 +1561,7 @@ class RoomManager:
             may claim it (:class:`Room`).
         create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined that one client address may hold at once.
+        max_per_address: rooms one client address may hold at once, joined or not.
         time_controls: the values of the time controls offered (default the standard ones;
             the app passes the server's configured ones, as local play gets them).
     """
@@ -1570,6 +1575,7 @@ class RoomManager:
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         create_rate: int = DEFAULT_CREATE_RATE,
         max_waiting: int = DEFAULT_MAX_WAITING,
+        max_per_address: int = DEFAULT_MAX_PER_ADDRESS,
         time_controls: Mapping[str, TimeControl | None] | None = None,
     ) -> None:
         if not expiry > 0:
@@ -1582,6 +1588,7 @@ class RoomManager:
             TIME_CONTROLS if time_controls is None else time_controls)
         self.create_rate = create_rate
         self.max_waiting = max_waiting
+        self.max_per_address = max_per_address
         self._created: dict[str, list[float]] = {}  # each address's recent creations
         self._hosts: dict[str, str] = {}  # room code -> the address that created it
         self.now = now
@@ -1608,7 +1615,7 @@ class RoomManager:
             OnlineError: ``too_many_rooms`` when :attr:`max_rooms` rooms are open;
                 ``rate_limited`` when ``address`` created :attr:`create_rate` rooms in the
                 last :data:`CREATE_WINDOW` seconds, or holds :attr:`max_waiting` rooms nobody
-                has joined. Nothing is created.
+                has joined, or :attr:`max_per_address` rooms. Nothing is created.
         """
         self.sweep()
         if address is not None:
@@ -1620,8 +1627,12 @@ class RoomManager:
                 raise OnlineError("rate_limited", f"{len(recent)} rooms created from your "
                                                   f"address in the last {CREATE_WINDOW:g} s: "
                                                   f"try again in {wait:.0f} s")
-            waiting = sum(1 for code, host in self._hosts.items()
-                          if host == address and self._rooms[code].phase is RoomPhase.WAITING)
+            held = [code for code, host in self._hosts.items() if host == address]
+            if len(held) >= self.max_per_address:
+                raise OnlineError("rate_limited", f"your address has {len(held)} rooms open, "
+                                                  f"its most: leave one (a room left empty "
+                                                  f"is forgotten) to open another")
+            waiting = sum(1 for code in held if self._rooms[code].phase is RoomPhase.WAITING)
             if waiting >= self.max_waiting:
                 raise OnlineError("rate_limited", f"your address has {waiting} rooms nobody "
                                                   f"has joined: share one, or wait until they "
