@@ -574,3 +574,38 @@ def test_10_the_move_list_is_numbered_by_turns_and_the_counter_agrees(
     page.wait_for_function("() => document.body.dataset.reviewIndex === '0'")
     assert page.inner_text("#review-label") == "The starting position"
     game.screenshot("trial-10-turns")
+
+
+# --------------------------------------------------------------------------------------------
+# 11. The analysis says when the computer grades itself, and the units of its figures
+
+
+def test_11_the_computer_graded_by_its_own_engine_says_so_and_figures_have_units(
+        open_page: Any, server: ServerProcess) -> None:
+    import random
+
+    from backgammon.core.match import Match
+    from scenarios import play_random_turn
+
+    match = Match(0, cube=False)
+    rng = random.Random(11)
+    while len(match.current.history) < 6:
+        play_random_turn(match.current, rng)
+    gid = store(server, "selfgraded", match, mode="computer", human="white")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=120_000)
+    players = page.eval_on_selector_all("#analysis-summary th[data-player]",
+                                        "cells => cells.map(c => c.dataset.player)")
+    computer = players.index(next(p for p in players if p.startswith("Computer")))
+    pr = page.eval_on_selector_all('#analysis-summary tr[data-figure="pr"] td',
+                                   "cells => cells.map(c => c.textContent)")
+    assert "self-graded" in pr[computer] and "self-graded" not in pr[1 - computer]
+    assert "self-graded" in page.inner_text("#analysis-status")
+    assert "graded by the engine that played" in page.inner_text("#analysis-summary caption")
+    labels = page.eval_on_selector_all("#analysis-summary tr[data-figure] th",
+                                       "cells => cells.map(c => c.textContent)")
+    assert labels[:3] == ["Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)"]
+    assert "Luck (EMG)" in labels
+    game.screenshot("trial-11-analysis")

@@ -22,6 +22,10 @@ function el(tag, text, cls) {
 /** Why an online game in progress is not analysed. */
 const NOT_YET = "An online game is analysed once it is over.";
 
+/** Whether a player is this program's computer, graded by the same engine that played it
+ * (its own errors read small: "PR 0.0, world class"). */
+const selfGraded = (p) => /^Computer( \(|$)/.test(p.name);
+
 /** "Your" for "You" (the person, against the computer), else "Ann's". */
 const possessive = (name) => (name === "You" ? "Your" : `${name}'s`);
 const signed = (x) => (x >= 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
@@ -237,8 +241,8 @@ export class Analysis {
     this.drawSummary(result);
     this.drawGraph();
     $("analysis-panel").dataset.state = "done";
-    const [a, b] = result.players;
-    $("analysis-status").textContent = `Analysed at ${result.level}: ${a.name} PR ${a.pr.toFixed(1)} (${ratingText(a)}), ${b.name} PR ${b.pr.toFixed(1)} (${ratingText(b)}).`;
+    const said = (p) => `${p.name} PR ${p.pr.toFixed(1)} (${ratingText(p)}${selfGraded(p) ? "; self-graded" : ""})`;
+    $("analysis-status").textContent = `Analysed at ${result.level}: ${result.players.map(said).join(", ")}.`;
     this.hooks.say($("analysis-status").textContent);
     const review = this.hooks.review;
     if (review.active && review.data) this.onFrame(review.data.frames[review.index]);
@@ -273,32 +277,45 @@ export class Analysis {
       head.appendChild(th);
     }
     table.appendChild(head);
+    // each figure's unit beside its name (error rates and PR are not the same unit)
     const figures = [
-      ["checker", "Checker play", (p) => p.chequer_error_rate_memg.toFixed(1)],
-      ["cube", "Cube", (p) => p.cube_error_rate_memg.toFixed(1)],
-      ["overall", "Overall", (p) => p.error_rate_memg.toFixed(1)],
-      ["pr", "PR", (p) => p.pr.toFixed(1)],
-      ["rating", "Rating", ratingText],
-      ["doubtful", "Doubtful ?!", (p) => String(p.doubtful)],
-      ["bad", "Bad ?", (p) => String(p.bad)],
-      ["very-bad", "Very bad ??", (p) => String(p.very_bad)],
-      ["luck", "Luck", (p) => signed(p.luck_emg)],
+      ["checker", "Checker play", "mEMG", (p) => p.chequer_error_rate_memg.toFixed(1)],
+      ["cube", "Cube", "mEMG", (p) => p.cube_error_rate_memg.toFixed(1)],
+      ["overall", "Overall", "mEMG", (p) => p.error_rate_memg.toFixed(1)],
+      ["pr", "PR", "", (p) => p.pr.toFixed(1)],
+      ["rating", "Rating", "", ratingText],
+      ["doubtful", "Doubtful ?!", "", (p) => String(p.doubtful)],
+      ["bad", "Bad ?", "", (p) => String(p.bad)],
+      ["very-bad", "Very bad ??", "", (p) => String(p.very_bad)],
+      ["luck", "Luck", "EMG", (p) => signed(p.luck_emg)],
     ];
-    for (const [key, label, value] of figures) {
+    for (const [key, label, unit, value] of figures) {
       const row = el("tr");
       row.dataset.figure = key;
-      const th = el("th", label);
+      const th = el("th", unit ? `${label} ` : label);
+      if (unit) th.appendChild(el("span", `(${unit})`, "unit"));
       th.scope = "row";
       row.appendChild(th);
       for (const p of result.players) {
         const cell = el("td", value(p));
         cell.dataset.player = p.name;
+        if (key === "pr" && selfGraded(p)) {
+          // the engine that played grades itself: its own choices are its best ones
+          const note = el("span", " self-graded", "self-graded");
+          note.title = "Graded by the engine that played it: its own choices look best to it";
+          cell.appendChild(note);
+        }
         row.appendChild(cell);
       }
       table.appendChild(row);
     }
-    const caption = el("caption", "Error rates in mEMG per decision; luck in EMG");
-    table.prepend(caption);
+    let words = "Error rates in mEMG (thousandths of a game) per decision; PR, eXtreme "
+      + "Gammon's Performance Rating: 500 times the equity lost per decision; luck in EMG.";
+    if (result.players.some(selfGraded)) {
+      words += " Self-graded: the computer is graded by the engine that played, so its own "
+        + "errors read small.";
+    }
+    table.prepend(el("caption", words));
     table.hidden = false;
   }
 
