@@ -128,7 +128,12 @@ def test_a_restored_room_is_the_room_it_was_and_goes_on_in_step_with_it(
     before = _views(room)
 
     later = FakeNow(5.0)  # a new process: its monotonic clock starts elsewhere
-    again = _rooms(path, later)
+    twin = tmp_path / "twin.sqlite3"  # (its own file: both go on writing)
+    with sqlite3.connect(path) as source, sqlite3.connect(twin) as target:
+        source.backup(target)
+    source.close()
+    target.close()
+    again = _rooms(twin, later)
     assert again.load() == 1
     copy = again.get(room.code)
     assert copy is not room
@@ -222,7 +227,8 @@ def test_a_damaged_room_is_refused_with_a_logged_error_and_the_others_come_back(
         assert again.load() == 1
     assert _views(again.get(good.code)) == _views(good)
     for code in (bad.code, broken.code):
-        with pytest.raises(OnlineError, match="no room"):
+        with pytest.raises(OnlineError, match="could not be brought back after the server "
+                                              "restarted"):
             again.get(code)
     assert set(again.refused) == {bad.code, broken.code}
     assert again.refused[bad.code].startswith(
@@ -301,7 +307,8 @@ def test_a_write_that_fails_leaves_the_room_playing_in_memory_only(
     monkeypatch.setattr(rooms.store, "append", full)
     with caplog.at_level(logging.ERROR, logger="backgammon.online"):
         out = driver.step(rooms, room)
-    assert [p["type"] for s, p in out if s is Seat.HOST] == ["commit"]  # relayed all the same
+    # relayed all the same, the players told
+    assert [p["type"] for s, p in out if s is Seat.HOST] == ["commit", "notice"]
     assert caplog.records[0].getMessage() == (
         f"online room {room.code}: action 2 (message) could not be stored (database or disk "
         f"is full); the room goes on in memory only and will not survive a restart")
@@ -314,23 +321,86 @@ def test_a_write_that_fails_leaves_the_room_playing_in_memory_only(
     assert len(rooms) == 1
 
 
-def test_a_room_past_the_most_actions_stored_goes_on_in_memory_only(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_room_nearing_its_most_actions_is_warned_then_refused_and_never_lost(
+        tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    rooms = _rooms(path, FakeNow(1.0), max_actions=3)
+    rooms = _rooms(path, FakeNow(1.0), max_actions=20)
     room, _, _ = _started(rooms)
     driver = Driver(8)
-    driver.step(rooms, room)
-    driver.step(rooms, room)
-    assert RoomStore(path).count_actions(room.code) == 3
-    with caplog.at_level(logging.WARNING, logger="backgammon.online"):
-        driver.step(rooms, room)
-    assert caplog.records[0].getMessage() == (
-        f"online room {room.code}: over 3 actions stored; the room goes on in memory only and "
-        f"will not survive a restart")
-    assert RoomStore(path).codes() == []
-    driver.step(rooms, room)  # the room plays on: the opening round is thrown
-    assert room.round is None and room.next_round == 2
+    notices: list[tuple[Seat, dict[str, Any]]] = []
+    refused = None
+    for _ in range(40):
+        seat, message = driver.next_message(room)
+        before = _views(room)
+        try:
+            out = driver.send(rooms, room, seat, **message)
+        except OnlineError as exc:
+            refused = exc
+            break
+        notices += [(s, p) for s, p in out if p["type"] == "notice"]
+    # warned once, both players, as the cap approached (18 of 20 actions stored)
+    assert [s for s, _ in notices] == [Seat.HOST, Seat.GUEST]
+    notice = notices[0][1]
+    assert notice["code"] == "room_log_nearly_full"
+    assert notice["message"] == (
+        "This room has stored 18 of the 20 actions it can keep: finish this game soon. Past "
+        "its limit only resigning or leaving is taken; start a new room to play on.")
+    assert "seq" not in notice  # not one of the room's events
+    # refused at the cap, in words, the room as it was
+    assert refused is not None and refused.code == "room_log_full"
+    assert str(refused) == (
+        "This room has stored the 20 actions it can keep, its most: the game cannot go on "
+        "here. Resign or leave, and start a new room to play on.")
+    assert _views(room) == before
+    state = room.state_for(Seat.HOST)
+    stored = RoomStore(path).count_actions(room.code)
+    assert 20 <= stored <= 20 + ENDING_RESERVE[0]  # (the dice round open was thrown)
+    assert state["storage"] == {"actions": stored, "max_actions": 20,
+                                "bytes": state["storage"]["bytes"],
+                                "max_bytes": rooms.max_room_bytes, "saved": True,
+                                "warning": str(refused)}
+    assert state["view"]["notice"] == str(refused)
+    # a restart brings it back, warning and all: nothing is lost
+    again = _rooms(path, FakeNow(2.0), max_actions=20)
+    assert again.load() == 1
+    copy = again.get(room.code)
+    assert _views(copy) == _views(room)
+    assert copy.state_for(Seat.GUEST)["storage"]["warning"] == str(refused)
+
+
+def test_a_room_that_cannot_be_restored_is_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0))
+    bad, _, _ = _started(rooms)
+    RoomStore(path).write_raw("online_actions", (bad.code, 2, 2.0, 1.7e9, "{oops"))
+    again = _rooms(path, FakeNow(9.0))
+    assert again.load() == 0
+    with pytest.raises(OnlineError) as refused:
+        again.get(bad.code)
+    assert refused.value.code == "room_not_restored" and refused.value.fatal
+    assert str(refused.value) == (
+        "This room could not be brought back after the server restarted (its saved record "
+        "is damaged or no longer replays): start a new room.")
+
+
+def test_a_room_the_store_cannot_keep_tells_its_players(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _rooms(path, FakeNow(1.0))
+    room, _, _ = _started(rooms)
+
+    def full(*args: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(rooms.store, "append", full)
+    out = Driver(6).step(rooms, room)
+    told = [(s, p) for s, p in out if p["type"] == "notice"]
+    assert [s for s, _ in told] == [Seat.HOST, Seat.GUEST]
+    words = ("The server could not save this room: play goes on, but a restart of the server "
+             "would end it.")
+    assert told[0][1] == {"type": "notice", "code": "not_saved", "message": words}
+    assert room.state_for(Seat.HOST)["storage"]["saved"] is False
+    assert room.state_for(Seat.HOST)["view"]["notice"] == words
 
 
 def _padded(fields: dict[str, Any], size: int = 4000) -> str:
@@ -375,8 +445,8 @@ def test_a_room_past_its_bytes_refuses_actions_and_stays_as_it_was(tmp_path: Pat
     assert refused is not None and refused.code == "room_log_full"
     assert message["type"] in ("commit", "play")  # a round open is thrown to its end
     assert str(refused) == (
-        "This room has stored 1,500 bytes of play, its most: the game cannot go on here. "
-        "Resign or leave, and start a new room to play on.")
+        "This room has stored the 1,500 bytes it can keep, its most: the game cannot go on "
+        "here. Resign or leave, and start a new room to play on.")
     assert _views(room) == before  # the game in progress is intact
     stored = RoomStore(path).load(room.code)
     used = sum(len(json.dumps(value, separators=(",", ":")))

@@ -382,7 +382,7 @@ def test_a_damaged_room_is_refused_at_start_with_a_logged_error_and_the_others_c
         assert player.connect(server, good.code)["restarted"] is True
     bad.host.ws = _open(f"ws://{HOST}:{server.port}/api/online/rooms/{bad.code}/ws")
     bad.host.send({"type": "hello", "token": bad.host.token})
-    assert bad.host.expect("error")["code"] == "room_not_found"
+    assert bad.host.expect("error")["code"] == "room_not_restored"  # said so, not "not found"
     bad.host.close()
     log = server.log.read_text()
     assert (f"online room refused at start: stored room {bad.code!r} does not replay: action 3 "

@@ -302,8 +302,15 @@ ROOM_WORDS: Final = {
                            "Their clock keeps running."),
     "left": "{name} has left the game.",
     "left_room": "{name} ({color}) left the room",
-    "log_full": ("This room has stored {limit} of play, its most: the game cannot go on "
-                 "here. Resign or leave, and start a new room to play on."),
+    "log_full": ("This room has stored the {limit} it can keep, its most: the game cannot "
+                 "go on here. Resign or leave, and start a new room to play on."),
+    "log_nearly_full": ("This room has stored {used} of the {limit} it can keep: finish this "
+                        "game soon. Past its limit only resigning or leaving is taken; start "
+                        "a new room to play on."),
+    "not_saved": ("The server could not save this room: play goes on, but a restart of the "
+                  "server would end it."),
+    "not_restored": ("This room could not be brought back after the server restarted (its "
+                     "saved record is damaged or no longer replays): start a new room."),
     "storage_full": ("The rooms created from your address hold {size} of games, their "
                      "most: finish or leave a room (a room left empty is forgotten) to play "
                      "on."),

@@ -15,12 +15,15 @@ transaction per action) and rebuilds the rooms from it when the server starts:
   (:meth:`Room.tick <.rooms.Room.tick>` when it ended a game or made a side claimable).
 
 What is stored is bounded (:meth:`PersistentRooms.handle` checks before the room acts, so a
-refused action changes nothing): one room's actions hold at most ``max_room_bytes`` bytes,
-and the rooms one client address created ``max_address_bytes`` together. Past a room's bound
-only the actions that can end the game are taken (:data:`ENDING`, a few more at most:
-:data:`ENDING_RESERVE`), refused otherwise with ``room_log_full``; past its address's bound a
-room's actions, and new rooms, are refused with ``storage_full``. The game in progress stays
-as it was, and stored.
+refused action changes nothing): one room keeps at most ``max_actions`` actions and
+``max_room_bytes`` bytes, and the rooms one client address created ``max_address_bytes``
+together. Past a room's bound only the actions that can end the game are taken
+(:data:`ENDING`, a few more at most: :data:`ENDING_RESERVE`), refused otherwise with
+``room_log_full``; past its address's bound a room's actions, and new rooms, are refused with
+``storage_full``. The game in progress stays as it was, and stored: a room is never dropped
+for its size. The players are told before: once a room has stored :data:`WARN_SHARE` of what
+it can keep, both get a ``notice`` (``room_log_nearly_full``), and the state says how much is
+stored (``storage``, with the warning in words, also the view's ``notice``).
 
 While a room handles an action its clock stands still (one reading for the whole action), so
 replaying the actions at their stored readings rebuilds the room exactly: the position, the
@@ -38,7 +41,10 @@ seconds is dropped. Restored rooms count against the per-address limits as befor
 (the rooms nobody has joined, the creations of the last minute).
 
 When a write fails (a full disk, ...), the room carries on in memory and its rows are deleted:
-it will not come back after a restart, rather than come back behind what the players saw.
+it will not come back after a restart, rather than come back behind what the players saw; both
+players are told (a ``notice``, ``not_saved``, and the state's ``storage.saved`` false). A room
+refused at start answers ``room_not_restored`` (not ``room_not_found``) to a player coming
+back.
 """
 
 from __future__ import annotations
@@ -72,8 +78,8 @@ from backgammon.services.room_store import RoomStore, StoredRoom, StoredRoomErro
 from backgammon.services.words import room_says
 
 __all__ = ["DEFAULT_MAX_ACTIONS", "DEFAULT_MAX_ADDRESS_BYTES", "DEFAULT_MAX_ROOM_BYTES",
-           "DEFAULT_STALE_AFTER", "ENDING", "ENDING_RESERVE", "READ_ONLY", "PersistentRooms",
-           "open_rooms", "token_hash"]
+           "DEFAULT_STALE_AFTER", "ENDING", "ENDING_RESERVE", "READ_ONLY", "WARN_SHARE",
+           "PersistentRooms", "open_rooms", "token_hash"]
 
 logger = logging.getLogger("backgammon.online")
 
@@ -96,6 +102,8 @@ ENDING: Final = frozenset({"resign", "accept", "decline", "drop", "claim", "leav
                            "reveal"})
 #: How many actions of :data:`ENDING`, and how many bytes, a room may store past its bounds.
 ENDING_RESERVE: Final = (64, 16 * 1024)
+#: The share of its actions or bytes at which a room's players are warned.
+WARN_SHARE: Final = 0.9
 _HASH_RE: Final = re.compile(r"[0-9a-f]{64}")
 
 
@@ -155,8 +163,8 @@ class PersistentRooms(RoomManager):
         wall: wall-clock time, seconds since the epoch (for the per-address creation window
             and stale rooms across a restart).
         stale_after: seconds after its last write that a stored room is dropped at start.
-        max_actions: the most actions stored for one room; past it the room goes on in
-            memory only (its rows deleted, a warning logged).
+        max_actions: the most actions stored for one room; past it only :data:`ENDING`
+            actions are taken (``room_log_full``).
         max_room_bytes: the most bytes of actions stored for one room; past it only
             :data:`ENDING` actions are taken (``room_log_full``).
         max_address_bytes: the most bytes of actions stored for the rooms one client address
@@ -191,6 +199,7 @@ class PersistentRooms(RoomManager):
         self._returning: dict[str, set[Seat]] = {}  # seats not back since the restart
         self._bytes: dict[str, int] = {}  # bytes of actions stored, by room
         self._address_bytes: dict[str, int] = {}  # bytes stored, by the creating address
+        self._warned: set[str] = set()  # rooms whose players were told they near their bound
 
     # Writing --------------------------------------------------------------------------------
 
@@ -219,17 +228,49 @@ class PersistentRooms(RoomManager):
             extra_actions, extra_bytes = ENDING_RESERVE
             if (done + 1 > self.max_actions + extra_actions
                     or used + size > self.max_room_bytes + extra_bytes):
-                raise OnlineError("room_log_full", room_says("log_full", limit=self._limit()))
+                raise OnlineError("room_log_full", self._full_words(code))
             return
-        if used + size > self.max_room_bytes:
-            raise OnlineError("room_log_full", room_says("log_full", limit=self._limit()))
+        if done + 1 > self.max_actions or used + size > self.max_room_bytes:
+            raise OnlineError("room_log_full", self._full_words(code))
         if address is not None and (
                 self._address_bytes.get(address, 0) + size > self.max_address_bytes):
             raise OnlineError("storage_full", room_says(
                 "storage_full", size=f"{self.max_address_bytes:,} bytes"))
 
-    def _limit(self) -> str:
-        return f"{self.max_room_bytes:,} bytes"
+    def _full_words(self, code: str) -> str:
+        """Why the room takes no more play: the bound it reached, in words."""
+        if self._seq.get(code, 0) >= self.max_actions:
+            return room_says("log_full", limit=f"{self.max_actions:,} actions")
+        return room_says("log_full", limit=f"{self.max_room_bytes:,} bytes")
+
+    def _storage(self, room: Room, out: list[Outgoing] | None = None) -> None:
+        """Say on ``room`` what it has stored (its state's ``storage``) and, when it has just
+        come near its bounds (:data:`WARN_SHARE`), tell both players once (``notice``
+        messages appended to ``out``)."""
+        code = room.code
+        done = self._seq.get(code)
+        if done is None:
+            words = room_says("not_saved")
+            room.storage = {**(room.storage or {}), "saved": False, "warning": words}
+            return
+        used = self._bytes.get(code, 0)
+        warning = None
+        if done >= self.max_actions or used >= self.max_room_bytes:
+            warning = self._full_words(code)
+        elif done >= WARN_SHARE * self.max_actions:
+            warning = room_says("log_nearly_full", used=f"{done:,}",
+                                limit=f"{self.max_actions:,} actions")
+        elif used >= WARN_SHARE * self.max_room_bytes:
+            warning = room_says("log_nearly_full", used=f"{used:,}",
+                                limit=f"{self.max_room_bytes:,} bytes")
+        room.storage = {"actions": done, "max_actions": self.max_actions, "bytes": used,
+                        "max_bytes": self.max_room_bytes, "saved": True, "warning": warning}
+        if warning is not None and code not in self._warned:
+            self._warned.add(code)
+            if out is not None:
+                notice = {"type": "notice", "code": "room_log_nearly_full", "message": warning,
+                          "storage": room.storage}
+                out.extend((seat, notice) for seat in (Seat.HOST, Seat.GUEST))
 
     def _count(self, code: str, size: int) -> None:
         """``size`` more bytes stored for the room (and its creator's address)."""
@@ -249,16 +290,13 @@ class PersistentRooms(RoomManager):
             else:
                 del self._address_bytes[address]
 
-    def _commit(self, room: Room, at: float, action: dict[str, Any]) -> None:
+    def _commit(self, room: Room, at: float, action: dict[str, Any]) -> list[Outgoing]:
+        """Store the room's action; returns the notices for its players (it came near its
+        bounds, or it could not be stored)."""
         code = room.code
         done = self._seq.get(code)
         if done is None:
-            return
-        if done >= self.max_actions:
-            logger.warning("online room %s: over %d actions stored; the room goes on in memory "
-                           "only and will not survive a restart", code, self.max_actions)
-            self._unstore(code)
-            return
+            return []
         try:
             self._write(self.store.append, code, done + 1, at, action)
         except (sqlite3.Error, StoredRoomError) as exc:
@@ -266,9 +304,14 @@ class PersistentRooms(RoomManager):
                          "goes on in memory only and will not survive a restart", code,
                          done + 1, action.get("kind"), exc)
             self._unstore(code)
-            return
+            self._storage(room)
+            notice = {"type": "notice", "code": "not_saved", "message": room_says("not_saved")}
+            return [(seat, notice) for seat in (Seat.HOST, Seat.GUEST)]
         self._seq[code] = done + 1
         self._count(code, _size(action))
+        out: list[Outgoing] = []
+        self._storage(room, out)
+        return out
 
     def _unstore(self, code: str) -> None:
         """The room goes on in memory only: no more writes, and its rows are deleted (it is not
@@ -306,6 +349,7 @@ class PersistentRooms(RoomManager):
                                               "again later") from None
         self._seq[room.code] = 0
         self._count(room.code, _size(header))
+        self._storage(room)
         return room, token
 
     def _drop_new(self, code: str) -> None:
@@ -332,7 +376,7 @@ class PersistentRooms(RoomManager):
             at = self.now_of(room)
             out = room.handle(seat, message)
         if action is not None:
-            self._commit(room, at, action)
+            out += self._commit(room, at, action)
         return out
 
     def tick(self, room: Room) -> list[Outgoing]:
@@ -341,7 +385,7 @@ class PersistentRooms(RoomManager):
             at = self.now_of(room)
             out = room.tick()
         if out:
-            self._commit(room, at, {"kind": "tick"})
+            out += self._commit(room, at, {"kind": "tick"})
         return out
 
     def join(self, room: Room, name: str | None) -> str:
@@ -351,6 +395,18 @@ class PersistentRooms(RoomManager):
             token = room.join(name)
         self._commit(room, at, {"kind": "join", "name": name, "token": token_hash(token)})
         return token
+
+    def get(self, code: str) -> Room:
+        """:meth:`RoomManager.get <.rooms.RoomManager.get>`; a room refused at start (damaged,
+        or its actions no longer replay) is said so, not taken for one that never was.
+
+        Raises:
+            OnlineError: ``room_not_restored`` (fatal) for a room refused at start;
+                ``room_not_found`` as the manager's.
+        """
+        if code in self.refused and code not in self._rooms:
+            raise OnlineError("room_not_restored", room_says("not_restored"), fatal=True)
+        return super().get(code)
 
     def sweep(self) -> list[str]:
         """:meth:`RoomManager.sweep <.rooms.RoomManager.sweep>`, the dropped rooms deleted
@@ -362,6 +418,7 @@ class PersistentRooms(RoomManager):
 
     def _forget(self, code: str) -> None:
         self._uncount(code)
+        self._warned.discard(code)
         self._seq.pop(code, None)
         self._clocks.pop(code, None)
         self._hashes.pop(code, None)
@@ -448,6 +505,9 @@ class PersistentRooms(RoomManager):
             self._count_creation(item)
             self._count(room.code, _size(item.header)
                         + sum(_size(stored.action) for stored in item.actions))
+            self._storage(room)
+            if room.storage is not None and room.storage["warning"] is not None:
+                self._warned.add(room.code)  # (told before the restart)
             restored += 1
         for times in self._created.values():
             times.sort()

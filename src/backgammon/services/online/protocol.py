@@ -192,6 +192,11 @@ type               fields
 ``explain``        ``explain``: ``legal``, ``text``, ``reason``, ``rule``, ``source`` (as local
                    play's, :func:`backgammon.services.review.explain_attempt`), ``ref``?: to
                    the sender only
+``notice``         ``code``, ``message`` (words for the page), ``storage``?: not one of the
+                   room's events (no ``seq``), to both players: ``room_log_nearly_full``
+                   once the room has stored 90 % of what it can keep (then ``room_log_full``
+                   refuses all but what ends the game), ``not_saved`` when the server could
+                   not store the room (play goes on; a restart would end it)
 ``error``          ``code``, ``message``, ``ref``? (to the sender only)
 =================  ==============================================================================
 
@@ -207,11 +212,14 @@ for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation`
 ``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
 ``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``rematch`` (the
-seats that asked), ``seq``, and ``view``: the table's view of the game from this seat, the same
-shape and words as local play's state (:func:`backgammon.services.table.describe`: ``phase``,
-``turn``, ``to_act``, ``board``, ``dice``, ``legal``, ``can``, ``cube``, ``score``, ``history``,
-``last_turn``, ``result``, ``message``, ...; with ``id``, ``version``, ``viewer``,
-``players``), which the page draws.
+seats that asked), ``seq``, ``storage`` (null for a room the server does not store, else
+``actions``, ``max_actions``, ``bytes``, ``max_bytes``, ``saved`` (false: a restart would end
+the room), ``warning``: words, or null), and ``view``: the table's view of the game from this
+seat, the same shape and words as local play's state
+(:func:`backgammon.services.table.describe`: ``phase``, ``turn``, ``to_act``, ``board``,
+``dice``, ``legal``, ``can``, ``cube``, ``score``, ``history``, ``last_turn``, ``result``,
+``message``, ...; with ``id``, ``version``, ``viewer``, ``players``, ``hints``, and
+``notice``: the room's warning in words, or null), which the page draws.
 
 Errors
 ======
@@ -244,9 +252,11 @@ code                   meaning
 ``not_allowed``        the engine refuses the action (e.g. the opponent owns the cube)
 ``reveal_mismatch``    the reveal does not match its commitment: the game ends (``aborted``)
 ``no_such_game``       ``export`` of a game number the match has not reached
-``room_log_full``      the room has stored its most (bytes of actions): only what can end the
-                       game is taken (resign, accept, decline, drop, claim, leave, and the dice
-                       round already open)
+``room_log_full``      the room has stored its most (actions, or bytes of actions): only what
+                       can end the game is taken (resign, accept, decline, drop, claim, leave,
+                       and the dice round already open)
+``room_not_restored``  the room was refused when the server restarted (its record is damaged
+                       or no longer replays) (*closes*)
 ``storage_full``       the rooms created from this client address hold their most bytes: their
                        actions (but those that end a game) and new rooms are refused
 =====================  ==========================================================================

@@ -522,6 +522,11 @@ class Room:
         self._match_text: tuple[Match, tuple[int, int, tuple[Move, ...]], dict[str, Any],
                                 str] | None = None
         self._log_encoder = _LogEncoder()
+        #: What the room has stored, when its manager keeps it in a store: ``actions`` and
+        #: ``max_actions``, ``bytes`` and ``max_bytes``, ``saved`` (False: a write failed, a
+        #: restart would end the room), ``warning`` (words, as the room nears its bounds or
+        #: was not saved; None); None for a room kept in memory only.
+        self.storage: dict[str, Any] | None = None
 
     # ----------------------------------------------------------------------------------------
     # State
@@ -580,6 +585,7 @@ class Room:
             "claimable": next((str(c) for c in sorted(self._claimable)), None),
             "rematch": sorted(str(s) for s in self.rematch_offers),
             "seq": self.seq,
+            "storage": self.storage,
         }
         if not match_log:
             del state["match"]
@@ -635,7 +641,9 @@ class Room:
                 "id": f"online:{self.code}", "version": self.seq, "viewer": color_name(color),
                 "players": {c: {"name": names.subject(col), "computer": False, "level": None}
                             for c, col in (("white", WHITE), ("black", BLACK))},
-                "hints": self.hints_allowed}
+                "hints": self.hints_allowed,
+                # the room's own warning (it nears what it can store, or was not saved)
+                "notice": None if self.storage is None else self.storage.get("warning")}
 
     @property
     def hints_allowed(self) -> bool:
