@@ -609,3 +609,43 @@ def test_11_the_computer_graded_by_its_own_engine_says_so_and_figures_have_units
     assert labels[:3] == ["Checker play (mEMG)", "Cube (mEMG)", "Overall (mEMG)"]
     assert "Luck (EMG)" in labels
     game.screenshot("trial-11-analysis")
+
+
+# --------------------------------------------------------------------------------------------
+# 12. The New game dialog offers a way back to this browser's online games
+
+
+def test_12_a_closed_online_tab_can_return_to_its_seat(
+        open_page: Any, server: ServerProcess) -> None:
+    host = open_page()
+    page = host.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-online")
+    page.wait_for_selector("#online-dialog[open]")
+    page.fill("#online-name", "Alice")
+    page.click("#online-submit")
+    page.wait_for_function("() => document.body.dataset.online === 'connected'")
+    link = page.input_value("#online-link")
+    code = link.rsplit("=", 1)[1]
+    guest = open_page("/health")
+    guest.page.goto(link)
+    guest.page.wait_for_selector("#online-dialog[open]")
+    guest.page.wait_for_function(
+        "() => document.getElementById('online-room-info').textContent.length > 0")
+    guest.page.fill("#online-name", "Bob")
+    guest.page.click("#online-submit")
+    guest.page.wait_for_function("() => document.body.dataset.online === 'connected'")
+
+    context = page.context
+    page.close()  # the tab is closed; the plain address is opened again
+    again = context.new_page()
+    again.goto(server.url + "/")
+    again.wait_for_selector("#new-game-dialog[open]")
+    item = again.locator(f'#online-seats-list li[data-code="{code}"]')
+    item.wait_for()
+    assert "Alice" in item.inner_text() and "in play" in item.inner_text()
+    again.screenshot(path=str(ARTIFACTS / "trial-12-online-seats.png"))
+    item.locator("button").click()
+    again.wait_for_function("() => document.body.dataset.online === 'connected'")
+    assert again.evaluate("document.body.dataset.onlineSeat") == "host"
+    assert again.evaluate("location.hash") == f"#online={code}"

@@ -13,7 +13,7 @@ import { ClockView } from "./clock.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame } from "./online.js";
-import { RecentGames, StartScreen } from "./recent.js";
+import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
@@ -417,6 +417,15 @@ function resumeGame(id) {
   resume();
 }
 
+/** Back to this browser's seat in online room `code` (the New game dialog's Return). */
+function returnOnline(code) {
+  const dialog = $("new-game-dialog");
+  if (dialog.open) dialog.close("resume");
+  endReview();
+  if (app.setup && app.setup.active) app.setup.close();
+  app.online.enter(code, "online"); // (a page showing a local game reloads into the room)
+}
+
 /** Nothing on the board (the New game dialog closed on a first visit): the start screen. */
 function showStartIfEmpty() {
   if (app.game || app.busy) return;
@@ -442,6 +451,7 @@ function openNewGame() {
   syncNewGameForm();
   const dialog = $("new-game-dialog");
   app.recent.refresh(app.game && app.game.id);
+  app.onlineSeats.refresh(app.online && app.online.active ? app.online.code : null);
   dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();
 }
@@ -532,6 +542,7 @@ function wire() {
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
   app.recent = new RecentGames({ browser: browserId, resume: resumeGame });
+  app.onlineSeats = new OnlineSeats({ open: returnOnline });
   app.start = new StartScreen(app.board);
   app.setup = new SetupEditor({
     board: app.board,

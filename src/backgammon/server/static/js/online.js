@@ -96,6 +96,28 @@ function saveSeat(code, seat, value) {
 }
 
 /**
+ * This browser's seats in online rooms (each kept in localStorage with its token), the one
+ * used last first: [{code, seat, seen}] (`seen`: when it last connected, ms, or 0).
+ */
+export function keptSeats() {
+  const store = storage("localStorage");
+  if (!store) return [];
+  const pattern = /^backgammon\.online\.([A-Za-z0-9_-]{8,64})\.(host|guest)$/;
+  const seats = [];
+  for (let i = 0; i < store.length; i++) {
+    const found = pattern.exec(store.key(i) || "");
+    const saved = found && readJSON("localStorage", found[0]);
+    if (saved && saved.token) seats.push({ code: found[1], seat: found[2], seen: saved.seen || 0 });
+  }
+  return seats.sort((a, b) => b.seen - a.seen);
+}
+
+/** Forget this browser's seat in a room that is gone. */
+export function forgetKeptSeat(code, seat) {
+  saveSeat(code, seat, null);
+}
+
+/**
  * The room named by the address: "#join=CODE" (an invite link) or "#online=CODE" (a page
  * already in the room), or null.
  */
@@ -557,7 +579,8 @@ export class OnlineGame {
     this.seat = message.seat;
     this.token = message.token;
     const saved = loadSeat(this.code, this.seat) || {};
-    saveSeat(this.code, this.seat, { ...saved, token: message.token, secrets: saved.secrets || {} });
+    saveSeat(this.code, this.seat, { ...saved, token: message.token, secrets: saved.secrets || {},
+      seen: Date.now() });
     writeJSON("sessionStorage", `${KEY}.tab.${this.code}`, this.seat);
     history.replaceState(null, "", `#online=${this.code}`);
     // The server restarted and rebuilt the room from its store: this seat's first connection since.

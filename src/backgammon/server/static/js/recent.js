@@ -6,7 +6,8 @@
 // The start screen is what the page shows while no game is on the board (a first visit whose
 // New game dialog was closed): the starting position, a line of welcome and a New game button.
 
-import { request } from "./api.js";
+import { ApiError, request } from "./api.js";
+import { forgetKeptSeat, keptSeats } from "./online.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -78,6 +79,82 @@ export class RecentGames {
     }
     this.section.hidden = games.length === 0;
     document.body.dataset.recentGames = String(games.length);
+  }
+}
+
+/** What an online room plays, in a few words, from its settings (GET /api/online/rooms/CODE). */
+function roomKind(settings) {
+  if (settings.match_length) return `match to ${settings.match_length}`;
+  return settings.money ? "money play" : "single game";
+}
+
+const ROOM_PHASES = {
+  waiting: "waiting for your friend to join",
+  playing: "in play",
+  finished: "over: a rematch is possible",
+};
+
+/**
+ * The New game dialog's list of this browser's online games (the seats it keeps, online.js):
+ * each with a Return button, so that a closed tab can come back to its seat. A room that is
+ * gone (expired, closed, stopped) is forgotten.
+ */
+export class OnlineSeats {
+  /**
+   * @param {object} hooks
+   * @param {(code: string) => void} hooks.open go back to room `code`
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.section = $("online-seats");
+    this.list = $("online-seats-list");
+    this.sequence = 0;
+  }
+
+  /** List the rooms this browser has a seat in, but `current` (the one on the page). */
+  async refresh(current) {
+    const sequence = ++this.sequence;
+    const seats = keptSeats().filter((s) => s.code !== current).slice(0, 8);
+    const rooms = await Promise.all(seats.map(async (kept) => {
+      try {
+        const room = await request("GET", `/api/online/rooms/${encodeURIComponent(kept.code)}`);
+        if (!ROOM_PHASES[room.phase]) {
+          forgetKeptSeat(kept.code, kept.seat);
+          return null;
+        }
+        return { ...kept, room };
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) forgetKeptSeat(kept.code, kept.seat);
+        return null; // gone, or the server cannot say now: not listed
+      }
+    }));
+    if (sequence !== this.sequence) return;
+    const shown = rooms.filter(Boolean);
+    this.list.replaceChildren();
+    for (const { code, seat, room } of shown) {
+      const item = document.createElement("li");
+      item.className = "recent-game";
+      item.dataset.code = code;
+      const text = document.createElement("span");
+      text.className = "recent-text";
+      const title = document.createElement("strong");
+      title.textContent = `Online ${roomKind(room.settings)}`;
+      const detail = document.createElement("span");
+      detail.className = "small-note";
+      const who = seat === "host" ? `Your room (${room.host})` : `${room.host}'s room`;
+      detail.textContent = `${who} · ${ROOM_PHASES[room.phase]} · code ${code}`;
+      text.append(title, detail);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "recent-resume";
+      button.textContent = "Return";
+      button.setAttribute("aria-label", `Return to the online ${roomKind(room.settings)}, ${who}`);
+      button.addEventListener("click", () => this.hooks.open(code));
+      item.append(text, button);
+      this.list.appendChild(item);
+    }
+    this.section.hidden = shown.length === 0;
+    document.body.dataset.onlineSeats = String(shown.length);
   }
 }
 
