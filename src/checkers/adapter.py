@@ -14,7 +14,8 @@ Actions (the same JSON through every door):
 
 A move completes the turn (the clock's increment); an offer or an answer does not. The clock
 runs for the side to move from the first move on. While a draw offer waits, the game waits on
-the side to move and on the side that must answer (the mover's clock keeps running).
+the side that must answer (the side to move may still move, which lets the offer lapse; its
+clock keeps running).
 """
 
 from __future__ import annotations
@@ -53,13 +54,13 @@ class TableGame:
         self.game = game
 
     def to_act(self) -> frozenset[Side]:
-        """The side to move, and the side that must answer a draw offer."""
+        """The side that must answer a draw offer while one waits, else the side to move (who
+        may also move while its own offer waits: a move lets the offer lapse)."""
         if self.game.outcome is not None:
             return frozenset()
-        waiting = {_side(self.game.turn)}
         if self.game.draw_offer is not None:
-            waiting.add(_side(self.game.draw_offer.opponent))
-        return frozenset(waiting)
+            return frozenset({_side(self.game.draw_offer.opponent)})
+        return frozenset({_side(self.game.turn)})
 
     def offer(self) -> Offer | None:
         """The draw offer waiting, if any."""

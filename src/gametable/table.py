@@ -174,13 +174,17 @@ class Table:
         return loser
 
     def computer_to_act(self) -> Side | None:
-        """A side with a computer seat that the game waits on now, or None."""
+        """A side with a computer seat that the game waits on now, or None. When the game
+        waits on both sides at once (backgammon's opening roll, which either may throw), a
+        person or remote player starts it: the computer acts then only at a table of
+        computers."""
         if self.game.outcome() is not None:
             return None
-        for side in sorted(self.game.to_act()):
-            if self.seats[side].kind == "computer":
-                return side
-        return None
+        waiting = sorted(self.game.to_act())
+        computers = [side for side in waiting if self.seats[side].kind == "computer"]
+        if not computers or (len(waiting) > 1 and len(computers) < len(waiting)):
+            return None
+        return computers[0]
 
     def play_computer(self, limit: int = 1000) -> list[Applied]:
         """Let computer seats act while the game waits on them (at most ``limit`` actions);

@@ -1,7 +1,8 @@
 """``create_app(settings)``: the FastAPI application of the web game.
 
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
-(:mod:`backgammon.server.api`; the rules page's worked examples in
+(:mod:`backgammon.server.api`; any game, American checkers too, at the shared table under
+``/api/tables`` (:mod:`gametable.http`); the rules page's worked examples in
 :mod:`backgammon.server.rules_api`; review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
 :mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
@@ -26,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 from starlette.types import Scope
 
+from backgammon.adapter import RULES as BACKGAMMON
 from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.analytics import page_with_analytics
@@ -53,6 +55,10 @@ from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
 from backgammon.services.store import GameStore
+from checkers.adapter import RULES as CHECKERS
+from gametable.http import install as install_tables
+from gametable.service import TableService
+from gametable.store import TableStore
 
 #: The page and its ES modules and stylesheet.
 STATIC_DIR: Final = Path(__file__).parent / "static"
@@ -91,6 +97,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                           time_controls=settings.time_controls, stats=stats)
 
     jobs = AnalysisJobs()
+    # the table every game shares (gametable): its own door, /api/tables, for both games
+    table_store = TableStore(settings.db_path)
+    tables = TableService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, table_store,
+                          now=settings.now, time_controls=settings.time_controls)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -99,6 +109,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         yield
         jobs.close()
         store.close()
+        table_store.close()
         if isinstance(app.state.online.rooms, PersistentRooms):
             app.state.online.rooms.store.close()
         positions.close()
@@ -144,6 +155,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(analysis_router)
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
+    install_tables(app, tables)  # /api/tables: any game at the shared table
     # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
     # their configured time controls, and are kept in the games' database action by action
     # (restored here after a restart).

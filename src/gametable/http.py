@@ -1,0 +1,151 @@
+"""The table's HTTP door: make a table, read it, act at it, export it, for any game.
+
+Routes (``install(app, service)``; every body is JSON, every refusal
+``{"error": {"code", "message"}}`` with a 4xx status and nothing changed):
+
+* ``POST /api/tables`` ``{"game": "checkers", "settings": {...}, "seats": {"white": {"kind":
+  "computer", "level": "hard"}, "black": {"kind": "person"}}, "time_control": "blitz"}`` →
+  201 ``{"id", "token", "view"}``. Keep the token: every other request brings it in the
+  ``X-Table-Token`` header.
+* ``GET /api/tables/{id}`` → ``{"id", "view"}`` (the view of the person's side, or of both
+  sides' spectator when two people share the screen: ``?side=white`` picks one).
+* ``POST /api/tables/{id}/actions`` ``{"side": "black", "action": {"type": "move", ...}}`` →
+  ``{"id", "view"}`` after the action and the computer's answer.
+* ``GET /api/tables/{id}/export.{format}`` → the game as a file (``pdn`` for checkers,
+  ``mat`` for backgammon).
+
+The computer thinks in a worker thread, never on the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Final, TypeVar
+
+import anyio.to_thread
+from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from gametable.errors import ActionRefused
+from gametable.seam import SIDES, Side
+from gametable.service import NotYourTableError, TableNotFoundError, TableService
+from gametable.table import Table
+
+T = TypeVar("T")
+
+#: The HTTP status of each refusal code (others: 409, the action does not fit the game now).
+STATUS: Final = {
+    "invalid_action": 422,
+    "invalid_settings": 422,
+    "invalid_seat": 422,
+    "invalid_time_control": 422,
+    "unknown_game": 422,
+    "unknown_format": 404,
+    "no_seat": 422,
+    "not_found": 404,
+    "not_your_table": 403,
+    "too_many_tables": 429,
+    "invalid_record": 409,
+}
+
+TableId = Annotated[str, Path(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+Token = Annotated[str, Header(alias="X-Table-Token", min_length=8, max_length=80)]
+
+
+class NewTable(BaseModel):
+    """A table to make."""
+
+    game: str = Field(max_length=40)
+    settings: dict[str, Any] = Field(default_factory=dict, max_length=16)
+    seats: dict[str, dict[str, Any]] = Field(max_length=2)
+    time_control: str = Field(default="none", max_length=40)
+
+
+class TableAction(BaseModel):
+    """A side's action at a table."""
+
+    side: str = Field(max_length=8)
+    action: dict[str, Any] = Field(max_length=8)
+
+
+def _refusal(code: str, message: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 409)
+    )
+
+
+def _viewer(table: Table, side: str | None) -> Side | None:
+    if side in SIDES:
+        return "white" if side == "white" else "black"
+    people = [s for s in SIDES if table.seats[s].kind == "person"]
+    return people[0] if len(people) == 1 else None
+
+
+async def _in_thread(func: Callable[..., T], *args: Any) -> T:
+    return await anyio.to_thread.run_sync(func, *args)
+
+
+def router(service: TableService) -> APIRouter:
+    """The routes of the table's door over ``service``."""
+    api = APIRouter(prefix="/api/tables", tags=["tables"])
+
+    @api.post("", status_code=201, summary="Make a table for a game")
+    async def create(body: NewTable, request: Request) -> dict[str, Any]:
+        owner = request.client.host if request.client is not None else None
+        table_id, token, table = await _in_thread(
+            lambda: service.create(
+                body.game, body.settings, body.seats, body.time_control, owner=owner
+            )
+        )
+        return {"id": table_id, "token": token, "view": table.view(_viewer(table, None))}
+
+    @api.get("/{table_id}", summary="Read a table")
+    async def read(
+        table_id: TableId,
+        token: Token,
+        side: Annotated[str | None, Query(max_length=8)] = None,
+    ) -> dict[str, Any]:
+        table = await _in_thread(service.read, table_id, token)
+        return {"id": table_id, "view": table.view(_viewer(table, side))}
+
+    @api.post("/{table_id}/actions", summary="Act at a table")
+    async def act(table_id: TableId, token: Token, body: TableAction) -> dict[str, Any]:
+        table = await _in_thread(service.act, table_id, token, body.side, body.action)
+        return {"id": table_id, "view": table.view(_viewer(table, body.side))}
+
+    @api.get("/{table_id}/export.{fmt}", summary="Download the game as a file")
+    async def export(
+        table_id: TableId, token: Token, fmt: Annotated[str, Path(max_length=8)]
+    ) -> PlainTextResponse:
+        table = await _in_thread(service.read, table_id, token)
+        writers = table.rules.exports()
+        if fmt not in writers:
+            raise ActionRefused(
+                "unknown_format", f"{table.rules.name} exports {', '.join(writers)}, not {fmt}"
+            )
+        text = await _in_thread(writers[fmt], table.game, {})
+        name = f"{table.rules.name}-{table_id}.{fmt}"
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+    return api
+
+
+def install(app: FastAPI, service: TableService) -> None:
+    """Mount the table's door on ``app`` and answer its refusals in the one error shape."""
+    app.state.tables = service
+    app.include_router(router(service))
+
+    @app.exception_handler(ActionRefused)
+    async def refused(request: Request, exc: ActionRefused) -> JSONResponse:
+        return _refusal(exc.code, str(exc))
+
+    @app.exception_handler(TableNotFoundError)
+    async def not_found(request: Request, exc: TableNotFoundError) -> JSONResponse:
+        return _refusal("not_found", str(exc))
+
+    @app.exception_handler(NotYourTableError)
+    async def not_yours(request: Request, exc: NotYourTableError) -> JSONResponse:
+        return _refusal("not_your_table", str(exc))
