@@ -649,3 +649,39 @@ def test_12_a_closed_online_tab_can_return_to_its_seat(
     again.wait_for_function("() => document.body.dataset.online === 'connected'")
     assert again.evaluate("document.body.dataset.onlineSeat") == "host"
     assert again.evaluate("location.hash") == f"#online={code}"
+
+
+# --------------------------------------------------------------------------------------------
+# 13. "New game" keeps the game it promises to keep; "Start over" forgets every game
+
+
+def start_and_roll(game: GamePage) -> str:
+    """Start a game against the computer from the open New game dialog and roll: a game in
+    progress; its id."""
+    game.page.wait_for_selector("#new-game-dialog[open]")
+    game.start(mode="computer", cube=False)
+    game.press("#roll-button")
+    return game.game_id
+
+
+def test_13_the_new_game_dialog_lists_the_game_it_replaces_and_start_over_forgets_all(
+        open_page: Any) -> None:
+    game = open_page()
+    page = game.page
+    first = start_and_roll(game)
+    page.click("#new-game-button")
+    page.wait_for_selector("#replace-dialog[open]")
+    assert "Recent games" in page.inner_text("#replace-text")  # the promise
+    page.click("#replace-confirm")
+    page.wait_for_selector(f'#recent-list li[data-id="{first}"]')  # kept
+    second = start_and_roll(game)
+    assert second != first
+
+    page.click("#settings-button")
+    page.click("#options-start-over")
+    page.wait_for_selector("#confirm-dialog[open]")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.wait_for_timeout(500)  # the list is read from the server
+    assert page.locator("#recent-list li").count() == 0  # none of this browser's games
+    assert not game.visible("#recent-games")

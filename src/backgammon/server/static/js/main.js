@@ -402,8 +402,10 @@ async function resume() {
 
 /** "New game": ask first when a game is in progress, then open the New game dialog. */
 async function askNewGame() {
+  const asked = gameInProgress();
   if (!(await confirmReplace("new"))) return;
-  openNewGame();
+  // the game in progress is listed among the recent games, as the question promised
+  openNewGame({ listCurrent: asked });
 }
 
 /** Open a game of this browser's recent games (the New game dialog's Resume). */
@@ -435,7 +437,9 @@ function showStartIfEmpty() {
   app.start.show();
 }
 
-function openNewGame() {
+/** Open the New game dialog; `listCurrent`: list the game on the board among the recent
+ * games too (it is about to be replaced). */
+function openNewGame({ listCurrent = false } = {}) {
   const form = $("new-game-form");
   const s = app.settings;
   form.elements.mode.value = s.mode;
@@ -450,7 +454,7 @@ function openNewGame() {
   form.elements.time_control.value = s.time_control;
   syncNewGameForm();
   const dialog = $("new-game-dialog");
-  app.recent.refresh(app.game && app.game.id);
+  app.recent.refresh(listCurrent ? null : app.game && app.game.id);
   app.onlineSeats.refresh(app.online && app.online.active ? app.online.code : null);
   dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();

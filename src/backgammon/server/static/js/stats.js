@@ -1,12 +1,13 @@
 // This browser's record and stats, the seed of the game on the board, and the Options that
-// forget things: the record, the settings, and (Start over) the game in progress with the
-// saved positions. Each of those asks first.
+// forget things: the record, the settings, and (Start over) the games not finished in this
+// browser with the saved positions. Each of those asks first.
 //
 // The record is kept by the server (SQLite) under this browser's random id (the one the saved
 // positions use, from localStorage); it is written when a game this browser started ends.
 // Nothing is sent anywhere else.
 
 import { ApiError, request } from "./api.js";
+import { recentGames } from "./recent.js";
 import { browserId } from "./saved.js";
 import { clearSettings } from "./settings.js";
 
@@ -241,13 +242,17 @@ export class StatsView {
   async startOver() {
     const yes = await confirmDialog(
       "Start over?",
-      "The game in progress and the positions saved in this browser are forgotten (the record stays).",
+      "The games not finished in this browser (the one on the board and those under Recent games) and the positions saved here are forgotten (the record stays).",
       "Start over",
     );
     if (!yes) return;
     const game = this.hooks.getGame();
     try {
-      await startOver(game ? game.id : null);
+      // every unfinished game this browser started, the one on the board first
+      const ids = (await recentGames(browserId())).map((g) => g.id);
+      if (game && !ids.includes(game.id)) ids.unshift(game.id);
+      if (!ids.length) await startOver(null); // the saved positions still go
+      for (const id of ids) await startOver(id);
     } catch (err) {
       $("options-status").textContent = err instanceof ApiError ? err.message : String(err);
       return;
