@@ -685,3 +685,53 @@ def test_13_the_new_game_dialog_lists_the_game_it_replaces_and_start_over_forget
     page.wait_for_timeout(500)  # the list is read from the server
     assert page.locator("#recent-list li").count() == 0  # none of this browser's games
     assert not game.visible("#recent-games")
+
+
+# --------------------------------------------------------------------------------------------
+# 14. Loading a saved position asks who plays it
+
+
+def test_14_loading_a_saved_position_asks_who_plays_it(open_page: Any) -> None:
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    first = game.start(mode="computer", cube=False)["id"]  # at its opening roll: not in play
+    page.click("#saved-button")
+    page.wait_for_selector("#saved-dialog[data-ready]")
+    page.fill("#saved-name", "The start")
+    page.click("#saved-save")
+    page.wait_for_selector(".saved-item")
+    page.locator(".saved-item").first.locator(".saved-load").click()
+    page.wait_for_selector("#play-position-dialog[open]")
+    assert game.game_id == first  # nothing started before the answer
+    assert "The start" in page.inner_text("#play-position-title")
+    page.screenshot(path=str(ARTIFACTS / "trial-14-who-plays.png"))
+    page.click("#play-position-pass")
+    page.wait_for_function(f"() => !location.hash.includes('{first}')")
+    game.wait_idle()
+    assert game.state()["settings"]["mode"] == "pass_and_play"
+    second = game.game_id
+
+    page.click("#saved-button")
+    page.wait_for_selector("#saved-dialog[data-ready]")
+    page.locator(".saved-item").first.locator(".saved-load").click()
+    page.wait_for_selector("#replace-dialog[open]")  # a game is in play: replacing it asks
+    page.click("#replace-confirm")
+    page.wait_for_selector("#play-position-dialog[open]")
+    page.select_option("#play-position-side", "black")
+    page.click("#play-position-computer")
+    page.wait_for_function(f"() => !location.hash.includes('{second}')")
+    game.wait_idle()
+    settings = game.state()["settings"]
+    assert settings["mode"] == "computer" and settings["human"] == "black"
+
+    page.click("#saved-button")  # and Cancel starts nothing
+    page.wait_for_selector("#saved-dialog[data-ready]")
+    third = game.game_id
+    page.locator(".saved-item").first.locator(".saved-load").click()
+    if game.visible("#replace-dialog"):
+        page.click("#replace-confirm")
+    page.wait_for_selector("#play-position-dialog[open]")
+    page.click("#play-position-cancel")
+    page.wait_for_timeout(300)
+    assert game.game_id == third

@@ -297,6 +297,8 @@ def test_saved_positions_across_a_reload_and_a_restart(
     page.locator(".saved-item").first.locator(".saved-load").click()
     page.wait_for_selector("#replace-dialog[open]")
     page.click("#replace-confirm")
+    page.wait_for_selector("#play-position-dialog[open]")  # then who plays it
+    page.click("#play-position-computer")
     page.wait_for_function(f"() => !location.hash.includes('{first_game}')")
     game.wait_idle()
     state = game.state()

@@ -347,6 +347,22 @@ function confirmReplace(kind = "position") {
   });
 }
 
+/** Ask who plays a saved position (`name`): resolves to {mode, side}, or null (Cancel). */
+function askWhoPlays(name) {
+  const dialog = $("play-position-dialog");
+  $("play-position-title").textContent = name ? `Play “${name}”` : "Play this position";
+  $("play-position-side").value = app.settings.side === "black" ? "black" : "white";
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => {
+      const mode = dialog.returnValue;
+      if (mode !== "computer" && mode !== "pass_and_play") resolve(null);
+      else resolve({ mode, side: mode === "computer" ? $("play-position-side").value : "white" });
+    }, { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
 async function openSetup() {
   if (app.online && app.online.active) {
     showError("Leave the online game to set up a position.");
@@ -562,12 +578,12 @@ function wire() {
   app.saved = new SavedPositions({
     current: () => null,
     getGame: () => app.game,
-    load: async (setup) => {
+    load: async (setup, name) => {
       if (!(await confirmReplace("position"))) return;
+      const choice = await askWhoPlays(name);
+      if (!choice) return;
       if (app.setup.active) app.setup.close();
-      const mode = app.settings.mode;
-      const side = mode === "computer" ? (app.settings.side === "black" ? "black" : "white") : "white";
-      startFromSetup(setup, { mode, side, cube: true });
+      startFromSetup(setup, { ...choice, cube: true });
     },
     say: (text) => app.assist && app.assist.say && app.assist.say(text),
   });
