@@ -56,8 +56,7 @@ def open_page(browser: Browser, server: ServerProcess) -> Iterator[Any]:
         items = {"backgammon.settings": json.dumps(chosen), **(storage or {})}
         context.add_init_script(
             f"for (const [k, v] of Object.entries({json.dumps(items)})) "
-            "{ if (localStorage.getItem(k) === null || k === 'backgammon.settings') "
-            "localStorage.setItem(k, v); }")
+            "{ if (localStorage.getItem(k) === null) localStorage.setItem(k, v); }")
         if init:
             context.add_init_script(init)
         contexts.append(context)
@@ -735,3 +734,44 @@ def test_14_loading_a_saved_position_asks_who_plays_it(open_page: Any) -> None:
     page.click("#play-position-cancel")
     page.wait_for_timeout(300)
     assert game.game_id == third
+
+
+# --------------------------------------------------------------------------------------------
+# 15. Whose numbering the move list uses, and the player's own as a setting
+
+
+def mirrored(play: str) -> str:
+    """A play in notation, its points counted from the other side."""
+    import re
+
+    return re.sub(r"\d+(?!\))", lambda m: str(25 - int(m.group())), play)
+
+
+def test_15_the_move_list_says_whose_numbering_and_can_use_the_players(
+        open_page: Any, server: ServerProcess) -> None:
+    settings = {"mode": "computer", "level": "easy", "side": "white", "cube": False}
+    state = post(server, "/api/games", {**settings, "seed": "15"})
+    gid = state["id"]
+    advance(server, gid, lambda s: sum(e["color"] == "black" and e["kind"] == "play"
+                                       and ":" in e["text"] and "cannot" not in e["text"]
+                                       for e in s["history"]) >= 2 and s["can"]["roll"])
+    history = server.get(f"/api/games/{gid}")["history"]
+    index = next(i for i, e in enumerate(history) if e["color"] == "black"
+                 and e["kind"] == "play" and "cannot" not in e["text"])
+    own = history[index]["text"]
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    lines = page.locator("#move-list li")
+    assert lines.nth(index).inner_text() == own  # the computer's play from its own side
+    assert "own side" in page.inner_text(".history-title")
+
+    page.click("#settings-button")
+    page.select_option("#numbering-select", "mine")
+    page.click("#settings-close")
+    head, play = own.split(": ", 1)
+    assert lines.nth(index).inner_text() == f"{head}: {mirrored(play)}"
+    assert "your side" in page.inner_text(".history-title")
+    page.reload()  # remembered
+    game.wait_idle()
+    assert page.locator("#move-list li").nth(index).inner_text() == f"{head}: {mirrored(play)}"
+    game.screenshot("trial-15-numbering")

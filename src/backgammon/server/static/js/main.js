@@ -25,7 +25,7 @@ import {
   passHold,
   personPassed,
 } from "./turnshow.js";
-import { drawControls, drawView } from "./table.js";
+import { drawControls, drawView, setNumbering } from "./table.js";
 import {
   applyTheme,
   loadGameId,
@@ -513,10 +513,22 @@ function redrawBoard() {
   else if (app.start && app.start.active) app.start.show();
 }
 
+/** The move list drawn again (its plays' numbering changed). */
+function redrawHistory() {
+  const review = app.assist && app.assist.review;
+  if (review && review.active) {
+    review.drawHistory();
+    review.go(review.index); // the current line marked again
+    if (app.assist.analysis && app.assist.analysis.result) app.assist.analysis.markList();
+  } else if (app.online && app.online.active) app.online.draw();
+  else if (app.game) show(app.game);
+}
+
 function openSettings() {
   $("theme-select").value = app.settings.theme;
   $("speed-select").value = app.settings.speed;
   $("home-select").value = app.settings.home;
+  $("numbering-select").value = app.settings.numbering;
   $("auto-roll-input").checked = app.settings.auto_roll;
   $("auto-confirm-input").checked = app.settings.auto_confirm;
   $("settings-dialog").showModal();
@@ -662,6 +674,12 @@ function wire() {
     saveSettings(app.settings);
     redrawBoard();
   });
+  $("numbering-select").addEventListener("change", (e) => {
+    app.settings.numbering = e.target.value === "mine" ? "mine" : "own";
+    saveSettings(app.settings);
+    setNumbering(app.settings.numbering);
+    redrawHistory();
+  });
   $("auto-roll-input").addEventListener("change", (e) => {
     app.settings.auto_roll = e.target.checked;
     saveSettings(app.settings);
@@ -683,5 +701,6 @@ function placeValue(where) {
 }
 
 applyTheme(app.settings.theme);
+setNumbering(app.settings.numbering);
 wire();
 resume();

@@ -212,7 +212,8 @@ export class Review {
   }
 
   drawHistory() {
-    fillHistory($("move-list"), this.data.history);
+    const board = this.hooks.board;
+    fillHistory($("move-list"), this.data.history, board.labels || this.viewer);
   }
 
   /** The review's counter for `frame`: "Turn 12 of 36" as the move list numbers its lines

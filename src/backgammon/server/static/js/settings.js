@@ -19,6 +19,7 @@ export const DEFAULTS = Object.freeze({
   auto_roll: false, // roll by itself when no double is possible (autoplay.js)
   auto_confirm: false, // play a forced play (the roll's only legal play) by itself
   home: "right", // "right" | "left": where the player's home board is drawn
+  numbering: "own", // "own" | "mine": the move list's plays each from its side, or all as the board
 });
 
 function storage() {

@@ -52,7 +52,7 @@ export function drawView(view, { board, busy = false, live = true, labels = null
   $("status").textContent = view.message;
   drawControls(view, { busy, live });
   drawScore(view);
-  drawHistory(view);
+  drawHistory(view, board.labels || view.viewer);
   drawResult(view, { busy, live });
 }
 
@@ -77,10 +77,35 @@ export function drawScore(view) {
   $("score-caption").textContent = view.score.description;
 }
 
-export function drawHistory(view) {
+export function drawHistory(view, side = null) {
   const list = $("move-list");
-  fillHistory(list, view.history);
+  fillHistory(list, view.history, side);
   list.scrollTop = list.scrollHeight;
+}
+
+/** How the move list writes plays: "own" (each from its player's side, as every backgammon
+ * program and .mat file writes them) or "mine" (all from the side the board is numbered
+ * from: the setting "Moves in the move list"). */
+let numbering = "own";
+
+export function setNumbering(mode) {
+  numbering = mode === "mine" ? "mine" : "own";
+}
+
+/** A play in notation ("24/18 13/9*", "bar/22", "6/off", "8/4(2)") with its points counted
+ * from the other side ("1/7 12/16*"). */
+export function mirrorPlay(play) {
+  return play.replace(/\d+(?!\))/g, (n) => String(25 - Number(n)));
+}
+
+const PLAY_LINE = /^(.*? \d-\d: )((?:bar|\d+)(?:\/(?:\d+|off)\*?)+(?:\(\d\))?(?: (?:bar|\d+)(?:\/(?:\d+|off)\*?)+(?:\(\d\))?)*)$/;
+
+/** The text of a move-list line as the setting writes it: a play of the side other than
+ * `side` counted from `side` ("mine"), else as the server wrote it. */
+function lineText(entry, side) {
+  if (!side || entry.kind !== "play" || entry.color === side) return entry.text;
+  const found = PLAY_LINE.exec(entry.text);
+  return found ? `${found[1]}${mirrorPlay(found[2])}` : entry.text;
 }
 
 /**
@@ -116,15 +141,22 @@ export function turnNumbers(history) {
   return numbers;
 }
 
-/** Fill `list` (the move list's <ol>) with `history`, numbered by turns (turnNumbers). */
-export function fillHistory(list, history) {
+/** Fill `list` (the move list's <ol>) with `history`, numbered by turns (turnNumbers); its
+ * plays written as the setting says (`side`: the side the board is numbered from). */
+export function fillHistory(list, history, side = null) {
   const numbers = turnNumbers(history);
+  const mine = numbering === "mine" && side ? side : null;
+  const note = $("history-note");
+  if (note) {
+    note.textContent = mine ? "· all counted from your side, as the board"
+      : "· each play counted from its player's own side";
+  }
   list.replaceChildren();
   history.forEach((entry, index) => {
     const item = document.createElement("li");
     item.className = `history-entry ${entry.color || ""}`;
     item.dataset.kind = entry.kind;
-    item.textContent = entry.text;
+    item.textContent = lineText(entry, mine);
     const number = numbers[index];
     if (number) {
       item.value = number.turn;
