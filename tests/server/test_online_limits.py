@@ -4,6 +4,7 @@ and the deadline for a request's headers (on a real uvicorn server with a short 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import socket
@@ -19,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from backgammon.server.online import OnlineHub, RoomManager, router
-from backgammon.server.runtime import header_deadline_protocol, raise_open_file_limit
+from backgammon.server.runtime import header_deadline_protocol, raise_open_file_limit, tune_gc
 
 
 class FakeNow:
@@ -202,8 +203,18 @@ def online_server() -> Iterator[tuple[int, OnlineHub]]:
     thread.join(10)
 
 
+@pytest.fixture
+def served_gc() -> Iterator[None]:
+    """The collector as ``backgammon serve`` sets it (:func:`tune_gc`), put back after."""
+    thresholds = gc.get_threshold()
+    tune_gc()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
 def test_a_long_rooms_review_does_not_hold_up_another_room(
-        online_server: tuple[int, OnlineHub]) -> None:
+        online_server: tuple[int, OnlineHub], served_gc: None) -> None:
     from websockets.sync.client import connect
 
     port, hub = online_server

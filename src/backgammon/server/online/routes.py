@@ -60,8 +60,9 @@ HELLO_TIMEOUT: Final = 15.0
 MAX_QUEUE: Final = 256
 #: Heavy reads (reviews, transcripts) made at once in worker threads, all rooms together;
 #: more wait their turn (each connection has at most one waiting: it reads its next message
-#: once its read is answered).
-HEAVY_READERS: Final = 2
+#: once its read is answered). One: the threads share the interpreter, so a second would add
+#: nothing but another thread the event loop waits on.
+HEAVY_READERS: Final = 1
 
 router = APIRouter(prefix="/api/online", tags=["online"])
 
