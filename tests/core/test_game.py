@@ -687,3 +687,21 @@ def test_match_without_gammons_replays_with_the_setting() -> None:
     log = match.to_log()
     assert log["gammons"] is False
     assert Match.replay(log, dice=FixedDice([(3, 1)])).current.settings.gammons is False
+
+
+def test_a_forfeit_ends_the_game_with_the_points_given_and_replays() -> None:
+    from backgammon.core.errors import IllegalActionError as Refused
+
+    game = Game(GameSettings(cube=True))
+    game.roll(dice=(3, 1))
+    game.move("8/5")
+    with pytest.raises(Refused, match="a forfeit gives at least 1 point, got 0"):
+        game.forfeit("white", 0)
+    outcome = game.forfeit("white", 3)
+    assert (outcome.winner, outcome.kind, outcome.points) == (BLACK, "forfeit", 3)
+    assert game.events[-1] == {"type": "forfeit", "color": "white", "points": 3}
+    assert game.history[-1].action == "forfeit" and game.history[-1].dice == (3, 1)
+    again = Game.replay(game.to_log())
+    assert again.outcome == outcome and again.to_log() == game.to_log()
+    with pytest.raises(Refused):
+        game.forfeit("black", 1)

@@ -527,8 +527,11 @@ def test_review_and_export_answer_the_asker_only(table_factory: Any) -> None:
 # The dice protocol, refused
 
 
-def test_a_reveal_that_does_not_match_its_commitment_ends_the_game(table_factory: Any) -> None:
-    table = table_factory(seed=11)
+def test_a_reveal_that_does_not_match_its_commitment_forfeits(table_factory: Any) -> None:
+    """A broken reveal has no innocent cause (the page keeps its secret before committing):
+    the roller, who saw its dice before revealing, forfeits the match, and the record keeps
+    the game so far; it no longer voids the match."""
+    table = table_factory(seed=11, match_length=5)
     rolled = table.opening()
     mover = table.by_color(rolled["color"])
     table.play_random(mover)
@@ -541,16 +544,28 @@ def test_a_reveal_that_does_not_match_its_commitment_ends_the_game(table_factory
     other.send(type="secret", round=number, secret=(b"\x02" * 32).hex())
     table.both("secret")
     roller.send(type="reveal", round=number, secret=(b"\x03" * 32).hex())
-    aborted = table.both("aborted")[0]
-    assert aborted["reason"] == (f"{roller.color}'s secret for round {number} does not match "
-                                 f"its commitment: the game ends here")
+    forfeit = table.both("forfeit")[0]
+    name, winner = ("Ann", "Bob") if roller is table.host else ("Bob", "Ann")
+    assert {k: v for k, v in forfeit.items() if k != "seq"} == {
+        "type": "forfeit", "color": roller.color, "reason": "reveal_mismatch", "points": 5,
+        "message": f"{name}'s secret for round {number} did not match its commitment: "
+                   f"{name} forfeits the match."}
+    over = table.both("game_over")[0]
+    assert over["outcome"] == {"winner": other.color, "kind": "forfeit", "points": 5,
+                               "result_kind": "single"}
+    assert over["match_over"] is True
+    assert over["text"].startswith(f"{winner} wins 5 points by forfeit: {name}'s secret for "
+                                   f"round {number} did not match its commitment.")
     for player in table.players:
         state = player.state()
-        assert (state["phase"], state["reason"]) == ("aborted", aborted["reason"])
-        assert state["match"]["games"][0]["events"] == events_before
+        assert state["phase"] == "finished"
+        assert state["score"][other.color] == 5
+        events = state["match"]["games"][0]["events"]
+        assert events[:-1] == events_before  # the game so far, then the forfeit
+        assert events[-1] == {"type": "forfeit", "color": roller.color, "points": 5}
     roller.send(type="commit", round=number + 1, commitment=commitment(b"\x04" * 32))
     assert roller.error("not_now") == (
-        f"cannot commit to a roll: the game was ended: {aborted['reason']}")
+        "cannot commit to a roll: the match is over (ask for a rematch)")
 
 
 def test_a_replayed_round_number_is_refused(table_factory: Any) -> None:
@@ -783,12 +798,72 @@ def test_leaving_tells_the_opponent(table_factory: Any) -> None:
     table = table_factory(seed=8)
     table.opening()
     table.guest.send(type="leave")
-    closed = table.both("closed")[0]
+    forfeit = table.host.expect("forfeit")
+    assert (forfeit["color"], forfeit["reason"], forfeit["points"]) == ("black", "left", 3)
+    assert forfeit["message"] == "Bob left the game: Bob forfeits the game."
+    over = table.host.expect("game_over")
+    assert over["outcome"]["winner"] == "white" and over["match_over"] is True
+    closed = table.host.expect("closed")
     assert closed["reason"] == "Bob (black) left the room"
     left = table.host.expect("opponent")
     assert (left["status"], left["message"]) == ("left", "Bob has left the game.")
     state = table.host.state()
     assert (state["phase"], state["reason"]) == ("closed", "Bob (black) left the room")
+    assert state["score"] == {"white": 3, "black": 0}
+    assert state["view"]["result"]["text"] == (
+        "You win 3 points by forfeit: Bob left the game.")
+
+
+def test_leaving_a_match_behind_forfeits_it(table_factory: Any) -> None:
+    """The player behind who leaves loses the match: the leader's record has it won."""
+    table = table_factory(seed=9, match_length=5)
+    table.opening()
+    table.host.send(type="leave")
+    forfeit = table.guest.expect("forfeit")
+    assert (forfeit["color"], forfeit["reason"], forfeit["points"]) == ("white", "left", 5)
+    over = table.guest.expect("game_over")
+    assert over["match_over"] is True and over["score"] == {"white": 0, "black": 5}
+    assert over["outcome"]["kind"] == "forfeit"
+
+
+def test_leaving_a_money_session_forfeits_the_game_at_three_times_the_cube(
+        table_factory: Any) -> None:
+    table = table_factory(seed=12, cube=True, money=True)
+    roller, other = _to_a_roll_phase(table)
+    roller.send(type="double")
+    table.both("double")
+    other.send(type="take")
+    table.both("take")
+    other.send(type="leave")
+    forfeit = roller.expect("forfeit")
+    assert (forfeit["color"], forfeit["points"]) == (other.color, 6)
+    over = roller.expect("game_over")
+    assert over["outcome"]["points"] == 6 and over["match_over"] is True
+    roller.expect("closed")
+    roller.expect("opponent")
+    assert roller.state()["score"][roller.color] == 6
+
+
+def test_moving_and_undoing_does_not_reset_the_claim_timer(table_factory: Any,
+                                                            now: FakeNow) -> None:
+    """A side that makes a move and takes it back every 50 s has not finished its turn: the
+    game has waited on it all along, and it can be claimed against once that wait is long
+    enough (it could not, as long as it kept moving)."""
+    table = table_factory(seed=26)
+    mover = table.by_color(table.opening()["color"])
+    other = table.guest if mover is table.host else table.host
+    first = mover.state()["game"]["legal_moves"][0]
+    for _ in range(2):
+        now.advance(50)
+        mover.send(type="move", moves=[first])
+        table.both("move")
+        mover.send(type="undo")
+        table.both("undo")
+    now.advance(30)  # 130 s of the mover's turn, none of it finishing the turn
+    other.send(type="claim")
+    assert table.both("claimable")[0]["color"] == mover.color
+    assert table.both("abandoned")[0]["color"] == mover.color
+    assert table.both("game_over")[0]["outcome"]["winner"] == other.color
 
 
 def test_an_empty_room_expires_after_the_configured_time(client: TestClient,

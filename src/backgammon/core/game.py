@@ -28,6 +28,9 @@ time in seconds the action took, a number >= 0, for the clocks):
 * ``{"type": "resign", "color": "white", "kind": "gammon"}``: an offer to resign at that level.
 * ``{"type": "accept" | "decline", "color": ...}``: the answer to a resignation.
 * ``{"type": "timeout", "color": "white"}``: that player ran out of time.
+* ``{"type": "forfeit", "color": "white", "points": 3}``: that player forfeited the game (a
+  referee's decision: it left an online match, or broke the dice's commit-reveal) and loses
+  ``points``.
 
 Rolls made with dice supplied from outside (``roll(dice=...)``) carry ``"given": true``; when
 the settings hold a ``seed``, replay checks every other roll against the seeded dice.
@@ -105,7 +108,8 @@ LOG_FORMAT: Final = "backgammon.game"
 LOG_VERSION: Final = 1
 
 #: The outcome kinds of :class:`GameOutcome`.
-OUTCOME_KINDS: Final = ("single", "gammon", "backgammon", "drop", "resign", "timeout")
+OUTCOME_KINDS: Final = ("single", "gammon", "backgammon", "drop", "resign", "timeout",
+                        "forfeit")
 
 _KIND_NAMES: Final = {ResultKind.SINGLE: "single", ResultKind.GAMMON: "gammon",
                       ResultKind.BACKGAMMON: "backgammon"}
@@ -313,12 +317,14 @@ class GameOutcome:
         winner: the side that won.
         kind: ``"single"``, ``"gammon"`` or ``"backgammon"`` when the game was played out;
             ``"drop"`` when a double was refused; ``"resign"`` when a resignation was
-            accepted; ``"timeout"`` when the loser ran out of time.
+            accepted; ``"timeout"`` when the loser ran out of time; ``"forfeit"`` when the
+            loser forfeited it (:meth:`Game.forfeit`).
         points: what the game is worth: the result kind's value times the cube value (a
             single game's when gammons are off, or under the Jacoby rule while it applies).
-            For a drop, the cube value before the double; for a timeout, the cube value.
+            For a drop, the cube value before the double; for a timeout, the cube value; for
+            a forfeit, what the referee gave.
         result_kind: single, gammon or backgammon: as played out on the board or as resigned;
-            ``SINGLE`` for a drop or a timeout.
+            ``SINGLE`` for a drop, a timeout or a forfeit.
     """
 
     winner: Color
@@ -346,9 +352,11 @@ class Turn:
         color: who acted.
         action: ``"move"`` (a roll and its play; ``moves`` is empty when the roll could not be
             played or the player resigned after rolling), ``"double"``, ``"take"``, ``"drop"``,
-            ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"`` or ``"timeout"``.
+            ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"``, ``"timeout"`` or
+            ``"forfeit"``.
         dice: the roll for a ``"move"`` (for the first turn, the opening dice with the mover's
-            die first); for a ``"resign"`` or ``"timeout"`` by the player on roll after rolling,
+            die first); for a ``"resign"``, ``"timeout"`` or ``"forfeit"`` by the player on
+            roll after rolling,
             the roll left unplayed; None otherwise.
         moves: the play's moves in the mover's own numbering.
         text: what a move list shows: the play in standard notation (``""`` for no play),
@@ -664,7 +672,7 @@ class Game:
             assert state.outcome is not None
             kind = state.outcome.kind
             game_state = "dropped" if kind == "drop" else (
-                "resigned" if kind in ("resign", "timeout") else "over")
+                "resigned" if kind in ("resign", "timeout", "forfeit") else "over")
         else:
             game_state = "playing"
         resigned = int(state.resign_offer[1]) if state.resign_offer is not None else 0
@@ -986,6 +994,36 @@ class Game:
             raise IllegalActionError(self._not_now("time out", who))
         secs = _check_seconds(seconds)
         self._commit(_with_seconds({"type": "timeout", "color": _color_name(who)}, secs))
+        assert self._state.outcome is not None
+        return self._state.outcome
+
+    def forfeit(self, color: Color | str, points: int, *,
+                seconds: float | None = None) -> GameOutcome:
+        """``color`` forfeits the game and loses ``points``: a referee's decision, not a result
+        on the board (online, a player who leaves a match, or whose dice reveal breaks its
+        commitment, forfeits it). The position stays as it was.
+
+        Args:
+            color: the side that forfeits.
+            points: what its opponent scores (at least 1; the caller decides: the rest of a
+                match, three times the cube in money play).
+            seconds: the time its last stretch on the clock used, for the log.
+
+        Returns:
+            The outcome (kind ``"forfeit"``).
+
+        Raises:
+            IllegalActionError: the game is over, ``points`` is not an int >= 1, or
+                ``seconds`` is not a number >= 0.
+        """
+        who = self._color(color)
+        if self._state.phase is Phase.OVER:
+            raise IllegalActionError(self._not_now("forfeit", who))
+        if isinstance(points, bool) or not isinstance(points, int) or points < 1:
+            raise IllegalActionError(f"a forfeit gives at least 1 point, got {points!r}")
+        secs = _check_seconds(seconds)
+        self._commit(_with_seconds({"type": "forfeit", "color": _color_name(who),
+                                    "points": points}, secs))
         assert self._state.outcome is not None
         return self._state.outcome
 
@@ -1365,6 +1403,18 @@ class Game:
             played = []
             position = state.turn_start
             legal = None
+        elif kind == "forfeit":
+            assert color is not None
+            new.phase = Phase.OVER
+            new.doubler = None
+            new.resign_offer = None
+            new.outcome = GameOutcome(color.opponent, "forfeit", event["points"],
+                                      ResultKind.SINGLE)
+            turn_entry = self._cube_turn(color, "forfeit", "Forfeits", new, index, secs,
+                                         _unplayed(state, color))
+            played = []
+            position = state.turn_start
+            legal = None
         else:  # pragma: no cover - _normalize_event and the actions only make known types
             raise fail(f"unknown event type {kind!r}")
 
@@ -1531,6 +1581,7 @@ _EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "accept": ("color",),
     "decline": ("color",),
     "timeout": ("color",),
+    "forfeit": ("color", "points"),
 }
 
 
@@ -1574,6 +1625,9 @@ def _normalize_event(raw: object, index: int) -> dict[str, Any]:
                 if (isinstance(value, bool) or not isinstance(value, int) or value < 2
                         or value & (value - 1)):
                     raise ValueError(f"cube must be a power of two >= 2, got {value!r}")
+            elif name == "points":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise ValueError(f"points must be an int >= 1, got {value!r}")
             elif name == "kind" and value not in _KINDS_BY_NAME:
                 raise ValueError(f"kind must be single, gammon or backgammon, got {value!r}")
             event[name] = value

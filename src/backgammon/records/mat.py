@@ -705,7 +705,7 @@ def record_from_match(match: Match) -> MatRecord:
                 actions.append(MatAction(0, player, kind, value=event["cube"]))
             elif kind in ("take", "drop"):
                 actions.append(MatAction(0, player, kind))
-            elif kind in ("accept", "timeout") and pending is not None:
+            elif kind in ("accept", "timeout", "forfeit") and pending is not None:
                 # Rolled, then resigned or ran out of time: the roll with no play.
                 actions.append(MatAction(0, pending[0], "roll", pending[1], ""))
                 pending = None

@@ -553,7 +553,7 @@ def format_sgf(match: Match) -> str:
         outcome = game.outcome
         if outcome is not None:
             winner = "W" if outcome.winner is WHITE else "B"
-            resigned = "R" if outcome.kind in ("resign", "timeout") else ""
+            resigned = "R" if outcome.kind in ("resign", "timeout", "forfeit") else ""
             head += f"RE[{winner}+{outcome.points}{resigned}]"
         nodes = [head]
         nodes.extend(_game_nodes(game))
@@ -587,7 +587,7 @@ def _game_nodes(game: Game) -> list[str]:
             nodes.append(f";{color}[double]")
         elif kind in ("take", "drop"):
             nodes.append(f";{color}[{kind}]")
-        elif kind in ("accept", "timeout") and pending is not None:
+        elif kind in ("accept", "timeout", "forfeit") and pending is not None:
             nodes.append(f";PL[{pending[0]}]DI[{pending[1][0]}{pending[1][1]}]")
             pending = None
     return nodes

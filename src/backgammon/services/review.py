@@ -75,9 +75,10 @@ class FrameJSON(TypedDict):
     ``game`` the game's number (1-based); ``kind`` ``"start"`` (the position before the
     opening roll), ``"play"`` (a roll and its play, or a roll that passed), ``"double"``,
     ``"take"``, ``"drop"``, ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"``,
-    ``"timeout"`` or ``"result"``; ``color`` who acted (None for ``"start"``); ``text`` the line
-    as the move list shows it; ``history_index`` the index of that line in the move list (None
-    for the start of a single game, which has no line); ``board`` and ``pips`` after the action;
+    ``"timeout"``, ``"forfeit"`` or ``"result"``; ``color`` who acted (None for ``"start"``);
+    ``text`` the line as the move list shows it; ``history_index`` the index of that line in
+    the move list (None for the start of a single game, which has no line); ``board`` and
+    ``pips`` after the action;
     ``dice`` the roll of a ``"play"`` frame (the opening roll for the first play); ``moves`` the
     play's moves, to mark on the board; ``cube`` the cube after the action (``offered_by`` set
     while a double waits for its answer); ``score`` the points won before this game, or after it
@@ -278,7 +279,7 @@ def frame_decisions(game: Game) -> list[list[str]]:
         elif turn.action in ("take", "drop", "beaver") and doubler is not None and not beavered:
             found.append(xgid(doubler, doubled=True))
             beavered = turn.action == "beaver"
-        elif turn.action in ("resign", "timeout") and turn.dice is not None:
+        elif turn.action in ("resign", "timeout", "forfeit") and turn.dice is not None:
             found.append(xgid(turn.color, dice=turn.dice))  # the roll left unplayed
         lines.append([x for x in found if x is not None])
         position = turn.position

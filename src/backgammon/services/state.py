@@ -197,8 +197,9 @@ class ResultJSON(TypedDict):
     """How the game (and maybe the match) ended.
 
     ``kind`` ``"single"``, ``"gammon"`` or ``"backgammon"``; ``points`` what the game scored
-    (result x cube); ``reason`` ``"board"`` (borne off), ``"drop"``, ``"resign"`` or
-    ``"timeout"`` (the loser ran out of time);
+    (result x cube); ``reason`` ``"board"`` (borne off), ``"drop"``, ``"resign"``,
+    ``"timeout"`` (the loser ran out of time) or ``"forfeit"`` (online: the loser left the
+    match, or broke its dice reveal);
     ``match_over`` True when the match or single game is decided; ``title``/``text`` the
     words the page shows.
     """
@@ -206,7 +207,7 @@ class ResultJSON(TypedDict):
     winner: ColorName
     kind: Literal["single", "gammon", "backgammon"]
     points: int
-    reason: Literal["board", "drop", "resign", "timeout"]
+    reason: Literal["board", "drop", "resign", "timeout", "forfeit"]
     match_over: bool
     title: str
     text: str

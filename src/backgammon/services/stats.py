@@ -290,7 +290,8 @@ def finished_game(game: Game, player: Color, *, browser: str, session: str, numb
         browser, session, opponent, mode: as :class:`FinishedGame`.
         match_over: this game ended a match (the record then says whether it was won).
 
-    The result is as scored: a drop or a timeout scores ``"single"`` whatever the board, and
+    The result is as scored: a drop, a timeout or a forfeit scores ``"single"`` whatever the
+    board (a forfeit's points are the referee's), and
     so does a gammon with gammons off (its points are the cube's).
     """
     outcome = game.outcome
@@ -298,7 +299,7 @@ def finished_game(game: Game, player: Color, *, browser: str, session: str, numb
         return None
     won = outcome.winner is player
     result = "single"
-    if outcome.kind not in ("drop", "timeout") and outcome.points > game.cube_value:
+    if outcome.kind not in ("drop", "timeout", "forfeit") and outcome.points > game.cube_value:
         result = _RESULT_NAMES[int(outcome.result_kind)]
     match: Literal["won", "lost"] | None = None
     if match_over:

@@ -150,7 +150,8 @@ def last_turn_json(game: Game, human: Color | None = None) -> LastTurnJSON | Non
     of a game against the computer when ``human``, the person's side, is given). A game that
     ended with a resignation (or a timeout) after the player rolled shows that roll, unplayed."""
     for turn in reversed(game.history):
-        if turn.action in ("resign", "timeout") and turn.dice is not None and game.is_over:
+        if (turn.action in ("resign", "timeout", "forfeit") and turn.dice is not None
+                and game.is_over):
             return {"color": color_name(turn.color), "moves": [], "dice": list(turn.dice),
                     "cannot_move": False, "reason": None}
         if turn.action == "move":
@@ -410,7 +411,8 @@ def score_json(match: Match, kind: str) -> ScoreJSON:
 
 
 def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
-                abandoned_after: float | None = None) -> ResultJSON | None:
+                abandoned_after: float | None = None,
+                forfeit: str | None = None) -> ResultJSON | None:
     """The result box of the game just ended (None while it goes on)."""
     game = match.current
     outcome = game.outcome
@@ -419,12 +421,13 @@ def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
     winner = outcome.winner
     result_kind = cast(Literal["single", "gammon", "backgammon"],
                        KIND_NAMES[int(outcome.result_kind)])
-    reason = cast(Literal["board", "drop", "resign", "timeout"],
-                  outcome.kind if outcome.kind in ("drop", "resign", "timeout") else "board")
+    reason = cast(Literal["board", "drop", "resign", "timeout", "forfeit"],
+                  outcome.kind if outcome.kind in ("drop", "resign", "timeout", "forfeit")
+                  else "board")
     title = names.wins(winner)
     text = result_text(names, winner=winner, loser=outcome.loser, kind=result_kind,
                        reason=reason, points=outcome.points, gammons=game.settings.gammons,
-                       abandoned_after=abandoned_after)
+                       abandoned_after=abandoned_after, forfeit=forfeit)
     white, black = match.score
     if kind == "match":
         if session_over:  # the match won: the winner's score first
@@ -446,7 +449,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
              computer_to_act: bool = False, to_act: Color | None = None,
              resign: bool | None = None, legal: list[LegalJSON] | None = None,
              history_names: tuple[str, str] | None = None,
-             abandoned_after: float | None = None) -> TableView:
+             abandoned_after: float | None = None, forfeit: str | None = None) -> TableView:
     """The view of a game in progress, the same shape for both doors.
 
     Args:
@@ -464,6 +467,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         history_names: the names the move list gives (White's, Black's); default
             ``names``' labels ("You" and "Computer" against the computer).
         abandoned_after: the silence after which the game was claimed as abandoned (online).
+        forfeit: why the loser forfeited the match, in words (online), or None.
 
     Returns:
         ``phase``, ``turn``, ``to_act``, ``computer_to_act``, ``board``, ``pips``, ``dice``,
@@ -496,7 +500,8 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
     }
     on = game.on_roll
     opening = opening_json(game)
-    result = result_json(match, kind, names, session_over, abandoned_after=abandoned_after)
+    result = result_json(match, kind, names, session_over, abandoned_after=abandoned_after,
+                         forfeit=forfeit)
     if result is not None:
         message = result["text"]
     else:

@@ -149,21 +149,26 @@ def score_text(kind: str, length: int, game_number: int, *, crawford: bool, cube
 
 
 def result_text(names: Names, *, winner: Color, loser: Color, kind: str, reason: str,
-                points: int, gammons: bool, abandoned_after: float | None = None) -> str:
+                points: int, gammons: bool, abandoned_after: float | None = None,
+                forfeit: str | None = None) -> str:
     """The result in a sentence: ``"You win a gammon (2 points)."``.
 
     Args:
         names: how the sides are named.
         winner: the side that won; ``loser`` the other.
         kind: ``"single"``, ``"gammon"`` or ``"backgammon"``.
-        reason: ``"board"``, ``"drop"``, ``"resign"`` or ``"timeout"``.
+        reason: ``"board"``, ``"drop"``, ``"resign"``, ``"timeout"`` or ``"forfeit"``.
         points: what the game scored.
         gammons: whether gammons count in this game.
         abandoned_after: the seconds of silence after which the game was claimed as
             abandoned (online), or None.
+        forfeit: why the loser forfeited, in words (``"Bob left the game"``), or None.
     """
     subject = names.wins(winner)
     worth = points_text(points)
+    if reason == "forfeit":
+        why = f": {forfeit}" if forfeit else ""
+        return f"{subject} {worth} by forfeit{why}."
     if abandoned_after is not None:
         text = (f"{subject} {RESULT_WORDS[kind]} ({worth}): {was(names.object(loser))} "
                 f"silent for {abandoned_after:g} s and the game was claimed as abandoned.")
@@ -302,6 +307,9 @@ ROOM_WORDS: Final = {
                            "Their clock keeps running."),
     "left": "{name} has left the game.",
     "left_room": "{name} ({color}) left the room",
+    "forfeit_left": "{name} left the game",
+    "forfeit_reveal": "{name}'s secret for round {round} did not match its commitment",
+    "forfeits": "{cause}: {name} forfeits the {what}.",
     "log_full": ("This room has stored the {limit} it can keep, its most: the game cannot "
                  "go on here. Resign or leave, and start a new room to play on."),
     "log_nearly_full": ("This room has stored {used} of the {limit} it can keep: finish this "

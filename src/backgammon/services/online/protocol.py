@@ -76,6 +76,7 @@ type            fields                                         who, when
                 numbering, ``"bar"``, ``"off"``; no ``to``:    cannot go there (or be picked up)
                 picking the checker up)
 ``leave``       (none)                                         any time: leave the room for good
+                                                               (a match in play is forfeited)
 ==============  =============================================  =====================================
 
 ``clock`` is the sender's own remaining time in seconds as its page shows it. The server's
@@ -88,11 +89,19 @@ roller through its commit and its reveal, the roller's opponent until its secret
 side in the opening round until its commitment (then its reveal) comes (both clocks can run
 there). A forced pass is a completed turn: the time before its roll is charged. A side out of
 time loses a single game at the cube's value (``timeout``). In an untimed game a side the game
-has waited on for 2 minutes (the server's setting) without an action from it, connected or
-not, becomes ``claimable``; its opponent may then ``claim``, and wins the game, and with it
-the match (``abandoned``, then ``game_over`` with ``match_over``; the game's log records a
-timeout of the silent side). Reading (``state``, ``review``, ``export``, ``explain``) is no
-action.
+has waited on for 2 minutes (the server's setting) in one turn of it, connected or not,
+becomes ``claimable``; its opponent may then ``claim``, and wins the game, and with it the
+match (``abandoned``, then ``game_over`` with ``match_over``; the game's log records a
+timeout of the silent side). Only what finishes the turn (a play, an answer to a double or to
+a resignation, a secret, the opening's reveal) starts the count again: moves taken back and
+made again, a commitment, a double or an offer to resign do not. Reading (``state``,
+``review``, ``export``, ``explain``) is no action.
+
+The server referees forfeits: a player who leaves a match in play, or whose reveal does not
+match its commitment (which has no innocent cause: its page keeps the secret before it
+commits), forfeits the match: it loses the game in play by the rest of the match's points (in
+a single game or money play, three times the cube), the record keeps the game so far, and
+both players get ``forfeit`` (why, in words), then ``game_over`` with ``match_over``.
 
 Fair dice: commit-reveal, three messages a roll
 ===============================================
@@ -123,8 +132,8 @@ has sent what the step awaits):
    tie: ``rolled`` says ``"tie": true`` and the next round is another opening round.
 
 Neither side can steer the dice: each secret is fixed (committed to, or sent) before the other
-secret is known, and the derivation is public. A reveal that does not match its commitment ends
-the game at once: the room is ``aborted`` with the reason, and the game log stays as it was.
+secret is known, and the derivation is public. A reveal that does not match its commitment
+forfeits the match at once (``forfeit``, reason ``reveal_mismatch``), the game log kept.
 The page must keep its secret (e.g. in ``sessionStorage``) before sending a commitment: a page
 that reloads mid-round needs it to reveal, and no new round can open until it does.
 
@@ -182,7 +191,10 @@ type               fields
 ``rematch``        ``color``: that side asks for a rematch
 ``new_match``      ``colors`` (``{"host": colour, "guest": colour}``), ``you`` (the receiver's
                    colour)
-``aborted``        ``reason`` (e.g. a reveal that did not match its commitment)
+``forfeit``        ``color`` (the side that forfeits), ``reason`` (``left``, ``reveal_mismatch``),
+                   ``points`` (what its opponent scores), ``message`` (why, in words: "Bob left
+                   the game: Bob forfeits the match."); ``game_over`` follows
+``aborted``        ``reason``: no longer sent (a broken reveal forfeits)
 ``closed``         ``reason`` (a player left)
 ``clock_sync``     ``reported``, ``server``, ``drift`` (seconds): to the sender only
 ``review``         ``review``: the match's positions (as local play's review,
@@ -250,7 +262,8 @@ code                   meaning
 ``replayed``           the same dice message twice in one round
 ``illegal_move``       the engine refuses the move or play (its message says why)
 ``not_allowed``        the engine refuses the action (e.g. the opponent owns the cube)
-``reveal_mismatch``    the reveal does not match its commitment: the game ends (``aborted``)
+``reveal_mismatch``    (no longer an error: a reveal that does not match its commitment
+                       forfeits the match, ``forfeit``)
 ``no_such_game``       ``export`` of a game number the match has not reached
 ``room_log_full``      the room has stored its most (actions, or bytes of actions): only what
                        can end the game is taken (resign, accept, decline, drop, claim, leave,

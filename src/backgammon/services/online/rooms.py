@@ -133,6 +133,13 @@ DEFAULT_ABANDON_AFTER: Final = 120.0
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
                              "double", "take", "drop", "beaver", "resign", "accept",
                              "decline", "rematch", "claim", "next_game"})
+#: The actions that finish what the game waited on the sender for (its play, its answer to a
+#: double or a resignation, its secret, the next game): the game's wait on it starts again
+#: from nothing. The others (a move taken back and made again, a commitment, a double, an
+#: offer to resign) are part of the same turn: the wait goes on adding up (a reveal finishes
+#: the opening's, or a roll that passes).
+_FINISHING: Final = frozenset({"end_turn", "play", "take", "drop", "beaver", "accept",
+                               "decline", "secret", "next_game", "rematch", "claim"})
 #: The reads whose cost grows with the room's history (every game's frames, the whole
 #: transcript): made from a snapshot, off the event loop (:meth:`Room.heavy_read`).
 HEAVY_READS: Final = frozenset({"review", "export"})
@@ -151,7 +158,8 @@ class RoomPhase(enum.StrEnum):
     * ``WAITING``: the host created it; the guest seat is free.
     * ``PLAYING``: both seats taken; a game of the match is on (from its opening roll).
     * ``FINISHED``: the match (or single game) is over; a rematch starts when both ask.
-    * ``ABORTED``: a reveal did not match its commitment; the game is void (final).
+    * ``ABORTED``: the game was void (final); no longer entered: a reveal that does not match
+      its commitment forfeits the match (kept for rooms stored by older code).
     * ``CLOSED``: a player left (final).
     * ``EXPIRED``: nobody was connected for the expiry time; the room is forgotten.
     """
@@ -513,6 +521,12 @@ class Room:
         self._claimable: set[Color] = set()
         # the side whose game was claimed as abandoned (the match ends with this game)
         self._abandoned: Color | None = None
+        # the side that forfeited the match (it left, or broke its dice reveal) and why, in
+        # words ("Bob left the game"); the match ends with this game
+        self._forfeited: tuple[Color, str] | None = None
+        # the seconds each side spent awaited earlier in its turn, not finished (untimed
+        # games: what a claim counts, with the wait going on)
+        self._banked: dict[Color, float] = {}
         # (game, (event count, moves played), the board's legal list) of the last one made
         self._destinations: tuple[Game, tuple[int, tuple[Move, ...]], list[Any]] | None = None
         # (match, seq, the review, its reply's JSON text) of the last review made
@@ -592,6 +606,11 @@ class Room:
         return state
 
     @property
+    def _decided(self) -> bool:
+        """Whether the match is over: decided on the board, or by a claim or a forfeit."""
+        return self.session_over or self._abandoned is not None or self._forfeited is not None
+
+    @property
     def kind(self) -> str:
         """``"match"``, ``"money"`` or ``"single"``: what the score and the result say."""
         if self.settings.match_length:
@@ -614,14 +633,15 @@ class Room:
         playing = self.phase is RoomPhase.PLAYING
         quiet = playing and self.round is None and not game.is_over
         mine = quiet and game.phase is not Phase.OPENING and game.turn is color
-        session_over = self.session_over or self._abandoned is not None
+        session_over = self._decided
         view = describe(
             self.match, kind=self.kind, names=self.names_for(seat), mine=mine,
             session_over=session_over,
             resign=quiet and game.phase in (Phase.ROLL, Phase.MOVE),
             legal=self._destinations_for(color) if mine else [],
             history_names=self._record_names(),
-            abandoned_after=self.abandon_after if self._abandoned is not None else None)
+            abandoned_after=self.abandon_after if self._abandoned is not None else None,
+            forfeit=None if self._forfeited is None else self._forfeited[1])
         can = view["can"]
         can["roll"] = can["roll"] and game.phase is Phase.ROLL  # the opening rolls by itself
         can["next_game"] = can["next_game"] and playing
@@ -663,7 +683,7 @@ class Room:
             # the same names, ``turn`` and cube as local play (services/table.py): ``turn``
             # is the side on roll, ``to_act`` the side that must act (the doubled side while
             # a double waits for its answer)
-            "phase": phase_name(game, self.session_over or self._abandoned is not None),
+            "phase": phase_name(game, self._decided),
             "on_roll": None if game.on_roll is None else str(game.on_roll),
             "turn": None if game.on_roll is None or over else color_name(game.on_roll),
             "to_act": None if game.turn is None or over else color_name(game.turn),
@@ -743,24 +763,43 @@ class Room:
             return frozenset({WHITE, BLACK})
         return frozenset() if game.turn is None else frozenset({game.turn})
 
-    def _sync_waits(self, actor: Color | None = None) -> None:
+    def _sync_waits(self, actor: Color | None = None, *, finished: bool = False) -> None:
         """Start the wait of each side newly awaited (and of ``actor``, which just acted) at
-        now; forget the waits that are over."""
+        now; forget the waits that are over. Each stretch a side was awaited goes to its
+        bank (:meth:`_claim_wait`) until it ``finished`` what the game waited on it for: a
+        move and its undo, or a double, leave the claim's count going."""
         now = self._now()
         awaited = self.awaited()
         for color in list(self._awaited_since):
             if color not in awaited:
-                del self._awaited_since[color]
+                self._banked[color] = (self._banked.get(color, 0.0)
+                                       + max(0.0, now - self._awaited_since.pop(color)))
                 self._claimable.discard(color)
+        if actor is not None and finished:
+            self._banked.pop(actor, None)
+            self._claimable.discard(actor)
+        if self.phase is not RoomPhase.PLAYING or self.game.is_over:
+            self._banked.clear()
         for color in awaited:
-            if color not in self._awaited_since or color is actor:
+            if color not in self._awaited_since:
                 self._awaited_since[color] = now
-                self._claimable.discard(color)
+            elif color is actor:  # a new stretch (the clock's charges count from here)
+                self._banked[color] = (self._banked.get(color, 0.0)
+                                       + max(0.0, now - self._awaited_since[color]))
+                self._awaited_since[color] = now
 
     def _wait_used(self, color: Color) -> float:
-        """Seconds the game has waited on ``color`` (0 when it does not wait on it)."""
+        """Seconds the game has waited on ``color`` since its last action (0 when it does not
+        wait on it): what an off-clock wait charges."""
         since = self._awaited_since.get(color)
         return 0.0 if since is None else max(0.0, self._now() - since)
+
+    def _claim_wait(self, color: Color) -> float:
+        """Seconds the game has waited on ``color`` in this turn of it, its actions that did
+        not finish the turn included (untimed games: what makes it claimable)."""
+        if color not in self._awaited_since:
+            return 0.0
+        return self._banked.get(color, 0.0) + self._wait_used(color)
 
     def _off_clock(self) -> list[Color]:
         """The awaited sides of a timed game that the room times itself: every awaited side
@@ -913,9 +952,9 @@ class Room:
         clock = self.clock
         now = self._now()
         if clock is None:
-            due = [since + self.abandon_after for color, since in self._awaited_since.items()
-                   if color not in self._claimable]
-            return min(due) if due else None
+            due = [now + self.abandon_after - self._claim_wait(color)
+                   for color in self._awaited_since if color not in self._claimable]
+            return max(now, min(due)) if due else None
         if clock.running is not None:
             return now + max(0.0, clock.remaining(clock.running))
         due = [now + max(0.0, clock.remaining(c) - self._wait_used(c)) for c in self._off_clock()]
@@ -936,7 +975,7 @@ class Room:
         if clock is None:
             out: list[Outgoing] = []
             for color in sorted(self._awaited_since, key=str):
-                silent = self._wait_used(color)
+                silent = self._claim_wait(color)
                 if color not in self._claimable and silent >= self.abandon_after:
                     self._claimable.add(color)
                     out += self._broadcast({"type": "claimable", "color": str(color),
@@ -979,8 +1018,11 @@ class Room:
         if handler is None:
             raise OnlineError("not_now", f"a {message.type} message is only for the start of "
                                          f"a connection")
+        color = self.colors[seat]
         out = handler(self, seat, message)
-        self._sync_waits(self.colors[seat] if message.type in _ACTIONS else None)
+        finished = message.type in _FINISHING or (
+            message.type == "reveal" and color not in self.awaited())
+        self._sync_waits(color if message.type in _ACTIONS else None, finished=finished)
         return out
 
     def _broadcast(self, payload: dict[str, Any]) -> list[Outgoing]:
@@ -1110,10 +1152,10 @@ class Room:
                                              f"{color.opponent}'s secret before revealing")
         secret: bytes = message["secret"]
         if not verify_commitment(secret, current.commitments[color]):
-            return self._abort(
-                f"{color}'s secret for round {number} does not match its commitment: "
-                f"the game ends here"
-            )
+            # No innocent cause (the page keeps its secret before it commits), and the roller
+            # has seen its dice: the offender forfeits, the game so far stays in the record.
+            return self._forfeit(color, room_says("forfeit_reveal", name=self.names[seat],
+                                                  round=number), "reveal_mismatch")
         if current.kind == "opening":
             self._charge_wait(color)
         current.secrets[color] = secret
@@ -1166,12 +1208,36 @@ class Room:
             "turn": None if game.turn is None else str(game.turn),
         })
 
-    def _abort(self, reason: str) -> list[Outgoing]:
-        self._transition(RoomPhase.ABORTED, reason)
+    def _forfeit(self, color: Color, cause: str, reason: str) -> list[Outgoing]:
+        """``color`` forfeits the match (it left, or its reveal broke its commitment): it loses
+        the game in play (between the games of a match, the next one), by the rest of the
+        match's points, or three times the cube in a single game or money play; the match
+        ends there. ``cause`` says why in words, ``reason`` in a word. [] when the match is
+        decided already."""
+        if self.phase is not RoomPhase.PLAYING or self._decided:
+            return []
+        game = self.game
+        if game.is_over:  # between two games of a match or a session
+            self.match.new_game()
+            self.clock = self._new_clock()
+            game = self.game
+        length = self.settings.match_length
+        if length:
+            won = self.match.score[0 if color.opponent is WHITE else 1]
+            points = max(1, length - won)
+        else:
+            points = 3 * game.cube_value
         self.round = None
-        if self.clock is not None:
-            self.clock.cancel()
-        return self._broadcast({"type": "aborted", "reason": reason})
+        seconds, _ = self._used(color)
+        game.forfeit(color, points, seconds=seconds)
+        self._forfeited = (color, cause)
+        what = "match" if length else "game"
+        name = self.names[self.seat_of(color)]
+        out = self._broadcast({"type": "forfeit", "color": str(color), "reason": reason,
+                               "points": points,
+                               "message": room_says("forfeits", cause=cause, name=name,
+                                                    what=what)})
+        return out + self._game_finished()
 
     # Game actions ---------------------------------------------------------------------------
 
@@ -1341,7 +1407,7 @@ class Room:
         if color in awaited or opponent not in awaited:
             raise OnlineError("not_now", "cannot claim the game: it is waiting on you, not on "
                                          f"{opponent}")
-        silent = self._wait_used(opponent)
+        silent = self._claim_wait(opponent)
         if silent < self.abandon_after:
             raise OnlineError("not_now", f"cannot claim the game yet: {opponent} has been "
                                          f"silent {silent:.0f} s; a game can be claimed after "
@@ -1370,11 +1436,12 @@ class Room:
             self.clock.stop(increment=False)
         score = self.match.score
         abandoned = self._abandoned
-        over = self.session_over or abandoned is not None
+        over = self._decided
         # The result in the words of local play (services/words.py), the players named.
         white, black = self._record_names()
         result = result_json(self.match, self.kind, Names(white, black), over,
-                             abandoned_after=None if abandoned is None else self.abandon_after)
+                             abandoned_after=None if abandoned is None else self.abandon_after,
+                             forfeit=None if self._forfeited is None else self._forfeited[1])
         assert result is not None
         text = result["text"]
         out = self._broadcast({
@@ -1383,7 +1450,8 @@ class Room:
             "log": game.to_log(),
         })
         if over:
-            self._transition(RoomPhase.FINISHED, None if abandoned is None else text)
+            self._transition(RoomPhase.FINISHED, None if abandoned is None and
+                             self._forfeited is None else text)
         return out
 
     def _on_next_game(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
@@ -1421,6 +1489,7 @@ class Room:
         self.clock = self._new_clock()
         self.round = None
         self._abandoned = None
+        self._forfeited = None
         self.reason = None
         colors = {str(s): str(c) for s, c in self.colors.items()}
         out = self._broadcast({"type": "new_match", "colors": colors})
@@ -1539,12 +1608,14 @@ class Room:
         if self.phase is RoomPhase.CLOSED:
             return []
         name = self.names[seat]
+        # Leaving a match in play forfeits it (it was a way to void a match one was losing).
+        out = self._forfeit(self.colors[seat], room_says("forfeit_left", name=name), "left")
         reason = room_says("left_room", name=name, color=self.colors[seat])
         self._transition(RoomPhase.CLOSED, reason)
         self.round = None
         if self.clock is not None:
             self.clock.cancel()
-        out = self._broadcast({"type": "closed", "reason": reason})
+        out += self._broadcast({"type": "closed", "reason": reason})
         out.append((seat.other, {"type": "opponent", "status": "left", "name": name,
                                  "message": room_says("left", name=name)}))
         return out
