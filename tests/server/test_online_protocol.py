@@ -853,17 +853,59 @@ def test_moving_and_undoing_does_not_reset_the_claim_timer(table_factory: Any,
     mover = table.by_color(table.opening()["color"])
     other = table.guest if mover is table.host else table.host
     first = mover.state()["game"]["legal_moves"][0]
-    for _ in range(2):
+    for _ in range(9):
         now.advance(50)
         mover.send(type="move", moves=[first])
         table.both("move")
         mover.send(type="undo")
         table.both("undo")
-    now.advance(30)  # 130 s of the mover's turn, none of it finishing the turn
+    now.advance(130)  # 580 s of the mover's turn, none of it finishing the turn
+    other.send(type="state")
+    assert table.both("silence")[0]["color"] == mover.color  # warned at 480 s
+    other.expect("state")
+    now.advance(20)
     other.send(type="claim")
     assert table.both("claimable")[0]["color"] == mover.color
     assert table.both("abandoned")[0]["color"] == mover.color
     assert table.both("game_over")[0]["outcome"]["winner"] == other.color
+
+
+def test_a_player_thinking_at_the_board_is_warned_and_claimable_only_after_long(
+        table_factory: Any, now: FakeNow) -> None:
+    """Claims are for players who are gone. One who is connected and thinking (an untimed
+    game) can be claimed against only after 10 minutes of its turn, and is warned 2 minutes
+    before; one whose connection dropped, 2 minutes after it dropped."""
+    table = table_factory(seed=27)
+    mover = table.by_color(table.opening()["color"])
+    other = table.guest if mover is table.host else table.host
+    name = "Ann" if mover is table.host else "Bob"
+    now.advance(121)
+    before = states(table)
+    other.send(type="claim")
+    assert other.error("not_now") == (
+        f"cannot claim the game yet: {name} is at the board and has been thinking for 121 s; "
+        f"a game can be claimed after 600 s of thinking, or 120 s after a player's "
+        f"connection dropped")
+    unchanged(table, before)
+    now.advance(480 - 121)
+    other.send(type="state")
+    silence = table.both("silence")[0]
+    assert {k: v for k, v in silence.items() if k != "seq"} == {
+        "type": "silence", "color": mover.color, "seconds": 480.0, "claimable_in": 120.0}
+    theirs = other.expect("state")["state"]
+    assert theirs["silence"] == {"color": mover.color, "seconds": 480.0, "claimable_in": 120.0}
+    assert theirs["view"]["claim_warning"] == (
+        f"{name} has been thinking for 8 minutes: you may claim the game after 10.")
+    mine = mover.state()
+    assert mine["view"]["claim_warning"] == (
+        "You have been thinking for 8 minutes: after 10 your opponent may claim the game.")
+    now.advance(120)
+    other.send(type="claim")
+    assert table.both("claimable")[0]["color"] == mover.color
+    assert table.both("abandoned")[0]["color"] == mover.color
+    over = table.both("game_over")[0]
+    assert over["text"].startswith(f"{'Bob' if name == 'Ann' else 'Ann'} wins a single game "
+                                   f"(1 point): {name} was silent for 600 s")
 
 
 def test_an_empty_room_expires_after_the_configured_time(client: TestClient,
@@ -1361,7 +1403,10 @@ def test_a_dropped_player_is_claimable_once_the_game_waits_on_it(client: TestCli
     other = table.guest if mover is table.host else table.host
     mover.ws.close()  # the mover leaves without a word, mid-turn
     other.expect("opponent")
-    now.advance(120)
+    now.advance(119)
+    other.send(type="claim")
+    assert other.error("not_now").startswith("cannot claim the game yet: ")
+    now.advance(1)  # 2 minutes gone
     other.send(type="claim")
     assert other.expect("claimable")["color"] == mover.color
     assert other.expect("abandoned")["color"] == mover.color

@@ -307,6 +307,10 @@ ROOM_WORDS: Final = {
                            "Their clock keeps running."),
     "left": "{name} has left the game.",
     "left_room": "{name} ({color}) left the room",
+    "thinking_you": ("You have been thinking for {minutes} minutes: after {limit} your "
+                     "opponent may claim the game."),
+    "thinking_them": ("{name} has been thinking for {minutes} minutes: you may claim the "
+                      "game after {limit}."),
     "forfeit_left": "{name} left the game",
     "forfeit_reveal": "{name}'s secret for round {round} did not match its commitment",
     "forfeits": "{cause}: {name} forfeits the {what}.",

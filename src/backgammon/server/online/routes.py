@@ -167,6 +167,7 @@ class OnlineHub:
         if self._live.get((room.code, seat)) is connection:
             del self._live[(room.code, seat)]
         self.dispatch(room, room.disconnect(seat, connection.id))
+        self.schedule(room)  # a side gone may be claimed against sooner
         if room.empty_since is not None:
             self._schedule_sweep()
 

@@ -334,6 +334,7 @@ class PersistentRooms(RoomManager):
             header = {"settings": dataclasses.asdict(settings),
                       "host_name": room.names[Seat.HOST], "host_token": token_hash(token),
                       "address": address, "abandon_after": room.abandon_after,
+                      "silent_after": room.silent_after,
                       "created": self._clock(), "wall": self.wall()}
         if address is not None and (self._address_bytes.get(address, 0) + _size(header)
                                     > self.max_address_bytes):
@@ -543,6 +544,7 @@ class PersistentRooms(RoomManager):
             name = header.get("host_name")
             start = _number(header.get("created"))
             abandon_after = _number(header.get("abandon_after", self.abandon_after))
+            silent_after = _number(header.get("silent_after", self.silent_after))
             if not isinstance(name, str):
                 raise ValueError("no host name")
             clock = _RoomClock(self._clock, start)
@@ -550,6 +552,7 @@ class PersistentRooms(RoomManager):
             # nobody knows: the stored hashes authenticate the seats (seat_for).
             room = Room(code, settings, secrets.token_urlsafe(TOKEN_BYTES), now=clock,
                         host_name=name, abandon_after=abandon_after,
+                        silent_after=silent_after,
                         controls=self.time_controls)
         except Exception as exc:  # anything a damaged header makes the code raise
             raise StoredRoomError(f"stored room {code!r} has a header this program cannot "

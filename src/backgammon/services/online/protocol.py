@@ -62,8 +62,8 @@ type            fields                                         who, when
 ``accept``,     ``clock``?                                     the resigning side's opponent
 ``decline``
 ``claim``       (none)                                         untimed games: once the opponent
-                                                               is ``claimable`` (the game waited
-                                                               on it 2 minutes): win as abandoned
+                                                               is ``claimable`` (gone 2 minutes,
+                                                               or thinking 10): win as abandoned
 ``next_game``   (none)                                         either side once a game of a match
                                                                is over: the next game begins
 ``rematch``     (none)                                         either side once the match is over;
@@ -88,10 +88,14 @@ No wait is free. In a timed game whoever must send the next message is on its cl
 roller through its commit and its reveal, the roller's opponent until its secret comes, each
 side in the opening round until its commitment (then its reveal) comes (both clocks can run
 there). A forced pass is a completed turn: the time before its roll is charged. A side out of
-time loses a single game at the cube's value (``timeout``). In an untimed game a side the game
-has waited on for 2 minutes (the server's setting) in one turn of it, connected or not,
-becomes ``claimable``; its opponent may then ``claim``, and wins the game, and with it the
-match (``abandoned``, then ``game_over`` with ``match_over``; the game's log records a
+time loses a single game at the cube's value (``timeout``). In an untimed game claims are for
+players who are gone: a side the game waits on becomes ``claimable`` once its connection has
+been dropped for 2 minutes, or, connected, once it has been thinking for 10 minutes of its
+turn (both the server's settings), or once a dice message its page sends by itself (a
+secret, a reveal, the opening's commitment) has been awaited 2 minutes; a connected side is
+warned 2 minutes before (``silence`` to both pages; the state's ``silence`` and the view's
+``claim_warning`` while it lasts). Its opponent may then ``claim``, and wins the game, and with
+it the match (``abandoned``, then ``game_over`` with ``match_over``; the game's log records a
 timeout of the silent side). Only what finishes the turn (a play, an answer to a double or to
 a resignation, a secret, the opening's reveal) starts the count again: moves taken back and
 made again, a commitment, a double or an offer to resign do not. Reading (``state``,
@@ -180,6 +184,9 @@ type               fields
 ``accept``,        ``color``
 ``decline``
 ``timeout``        ``color`` (who ran out of time: it loses a single game at the cube's value)
+``silence``        ``color`` (a side thinking long), ``seconds`` (its turn so far),
+                   ``claimable_in`` (seconds until it may be claimed against): untimed games,
+                   once a turn
 ``claimable``      ``color`` (the silent side), ``seconds`` (how long the game has waited on it):
                    untimed games; its opponent may now ``claim``
 ``abandoned``      ``color`` (the silent side), ``seconds``: the game was claimed
@@ -223,15 +230,18 @@ locally), ``to_act`` (the side that must act), ``board`` (26 signed slots and ``
 for each play of the game), ``legal_moves``, ``legal``, ``cube``, ``resignation``,
 ``outcome``, ``pips``), ``crawford`` (this game is the Crawford game),
 ``round`` (``next``, and ``open``: ``number``, ``kind``, ``roller``, ``commitments``,
-``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``rematch`` (the
+``secrets`` or null), ``clock``, ``claimable`` (the silent side, or null), ``silence``
+(``{"color", "seconds", "claimable_in"}`` while a side thinking long is warned, or null),
+``rematch`` (the
 seats that asked), ``seq``, ``storage`` (null for a room the server does not store, else
 ``actions``, ``max_actions``, ``bytes``, ``max_bytes``, ``saved`` (false: a restart would end
 the room), ``warning``: words, or null), and ``view``: the table's view of the game from this
 seat, the same shape and words as local play's state
 (:func:`backgammon.services.table.describe`: ``phase``, ``turn``, ``to_act``, ``board``,
 ``dice``, ``legal``, ``can``, ``cube``, ``score``, ``history``, ``last_turn``, ``result``,
-``message``, ...; with ``id``, ``version``, ``viewer``, ``players``, ``hints``, and
-``notice``: the room's warning in words, or null), which the page draws.
+``message``, ...; with ``id``, ``version``, ``viewer``, ``players``, ``hints``, ``notice``:
+the room's warning in words, or null, and ``claim_warning``: the ``silence`` warning in words
+for this seat, or null), which the page draws.
 
 Errors
 ======

@@ -33,11 +33,17 @@ clock for each game of a match):
   :meth:`~backgammon.core.game.Game.timeout` as in local play: the side out of time loses a
   single game at the cube's value.
 
-Untimed games: a side the game has waited on for :attr:`Room.abandon_after` seconds (default
-:data:`DEFAULT_ABANDON_AFTER`, 2 minutes) without an action from it, connected or not, is
-*claimable*: both pages hear ``claimable``, and the other side may send ``claim``, which wins
-the game (recorded in the game's log as a timeout of the silent side: a single game at the
-cube's value) and ends the match in its favour.
+Untimed games: claims are for players who are gone. A side the game waits on is *claimable*
+once its connection has been dropped for :attr:`Room.abandon_after` seconds (default
+:data:`DEFAULT_ABANDON_AFTER`, 2 minutes); connected, once it has been thinking for
+:attr:`Room.silent_after` seconds of its turn (default :data:`DEFAULT_SILENT_AFTER`, 10
+minutes; what does not finish the turn, a move taken back, a double, does not start the count
+again), and it is warned :data:`CLAIM_WARNING` seconds before (``silence``, and the view's
+``claim_warning``); and for a roll's dice messages, which its page sends by itself, after
+:attr:`Room.abandon_after` seconds whether connected or not. Both pages hear ``claimable``, and
+the other side may send ``claim``, which wins the game (recorded in the game's log as a
+timeout of the silent side: a single game at the cube's value) and ends the match in its
+favour.
 
 Resignations: each side may offer one resignation a turn (the turn of a roll: between one
 roll and the next), so a refused offer cannot be repeated to stop play.
@@ -94,9 +100,11 @@ from backgammon.services.table import (
 from backgammon.services.words import Names, online_status, room_says
 
 __all__ = [
+    "CLAIM_WARNING",
     "DEFAULT_ABANDON_AFTER",
     "DEFAULT_EXPIRY",
     "DEFAULT_MAX_PER_ADDRESS",
+    "DEFAULT_SILENT_AFTER",
     "HEAVY_READS",
     "MAX_MATCH_LENGTH",
     "TRANSITIONS",
@@ -125,9 +133,14 @@ DEFAULT_MAX_WAITING: Final = 5
 #: Rooms one client address may hold at once, joined or not (until they expire): its share of
 #: :data:`DEFAULT_MAX_ROOMS`, so that a few addresses cannot take every room.
 DEFAULT_MAX_PER_ADDRESS: Final = 10
-#: Seconds an untimed game may wait on a silent (or disconnected) side before the other side
-#: may claim the game as abandoned.
+#: Seconds an untimed game may wait on a side whose connection dropped (or on a dice message,
+#: which a page sends by itself) before the other side may claim the game as abandoned.
 DEFAULT_ABANDON_AFTER: Final = 120.0
+#: Seconds of its turn an untimed game may wait on a side that is connected (thinking) before
+#: the other side may claim the game.
+DEFAULT_SILENT_AFTER: Final = 600.0
+#: Seconds before it may be claimed against that a connected side is warned (``silence``).
+CLAIM_WARNING: Final = 120.0
 #: The messages that are a side's action in the game (they reset its silence); ``state``,
 #: ``review``, ``export`` and ``explain`` only read.
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
@@ -464,8 +477,10 @@ class Room:
         now: a monotonic clock in seconds (injected for tests).
         host_name: the name shown for the host.
         new_token: makes the guest's seat token.
-        abandon_after: seconds an untimed game waits on a silent side before the other may
-            claim it (> 0).
+        abandon_after: seconds an untimed game waits on a side whose connection dropped (or
+            on a dice message) before the other may claim it (> 0).
+        silent_after: seconds of its turn an untimed game waits on a connected side before
+            the other may claim it (>= ``abandon_after``).
         controls: the values of the time controls this server offers (default the standard
             :data:`~backgammon.services.clock.TIME_CONTROLS`; ``backgammon serve`` passes its
             configured ones, tests shorten them).
@@ -482,11 +497,13 @@ class Room:
         new_token: Callable[[], str] = lambda: secrets.token_urlsafe(TOKEN_BYTES),
         abandon_after: float = DEFAULT_ABANDON_AFTER,
         controls: Mapping[str, TimeControl | None] | None = None,
+        silent_after: float = DEFAULT_SILENT_AFTER,
     ) -> None:
         if not abandon_after > 0:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.silent_after = max(float(silent_after), self.abandon_after)
         self.controls: dict[str, TimeControl | None] = dict(
             TIME_CONTROLS if controls is None else controls)
         self.code = code
@@ -501,6 +518,8 @@ class Room:
         self._connections: dict[Seat, int] = {}
         self._connection_ids = 0
         self._seen: set[Seat] = set()  # seats that have connected at least once
+        # since when each seat with no live connection has had none (``now()``)
+        self._gone_since: dict[Seat, float] = {Seat.HOST: now()}
         self.empty_since: float | None = now()
         self.match = self._new_match()
         #: Which match of the room this is, from 1 (a rematch starts the next): with the code,
@@ -519,8 +538,12 @@ class Room:
         self._awaited_since: dict[Color, float] = {}
         # the silent sides both pages were told may be claimed against
         self._claimable: set[Color] = set()
-        # the side whose game was claimed as abandoned (the match ends with this game)
+        # the side whose game was claimed as abandoned (the match ends with this game), and
+        # the seconds the game had waited on it
         self._abandoned: Color | None = None
+        self._abandoned_after = 0.0
+        # the connected sides warned that they may soon be claimed against (this turn)
+        self._warned: set[Color] = set()
         # the side that forfeited the match (it left, or broke its dice reveal) and why, in
         # words ("Bob left the game"); the match ends with this game
         self._forfeited: tuple[Color, str] | None = None
@@ -597,6 +620,7 @@ class Room:
                       "open": None if self.round is None else self.round.to_dict()},
             "clock": self._clock_view(),
             "claimable": next((str(c) for c in sorted(self._claimable)), None),
+            "silence": self._silence(),
             "rematch": sorted(str(s) for s in self.rematch_offers),
             "seq": self.seq,
             "storage": self.storage,
@@ -640,7 +664,7 @@ class Room:
             resign=quiet and game.phase in (Phase.ROLL, Phase.MOVE),
             legal=self._destinations_for(color) if mine else [],
             history_names=self._record_names(),
-            abandoned_after=self.abandon_after if self._abandoned is not None else None,
+            abandoned_after=self._abandoned_after if self._abandoned is not None else None,
             forfeit=None if self._forfeited is None else self._forfeited[1])
         can = view["can"]
         can["roll"] = can["roll"] and game.phase is Phase.ROLL  # the opening rolls by itself
@@ -663,7 +687,23 @@ class Room:
                             for c, col in (("white", WHITE), ("black", BLACK))},
                 "hints": self.hints_allowed,
                 # the room's own warning (it nears what it can store, or was not saved)
-                "notice": None if self.storage is None else self.storage.get("warning")}
+                "notice": None if self.storage is None else self.storage.get("warning"),
+                # a side thinking long: it may soon be claimed against (words for this seat)
+                "claim_warning": self._claim_warning(seat)}
+
+    def _claim_warning(self, seat: Seat) -> str | None:
+        """The warning to a side thinking long (untimed), and to its opponent, in words for
+        ``seat``'s page; None when no side is warned."""
+        silence = self._silence()
+        if silence is None:
+            return None
+        silent = Color.parse(silence["color"])
+        minutes = int(silence["seconds"] // 60)
+        limit = f"{self.silent_after / 60:g}"
+        if silent is self.colors[seat]:
+            return room_says("thinking_you", minutes=minutes, limit=limit)
+        return room_says("thinking_them", name=self.names[self.seat_of(silent)],
+                         minutes=minutes, limit=limit)
 
     @property
     def hints_allowed(self) -> bool:
@@ -778,8 +818,10 @@ class Room:
         if actor is not None and finished:
             self._banked.pop(actor, None)
             self._claimable.discard(actor)
+            self._warned.discard(actor)
         if self.phase is not RoomPhase.PLAYING or self.game.is_over:
             self._banked.clear()
+            self._warned.clear()
         for color in awaited:
             if color not in self._awaited_since:
                 self._awaited_since[color] = now
@@ -793,6 +835,39 @@ class Room:
         wait on it): what an off-clock wait charges."""
         since = self._awaited_since.get(color)
         return 0.0 if since is None else max(0.0, self._now() - since)
+
+    def _gone_for(self, color: Color) -> float | None:
+        """Seconds ``color``'s seat has had no live connection; None while it has one."""
+        seat = self.seat_of(color)
+        if seat in self._connections:
+            return None
+        since = self._gone_since.get(seat)
+        return 0.0 if since is None else max(0.0, self._now() - since)
+
+    def _thinking(self, color: Color) -> bool:
+        """Whether the game waits on ``color`` to decide (its roll, its play, an answer), not
+        for a dice message its page sends by itself."""
+        return self.round is None and self.game.phase is not Phase.OPENING
+
+    def _claim_in(self, color: Color) -> float:
+        """Seconds until ``color``, awaited, may be claimed against (0: now): gone for
+        :attr:`abandon_after`, thinking for :attr:`silent_after`, or silent that long over a
+        dice message."""
+        limit = self.silent_after if self._thinking(color) else self.abandon_after
+        left = limit - self._claim_wait(color)
+        gone = self._gone_for(color)
+        if gone is not None:
+            left = min(left, self.abandon_after - gone)
+        return max(0.0, left)
+
+    def _silence(self) -> dict[str, Any] | None:
+        """The side warned it may soon be claimed against: ``color``, ``seconds`` (its turn's
+        wait) and ``claimable_in`` (seconds); None."""
+        for color in sorted(self._warned, key=str):
+            if color in self._awaited_since and color not in self._claimable:
+                return {"color": str(color), "seconds": round(self._claim_wait(color), 3),
+                        "claimable_in": round(self._claim_in(color), 3)}
+        return None
 
     def _claim_wait(self, color: Color) -> float:
         """Seconds the game has waited on ``color`` in this turn of it, its actions that did
@@ -865,6 +940,8 @@ class Room:
         self._transition(RoomPhase.PLAYING)
         token = self._new_token()
         self._tokens[Seat.GUEST] = token
+        if Seat.GUEST not in self._connections:
+            self._gone_since[Seat.GUEST] = self._now()
         self.names[Seat.GUEST] = name or "Guest"
         self.match = self._new_match()  # the guest's name in the record
         self._sync_waits()  # the opening round waits on both sides from now
@@ -895,6 +972,7 @@ class Room:
         self._connection_ids += 1
         returning = seat in self._connections
         self._connections[seat] = self._connection_ids
+        self._gone_since.pop(seat, None)
         self.empty_since = None
         out: list[Outgoing] = []
         other = seat.other
@@ -918,6 +996,7 @@ class Room:
         if self._connections.get(seat) != connection:
             return []
         del self._connections[seat]
+        self._gone_since[seat] = self._now()
         if not self._connections:
             self.empty_since = self._now()
         if self.phase not in (RoomPhase.PLAYING, RoomPhase.FINISHED) or (
@@ -952,9 +1031,15 @@ class Room:
         clock = self.clock
         now = self._now()
         if clock is None:
-            due = [now + self.abandon_after - self._claim_wait(color)
-                   for color in self._awaited_since if color not in self._claimable]
-            return max(now, min(due)) if due else None
+            due = []
+            for color in self._awaited_since:
+                if color in self._claimable:
+                    continue
+                left = self._claim_in(color)
+                due.append(now + left)
+                if color not in self._warned and left > CLAIM_WARNING:
+                    due.append(now + left - CLAIM_WARNING)
+            return min(due) if due else None
         if clock.running is not None:
             return now + max(0.0, clock.remaining(clock.running))
         due = [now + max(0.0, clock.remaining(c) - self._wait_used(c)) for c in self._off_clock()]
@@ -975,11 +1060,20 @@ class Room:
         if clock is None:
             out: list[Outgoing] = []
             for color in sorted(self._awaited_since, key=str):
+                if color in self._claimable:
+                    continue
                 silent = self._claim_wait(color)
-                if color not in self._claimable and silent >= self.abandon_after:
+                left = self._claim_in(color)
+                if left <= 0:
                     self._claimable.add(color)
                     out += self._broadcast({"type": "claimable", "color": str(color),
                                             "seconds": round(silent, 3)})
+                elif (left <= CLAIM_WARNING and color not in self._warned
+                      and self._thinking(color) and self._gone_for(color) is None):
+                    self._warned.add(color)  # told once a turn, before it may be claimed
+                    out += self._broadcast({"type": "silence", "color": str(color),
+                                            "seconds": round(silent, 3),
+                                            "claimable_in": round(left, 3)})
             return out
         loser: Color | None = None
         if clock.running is not None:
@@ -1408,13 +1502,25 @@ class Room:
             raise OnlineError("not_now", "cannot claim the game: it is waiting on you, not on "
                                          f"{opponent}")
         silent = self._claim_wait(opponent)
-        if silent < self.abandon_after:
-            raise OnlineError("not_now", f"cannot claim the game yet: {opponent} has been "
-                                         f"silent {silent:.0f} s; a game can be claimed after "
-                                         f"{self.abandon_after:g} s")
+        if self._claim_in(opponent) > 0:
+            name = self.names[self.seat_of(opponent)]
+            gone = self._gone_for(opponent)
+            if not self._thinking(opponent):
+                why = (f"{opponent} has been silent {silent:.0f} s; a game can be claimed "
+                       f"after {self.abandon_after:g} s")
+            elif gone is not None:
+                why = (f"{name}'s connection dropped {gone:.0f} s ago; a game can be claimed "
+                       f"{self.abandon_after:g} s after a player's connection dropped, or "
+                       f"after {self.silent_after:g} s of thinking")
+            else:
+                why = (f"{name} is at the board and has been thinking for {silent:.0f} s; a "
+                       f"game can be claimed after {self.silent_after:g} s of thinking, or "
+                       f"{self.abandon_after:g} s after a player's connection dropped")
+            raise OnlineError("not_now", f"cannot claim the game yet: {why}")
         game.timeout(opponent)
         self.round = None
         self._abandoned = opponent
+        self._abandoned_after = round(silent)
         out = self._broadcast({"type": "abandoned", "color": str(opponent),
                                "seconds": round(silent, 3)})
         return out + self._game_finished()
@@ -1440,7 +1546,7 @@ class Room:
         # The result in the words of local play (services/words.py), the players named.
         white, black = self._record_names()
         result = result_json(self.match, self.kind, Names(white, black), over,
-                             abandoned_after=None if abandoned is None else self.abandon_after,
+                             abandoned_after=None if abandoned is None else self._abandoned_after,
                              forfeit=None if self._forfeited is None else self._forfeited[1])
         assert result is not None
         text = result["text"]
@@ -1636,8 +1742,10 @@ class RoomManager:
         now: a monotonic clock in seconds, shared with the rooms' clocks (injected for tests).
         expiry: seconds a room may stay with nobody connected before it is forgotten.
         max_rooms: the most rooms kept at once.
-        abandon_after: seconds an untimed game waits on a silent side before the other side
-            may claim it (:class:`Room`).
+        abandon_after: seconds an untimed game waits on a side whose connection dropped
+            before the other side may claim it (:class:`Room`).
+        silent_after: seconds of its turn an untimed game waits on a connected side before
+            the other side may claim it (:class:`Room`).
         create_rate: rooms one client address may create in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined that one client address may hold at once.
         max_per_address: rooms one client address may hold at once, joined or not.
@@ -1656,6 +1764,7 @@ class RoomManager:
         max_waiting: int = DEFAULT_MAX_WAITING,
         max_per_address: int = DEFAULT_MAX_PER_ADDRESS,
         time_controls: Mapping[str, TimeControl | None] | None = None,
+        silent_after: float = DEFAULT_SILENT_AFTER,
     ) -> None:
         if not expiry > 0:
             raise ValueError(f"expiry must be a number of seconds > 0, got {expiry!r}")
@@ -1663,6 +1772,7 @@ class RoomManager:
             raise ValueError(f"abandon_after must be a number of seconds > 0, got "
                              f"{abandon_after!r}")
         self.abandon_after = float(abandon_after)
+        self.silent_after = float(silent_after)
         self.time_controls: dict[str, TimeControl | None] = dict(
             TIME_CONTROLS if time_controls is None else time_controls)
         self.create_rate = create_rate
@@ -1724,7 +1834,8 @@ class RoomManager:
             code = secrets.token_urlsafe(CODE_BYTES)
         token = secrets.token_urlsafe(TOKEN_BYTES)
         room = Room(code, settings, token, now=self.now, host_name=host_name or "Host",
-                    abandon_after=self.abandon_after, controls=self.time_controls)
+                    abandon_after=self.abandon_after, controls=self.time_controls,
+                    silent_after=self.silent_after)
         self._rooms[code] = room
         if address is not None:
             self._created[address].append(self.now())
