@@ -409,3 +409,25 @@ def test_an_online_room_is_counted_only_for_its_seats(clients: Clients) -> None:
     extra = client.post("/api/stats/online", json={**ask, "points": 99})
     assert extra.status_code == 422
     assert client.get("/api/stats", params={"browser": browser}).json()["total"]["games"] == 0
+
+
+def test_one_seat_counts_in_two_browsers_records_at_most(clients: Clients) -> None:
+    """A seat's games go into the record of the browser that played them (and of a second
+    one: the same player on another device); a seat token cannot fill the database with the
+    records of browser ids made up one after another."""
+    from api_support import app_of
+
+    from backgammon.services.online import OnlineSettings
+
+    client = clients.new()
+    rooms = app_of(client).state.online.rooms
+    room, host_token = rooms.create(OnlineSettings(), host_name="Alice")
+    ask = {"code": room.code, "token": host_token}
+    for browser in ("b" * 24, "c" * 24, "b" * 24):
+        assert client.post("/api/stats/online", json={**ask, "browser": browser}
+                           ).status_code == 200
+    third = client.post("/api/stats/online", json={**ask, "browser": "d" * 24})
+    assert third.status_code == 507
+    assert third.json()["error"] == {
+        "code": "storage_full",
+        "message": "this seat's games are counted in 2 browsers' records already"}

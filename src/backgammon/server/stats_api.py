@@ -38,6 +38,10 @@ from backgammon.services.stats import (
 __all__ = ["install_stats", "router"]
 
 Browser = Annotated[str, Query(max_length=200, description="the browser's own random id")]
+#: The browsers whose records one seat of an online room may count its games in (the player's
+#: own, and another device of theirs): a seat token cannot fill the database with the records
+#: of made-up browser ids.
+MAX_RECORDS_PER_SEAT = 2
 
 
 class ClearedJSON(TypedDict):
@@ -113,11 +117,19 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON:
     (the record keys it by room, match and game number).
 
     Raises (as answers): 422 a malformed browser id; 404 no such room; 403 a token that is
-    not one of the room's seats."""
+    not one of the room's seats; 507 ``storage_full`` for a third browser of one seat."""
     browser = check_browser_id(body.browser)
     rooms = request.app.state.online.rooms
     room = rooms.get(body.code)
     seat = rooms.seat_for(room, body.token)
+    counted = room.recorded_by.setdefault(seat, set())
+    if browser not in counted:
+        if len(counted) >= MAX_RECORDS_PER_SEAT:
+            return JSONResponse({"error": {
+                "code": "storage_full",
+                "message": f"this seat's games are counted in {MAX_RECORDS_PER_SEAT} browsers' "
+                           "records already"}}, status_code=507)
+        counted.add(browser)
     player = room.colors[seat]
     # The games over no longer change: they are read in a worker thread (a long money
     # session's are thousands), the one in play, which the room may change meanwhile, not.

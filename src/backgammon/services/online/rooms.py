@@ -559,6 +559,9 @@ class Room:
         self._match_text: tuple[Match, tuple[int, int, tuple[Move, ...]], dict[str, Any],
                                 str] | None = None
         self._log_encoder = _LogEncoder()
+        #: The browsers whose records each seat's games were counted in (the door bounds
+        #: them: server/stats_api.py).
+        self.recorded_by: dict[Seat, set[str]] = {}
         #: What the room has stored, when its manager keeps it in a store: ``actions`` and
         #: ``max_actions``, ``bytes`` and ``max_bytes``, ``saved`` (False: a write failed, a
         #: restart would end the room), ``warning`` (words, as the room nears its bounds or
