@@ -775,3 +775,87 @@ def test_15_the_move_list_says_whose_numbering_and_can_use_the_players(
     game.wait_idle()
     assert page.locator("#move-list li").nth(index).inner_text() == f"{head}: {mirrored(play)}"
     game.screenshot("trial-15-numbering")
+
+
+# --------------------------------------------------------------------------------------------
+# 16. Polish
+
+
+@pytest.mark.parametrize("width", [1280, 900, 390])
+def test_16_the_turn_dot_stays_on_the_line_of_its_name(
+        open_page: Any, server: ServerProcess, width: int) -> None:
+    state = post(server, "/api/games", {"mode": "computer", "level": "medium", "side": "black"})
+    game = open_page(f"/#game={state['id']}", viewport=(width, 860))
+    page = game.page
+    page.evaluate("document.getElementById('score-white').classList.add('on-roll')")
+    heights = page.eval_on_selector_all(
+        "#scoreboard tbody th", "cells => cells.map(c => c.getBoundingClientRect().height)")
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector("
+                         "'#scoreboard tbody th')).lineHeight)")
+    assert page.inner_text("#score-white .name") == "Computer (Medium)"
+    assert all(h < 2 * line for h in heights), (heights, line)  # one line each, dot and all
+
+
+def test_16_the_setup_hint_is_drawn_as_the_games_hint(open_page: Any) -> None:
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-cancel")
+    page.click("#setup-button")
+    page.fill("#setup-id-input", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    page.click("#setup-read")
+    page.wait_for_function("() => document.body.dataset.setupValid === 'true'")
+    page.click("#setup-hint")
+    page.wait_for_selector("#setup-hint-box table.hints-ranked tr[data-play]", timeout=60_000)
+    head = page.eval_on_selector_all("#setup-hint-box table.hints-ranked tr:first-child th",
+                                     "cells => cells.map(c => c.textContent)")
+    assert head[:5] == ["#", "Play", "Depth", "Equity", "Diff"]
+    game.screenshot("trial-16-setup-hint")
+
+
+def test_16_online_hints_and_analyze_are_off_in_play_and_the_invite_link_shows_whole(
+        open_page: Any, server: ServerProcess) -> None:
+    host = open_page(viewport=PHONE)
+    page = host.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-online")
+    page.wait_for_selector("#online-dialog[open]")
+    page.click("#online-submit")
+    page.wait_for_function("() => document.body.dataset.online === 'connected'")
+    fits = page.evaluate("""(() => { const l = document.getElementById('online-link');
+      return [l.scrollWidth <= l.clientWidth + 1, l.scrollHeight <= l.clientHeight + 1]; })()""")
+    assert fits == [True, True]  # the whole link, not cut off
+    host.screenshot("trial-16-invite-phone")
+    link = page.input_value("#online-link")
+    guest = open_page("/health")
+    guest.page.goto(link)
+    guest.page.wait_for_selector("#online-dialog[open]")
+    guest.page.wait_for_function(
+        "() => document.getElementById('online-room-info').textContent.length > 0")
+    guest.page.click("#online-submit")
+    for online in (host, guest):
+        online.page.wait_for_function("() => document.body.dataset.online === 'connected' &&"
+                                      " document.body.dataset.onlinePhase === 'playing'")
+        assert online.page.is_disabled("#hints-button")
+        assert online.page.is_disabled("#analyze-button")
+        assert "over" in (online.page.get_attribute("#analyze-button", "title") or "")
+
+
+def test_16_the_phone_header_is_one_row_with_a_menu(open_page: Any) -> None:
+    game = open_page(viewport=PHONE)
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-cancel")
+    header = page.locator("header.topbar").bounding_box()
+    assert header is not None and header["height"] <= 56  # one row (it took three: 163 px)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.click("#menu-button")
+    for name in ("new-game", "setup", "saved", "online", "stats", "settings"):
+        assert game.visible(f"#{name}-button"), name
+    game.screenshot("trial-16-phone-menu")
+    page.click("#settings-button")
+    page.wait_for_selector("#settings-dialog[open]")
+    page.click("#settings-close")
+    assert not game.visible("#stats-button")  # the menu closed with the choice
+    desktop = open_page()
+    assert not desktop.visible("#menu-button") and desktop.visible("#settings-button")

@@ -169,9 +169,19 @@ export class Hints {
   }
 
   apply() {
-    this.hooks.board.root.classList.toggle("hints", this.on && this.allowed());
+    const allowed = this.allowed();
+    this.hooks.board.root.classList.toggle("hints", this.on && allowed);
     $("hints-button").setAttribute("aria-pressed", String(this.on));
     $("hints-panel").hidden = !this.on;
+    // During an online game against a person the Hints and Analyze buttons do nothing: they
+    // say so, disabled, until the game is over.
+    for (const id of ["hints-button", "analyze-button"]) {
+      const button = $(id);
+      if (button.dataset.title === undefined) button.dataset.title = button.title;
+      button.disabled = !allowed;
+      button.title = allowed ? button.dataset.title
+        : "Not in a game against a person: it comes back once the game is over";
+    }
   }
 
   /** Bring the panel up to date with the live state `game` (asks the server when the person
@@ -386,57 +396,73 @@ export class Hints {
   }
 
   evaluationNodes(answer, { played = null, review = false } = {}) {
-    if (answer.kind === "plays") {
-      const roll = answer.dice ? `${Math.max(...answer.dice)}-${Math.min(...answer.dice)}` : "";
-      if (!answer.plays.length) return review ? [el("p", `No play: ${roll} cannot be played.`, "hints-text")] : [];
-      const table = el("table", undefined, "hints-ranked");
-      table.id = "hints-ranked";
-      const head = el("tr");
-      for (const label of ["#", "Play", "Depth", "Equity", "Diff", "Win", "W g", "W bg", "L g", "L bg"]) head.appendChild(el("th", label));
-      head.children[2].title = "How deep the play was searched: an equity is compared with those of its own depth";
-      table.appendChild(head);
-      rankedByDepth(answer.plays).forEach((play, i) => {
-        const row = el("tr");
-        row.dataset.play = play.play;
-        row.dataset.ply = String(play.ply);
-        const p = play.probs;
-        for (const text of [String(i + 1), play.play, `${play.ply}-ply`, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
-        // where the plays searched less deep begin: a line between (like is ranked with like)
-        if (i && row.dataset.ply !== table.lastChild.dataset.ply) row.classList.add("shallower");
-        row.title = `searched ${play.ply}-ply`;
-        if (played !== null && play.play === played) {
-          row.classList.add("played");
-          row.dataset.played = "true";
-          row.title += ", the play made";
-        }
-        if (!review && this.wholeTurnAhead()) {
-          this.playable(row, play.play);
-        }
-        table.appendChild(row);
-      });
-      const title = review ? `Best plays for ${roll} (equity in EMG, deepest search first):`
-        : "Best plays (equity in EMG, deepest search first):";
-      return [el("p", title, "hints-plays-title"), table];
-    }
-    if (answer.kind === "cube" || answer.kind === "take") {
-      const e = answer.equities;
-      let text;
-      if (answer.kind === "take") {
-        text = review
-          ? `Answer to the double: ${answer.action}. Proper cube action: ${answer.text}.`
-          : `Best answer: ${answer.action}. Proper cube action: ${answer.text}.`;
-      } else {
-        text = review ? `Cube before the roll: ${answer.text}.` : `Cube: ${answer.text}.`;
-      }
-      const p = el("p", text, "hints-cube");
-      p.id = "hints-cube";
-      const list = el("p", `No double ${eq(e.no_double)} · Double/take ${eq(e.double_take)} · Double/pass ${eq(e.double_drop)} · Win ${pct(answer.probs.win)}`, "hints-text");
-      return [p, list];
-    }
-    if (answer.kind === "none" && answer.reason) {
-      return [el("p", `${review ? "Cube before the roll" : "Cube"}: no double possible (${answer.reason}).`, "hints-text")];
-    }
-    if (answer.kind === "error") return [el("p", `No evaluation: ${answer.text}`, "hints-text")];
-    return [];
+    const playable = !review && this.wholeTurnAhead() ? (row, play) => this.playable(row, play)
+      : null;
+    return evaluationNodes(answer, { played, review, playable });
   }
+}
+
+/**
+ * The nodes that draw an evaluation (the answer of the evaluation endpoints): the ranked plays
+ * (the deepest search first, with each play's depth) or the cube decision, as the hints panel
+ * and the position editor show them.
+ * @param {object} answer the evaluation
+ * @param {{played?: string|null, review?: boolean, playable?: Function|null, ids?: boolean}}
+ *   [options] `played`: the play made (its row marked); `review`: words for a turn gone by;
+ *   `playable(row, play)`: makes a row play its play; `ids`: give the table and the cube line
+ *   their ids (the hints panel's)
+ * @returns {Node[]}
+ */
+export function evaluationNodes(answer, { played = null, review = false, playable = null,
+  ids = true } = {}) {
+  if (answer.kind === "plays") {
+    const roll = answer.dice ? `${Math.max(...answer.dice)}-${Math.min(...answer.dice)}` : "";
+    if (!answer.plays.length) return review ? [el("p", `No play: ${roll} cannot be played.`, "hints-text")] : [];
+    const table = el("table", undefined, "hints-ranked");
+    if (ids) table.id = "hints-ranked";
+    const head = el("tr");
+    for (const label of ["#", "Play", "Depth", "Equity", "Diff", "Win", "W g", "W bg", "L g", "L bg"]) head.appendChild(el("th", label));
+    head.children[2].title = "How deep the play was searched: an equity is compared with those of its own depth";
+    table.appendChild(head);
+    rankedByDepth(answer.plays).forEach((play, i) => {
+      const row = el("tr");
+      row.dataset.play = play.play;
+      row.dataset.ply = String(play.ply);
+      const p = play.probs;
+      for (const text of [String(i + 1), play.play, `${play.ply}-ply`, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
+      // where the plays searched less deep begin: a line between (like is ranked with like)
+      if (i && row.dataset.ply !== table.lastChild.dataset.ply) row.classList.add("shallower");
+      row.title = `searched ${play.ply}-ply`;
+      if (played !== null && play.play === played) {
+        row.classList.add("played");
+        row.dataset.played = "true";
+        row.title += ", the play made";
+      }
+      if (playable) playable(row, play.play);
+      table.appendChild(row);
+    });
+    const title = review ? `Best plays for ${roll} (equity in EMG, deepest search first):`
+      : "Best plays (equity in EMG, deepest search first):";
+    return [el("p", title, "hints-plays-title"), table];
+  }
+  if (answer.kind === "cube" || answer.kind === "take") {
+    const e = answer.equities;
+    let text;
+    if (answer.kind === "take") {
+      text = review
+        ? `Answer to the double: ${answer.action}. Proper cube action: ${answer.text}.`
+        : `Best answer: ${answer.action}. Proper cube action: ${answer.text}.`;
+    } else {
+      text = review ? `Cube before the roll: ${answer.text}.` : `Cube: ${answer.text}.`;
+    }
+    const p = el("p", text, "hints-cube");
+    if (ids) p.id = "hints-cube";
+    const list = el("p", `No double ${eq(e.no_double)} · Double/take ${eq(e.double_take)} · Double/pass ${eq(e.double_drop)} · Win ${pct(answer.probs.win)}`, "hints-text");
+    return [p, list];
+  }
+  if (answer.kind === "none" && answer.reason) {
+    return [el("p", `${review ? "Cube before the roll" : "Cube"}: no double possible (${answer.reason}).`, "hints-text")];
+  }
+  if (answer.kind === "error") return [el("p", `No evaluation: ${answer.text}`, "hints-text")];
+  return [];
 }

@@ -695,6 +695,30 @@ function wire() {
   });
 }
 
+/** The header's menu on a narrow screen (page.css): the Menu button opens the buttons of the
+ * top bar below it; a choice, a click elsewhere or Escape closes it. */
+function wireMenu() {
+  const bar = document.querySelector(".topbar");
+  const button = $("menu-button");
+  const setOpen = (open) => {
+    bar.classList.toggle("menu-open", open);
+    button.setAttribute("aria-expanded", String(open));
+  };
+  button.addEventListener("click", () => setOpen(!bar.classList.contains("menu-open")));
+  $("topnav").addEventListener("click", (event) => {
+    if (event.target.closest("button, a")) setOpen(false);
+  });
+  document.addEventListener("click", (event) => {
+    if (!bar.contains(event.target)) setOpen(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && bar.classList.contains("menu-open")) {
+      setOpen(false);
+      button.focus();
+    }
+  });
+}
+
 /** "13" -> 13; "bar" and "off" stay words, as the API takes them. */
 function placeValue(where) {
   return /^\d+$/.test(where) ? Number(where) : where;
@@ -702,5 +726,6 @@ function placeValue(where) {
 
 applyTheme(app.settings.theme);
 setNumbering(app.settings.numbering);
+wireMenu();
 wire();
 resume();

@@ -9,6 +9,8 @@
 // answers the IDs, or the reason in words. The page decides no rule.
 
 import { ApiError, checkPosition, positionHint, readPosition } from "./api.js";
+import { evaluatePosition } from "./assist_api.js";
+import { evaluationNodes } from "./hints.js";
 import { IdsView } from "./ids.js";
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +39,20 @@ function copy(setup) {
 
 const SIGN = { white: 1, black: -1 };
 const BAR = { white: 25, black: 0 };
+
+/** The evaluation of `xgid`, asked again while the server's evaluation slots are taken (503
+ * busy, a few times); null when it cannot be had. */
+async function evaluateWhenFree(xgid, gammons, tries = 10) {
+  for (let i = 0; i < tries; i++) {
+    try {
+      return await evaluatePosition(xgid, gammons);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "busy") return null;
+      await new Promise((resolve) => setTimeout(resolve, 700));
+    }
+  }
+  return null;
+}
 
 export class SetupEditor {
   /**
@@ -299,24 +315,26 @@ export class SetupEditor {
     this.hooks.play(setup, mode, side, cube, gammons);
   }
 
+  /** The computer's advice for the position: its words (POST /api/positions/hint), and its
+   * evaluation drawn as the game's hints draw theirs (the same table of ranked plays, or the
+   * same cube line: hints.js evaluationNodes). */
   async hint() {
     if (!this.valid) return;
     const box = $("setup-hint-box");
-    const list = $("setup-hint-plays");
+    const shown = $("setup-hint-eval");
     box.hidden = false;
+    delete box.dataset.ready;
     $("setup-hint-text").textContent = "Thinking…";
-    list.replaceChildren();
+    shown.replaceChildren();
+    const xgid = this.checked && this.checked.ids ? this.checked.ids.xgid : null;
     try {
       const answer = await positionHint(this.setup);
       $("setup-hint-text").textContent = answer.text;
-      for (const play of answer.plays) {
-        const item = document.createElement("li");
-        item.textContent = `${play.play}  ${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}` +
-          (play.behind ? `  (−${play.behind.toFixed(3)})` : "");
-        list.appendChild(item);
-      }
-      box.dataset.ready = "true";
       this.hooks.say(answer.text);
+      // then its table (one evaluation at a time for a client: after the words, not beside)
+      const evaluation = xgid ? await evaluateWhenFree(xgid, $("setup-gammons-on").checked) : null;
+      if (evaluation) shown.replaceChildren(...evaluationNodes(evaluation, { ids: false }));
+      box.dataset.ready = "true";
     } catch (err) {
       $("setup-hint-text").textContent = err instanceof ApiError ? err.message : String(err);
     }
