@@ -6,7 +6,8 @@ Routes: the page at ``/`` and its files under ``/static/``; the JSON API under `
 :mod:`backgammon.server.rules_api`; review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
 :mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
-:mod:`backgammon.server.online`); the rules page at ``/rules``; ``/health``; the OpenAPI
+:mod:`backgammon.server.online`); the rules page at ``/rules``; the checkers page at ``/checkers``
+(``static/checkers.html``: American checkers at the shared table); ``/health``; the OpenAPI
 docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
 page's own origin (and the analytics script's, when the analytics hook is on:
@@ -172,6 +173,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return HTMLResponse(page_with_analytics(page, analytics),
                                 headers={"Cache-Control": "no-cache"})
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/checkers", include_in_schema=False)
+    async def checkers_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "checkers.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

@@ -1,0 +1,65 @@
+// The shared table's door (gametable/http.py) as the checkers page uses it: make a table, read
+// it, act at it, export it. Every request after the first brings the table's token in the
+// X-Table-Token header. Refusals reject with ApiError carrying the server's words.
+
+import { ApiError } from "./api.js";
+
+export { ApiError };
+
+async function call(method, path, { token, body, text = false } = {}) {
+  const init = { method, headers: { Accept: text ? "text/plain" : "application/json" } };
+  if (token) init.headers["X-Table-Token"] = token;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
+  }
+  if (response.ok && text) return response.text();
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data && data.error;
+    let message = error && error.message ? error.message : `The server answered ${response.status}.`;
+    if (!error && Array.isArray(data && data.detail)) message = "The server did not understand the request.";
+    throw new ApiError(message, response.status, (error && error.code) || "http_error");
+  }
+  return data;
+}
+
+const base = (id) => `/api/tables/${encodeURIComponent(id)}`;
+
+/**
+ * Make a checkers table. `seats` {black: {kind, level?}, white: {...}}; `start` a FEN or null.
+ * Resolves to {id, token, view}.
+ */
+export function createTable({ seats, timeControl = "none", start = null }) {
+  const settings = start ? { start } : {};
+  return call("POST", "/api/tables", {
+    body: { game: "checkers", settings, seats, time_control: timeControl },
+  });
+}
+
+/** Read a table (its clock checked by the server first): {id, view}; `side` picks the viewer. */
+export function readTable(id, token, side = null) {
+  const query = side ? `?side=${encodeURIComponent(side)}` : "";
+  return call("GET", `${base(id)}${query}`, { token });
+}
+
+/** One action of `side` ({type: "move", path} | {type: "offer_draw"} | ...): {id, view}. */
+export function act(id, token, side, action) {
+  return call("POST", `${base(id)}/actions`, { token, body: { side, action } });
+}
+
+/** The game as a PDN file's text. */
+export function exportPdn(id, token) {
+  return call("GET", `${base(id)}/export.pdn`, { token, text: true });
+}

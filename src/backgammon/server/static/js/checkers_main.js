@@ -1,0 +1,643 @@
+// The checkers page: American checkers against the computer or pass & play, at the shared table
+// (gametable/http.py: POST /api/tables, GET /api/tables/{id}, POST /api/tables/{id}/actions,
+// GET /api/tables/{id}/export.pdn).
+//
+// The page decides no rule: it shows the board, the legal moves, the clocks and the outcome
+// the server sends, and sends whole moves (a multi-jump is one action). The table's id and
+// token are kept in localStorage, so a reload picks the game up where it stands.
+//
+// Test hooks: <body data-state="idle|busy">; the board's data-fen and data-chain.
+
+import { ApiError, act, createTable, exportPdn, readTable } from "./checkers_api.js";
+import { CheckersBoard } from "./checkers_board.js";
+import { CheckersClock } from "./checkers_clock.js";
+import { applyTheme, loadSettings, saveSettings } from "./settings.js";
+
+const TABLE_KEY = "checkers.table";
+const SETTINGS_KEY = "checkers.settings";
+const LEVELS = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+const NAME = { black: "Black", white: "White" };
+/** The person's move stays on the board this long before the computer's reply is drawn. */
+const REPLY_PAUSE_MS = 350;
+
+const $ = (id) => document.getElementById(id);
+
+function other(side) {
+  return side === "black" ? "white" : "black";
+}
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch (err) {
+    return null; // storage disabled: the game lasts for this visit only
+  }
+}
+
+function readJson(key) {
+  const store = storage();
+  try {
+    return JSON.parse((store && store.getItem(key)) || "null");
+  } catch (err) {
+    return null;
+  }
+}
+
+function writeJson(key, value) {
+  const store = storage();
+  if (!store) return;
+  if (value === null) store.removeItem(key);
+  else store.setItem(key, JSON.stringify(value));
+}
+
+const SETTING_DEFAULTS = Object.freeze({
+  numbers: true,
+  mode: "computer",
+  level: "easy",
+  side: "black",
+  time_control: "none",
+});
+
+function loadCheckersSettings() {
+  const saved = readJson(SETTINGS_KEY) || {};
+  const out = { ...SETTING_DEFAULTS };
+  for (const [key, value] of Object.entries(saved)) {
+    if (key in SETTING_DEFAULTS && typeof value === typeof SETTING_DEFAULTS[key]) out[key] = value;
+  }
+  return out;
+}
+
+const app = {
+  settings: loadCheckersSettings(),
+  table: null, // {id, token, mode, level, sideChoice, side, timeControl, start}
+  view: null,
+  busy: false,
+  notice: "", // a line for the status (the computer's answer to a draw offer)
+};
+
+const board = new CheckersBoard($("board"), {
+  onMove: (path) => sendMove(path),
+  onRefused: (path) => sendMove(path, { refused: true }),
+  onChain: (chain) => showChain(chain),
+});
+const clocks = new CheckersClock($("clocks"), { onZero: () => reread() });
+
+// ------------------------------------------------------------------ who is who
+
+function isComputerGame() {
+  return Boolean(app.table && app.table.mode === "computer");
+}
+
+/** The side whose view the page reads: the person's against the computer, else the side the
+ * game waits on (pass & play). */
+function viewerSide(view) {
+  if (isComputerGame()) return app.table.side;
+  if (!view) return null;
+  return (view.to_act && view.to_act[0]) || view.state.turn;
+}
+
+/** The players' names: "You" and "Computer (Hard)" (`short`: "Computer"), or the sides'. */
+function names(short = false) {
+  if (!isComputerGame()) return { black: "Black", white: "White" };
+  const me = app.table.side;
+  const computer = short ? "Computer" : `Computer (${LEVELS[app.table.level] || app.table.level})`;
+  return { [me]: "You", [other(me)]: computer };
+}
+
+// ------------------------------------------------------------------ drawing a view
+
+function setBusy(busy) {
+  app.busy = busy;
+  document.body.dataset.state = busy ? "busy" : "idle";
+  document.body.classList.toggle("busy", busy);
+  updateControls();
+}
+
+function showError(message) {
+  const node = $("error");
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+function show(view, { animate = true } = {}) {
+  app.view = view;
+  const state = view.state;
+  const over = Boolean(view.outcome);
+  const mover = !over && state.can.move ? state.turn : null;
+  if (app.table) board.setViewer(isComputerGame() ? app.table.side : "white");
+  board.show(state, { mover, animate });
+  board.setEnabled(Boolean(mover) && !app.busy);
+  clocks.show(view.clock, names(true), over);
+  drawPieces(state);
+  drawMoves(state);
+  drawOffer(view);
+  drawResult(view);
+  drawStatus();
+  updateControls();
+}
+
+function drawPieces(state) {
+  const label = names();
+  for (const side of ["black", "white"]) {
+    const row = $(`pieces-${side}`);
+    row.querySelector(".name").textContent = label[side];
+    row.querySelector(".men").textContent = String(state.pieces[side].men);
+    row.querySelector(".kings").textContent = String(state.pieces[side].kings);
+    row.classList.toggle("on-roll", !app.view.outcome && state.turn === side);
+  }
+}
+
+/** The move list in PDN, numbered by moves (Black's and White's), as a PDN file writes it. */
+function drawMoves(state) {
+  const list = $("move-list");
+  const moves = state.moves;
+  const first = moves.length % 2 === 0 ? state.turn : other(state.turn);
+  const rows = [];
+  let row = null;
+  moves.forEach((move, i) => {
+    const side = i % 2 === 0 ? first : other(first);
+    if (side === "black" || !row) {
+      row = { black: null, white: null };
+      rows.push(row);
+    }
+    row[side] = move;
+  });
+  list.replaceChildren();
+  rows.forEach((r, i) => {
+    const li = document.createElement("li");
+    const number = document.createElement("span");
+    number.className = "ck-no";
+    number.textContent = `${i + 1}.`;
+    li.appendChild(number);
+    for (const side of ["black", "white"]) {
+      const span = document.createElement("span");
+      span.className = `ck-mv ${side}`;
+      span.textContent = r[side] || (side === "black" ? "…" : "");
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  });
+  list.scrollTop = list.scrollHeight;
+  const counts = [];
+  if (state.quiet_plies >= 20) {
+    counts.push(`${Math.floor(state.quiet_plies / 2)} of 40 moves each without a capture or a man's move (the 40-move rule).`);
+  }
+  if (state.repetitions >= 2) {
+    counts.push(`This position has occurred ${state.repetitions} times (the third is a draw).`);
+  }
+  $("draw-counts").textContent = counts.join(" ");
+}
+
+function drawOffer(view) {
+  const box = $("offer");
+  const offer = view.offer;
+  if (!offer || view.outcome || offer.kind !== "draw") {
+    box.hidden = true;
+    return;
+  }
+  const answerer = other(offer.by);
+  if (isComputerGame()) {
+    box.hidden = true; // the computer answers at once
+    return;
+  }
+  $("offer-text").textContent = `${NAME[offer.by]} offers a draw. ${NAME[answerer]}, do you accept?`;
+  box.hidden = !(view.state.can.accept_draw || view.state.can.decline_draw);
+}
+
+function resultWords(view) {
+  const { winner, reason } = view.outcome;
+  const computer = isComputerGame();
+  if (!winner) {
+    const why = {
+      agreement: "by agreement",
+      "threefold repetition": "by threefold repetition",
+      "40-move rule": "by the 40-move rule: 40 moves each without a capture or a man's move",
+    }[reason] || `(${reason})`;
+    return ["Draw", `The game is drawn ${why}.`];
+  }
+  const loser = other(winner);
+  const you = computer && loser === app.table.side;
+  const title = computer ? (winner === app.table.side ? "You win" : "The computer wins") : `${NAME[winner]} wins`;
+  const who = computer ? (you ? "You" : "The computer") : NAME[loser];
+  const has = you ? "You have" : `${who} has`;
+  let text;
+  if (reason === "resignation") text = `${who} resigned.`;
+  else if (reason === "time") text = `${who} ran out of time.`;
+  else if (reason === "no legal move") {
+    const left = view.state.pieces[loser];
+    text = left.men + left.kings === 0 ? `${has} no pieces left.` : `${has} no legal move left.`;
+  } else text = `The game ended: ${reason}.`;
+  return [title, text];
+}
+
+function drawResult(view) {
+  const box = $("result");
+  if (!view.outcome) {
+    box.hidden = true;
+    return;
+  }
+  const [title, text] = resultWords(view);
+  $("result-title").textContent = title;
+  $("result-text").textContent = text;
+  box.hidden = false;
+  box.dataset.winner = view.outcome.winner || "draw";
+  box.dataset.reason = view.outcome.reason;
+}
+
+function drawStatus() {
+  const view = app.view;
+  const status = $("status");
+  const note = $("capture-note");
+  if (!view) {
+    status.textContent = "Start a new game.";
+    note.hidden = true;
+    return;
+  }
+  const state = view.state;
+  if (view.outcome) {
+    status.textContent = resultWords(view)[0] + ".";
+    note.hidden = true;
+    return;
+  }
+  let text;
+  if (app.busy && isComputerGame() && state.turn !== app.table.side) {
+    text = "The computer is thinking…";
+  } else if (view.offer && !isComputerGame() && (state.can.accept_draw || state.can.decline_draw)) {
+    text = `${NAME[other(view.offer.by)]}: answer ${NAME[view.offer.by]}'s draw offer.`;
+  } else if (isComputerGame()) {
+    text = state.turn === app.table.side ? `Your move (${NAME[state.turn]}).` : `${NAME[state.turn]} to move.`;
+  } else {
+    text = `${NAME[state.turn]} to move.`;
+  }
+  if (app.notice) text = `${app.notice} ${text}`;
+  status.textContent = text;
+  const mine = state.can.move;
+  note.hidden = !(mine && state.capture_forced);
+  if (mine && state.capture_forced) {
+    const jumps = state.legal.some((path) => path.length > 2);
+    note.textContent = jumps
+      ? "A capture is mandatory: a marked piece must jump, and go on jumping while it can."
+      : "A capture is mandatory: a marked piece must jump.";
+  }
+}
+
+function showChain(chain) {
+  if (chain.length) showError(""); // a new try: the last refusal's words go
+  const node = $("chain-note");
+  const hops = chain.length - 1;
+  if (hops < 1) {
+    node.hidden = true;
+    node.textContent = "";
+  } else {
+    const next = [...board.targets()].sort((a, b) => a - b);
+    node.textContent = `Jumping ${chain.join("x")}: land on ${next.join(" or ")} next (Undo takes the last hop back).`;
+    node.hidden = false;
+  }
+  updateControls();
+}
+
+function updateControls() {
+  const view = app.view;
+  const state = view && view.state;
+  const over = !view || Boolean(view.outcome);
+  $("undo-button").disabled = app.busy || board.chain.length < 1 || over;
+  $("draw-button").disabled = app.busy || over || !state.can.offer_draw || Boolean(view.offer);
+  $("resign-button").disabled = app.busy || over || !state.can.resign;
+  const exportable = Boolean(app.table && view);
+  $("pdn-copy").disabled = !exportable;
+  $("pdn-download").disabled = !exportable;
+  $("rematch-button").disabled = app.busy;
+}
+
+// ------------------------------------------------------------------ talking to the table
+
+function forget(message) {
+  app.table = null;
+  app.view = null;
+  writeJson(TABLE_KEY, null);
+  if (message) showError(message);
+}
+
+/** Read the table again as the side the page shows (pass & play: the side to act). */
+async function fetchView(side) {
+  const answer = await readTable(app.table.id, app.table.token, side);
+  if (!isComputerGame()) {
+    const wanted = viewerSide(answer.view);
+    if (wanted && wanted !== side) return (await readTable(app.table.id, app.table.token, wanted)).view;
+  }
+  return answer.view;
+}
+
+async function reread() {
+  if (!app.table || app.busy) return;
+  try {
+    const view = await fetchView(viewerSide(app.view));
+    if (!app.busy) show(view, { animate: false });
+  } catch (err) {
+    // the next action says what is wrong
+  }
+}
+
+function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Send one action for `side`; draw the answer (after the computer's reply). Returns true when
+ * the server took it.
+ */
+async function send(side, action, { before = null } = {}) {
+  const table = app.table;
+  setBusy(true);
+  showError("");
+  const started = performance.now();
+  if (before) before();
+  try {
+    const answer = await act(table.id, table.token, side, action);
+    let view = answer.view;
+    if (table !== app.table) return false; // a new game began meanwhile
+    if (!isComputerGame()) view = await fetchView(viewerSide(view));
+    const left = REPLY_PAUSE_MS - (performance.now() - started);
+    if (action.type === "move" && isComputerGame() && left > 0) await wait(left);
+    setBusy(false);
+    show(view);
+    return true;
+  } catch (err) {
+    setBusy(false);
+    if (app.view) show(app.view, { animate: false });
+    showError(err instanceof ApiError ? err.message : String(err));
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) {
+      forget("This game is no longer on the server. Start a new game.");
+    }
+    return false;
+  }
+}
+
+async function sendMove(path, { refused = false } = {}) {
+  if (!app.view || app.busy) return;
+  const side = app.view.state.turn;
+  app.notice = "";
+  await send(side, { type: "move", path }, {
+    before: refused ? null : () => {
+      board.showPending(path);
+      board.setEnabled(false);
+      if (isComputerGame()) clocks.runLocally(other(side));
+      drawStatus();
+    },
+  });
+}
+
+async function offerDraw() {
+  if (!app.view) return;
+  const side = viewerSide(app.view);
+  app.notice = "";
+  const done = await send(side, { type: "offer_draw" });
+  if (done && isComputerGame() && app.view && !app.view.outcome) {
+    app.notice = "The computer declines the draw.";
+    drawStatus();
+  }
+}
+
+async function answerDraw(accept) {
+  if (!app.view) return;
+  const side = viewerSide(app.view);
+  app.notice = "";
+  await send(side, { type: accept ? "accept_draw" : "decline_draw" });
+}
+
+async function resign() {
+  if (!app.view) return;
+  const side = isComputerGame() ? app.table.side : viewerSide(app.view);
+  app.notice = "";
+  await send(side, { type: "resign" });
+}
+
+/** Start a table with `choice` {mode, level, side ("random" too), time_control, start}. */
+async function startGame(choice) {
+  const side = choice.side === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice.side;
+  const computer = choice.mode === "computer";
+  const seats = computer
+    ? { [side]: { kind: "person" }, [other(side)]: { kind: "computer", level: choice.level } }
+    : { black: { kind: "person" }, white: { kind: "person" } };
+  setBusy(true);
+  try {
+    const made = await createTable({ seats, timeControl: choice.time_control, start: choice.start || null });
+    app.table = {
+      id: made.id,
+      token: made.token,
+      mode: computer ? "computer" : "pass_and_play",
+      level: choice.level,
+      sideChoice: choice.side,
+      side: computer ? side : null,
+      timeControl: choice.time_control,
+      start: choice.start || null,
+    };
+    writeJson(TABLE_KEY, app.table);
+    app.notice = "";
+    let view = made.view;
+    if (!computer) view = await fetchView(viewerSide(view));
+    setBusy(false);
+    showError("");
+    show(view, { animate: false });
+    return null;
+  } catch (err) {
+    setBusy(false);
+    return err instanceof ApiError ? err.message : String(err);
+  }
+}
+
+async function rematch() {
+  const table = app.table;
+  if (!table) return;
+  const error = await startGame({
+    mode: table.mode,
+    level: table.level,
+    side: table.sideChoice || table.side || "black",
+    time_control: table.timeControl,
+    start: table.start,
+  });
+  if (error) showError(error);
+}
+
+// ------------------------------------------------------------------ PDN export
+
+async function pdnText() {
+  return exportPdn(app.table.id, app.table.token);
+}
+
+async function copyPdn() {
+  const status = $("pdn-status");
+  const area = $("pdn-text");
+  try {
+    const text = await pdnText();
+    area.value = text;
+    try {
+      if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(text);
+      area.hidden = true;
+      status.textContent = "The game is copied as PDN.";
+    } catch (err) {
+      area.hidden = false;
+      area.focus();
+      area.select();
+      status.textContent = "Copy the PDN below (Ctrl+C): this page may not use the clipboard.";
+    }
+  } catch (err) {
+    status.textContent = err instanceof ApiError ? err.message : String(err);
+  }
+}
+
+async function downloadPdn() {
+  const status = $("pdn-status");
+  try {
+    const text = await pdnText();
+    const url = URL.createObjectURL(new Blob([text], { type: "application/x-pdn" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `checkers-${app.table.id}.pdn`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    status.textContent = "The game is downloaded as a .pdn file.";
+  } catch (err) {
+    status.textContent = err instanceof ApiError ? err.message : String(err);
+  }
+}
+
+// ------------------------------------------------------------------ dialogs
+
+function openNewGame(fen = null) {
+  const form = $("new-game-form");
+  const s = app.settings;
+  form.querySelector(`input[name=mode][value=${s.mode === "pass_and_play" ? "pass_and_play" : "computer"}]`).checked = true;
+  $("level-select").value = s.level;
+  $("side-select").value = s.side;
+  $("clock-select").value = s.time_control;
+  if (fen !== null) {
+    $("fen-input").value = fen;
+    $("fen-details").open = true;
+  }
+  $("new-game-error").hidden = true;
+  syncModeRows();
+  const dialog = $("new-game-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function syncModeRows() {
+  const mode = $("new-game-form").querySelector("input[name=mode]:checked").value;
+  for (const row of document.querySelectorAll("#new-game-form .computer-only")) row.hidden = mode !== "computer";
+}
+
+async function submitNewGame(event) {
+  event.preventDefault();
+  const form = $("new-game-form");
+  const choice = {
+    mode: form.querySelector("input[name=mode]:checked").value,
+    level: $("level-select").value,
+    side: $("side-select").value,
+    time_control: $("clock-select").value,
+    start: $("fen-input").value.trim() || null,
+  };
+  app.settings = { ...app.settings, mode: choice.mode, level: choice.level, side: choice.side, time_control: choice.time_control };
+  writeJson(SETTINGS_KEY, app.settings);
+  $("new-game-start").disabled = true;
+  const error = await startGame(choice);
+  $("new-game-start").disabled = false;
+  if (error) {
+    $("new-game-error").textContent = error;
+    $("new-game-error").hidden = false;
+    return;
+  }
+  $("new-game-dialog").close();
+  if (new URLSearchParams(window.location.search).has("fen")) {
+    history.replaceState(null, "", window.location.pathname); // a reload picks the game up
+  }
+}
+
+function wire() {
+  $("new-game-button").addEventListener("click", () => openNewGame());
+  $("result-new-game-button").addEventListener("click", () => openNewGame());
+  $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
+  $("new-game-form").addEventListener("submit", submitNewGame);
+  for (const radio of document.querySelectorAll("#new-game-form input[name=mode]")) {
+    radio.addEventListener("change", syncModeRows);
+  }
+  $("settings-button").addEventListener("click", () => {
+    $("theme-select").value = loadSettings().theme;
+    $("numbers-input").checked = app.settings.numbers;
+    $("settings-dialog").showModal();
+  });
+  $("theme-select").addEventListener("change", (event) => {
+    const shared = loadSettings(); // the theme is the site's: the backgammon page's too
+    shared.theme = event.target.value;
+    saveSettings(shared);
+    applyTheme(shared.theme);
+  });
+  $("numbers-input").addEventListener("change", (event) => {
+    app.settings = { ...app.settings, numbers: event.target.checked };
+    writeJson(SETTINGS_KEY, app.settings);
+    board.setNumbers(app.settings.numbers);
+  });
+  $("undo-button").addEventListener("click", () => board.undoHop());
+  $("draw-button").addEventListener("click", () => offerDraw());
+  $("accept-button").addEventListener("click", () => answerDraw(true));
+  $("decline-button").addEventListener("click", () => answerDraw(false));
+  $("resign-button").addEventListener("click", () => {
+    const side = isComputerGame() ? app.table.side : viewerSide(app.view);
+    $("resign-text").textContent = isComputerGame()
+      ? "Resign this game? The computer wins it."
+      : `${NAME[side]} resigns this game? ${NAME[other(side)]} wins it.`;
+    $("resign-dialog").showModal();
+  });
+  $("resign-dialog").addEventListener("close", () => {
+    if ($("resign-dialog").returnValue === "resign") resign();
+  });
+  $("rematch-button").addEventListener("click", () => rematch());
+  $("pdn-copy").addEventListener("click", () => copyPdn());
+  $("pdn-download").addEventListener("click", () => downloadPdn());
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && board.chain.length && !document.querySelector("dialog[open]")) {
+      board.cancelChain();
+    }
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && app.view && app.view.clock && !app.view.outcome) reread();
+  });
+}
+
+// ------------------------------------------------------------------ start
+
+async function init() {
+  applyTheme(loadSettings().theme);
+  board.setNumbers(app.settings.numbers);
+  wire();
+  setBusy(false);
+  const fen = new URLSearchParams(window.location.search).get("fen");
+  const stored = readJson(TABLE_KEY);
+  if (stored && stored.id && stored.token) {
+    app.table = stored;
+    try {
+      const view = await fetchView(viewerSide(null));
+      show(view, { animate: false });
+    } catch (err) {
+      const gone = err instanceof ApiError && [403, 404].includes(err.status);
+      if (gone) forget("The game kept in this browser is no longer on the server.");
+      else showError(err instanceof ApiError ? err.message : String(err));
+    }
+  }
+  if (!app.view) {
+    // Nothing to pick up: the usual start, to look at while the New game dialog is open.
+    const start = {};
+    for (let square = 1; square <= 32; square++) {
+      if (square <= 12) start[square] = "b";
+      else if (square >= 21) start[square] = "w";
+    }
+    board.show({ board: start, legal: [], last_move: null, fen: "" }, { animate: false });
+  }
+  drawStatus();
+  document.body.dataset.ready = "1";
+  if (fen !== null || !app.view) openNewGame(fen);
+}
+
+init();
