@@ -218,13 +218,15 @@ class Table:
         }
 
     def clock_view(self) -> dict[str, Any] | None:
-        """The clock as the page shows it: ``{"control", "remaining": {"white", "black"},
-        "running"}`` (seconds), or None without a clock."""
+        """The clock as the page shows it: ``{"control", "reserve", "increment", "remaining":
+        {"white", "black"}, "running"}`` (seconds), or None without a clock."""
         clock = self.clock
         if clock is None:
             return None
         return {
             "control": clock.control.name,
+            "reserve": clock.control.reserve,
+            "increment": clock.control.increment,
             "remaining": {side: max(0.0, clock.remaining(side)) for side in SIDES},
             "running": clock.running,
         }

@@ -105,6 +105,8 @@ def test_running_out_of_time_loses_the_game_and_the_next_starts_on_a_fresh_clock
     table.act(mover, {"type": "next_game"})
     assert table.clock_view() == {
         "control": "t",
+        "reserve": 30.0,
+        "increment": 0.0,
         "remaining": {"white": 30.0, "black": 30.0},
         "running": None,
     }

@@ -133,6 +133,8 @@ def test_the_clock_starts_with_the_first_move_and_adds_the_increment() -> None:
     now.t += 30  # Black thinks about the first move: no clock runs yet
     assert table.clock_view() == {
         "control": "test",
+        "reserve": 60.0,
+        "increment": 2.0,
         "remaining": {"white": 60.0, "black": 60.0},
         "running": None,
     }

@@ -47,7 +47,8 @@ export class CheckersClock {
     for (const side of SIDES) this.rows[side].name.textContent = names[side];
     if (clock) {
       const name = `${clock.control[0].toUpperCase()}${clock.control.slice(1)}`;
-      this.caption.textContent = `${name}: a reserve each, and a few seconds more after every move.`;
+      const reserve = clock.reserve >= 60 ? `${clock.reserve / 60} min` : `${clock.reserve} s`;
+      this.caption.textContent = `${name}: ${reserve} each, and ${clock.increment} s more after every move.`;
     }
     this.draw();
     cancelAnimationFrame(this.frame);
