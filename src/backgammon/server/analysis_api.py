@@ -100,7 +100,9 @@ async def start_analysis(body: AnalysisRequest, request: Request,
                                                                  tuple[str, str]]:
             return match.to_log(), player_names(settings)
 
-        log, names = await anyio.to_thread.run_sync(service.inspect, body.game_id, read)
+        game_id = body.game_id
+        assert game_id is not None  # exactly one of mat and game_id: checked above
+        log, names = await anyio.to_thread.run_sync(service.inspect, game_id, read)
         source = await anyio.to_thread.run_sync(Match.replay, log)
     client = request.client.host if request.client is not None else None
     try:

@@ -110,7 +110,7 @@ async def clear_stats(request: Request, browser: Browser) -> ClearedJSON:
 
 @router.post("/stats/online", response_model=CountedJSON,
              summary="Count an online room's finished games")
-async def count_online(request: Request, body: OnlineGames) -> CountedJSON:
+async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSONResponse:
     """Count the games of an online room that are over in the record of the browser that
     holds this seat (its page asks after each game). The results are the room's, not the
     page's: the server refereed them. A game is counted once however often this is asked

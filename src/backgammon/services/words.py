@@ -226,9 +226,9 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
         return (f"{names.subject(doubler)} doubles to {offered}: {names.subject(answerer)}, "
                 f"take or drop?")
     if phase is Phase.MOVE:
-        dice = game.dice
-        assert dice is not None
-        rolled = roll_text(dice)
+        thrown = game.dice
+        assert thrown is not None
+        rolled = roll_text(thrown)
         start = ""
         if opening is not None:
             start = (f"Opening roll: {names.label(WHITE)} {opening['white']}, "
@@ -245,7 +245,7 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
         if game.played:  # part of the roll is played: what is left
             plays = "play" if subject == "You" else "plays"
             left = game.dice_left
-            if dice[0] == dice[1]:
+            if thrown[0] == thrown[1]:
                 rest = f"move a checker ({len(left)} of the 4 dice left)"
             else:
                 rest = f"move a checker with the {left[0]}"

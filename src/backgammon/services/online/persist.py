@@ -579,7 +579,7 @@ class PersistentRooms(RoomManager):
                         raise ValueError("no message text")
                     message = parse_message(text)
                     room.tick()
-                    room.handle(Seat(action.get("seat")), message)
+                    room.handle(Seat(str(action.get("seat"))), message)
                 elif kind == "tick":
                     room.tick()
                 else:
