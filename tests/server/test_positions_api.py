@@ -323,7 +323,9 @@ def test_hints_are_refused_at_once_when_every_evaluation_slot_is_taken(
     assert evaluation(client, OPENING_31)["plays"][0]["play"] == "8/5 6/5"
     for slot in held:
         slot.__exit__(None, None, None)
-    # One client (here the test client's address) never holds every slot.
+    # One client (here the test client's address) never holds every slot: its own wait
+    # behind each other (here 0.2 s), then are refused.
+    slots.wait = 0.2
     mine = [slots.slot("testclient") for _ in range(slots.per_client)]
     for slot in mine:
         slot.__enter__()

@@ -26,9 +26,9 @@ def test_at_least_one_slot() -> None:
 
 def test_one_client_holds_a_small_share_of_the_slots() -> None:
     """By default a client holds at most a quarter of the slots (one of four), so that it
-    keeps no other client's hints at busy; the server's own callers (no client) only count
-    in the total."""
-    slots = EvaluationSlots(4)
+    keeps no other client's hints at busy (its own wait behind each other, a while); the
+    server's own callers (no client) only count in the total."""
+    slots = EvaluationSlots(4, wait=0.1)  # (its own second waits 0.1 s, then is refused)
     assert slots.per_client == 1
     mine = pytest.raises(EvaluatorBusyError, match="you have 1 evaluation running already")
     with slots.slot("10.0.0.1"):
@@ -86,3 +86,26 @@ def test_a_computer_turn_waits_its_clients_turn_and_a_crowd_of_them_is_refused()
     with quick.slot("10.0.0.1"), late, quick.slot("10.0.0.3", wait=True):
         pass
     assert quick._held == {} and quick.waiting == {} and slots._held == {}
+
+
+def test_a_clients_own_hints_wait_behind_each_other() -> None:
+    """A review frame asks for two evaluations at once: the second waits for the first (the
+    client's share is one), it is not refused and asked again."""
+    import threading
+    import time
+
+    slots = EvaluationSlots(4, wait=5.0)
+    order: list[str] = []
+
+    def hint(name: str, seconds: float) -> None:
+        with slots.slot("10.0.0.1"):
+            order.append(f"{name} in")
+            time.sleep(seconds)
+            order.append(f"{name} out")
+
+    first = threading.Thread(target=hint, args=("first", 0.2))
+    first.start()
+    time.sleep(0.05)
+    hint("second", 0.0)
+    first.join(5)
+    assert order == ["first in", "first out", "second in", "second out"]

@@ -86,18 +86,19 @@ class EvaluationSlots:
     from the games being played.
 
     One client (its address) holds at most ``per_client`` slots at once, a quarter of them by
-    default, so that no client keeps the others' hints at busy. A hint that finds no slot, or
-    its client's share taken, is refused at once (:class:`EvaluatorBusyError`) rather than
-    made to wait. The computer's turn (``slot(..., wait=True)``) waits instead, since a game
-    must go on: for its client's share and a free slot, at most ``wait`` seconds, and at most
-    ``waiting`` of one client's turns wait at once; past either it is refused too.
+    default, so that no client keeps the others' hints at busy; its further requests wait
+    their turn behind its own (a review frame asks for two evaluations at once), at most
+    ``waiting`` of them and ``wait`` seconds, and are refused past either. A hint that finds
+    every slot taken by others is refused at once (:class:`EvaluatorBusyError`) rather than
+    made to wait. The computer's turn (``slot(..., wait=True)``) waits for a free slot too,
+    within the same bounds, since a game must go on.
 
     Args:
         slots: evaluations at once (at least 1).
         per_client: evaluations at once for one client (1 to ``slots``; default a quarter
             of ``slots``, at least 1).
-        waiting: the computer's turns of one client that may wait at once.
-        wait: the longest a computer's turn waits for a slot, seconds.
+        waiting: the requests of one client that may wait at once.
+        wait: the longest a request waits, seconds.
 
     Raises:
         ValueError: ``slots`` or ``per_client`` out of range.
@@ -117,12 +118,14 @@ class EvaluationSlots:
         self._used = 0
         self._turn = threading.Condition()
         self._held: dict[str, int] = {}  # slots held by each client with some
-        #: the computer's turns of each client waiting for a slot
+        #: the requests of each client waiting for a slot
         self.waiting: dict[str, int] = {}
 
+    def _mine_free(self, client: str | None) -> bool:
+        return client is None or self._held.get(client, 0) < self.per_client
+
     def _fits(self, client: str | None) -> bool:
-        return self._used < self.slots and (
-            client is None or self._held.get(client, 0) < self.per_client)
+        return self._used < self.slots and self._mine_free(client)
 
     def _refusal(self, client: str | None) -> EvaluatorBusyError:
         held = 0 if client is None else self._held.get(client, 0)
@@ -137,18 +140,18 @@ class EvaluationSlots:
     def slot(self, client: str | None = None, *, wait: bool = False) -> Iterator[None]:
         """Hold one slot for the ``with`` block; ``client``: who asks (its address), None for
         the server's own callers, which only the total bounds; ``wait``: a computer's turn,
-        which waits for its slot (see the class).
+        which waits for a free slot too (see the class).
 
         Raises:
-            EvaluatorBusyError: none is free, or ``client`` holds its share already (at once
-                without ``wait``; with it, once ``wait`` seconds have passed, or at once when
-                ``waiting`` of the client's turns wait already).
+            EvaluatorBusyError: every slot is taken by others (at once, without ``wait``), or
+                the wait lasted ``wait`` seconds, or ``waiting`` of the client's requests
+                wait already (at once).
         """
         with self._turn:
             if not self._fits(client):
-                if not wait:
-                    raise self._refusal(client)
-                self._wait_for(client)
+                if not wait and self._mine_free(client):
+                    raise self._refusal(client)  # the others' slots: a hint does not wait
+                self._wait_for(client, computer=wait)
             self._used += 1
             if client is not None:
                 self._held[client] = self._held.get(client, 0) + 1
@@ -165,23 +168,32 @@ class EvaluationSlots:
                         del self._held[client]
                 self._turn.notify_all()
 
-    def _wait_for(self, client: str | None) -> None:
-        """Wait (the condition's lock held) until ``client`` may take a slot."""
+    def _wait_for(self, client: str | None, *, computer: bool) -> None:
+        """Wait (the condition's lock held) until ``client`` may take a slot: for its own
+        share, and for a free slot when ``computer`` (a hint that finds every slot taken by
+        others is refused instead)."""
         key = "" if client is None else client
         queued = self.waiting.get(key, 0)
         if client is not None and queued >= self.max_waiting:
+            what = "turn" if computer else "evaluation"
             raise EvaluatorBusyError(
-                f"you have {queued} turn{'s' if queued != 1 else ''} of the computer waiting "
-                f"already: try again once {'they are' if queued != 1 else 'it is'} played")
+                f"you have {queued} {what}{'s' if queued != 1 else ''} "
+                f"{'of the computer ' if computer else ''}waiting already: try again once "
+                f"{'they are' if queued != 1 else 'it is'} "
+                f"{'played' if computer else 'answered'}")
         self.waiting[key] = queued + 1
         try:
             deadline = time.monotonic() + self.wait
             while not self._fits(client):
+                if not computer and self._mine_free(client):
+                    raise self._refusal(client)  # its own are done; the others' are not
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise EvaluatorBusyError(
-                        f"the computer waited {self.wait:g} s for its turn to think and is "
-                        "still busy: try again in a moment")
+                    if computer:
+                        raise EvaluatorBusyError(
+                            f"the computer waited {self.wait:g} s for its turn to think and "
+                            "is still busy: try again in a moment")
+                    raise self._refusal(client)
                 self._turn.wait(left)
         finally:
             queued = self.waiting[key] - 1
