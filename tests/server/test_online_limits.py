@@ -301,3 +301,16 @@ def test_one_address_holds_a_share_of_the_rooms_joined_or_not() -> None:
                                   "room left empty is forgotten) to open another")
     rooms.create(OnlineSettings(), "Cy", "192.0.2.2")  # another address is not held up
     assert RoomManager().max_rooms >= DEFAULT_MAX_PER_ADDRESS * 100  # a hundredth at most
+
+
+def test_the_thinking_time_before_a_claim_is_a_server_setting(tmp_path: Any) -> None:
+    from backgammon.server import ServerSettings, create_app
+    from backgammon.services.online.rooms import DEFAULT_SILENT_AFTER, OnlineSettings
+
+    assert ServerSettings().claim_thinking_after == DEFAULT_SILENT_AFTER == 600.0
+    for persist in (True, False):
+        app = create_app(ServerSettings(db_path=tmp_path / f"{persist}.sqlite3",
+                                        persist_rooms=persist, claim_thinking_after=300.0))
+        rooms = app.state.online.rooms
+        room, _ = rooms.create(OnlineSettings(), "Ann", None)
+        assert (rooms.silent_after, room.silent_after) == (300.0, 300.0)

@@ -161,9 +161,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # their configured time controls, and are kept in the games' database action by action
     # (restored here after a restart).
     app.state.online = OnlineHub(
-        open_rooms(settings.db_path, now=settings.now, time_controls=settings.time_controls)
+        open_rooms(settings.db_path, now=settings.now, time_controls=settings.time_controls,
+                   silent_after=settings.claim_thinking_after)
         if settings.persist_rooms
-        else RoomManager(now=settings.now, time_controls=settings.time_controls))
+        else RoomManager(now=settings.now, time_controls=settings.time_controls,
+                         silent_after=settings.claim_thinking_after))
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

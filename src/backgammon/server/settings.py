@@ -13,6 +13,7 @@ from backgammon.core.game import DiceLike
 from backgammon.server.analytics import Analytics
 from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS, DEFAULT_MAX_TURNS
 from backgammon.services.clock import TimeControl
+from backgammon.services.online.rooms import DEFAULT_SILENT_AFTER
 from backgammon.services.store import default_db_path
 from backgammon.services.timing import controls_from_env
 
@@ -63,6 +64,10 @@ class ServerSettings:
             (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), and one client
             address holds at most a quarter of them (at least 1), so that it keeps no other
             client waiting.
+        claim_thinking_after: seconds of its turn an untimed online game waits on a player
+            who is connected (thinking) before the other may claim the game (a player whose
+            connection dropped may be claimed against 2 minutes after); warned 2 minutes
+            before (:class:`~backgammon.services.online.rooms.Room`).
         connections_per_address: requests in progress and WebSockets open that one client
             address (as the app sees it: a trusted proxy's ``X-Forwarded-For``) may have at
             once; one more is refused (503 ``too_many_connections``; a WebSocket closed with
@@ -82,6 +87,7 @@ class ServerSettings:
     persist_rooms: bool = True
     evaluations: int = DEFAULT_EVALUATIONS
     connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
+    claim_thinking_after: float = DEFAULT_SILENT_AFTER
 
 
 __all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",
