@@ -18,6 +18,7 @@ from backgammon.cli import (
     play_command,
     position_command,
     replay_command,
+    rollout_command,
     selfplay_command,
     serve_command,
     train_command,
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze_command.register(sub)
     convert_command.register(sub)
     position_command.register(sub)
+    rollout_command.register(sub)
     serve_command.register(sub)
     play_command.register(sub)
     train_command.register(sub)
