@@ -338,8 +338,9 @@ def test_create_join_play_double_take_resign_and_rematch(
 
     guest = open_page(path=None)
     info = guest.join_by_link(link, name="Bob")
-    assert info == ("Alice invites you to a single game, with the cube, no clock. A player the "
-                    "game waits on for 2 minutes can be claimed against: the other wins.")
+    assert info == ("Alice invites you to a single game, with the cube, no clock. A player who "
+                    "is gone (disconnected for 2 minutes, or thinking for 10 in one turn) can be "
+                    "claimed against: the other wins.")
     settle(host, guest)
     assert server.get(f"/api/online/rooms/{code}")["open"] is False
     assert (host.color, guest.color) == ("white", "black")

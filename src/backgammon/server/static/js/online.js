@@ -1142,7 +1142,7 @@ export class OnlineGame {
       const length = s.match_length ? `a match to ${s.match_length}` : s.money ? money : "a single game";
       const clock = s.time_control ? `${s.time_control.name} clock` : "no clock";
       const stall = s.time_control ? "Every wait is on the clock of the side that must act."
-        : "A player the game waits on for 2 minutes can be claimed against: the other wins.";
+        : "A player who is gone (disconnected for 2 minutes, or thinking for 10 in one turn) can be claimed against: the other wins.";
       info.textContent = `${room.host} invites you to ${length}, ${s.cube ? "with" : "without"} the cube, ${clock}. ${stall}`;
       this.dialogError(room.open ? "" : "That game already has two players.");
       return room;
