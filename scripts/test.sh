@@ -2,7 +2,7 @@
 # Installs everything the test suite needs on a fresh machine, then runs it all:
 # the package with its [dev] extras in .venv (and its [bench] extras where they install),
 # Debian's chromium for the browser tests and gnubg as an outside reference (both when apt-get
-# is available and we are root), then ruff, mypy on the engine, and pytest.
+# is available and we are root), then ruff, mypy --strict on all of src, and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +33,7 @@ fi
   || echo "gnubg (PyPI) not installed: the tests against it will skip"
 
 .venv/bin/ruff check .
-.venv/bin/mypy   # strict, on backgammon.core (see [tool.mypy] in pyproject.toml)
+.venv/bin/mypy   # strict, on all of src (see [tool.mypy] in pyproject.toml)
 # One worker process per core (pytest-xdist); a test file stays on one worker, so its
 # module-wide server and browser are started once. PYTEST_WORKERS=0 runs in this process.
 .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-auto}" --dist loadfile "$@"
