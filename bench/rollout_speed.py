@@ -10,6 +10,7 @@ programs' default). The position is rolled out before the roll, the side on roll
 whole call: our worker processes' start, gnubg's start-up (the Debian ``gnubg`` program, in
 text mode, driven by a command file) included.
 
+Target (the rollouts' issue): within 3 times gnubg's speed on the project's 2-core machine.
 The machine is shared: keep ``--trials`` small while others work, and read the ratio of the
 two programs run back to back rather than the absolute figures.
 
