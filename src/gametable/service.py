@@ -127,15 +127,6 @@ class TableService:
             raise ActionRefused("invalid_seat", "at least one seat is a person's")
         if any(seat.kind == "remote" for seat in table_seats.values()):
             raise ActionRefused("invalid_seat", "remote seats are made by online rooms")
-        with self._lock:
-            made = self._owners.get(owner)
-            if made is None:
-                made = self.store.count_by_owner(owner) if self.store is not None else 0
-            if made >= self.max_per_owner:
-                raise ActionRefused(
-                    "too_many_tables", f"at most {self.max_per_owner} tables from one address"
-                )
-            self._owners[owner] = made + 1
         table = Table(
             rules,
             settings,
@@ -144,6 +135,15 @@ class TableService:
             now=self._now,
             seed=secrets.randbits(31) if seed is None else seed,
         )
+        with self._lock:  # counted once the table is sure to be made
+            made = self._owners.get(owner)
+            if made is None:
+                made = self.store.count_by_owner(owner) if self.store is not None else 0
+            if made >= self.max_per_owner:
+                raise ActionRefused(
+                    "too_many_tables", f"at most {self.max_per_owner} tables from one address"
+                )
+            self._owners[owner] = made + 1
         table_id, token = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
         entry = _Entry(table, _hash(token), owner)
         with entry.lock:

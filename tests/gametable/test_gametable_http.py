@@ -117,3 +117,16 @@ def test_backgammon_at_the_table_with_the_computer_moving_first(tmp_path: Path) 
         assert exported.status_code == 200 and "1 point match" in exported.text
         wrong = client.get(f"/api/tables/{table_id}/export.pdn", headers=headers)
         assert wrong.status_code == 404 and wrong.json()["error"]["code"] == "unknown_format"
+
+
+def test_one_address_makes_a_bounded_number_of_tables(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db.sqlite3") as client:
+        service = client.app.state.tables  # type: ignore[attr-defined]
+        service.max_per_owner = 3
+        bad = {**CHECKERS_VS_HARD, "settings": {"start": "Q:W1:B2"}}
+        assert client.post("/api/tables", json=bad).status_code == 422  # not counted
+        for _ in range(3):
+            make(client, **CHECKERS_VS_HARD)
+        refused = client.post("/api/tables", json=CHECKERS_VS_HARD)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "too_many_tables"
