@@ -16,9 +16,12 @@ export class ApiError extends Error {
   }
 }
 
-/** One JSON request; resolves to the answer's JSON, rejects with ApiError. */
-export async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+/**
+ * One request; resolves to the answer's JSON (or its text with `text`), rejects with ApiError.
+ * `headers` are added to the request's (e.g. the shared table's X-Table-Token).
+ */
+export async function request(method, path, body, { headers = {}, text = false } = {}) {
+  const init = { method, headers: { Accept: text ? "text/plain" : "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -29,6 +32,7 @@ export async function request(method, path, body) {
   } catch (err) {
     throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
   }
+  if (response.ok && text) return response.text();
   let data = null;
   try {
     data = await response.json();

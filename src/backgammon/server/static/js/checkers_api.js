@@ -2,37 +2,13 @@
 // it, act at it, export it. Every request after the first brings the table's token in the
 // X-Table-Token header. Refusals reject with ApiError carrying the server's words.
 
-import { ApiError } from "./api.js";
+import { ApiError, request } from "./api.js";
 
 export { ApiError };
 
-async function call(method, path, { token, body, text = false } = {}) {
-  const init = { method, headers: { Accept: text ? "text/plain" : "application/json" } };
-  if (token) init.headers["X-Table-Token"] = token;
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (err) {
-    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
-  }
-  if (response.ok && text) return response.text();
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (err) {
-    data = null;
-  }
-  if (!response.ok) {
-    const error = data && data.error;
-    let message = error && error.message ? error.message : `The server answered ${response.status}.`;
-    if (!error && Array.isArray(data && data.detail)) message = "The server did not understand the request.";
-    throw new ApiError(message, response.status, (error && error.code) || "http_error");
-  }
-  return data;
+/** The site's one request function, with the table's token when there is one. */
+function call(method, path, { token, body, text = false } = {}) {
+  return request(method, path, body, { headers: token ? { "X-Table-Token": token } : {}, text });
 }
 
 const base = (id) => `/api/tables/${encodeURIComponent(id)}`;
