@@ -25,29 +25,22 @@ from backgammon.core.dice import commitment, dice_from_secrets
 from backgammon.server import ServerSettings, create_app
 from backgammon.server.online import OnlineHub, RoomManager, router
 from backgammon.services.clock import TIME_CONTROLS
+from fake_clock import FakeNow
 
 #: The keys of the game view both doors share (local: the state; online: ``state.game``).
 SHARED = ("phase", "turn", "to_act", "board", "pips", "dice", "dice_left", "cube",
           "last_turn", "opening", "history", "played", "legal")
 
 
-class FakeNow:
-    def __init__(self) -> None:
-        self.t = 7000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 class Clocks:
     """Both doors' fake clocks, moved together."""
 
     def __init__(self) -> None:
-        self.local, self.online = FakeNow(), FakeNow()
+        self.local, self.online = FakeNow(7000.0), FakeNow(7000.0)
 
     def advance(self, seconds: float) -> None:
-        self.local.t += seconds
-        self.online.t += seconds
+        self.local.advance(seconds)
+        self.online.advance(seconds)
 
 
 class Peer:

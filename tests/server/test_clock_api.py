@@ -16,14 +16,7 @@ from fastapi.testclient import TestClient
 from backgammon.core.dice import FixedDice
 from backgammon.server import ServerSettings, create_app
 from backgammon.services.timing import TEST_CONTROLS_ENV, controls_from_env
-
-
-class FakeNow:
-    def __init__(self) -> None:
-        self.t = 100.0
-
-    def __call__(self) -> float:
-        return self.t
+from fake_clock import FakeNow
 
 
 class Server:
@@ -32,7 +25,7 @@ class Server:
     def __init__(self, db: Path, rolls: list[tuple[int, int]]) -> None:
         self.db = db
         self.rolls = rolls
-        self.now = FakeNow()
+        self.now = FakeNow(100.0)
         self.clients: list[TestClient] = []
 
     def start(self, controls: str = "") -> TestClient:

@@ -21,14 +21,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.server.online import OnlineHub, RoomManager, router
 from backgammon.server.runtime import header_deadline_protocol, raise_open_file_limit, tune_gc
-
-
-class FakeNow:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+from fake_clock import FakeNow
 
 
 @pytest.fixture

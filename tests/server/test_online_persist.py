@@ -22,14 +22,7 @@ from backgammon.services.online.persist import ENDING_RESERVE, PersistentRooms, 
 from backgammon.services.online.protocol import OnlineError, parse_message
 from backgammon.services.online.rooms import OnlineSettings, Outgoing, Room, RoomPhase, Seat
 from backgammon.services.room_store import RoomStore
-
-
-class FakeNow:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
+from fake_clock import FakeNow
 
 
 class Driver:

@@ -31,21 +31,9 @@ from backgammon.services.online.rooms import (
     RoomPhase,
     RoomStateError,
 )
+from fake_clock import FakeNow
 
 EXPIRY = 60.0
-
-
-class FakeNow:
-    """A monotonic clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 class Player:

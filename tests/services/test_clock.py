@@ -6,18 +6,7 @@ import pytest
 
 from backgammon import BLACK, WHITE
 from backgammon.services.clock import TIME_CONTROLS, Clock, ClockError, TimeControl, time_control
-
-
-class FakeNow:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
-
+from fake_clock import FakeNow
 
 BULLET = TimeControl("bullet", 60.0, 2.0)
 

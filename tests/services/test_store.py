@@ -17,22 +17,13 @@ from backgammon.services.store import (
     StoredGameError,
     default_db_path,
 )
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
+from fake_clock import FakeNow
 
 RECORD = {"settings": {"mode": "pass_and_play"}, "log": {"games": [{"events": []}]}}
 
 
 def test_save_then_load_gives_the_record_back(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeNow(tick=1.0)
     with GameStore(tmp_path / "g.sqlite3", now=clock) as store:
         store.save("abc", RECORD)
         assert store.load("abc") == StoredGame("abc", 1001.0, 1001.0, RECORD)
@@ -53,7 +44,7 @@ def test_games_survive_closing_the_database(tmp_path: Path) -> None:
 
 
 def test_list_newest_first_and_delete(tmp_path: Path) -> None:
-    with GameStore(tmp_path / "g.sqlite3", now=FakeClock()) as store:
+    with GameStore(tmp_path / "g.sqlite3", now=FakeNow(tick=1.0)) as store:
         for name in ("a", "b", "c"):
             store.save(name, RECORD)
         store.save("a", RECORD)

@@ -30,21 +30,9 @@ from backgammon.services.timing import (
     TEST_CONTROLS_ENV,
     controls_from_env,
 )
+from fake_clock import FakeNow
 
 BULLET = TimeControl("bullet", 60.0, 2.0)
-
-
-class FakeNow:
-    """A monotonic clock moved by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.t = 5000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 class Table:
@@ -53,7 +41,7 @@ class Table:
     def __init__(self, db: Path, rolls: list[tuple[int, int]], now: FakeNow | None = None,
                  players: Any = None) -> None:
         self.db = db
-        self.now = now or FakeNow()
+        self.now = now or FakeNow(5000.0)
         self.store = GameStore(db)
         self.service = GameService(
             self.store, rng=random.Random(1), dice=FixedDice(rolls), now=self.now,
@@ -368,7 +356,7 @@ class SlowPlayer(RandomPlayer):
 
 
 def test_the_computers_thinking_is_its_own_and_the_playback_nobodys(db: Path) -> None:
-    now = FakeNow()
+    now = FakeNow(5000.0)
     table = Table(db, [(1, 3), (2, 1), (6, 5)], now=now,
                   players=lambda level, rng: SlowPlayer(rng, now))
     table.new(mode="computer", side="white")
