@@ -10,13 +10,11 @@ views after every action must be the same.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -26,6 +24,7 @@ from backgammon.server import ServerSettings, create_app
 from backgammon.server.online import OnlineHub, RoomManager, router
 from backgammon.services.clock import TIME_CONTROLS
 from fake_clock import FakeNow
+from ws_peer import WsPeer
 
 #: The keys of the game view both doors share (local: the state; online: ``state.game``).
 SHARED = ("phase", "turn", "to_act", "board", "pips", "dice", "dice_left", "cube",
@@ -43,29 +42,8 @@ class Clocks:
         self.online.advance(seconds)
 
 
-class Peer:
+class Peer(WsPeer):
     """One scripted browser of the online door."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.color = ""
-
-    def send(self, **fields: Any) -> None:
-        self.ws.send_text(json.dumps(fields))
-
-    def recv(self) -> dict[str, Any]:
-        async def receive() -> Any:
-            with anyio.fail_after(5):
-                return await self.ws._send_rx.receive()
-
-        message = self.ws.portal.call(receive)
-        self.ws._raise_on_close(message)
-        return dict(json.loads(message["text"]))
-
-    def expect(self, kind: str) -> dict[str, Any]:
-        message = self.recv()
-        assert message["type"] == kind, message
-        return message
 
     def state(self) -> dict[str, Any]:
         self.send(type="state")

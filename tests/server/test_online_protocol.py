@@ -12,7 +12,6 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -32,39 +31,20 @@ from backgammon.services.online.rooms import (
     RoomStateError,
 )
 from fake_clock import FakeNow
+from ws_peer import WsPeer
 
 EXPIRY = 60.0
 
 
-class Player:
+class Player(WsPeer):
     """One scripted browser: a WebSocket, its secrets, and its own replica of the game built
     from the events it receives (so both sides' records can be compared)."""
 
     def __init__(self, ws: Any, rng: random.Random) -> None:
-        self.ws = ws
+        super().__init__(ws)
         self.rng = rng
-        self.color = ""
         self.token = ""
         self.replica: Game | None = None
-
-    def send(self, **fields: Any) -> None:
-        self.ws.send_text(json.dumps(fields))
-
-    def recv(self) -> dict[str, Any]:
-        async def receive() -> Any:
-            # The session's own receive has no timeout: a test that waits for a message that
-            # never comes fails after 5 s instead of hanging.
-            with anyio.fail_after(5):
-                return await self.ws._send_rx.receive()
-
-        message = self.ws.portal.call(receive)
-        self.ws._raise_on_close(message)
-        return dict(json.loads(message["text"]))
-
-    def expect(self, kind: str) -> dict[str, Any]:
-        message = self.recv()
-        assert message["type"] == kind, message
-        return message
 
     def error(self, code: str) -> str:
         message = self.expect("error")
