@@ -243,3 +243,14 @@ BEAVER_SETUP: dict[str, object] = {
     "turn": "white", "dice": None, "cube": {"value": 1, "owner": None}, "doubled": False,
     "match_length": 0, "score": {"white": 0, "black": 0}, "crawford": False,
     "jacoby": False, "beavers": True}
+
+#: A two-turn 3-point match in the ``.mat`` text format: Ann plays 31, Bob 64, Ann doubles
+#: and Bob drops (for the analysis, replay and records tests).
+SMALL_MAT = """ 3 point match
+
+ Game 1
+ Ann : 0                        Bob : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2)  Doubles => 2                Drops
+      Wins 1 point
+"""

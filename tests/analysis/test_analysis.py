@@ -22,15 +22,7 @@ from backgammon.core.match import Match
 from backgammon.core.types import BLACK, WHITE
 from backgammon.records import MatReplayError, read_mat
 from conftest import shared_path
-
-SMALL = """ 3 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 31: 8/5 6/5                 64: 24/18 13/9
-  2)  Doubles => 2                Drops
-      Wins 1 point
-"""
+from scenarios import SMALL_MAT
 
 
 def _opening(play: str, dice: tuple[int, int] = (3, 1)) -> Game:
@@ -114,7 +106,7 @@ def test_opening_luck_31_beats_54() -> None:
 
 
 def test_cube_decisions_double_and_drop() -> None:
-    result = analyze(read_mat(SMALL), "hard")
+    result = analyze(read_mat(SMALL_MAT), "hard")
     kinds = [(d.player, d.kind, d.played) for d in result.decisions]
     assert kinds == [(0, "move", "8/5 6/5"), (1, "double", "no double"),
                      (1, "move", "24/18 13/9"), (0, "double", "double"), (1, "take", "drop")]
@@ -135,7 +127,7 @@ def test_cube_decisions_double_and_drop() -> None:
 def test_the_answer_to_a_double_shows_the_doublers_winning_chance() -> None:
     """The graph's point for the take or drop is the double's: nothing was rolled between them
     (at Expert the cube is priced at 2 plies; the winning chance is the turn's pre-roll one)."""
-    decisions = analyze(read_mat(SMALL), "expert").decisions
+    decisions = analyze(read_mat(SMALL_MAT), "expert").decisions
     double, drop = decisions[3], decisions[4]
     assert (double.kind, drop.kind) == ("double", "take")
     assert drop.win == double.win
@@ -193,7 +185,7 @@ def test_figures_per_player() -> None:
 
 def test_progress_only_goes_up_to_the_total() -> None:
     seen: list[tuple[int, int]] = []
-    analyze(read_mat(SMALL), plies=0, progress=lambda done, total: seen.append((done, total)))
+    analyze(read_mat(SMALL_MAT), plies=0, progress=lambda done, total: seen.append((done, total)))
     dones = [done for done, _ in seen]
     assert dones == sorted(dones) and dones[0] >= 1
     assert seen[-1][0] == seen[-1][1] == 3  # the opening roll, a roll, a double
@@ -223,7 +215,7 @@ def test_bad_input() -> None:
         analyze(Game(), plies=3)
     with pytest.raises(ValueError, match="net level"):
         analyze(Game(), "classic")
-    bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3")
+    bad = SMALL_MAT.replace("64: 24/18 13/9", "64: 24/18 13/3")
     with pytest.raises(MatReplayError, match="line 5"):
         analyze(read_mat(bad))
 
@@ -238,7 +230,7 @@ NO_DECISIONS = """ 0 point match
 """
 
 #: A 2-point match: Ann wins game 1 (Bob drops), game 2 is the Crawford game, Ann wins it.
-CRAWFORD = SMALL.replace(" 3 point match", " 2 point match") + """
+CRAWFORD = SMALL_MAT.replace(" 3 point match", " 2 point match") + """
  Game 2
  Ann : 1                        Bob : 0
   1) 31: 8/5 6/5                 64: 24/18 13/9
@@ -266,6 +258,6 @@ def test_each_game_says_who_won_it_and_whether_it_was_the_crawford_game() -> Non
     games = result.to_dict()["games"]
     assert [(g["winner"], g["points"], g["crawford"]) for g in games] == [
         (0, 1, False), (0, 1, True)]
-    unfinished = analyze(read_and_replay(SMALL.replace("      Wins 1 point\n", "")
+    unfinished = analyze(read_and_replay(SMALL_MAT.replace("      Wins 1 point\n", "")
                                          .replace("Drops", "Takes")).match, "easy", plies=0)
     assert (unfinished.games[0].winner, unfinished.games[0].points) == (None, None)

@@ -9,15 +9,7 @@ from pathlib import Path
 import pytest
 
 from backgammon.cli import main
-
-SMALL = """ 3 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 31: 8/5 6/5                 64: 24/18 13/9
-  2)  Doubles => 2                Drops
-      Wins 1 point
-"""
+from scenarios import SMALL_MAT
 
 PLAYER_KEYS = {"name", "chequer_error_rate_memg", "cube_error_rate_memg", "error_rate_memg",
                "pr", "unforced_moves", "cube_decisions", "doubtful", "bad", "very_bad",
@@ -27,7 +19,7 @@ DECISION_KEYS = {"player", "kind", "dice", "played", "best", "loss", "mark", "lu
 
 def test_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "small.mat"
-    path.write_text(SMALL, encoding="utf-8")
+    path.write_text(SMALL_MAT, encoding="utf-8")
     assert main(["analyze", str(path), "--json", "--level", "hard"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["match_length"] == 3
@@ -45,7 +37,7 @@ def test_json_says_what_the_reader_made_of_the_file_and_rounds_as_the_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = tmp_path / "game3.mat"
-    path.write_text(SMALL.replace(" 3 point", " 5 point").replace("Game 1", "Game 3")
+    path.write_text(SMALL_MAT.replace(" 3 point", " 5 point").replace("Game 1", "Game 3")
                     .replace("Ann : 0", "Ann : 1"), encoding="utf-8")
     assert main(["analyze", str(path), "--json", "--plies", "0"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -59,7 +51,7 @@ def test_the_json_figures_round_as_the_table_does() -> None:
     from backgammon.analysis import analyze
     from backgammon.records import read_and_replay
 
-    player = analyze(read_and_replay(SMALL).match, "hard").players[0]
+    player = analyze(read_and_replay(SMALL_MAT).match, "hard").players[0]
     data = dataclasses.replace(player, pr=4.9487, chequer_error_rate_memg=12.3456).to_dict()
     assert data["pr"] == 4.9487 and f"{data['pr']:.1f}" == f"{4.9487:.1f}" == "4.9"
     assert data["chequer_error_rate_memg"] == 12.3456
@@ -67,7 +59,7 @@ def test_the_json_figures_round_as_the_table_does() -> None:
 
 def test_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "small.mat"
-    path.write_text(SMALL, encoding="utf-8")
+    path.write_text(SMALL_MAT, encoding="utf-8")
     assert main(["analyze", str(path), "--plies", "0"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Ann vs Bob, 3-point match: analysed at expert (0-ply)")
@@ -77,7 +69,7 @@ def test_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_bad_file_prints_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.mat"
-    path.write_text(SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3"), encoding="utf-8")
+    path.write_text(SMALL_MAT.replace("64: 24/18 13/9", "64: 24/18 13/3"), encoding="utf-8")
     assert main(["analyze", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"{path}: line 5" in err
@@ -88,12 +80,12 @@ def test_a_match_past_the_table_is_refused(tmp_path: Path,
     """Up to 64 points the match equity table covers; a longer match is refused in words,
     exit status 1, no traceback."""
     path = tmp_path / "long.mat"
-    path.write_text(SMALL.replace(" 3 point", " 65 point"), encoding="utf-8")
+    path.write_text(SMALL_MAT.replace(" 3 point", " 65 point"), encoding="utf-8")
     assert main(["analyze", str(path), "--plies", "0"]) == 1
     err = capsys.readouterr().err
     assert f"{path}: a match to 65 points: the analysis covers matches up to 64 points" in err
     assert "Traceback" not in err
-    path.write_text(SMALL.replace(" 3 point", " 26 point"), encoding="utf-8")
+    path.write_text(SMALL_MAT.replace(" 3 point", " 26 point"), encoding="utf-8")
     assert main(["analyze", str(path), "--plies", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["match_length"] == 26
 
@@ -109,7 +101,7 @@ def test_the_table_says_who_won_each_game_the_crawford_game_and_no_decisions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = tmp_path / "crawford.mat"
-    path.write_text(SMALL.replace(" 3 point match", " 2 point match") + """
+    path.write_text(SMALL_MAT.replace(" 3 point match", " 2 point match") + """
  Game 2
  Ann : 1                        Bob : 0
   1) 31:
@@ -123,7 +115,7 @@ def test_the_table_says_who_won_each_game_the_crawford_game_and_no_decisions(
     rows = [line for line in game2.splitlines() if "Ann" in line or "Bob" in line]
     assert len(rows) == 2 and all("no decisions" in row for row in rows)
     assert " - " not in game2.replace("─", "")
-    path.write_text(SMALL.replace("      Wins 1 point\n", "").replace("Drops", "Takes"),
+    path.write_text(SMALL_MAT.replace("      Wins 1 point\n", "").replace("Drops", "Takes"),
                     encoding="utf-8")
     assert main(["analyze", str(path), "--plies", "0", "--level", "easy"]) == 0
     assert "Game 1 (Ann 0, Bob 0), unfinished: " in capsys.readouterr().out

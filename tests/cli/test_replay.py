@@ -14,15 +14,7 @@ from backgammon.core.ids import decode_match_id
 from backgammon.core.position import Position
 from backgammon.core.types import BLACK
 from conftest import find_shared_dir, shared_path
-
-SMALL = """ 3 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 31: 8/5 6/5                 64: 24/18 13/9
-  2)  Doubles => 2                Drops
-      Wins 1 point
-"""
+from scenarios import SMALL_MAT
 
 
 def expected_names() -> list[str]:
@@ -36,7 +28,7 @@ def expected_names() -> list[str]:
 @pytest.fixture
 def small(tmp_path: Path) -> Path:
     path = tmp_path / "small.mat"
-    path.write_text(SMALL, encoding="utf-8")
+    path.write_text(SMALL_MAT, encoding="utf-8")
     return path
 
 

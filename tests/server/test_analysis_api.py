@@ -14,16 +14,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.services.analysis_jobs import AnalysisJobs, TooManyJobsError, read_record
 from conftest import shared_path
-from scenarios import BEAVER_SETUP, BEAVER_XGID
-
-SMALL = """ 3 point match
-
- Game 1
- Ann : 0                        Bob : 0
-  1) 31: 8/5 6/5                 64: 24/18 13/9
-  2)  Doubles => 2                Drops
-      Wins 1 point
-"""
+from scenarios import BEAVER_SETUP, BEAVER_XGID, SMALL_MAT
 
 
 @pytest.fixture
@@ -52,7 +43,7 @@ def wait(client: TestClient, job_id: str, seen: list[dict[str, Any]] | None = No
 
 def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
     client = clients.new()
-    bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3")
+    bad = SMALL_MAT.replace("64: 24/18 13/9", "64: 24/18 13/3")
     response = client.post("/api/analysis", json={"mat": bad, "name": "x.mat"})
     assert response.status_code == 400
     error = response.json()["error"]
@@ -70,7 +61,7 @@ def test_a_bad_mat_is_refused_with_its_line(clients: Clients) -> None:
 
 def test_a_number_too_long_to_read_is_a_400_with_its_line_not_a_500(clients: Clients) -> None:
     client = clients.new()
-    huge = SMALL.replace(" 3 point match", " " + "9" * 5000 + " point match")
+    huge = SMALL_MAT.replace(" 3 point match", " " + "9" * 5000 + " point match")
     response = client.post("/api/analysis", json={"mat": huge})
     assert response.status_code == 400
     error = response.json()["error"]
@@ -84,7 +75,7 @@ def test_a_files_first_problem_is_the_one_told_as_the_import_tells_it(
     """An illegal play, then a line that cannot be read: both endpoints name the play's line
     (the file is read and replayed in one pass, as the CLI does)."""
     client = clients.new()
-    bad = SMALL.replace("64: 24/18 13/9", "64: 24/18 13/3") + "  9) garbage here\n"
+    bad = SMALL_MAT.replace("64: 24/18 13/9", "64: 24/18 13/3") + "  9) garbage here\n"
     analysis = client.post("/api/analysis", json={"mat": bad}).json()["error"]
     imported = client.post("/api/records/import", json={"text": bad}).json()["error"]
     assert analysis["line"] == imported["line"] == 5
@@ -93,7 +84,7 @@ def test_a_files_first_problem_is_the_one_told_as_the_import_tells_it(
 
 def test_an_analysis_of_a_mat(clients: Clients) -> None:
     client = clients.new()
-    response = client.post("/api/analysis", json={"mat": SMALL})
+    response = client.post("/api/analysis", json={"mat": SMALL_MAT})
     assert response.status_code == 202
     job = response.json()
     assert job["status"] in ("queued", "running", "done") and len(job["id"]) == 32
@@ -110,7 +101,7 @@ def test_an_analysis_of_a_mat(clients: Clients) -> None:
 
 def test_an_analysis_says_what_the_reader_made_of_the_file(clients: Clients) -> None:
     # one game of a 5-point match, written at 2-1: analysed at that score, and said so
-    text = SMALL.replace(" 3 point match", " 5 point match").replace(
+    text = SMALL_MAT.replace(" 3 point match", " 5 point match").replace(
         "Game 1", "Game 4").replace("Ann : 0", "Ann : 2").replace("Bob : 0", "Bob : 1")
     client = clients.new()
     done = wait(client, client.post("/api/analysis", json={"mat": text}).json()["id"])
@@ -125,7 +116,7 @@ def test_two_analyses_at_once_and_progress_only_rises(clients: Clients) -> None:
     fast(client)
     text = shared_path("mat", "gnubg_selfplay_3p_s1003.mat").read_text(encoding="utf-8")
     first = client.post("/api/analysis", json={"mat": text}).json()
-    second = client.post("/api/analysis", json={"mat": SMALL}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
     assert first["id"] != second["id"]
     seen: list[dict[str, Any]] = []
     a = wait(client, first["id"], seen)
@@ -146,17 +137,17 @@ def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
     analysis takes; the evaluation of a position says the same."""
     client = clients.new()
     fast(client)
-    job = client.post("/api/analysis", json={"mat": SMALL.replace(" 3 point", " 26 point")})
+    job = client.post("/api/analysis", json={"mat": SMALL_MAT.replace(" 3 point", " 26 point")})
     assert job.status_code == 202
     done = wait(client, job.json()["id"])
     assert done["status"] == "done" and done["result"]["match_length"] == 26
-    long = client.post("/api/analysis", json={"mat": SMALL.replace(" 3 point", " 65 point")})
+    long = client.post("/api/analysis", json={"mat": SMALL_MAT.replace(" 3 point", " 65 point")})
     assert long.status_code == 400
     assert long.json()["error"] == {"code": "too_large", "message": "a match to 65 points: the "
                                     "analysis covers matches up to 64 points (its match "
                                     "equity table)"}
     client.app.state.analysis_jobs = AnalysisJobs(level="medium", max_turns=2)  # type: ignore[attr-defined]
-    many = client.post("/api/analysis", json={"mat": SMALL})
+    many = client.post("/api/analysis", json={"mat": SMALL_MAT})
     assert many.status_code == 400
     assert many.json()["error"]["message"] == ("3 turns: one analysis takes at most 2; send "
                                                "fewer games")
@@ -206,18 +197,18 @@ def test_one_client_has_at_most_two_analyses_unfinished(
     client = clients.new()
     jobs = AnalysisJobs(workers=1, level="medium")
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
-    first = client.post("/api/analysis", json={"mat": SMALL})
-    second = client.post("/api/analysis", json={"mat": SMALL})
+    first = client.post("/api/analysis", json={"mat": SMALL_MAT})
+    second = client.post("/api/analysis", json={"mat": SMALL_MAT})
     assert first.status_code == second.status_code == 202
-    third = client.post("/api/analysis", json={"mat": SMALL})
+    third = client.post("/api/analysis", json={"mat": SMALL_MAT})
     assert third.status_code == 503
     assert third.json()["error"] == {"code": "busy", "message": "you have 2 analyses waiting "
                                      "or running: try again once one is done"}
-    other = jobs.submit(read_record(SMALL), client="10.0.0.9")  # another address goes on
+    other = jobs.submit(read_record(SMALL_MAT), client="10.0.0.9")  # another address goes on
     gate.open()
     assert wait(client, first.json()["id"])["status"] == "done"
     assert wait(client, other.id)["status"] == "done"
-    assert client.post("/api/analysis", json={"mat": SMALL}).status_code == 202
+    assert client.post("/api/analysis", json={"mat": SMALL_MAT}).status_code == 202
     jobs.close()
 
 
@@ -230,9 +221,9 @@ def test_one_client_never_takes_every_worker(
     jobs = AnalysisJobs(workers=2, level="medium")
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
     assert jobs.running_per_client == 1
-    first = client.post("/api/analysis", json={"mat": SMALL}).json()
-    second = client.post("/api/analysis", json={"mat": SMALL}).json()
-    other = jobs.submit(read_record(SMALL), client="10.0.0.9")
+    first = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
+    other = jobs.submit(read_record(SMALL_MAT), client="10.0.0.9")
     wait_status(client, first["id"], "running")
     wait_status(client, other.id, "running")
     assert client.get(f"/api/analysis/{second['id']}").json()["status"] == "queued"
@@ -250,9 +241,9 @@ def test_a_queued_analysis_is_cancelled_by_its_own_client_only(
     client = clients.new()
     jobs = AnalysisJobs(workers=1, level="medium")
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
-    first = client.post("/api/analysis", json={"mat": SMALL}).json()
-    second = client.post("/api/analysis", json={"mat": SMALL}).json()
-    other = jobs.submit(read_record(SMALL), client="10.0.0.9")
+    first = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
+    second = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
+    other = jobs.submit(read_record(SMALL_MAT), client="10.0.0.9")
     refused = client.delete(f"/api/analysis/{other.id}")
     assert refused.status_code == 403
     assert refused.json()["error"] == {"code": "forbidden", "message": "this analysis was "
@@ -261,7 +252,7 @@ def test_a_queued_analysis_is_cancelled_by_its_own_client_only(
     cancelled = client.delete(f"/api/analysis/{second['id']}")
     assert cancelled.status_code == 200
     assert cancelled.json()["status"] == "cancelled" and cancelled.json()["result"] is None
-    third = client.post("/api/analysis", json={"mat": SMALL})  # 2 unfinished again
+    third = client.post("/api/analysis", json={"mat": SMALL_MAT})  # 2 unfinished again
     assert third.status_code == 202
     gate.open()
     for job_id in (first["id"], other.id, third.json()["id"]):
@@ -281,11 +272,11 @@ def test_another_clients_jobs_do_not_push_out_a_finished_result(clients: Clients
     client = clients.new()
     jobs = AnalysisJobs(workers=1, level="medium", max_jobs=4)
     client.app.state.analysis_jobs = jobs  # type: ignore[attr-defined]
-    mine = client.post("/api/analysis", json={"mat": SMALL}).json()
+    mine = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
     assert wait(client, mine["id"])["status"] == "done"
     flood = []
     for _ in range(10):
-        job = jobs.submit(read_record(SMALL), client="10.0.0.9")
+        job = jobs.submit(read_record(SMALL_MAT), client="10.0.0.9")
         jobs.cancel(job.id, "10.0.0.9")
         flood.append(job.id)
     assert client.get(f"/api/analysis/{mine['id']}").json()["status"] == "done"
@@ -300,8 +291,8 @@ def test_closing_cancels_what_runs_and_returns_at_once(monkeypatch: pytest.Monke
     workers are daemon threads, and no job is taken after."""
     gate = Gate(monkeypatch)
     jobs = AnalysisJobs(workers=1, level="medium")
-    running = jobs.submit(read_record(SMALL), client="a")
-    queued = jobs.submit(read_record(SMALL), client="b")
+    running = jobs.submit(read_record(SMALL_MAT), client="a")
+    queued = jobs.submit(read_record(SMALL_MAT), client="b")
     deadline = time.monotonic() + 10
     while running.status != "running":
         assert time.monotonic() < deadline
@@ -312,7 +303,7 @@ def test_closing_cancels_what_runs_and_returns_at_once(monkeypatch: pytest.Monke
     assert (running.status, queued.status) == ("cancelled", "cancelled")
     assert all(thread.daemon for thread in jobs._threads)
     with pytest.raises(TooManyJobsError, match="stopping"):
-        jobs.submit(read_record(SMALL), client="c")
+        jobs.submit(read_record(SMALL_MAT), client="c")
     gate.open()
     for thread in jobs._threads:
         thread.join(10)
@@ -345,13 +336,13 @@ def test_a_running_analysis_stops_at_its_next_turn_when_cancelled(
     monkeypatch.setattr(module, "analyze", slow_first)
     client = clients.new()
     fast(client, workers=1)
-    job = client.post("/api/analysis", json={"mat": SMALL}).json()
+    job = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
     assert reached.wait(10)
     running = client.get(f"/api/analysis/{job['id']}").json()
     assert (running["status"], running["done"], running["total"]) == ("running", 3, 10)
     assert client.delete(f"/api/analysis/{job['id']}").json()["status"] == "cancelled"
     go_on.set()
-    nxt = client.post("/api/analysis", json={"mat": SMALL}).json()
+    nxt = client.post("/api/analysis", json={"mat": SMALL_MAT}).json()
     assert wait(client, nxt["id"])["status"] == "done"
     assert turns == [1, 2, 3, 4]  # the progress call after the DELETE stopped it
     final = client.get(f"/api/analysis/{job['id']}").json()
