@@ -3,7 +3,6 @@ app, analytics stay off without them, and bad values are refused before anything
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,15 +12,14 @@ import uvicorn
 
 from backgammon.cli import main
 from backgammon.server.analytics import Analytics
+from serve_support import gc_restored
 
 
 @pytest.fixture(autouse=True)
 def _restore_gc() -> Iterator[None]:
     """``serve`` tunes this process's garbage collector: put it back for the other tests."""
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    with gc_restored():
+        yield
 
 
 def served(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:

@@ -19,15 +19,14 @@ import uvicorn
 from backgammon.cli import main
 from backgammon.cli.serve_command import _browser_url
 from backgammon.server.runtime import GC_THRESHOLDS
+from serve_support import gc_restored
 
 
 @pytest.fixture(autouse=True)
 def _restore_gc() -> Iterator[None]:
     """``serve`` tunes this process's garbage collector: put it back for the other tests."""
-    thresholds = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    with gc_restored():
+        yield
 
 
 def test_serve_builds_the_app_on_the_database_given(

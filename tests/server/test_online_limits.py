@@ -3,8 +3,6 @@ and the deadline for a request's headers (on a real uvicorn server with a short 
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import json
 import random
 import socket
@@ -22,6 +20,7 @@ from fastapi.testclient import TestClient
 from backgammon.server.online import OnlineHub, RoomManager, router
 from backgammon.server.runtime import header_deadline_protocol, raise_open_file_limit, tune_gc
 from fake_clock import FakeNow
+from serve_support import gc_restored, running_uvicorn
 
 
 @pytest.fixture
@@ -103,17 +102,8 @@ def deadline_server() -> Iterator[int]:
 
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
                             http=header_deadline_protocol(0.5), lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    port = int(server.servers[0].sockets[0].getsockname()[1])
-    yield port
-    server.should_exit = True
-    thread.join(10)
+    with running_uvicorn(config) as port:
+        yield port
 
 
 def test_a_request_whose_headers_do_not_arrive_in_time_is_dropped(deadline_server: int
@@ -184,26 +174,16 @@ def online_server() -> Iterator[tuple[int, OnlineHub]]:
     app.state.online = hub
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
                             lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield int(server.servers[0].sockets[0].getsockname()[1]), hub
-    server.should_exit = True
-    thread.join(10)
+    with running_uvicorn(config) as port:
+        yield port, hub
 
 
 @pytest.fixture
 def served_gc() -> Iterator[None]:
     """The collector as ``backgammon serve`` sets it (:func:`tune_gc`), put back after."""
-    thresholds = gc.get_threshold()
-    tune_gc()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*thresholds)
+    with gc_restored():
+        tune_gc()
+        yield
 
 
 def test_a_long_rooms_review_does_not_hold_up_another_room(
