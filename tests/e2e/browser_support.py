@@ -140,6 +140,24 @@ class ServerProcess:
 # --------------------------------------------------------------------------------------------
 # Reading the hints panel
 
+def served(tmp_path_factory: pytest.TempPathFactory, name: str, args: Sequence[str] = (),
+           env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """A started server on a database of its own, its output in ``ARTIFACTS/<name>.log`` (with
+    ``env`` set while it starts); a generator for a module-scoped ``server`` fixture to
+    ``yield from``, which stops the server after the module."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    process = ServerProcess(tmp_path_factory.mktemp(name) / "games.sqlite3",
+                            ARTIFACTS / f"{name}.log", args)
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in (env or {}).items():
+            patch.setenv(key, value)
+        process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
 
 def ranked_rows(page: Any) -> list[list[str]]:
     """The ranked plays of the hints panel, each row's cells as text."""

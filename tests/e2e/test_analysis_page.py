@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from browser_support import (
-    ARTIFACTS,
     ServerProcess,
     console_errors,
     expected_rows,
     launched_chromium,
     ranked_rows,
+    served,
 )
 from test_assist import get_text, open_page, play_turn, store  # noqa: F401 - the fixture, helpers
 
@@ -39,12 +39,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("analysis")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-analysis.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-analysis")
 
 
 def test_the_hint_shows_ranked_plays_with_equities_and_chances(open_page: Any) -> None:  # noqa: F811

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ServerProcess, launched_chromium, served
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser
@@ -43,24 +43,14 @@ def browser() -> Iterator[Browser]:
     yield from launched_chromium()
 
 
-def _server(tmp_path_factory: pytest.TempPathFactory, name: str,
-            args: list[str]) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp(name)
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / f"{name}.log", args)
-    process.start()
-    yield process
-    process.stop()
-
-
 @pytest.fixture(scope="module")
 def server_on(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from _server(tmp_path_factory, "server-analytics-on", ["--analytics-domain", DOMAIN])
+    yield from served(tmp_path_factory, "server-analytics-on", ["--analytics-domain", DOMAIN])
 
 
 @pytest.fixture(scope="module")
 def server_off(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from _server(tmp_path_factory, "server-analytics-off", [])
+    yield from served(tmp_path_factory, "server-analytics-off", [])
 
 
 class Person:

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, served
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
@@ -22,12 +22,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    process = ServerProcess(tmp_path_factory.mktemp("assets") / "g.sqlite3",
-                            ARTIFACTS / "server-assets.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-assets")
 
 
 @pytest.fixture

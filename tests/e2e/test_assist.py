@@ -22,6 +22,7 @@ from browser_support import (
     ServerProcess,
     launched_chromium,
     mat_turns,
+    served,
 )
 from test_web_game import BASE_SETTINGS, GamePage
 
@@ -49,12 +50,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("assist")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-assist.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-assist")
 
 
 @pytest.fixture

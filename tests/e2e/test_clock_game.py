@@ -20,6 +20,7 @@ from browser_support import (
     ARTIFACTS,
     ServerProcess,
     launched_chromium,
+    served,
 )
 
 from backgammon.services.timing import TEST_CONTROLS_ENV
@@ -36,14 +37,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("clock-server")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "clock-server.log")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(TEST_CONTROLS_ENV, "bullet=3+1,blitz=30+1")
-        process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "clock-server",
+                      env={TEST_CONTROLS_ENV: "bullet=3+1,blitz=30+1"})
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ServerProcess, launched_chromium, served
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser
@@ -55,12 +55,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    process = ServerProcess(tmp_path_factory.mktemp("dice") / "games.sqlite3",
-                            ARTIFACTS / "server-dice.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-dice")
 
 
 @pytest.fixture

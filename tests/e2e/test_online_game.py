@@ -28,6 +28,7 @@ from browser_support import (
     launched_chromium,
     mat_turns,
     ranked_rows,
+    served,
 )
 
 from backgammon.core.dice import commitment, dice_from_secrets
@@ -52,12 +53,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("online-server")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "online-server.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "online-server")
 
 
 class OnlinePage:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium, mat_turns
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, mat_turns, served
 from test_web_game import BASE_SETTINGS, GamePage
 
 from backgammon.services.store import GameStore
@@ -33,12 +33,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("trial")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-trial.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-trial")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, served
 
 from backgammon.core.position import Position
 from backgammon.core.xgid import Xgid
@@ -32,12 +32,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("positions")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server-positions.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-positions")
 
 
 class PositionsPage:

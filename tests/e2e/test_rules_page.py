@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, served
 
 from backgammon.services.rule_examples import RULE_EXAMPLES, example_plays, example_position
 
@@ -21,12 +21,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    process = ServerProcess(tmp_path_factory.mktemp("rules") / "games.sqlite3",
-                            ARTIFACTS / "server-rules.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-rules")
 
 
 def expected_checkers(example_id: str) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium, served
 
 from conftest import shared_path
 
@@ -26,12 +26,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    process = ServerProcess(tmp_path_factory.mktemp("stats") / "games.sqlite3",
-                            ARTIFACTS / "server-stats.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server-stats")
 
 
 @pytest.fixture

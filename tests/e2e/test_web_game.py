@@ -18,6 +18,7 @@ from browser_support import (
     ARTIFACTS,
     ServerProcess,
     launched_chromium,
+    served,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
@@ -35,12 +36,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    folder = tmp_path_factory.mktemp("server")
-    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "server.log")
-    process.start()
-    yield process
-    process.stop()
+    yield from served(tmp_path_factory, "server")
 
 
 class GamePage:
