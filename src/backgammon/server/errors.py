@@ -9,7 +9,7 @@ status of :data:`HTTP_STATUS`, over the WebSocket as ``{"type": "error", "code",
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,6 +25,7 @@ from backgammon.core.errors import (
 )
 from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.online.protocol import OnlineError, error_payload
+from backgammon.services.online.wire import ErrorMessage
 from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
@@ -77,11 +78,11 @@ def http_error(exc: BaseException) -> JSONResponse:
     return error_response(HTTP_STATUS.get(code, 409), code, str(exc))
 
 
-def ws_error(exc: BaseException, ref: int | str | None = None) -> dict[str, Any]:
+def ws_error(exc: BaseException, ref: int | str | None = None) -> ErrorMessage:
     """The WebSocket ``error`` message for a refusal (with the refused message's ``ref``)."""
     if isinstance(exc, OnlineError):
         return error_payload(exc, ref)
-    payload: dict[str, Any] = {"type": "error", "code": error_code(exc), "message": str(exc)}
+    payload: ErrorMessage = {"type": "error", "code": error_code(exc), "message": str(exc)}
     if ref is not None:
         payload["ref"] = ref
     return payload

@@ -51,6 +51,7 @@ from backgammon.services.online.rooms import (
     RoomManager,
     Seat,
 )
+from backgammon.services.online.wire import ServerMessage, WelcomeHead
 
 __all__ = ["HEAVY_READERS", "HELLO_TIMEOUT", "OnlineHub", "router"]
 
@@ -80,7 +81,7 @@ class _Connection:
         self.close_code = 1000
         self.writer = asyncio.create_task(self._write())
 
-    def send(self, payload: dict[str, Any]) -> None:
+    def send(self, payload: ServerMessage) -> None:
         self.send_text(json.dumps(payload, separators=(",", ":")))
 
     def send_text(self, text: str) -> None:
@@ -372,9 +373,10 @@ def _hello(hub: OnlineHub, connection: _Connection, code: str, token: str | None
     hub.attach(room, seat, connection)
     hub.dispatch(room, hub.rooms.tick(room))
     _, state = room.state_encoded(seat)  # (its text made at the cost of the current game)
-    head = json.dumps({"type": "welcome", "seat": str(seat), "color": str(room.colors[seat]),
-                       "token": token, "code": room.code,
-                       "settings": room.settings.to_dict(room.controls),
-                       "restarted": restarted}, separators=(",", ":"))
+    welcome: WelcomeHead = {"type": "welcome", "seat": str(seat),
+                            "color": str(room.colors[seat]), "token": token, "code": room.code,
+                            "settings": room.settings.to_dict(room.controls),
+                            "restarted": restarted}
+    head = json.dumps(welcome, separators=(",", ":"))
     connection.send_text(f'{head[:-1]},"state":{state}}}')
     hub.schedule(room)

@@ -74,6 +74,7 @@ from backgammon.services.online.rooms import (
     RoomPhase,
     Seat,
 )
+from backgammon.services.online.wire import NoticeMessage
 from backgammon.services.room_store import RoomStore, StoredRoom, StoredRoomError
 from backgammon.services.words import room_says
 
@@ -268,8 +269,8 @@ class PersistentRooms(RoomManager):
         if warning is not None and code not in self._warned:
             self._warned.add(code)
             if out is not None:
-                notice = {"type": "notice", "code": "room_log_nearly_full", "message": warning,
-                          "storage": room.storage}
+                notice: NoticeMessage = {"type": "notice", "code": "room_log_nearly_full",
+                                         "message": warning, "storage": room.storage}
                 out.extend((seat, notice) for seat in (Seat.HOST, Seat.GUEST))
 
     def _count(self, code: str, size: int) -> None:
@@ -305,7 +306,8 @@ class PersistentRooms(RoomManager):
                          done + 1, action.get("kind"), exc)
             self._unstore(code)
             self._storage(room)
-            notice = {"type": "notice", "code": "not_saved", "message": room_says("not_saved")}
+            notice: NoticeMessage = {"type": "notice", "code": "not_saved",
+                                     "message": room_says("not_saved")}
             return [(seat, notice) for seat in (Seat.HOST, Seat.GUEST)]
         self._seq[code] = done + 1
         self._count(code, _size(action))

@@ -292,10 +292,11 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.types import BAR, OFF
+from backgammon.services.online.wire import ClientWire, ErrorMessage
 
 __all__ = [
     "CLIENT_TYPES",
@@ -363,12 +364,13 @@ class ClientMessage:
         """A field, or ``default`` when the message does not have it."""
         return self.fields.get(name, default)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ClientWire:
         """The message as the protocol writes it: ``type`` and its checked fields (secrets as
         hex, moves as lists), without ``ref``; :func:`parse_message` of its compact JSON
         gives this message back (without ``ref``). What a room stores: the action, not the
         frame it came in (whose spaces and ``ref`` are the sender's to pad)."""
-        return {"type": self.type, **{name: _wire(value) for name, value in self.fields.items()}}
+        return cast(ClientWire, {"type": self.type,
+                                 **{name: _wire(value) for name, value in self.fields.items()}})
 
 
 def _wire(value: Any) -> Any:
@@ -576,10 +578,10 @@ def parse_message(text: str) -> ClientMessage:
     return ClientMessage(kind, fields, ref)
 
 
-def error_payload(error: OnlineError, ref: int | str | None = None) -> dict[str, Any]:
+def error_payload(error: OnlineError, ref: int | str | None = None) -> ErrorMessage:
     """The ``error`` message for a refusal: ``{"type": "error", "code", "message"}``, with
     ``ref`` when the refused message had one."""
-    payload: dict[str, Any] = {"type": "error", "code": error.code, "message": str(error)}
+    payload: ErrorMessage = {"type": "error", "code": error.code, "message": str(error)}
     if ref is None:
         ref = error.ref
     if ref is not None:

@@ -58,7 +58,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from backgammon.core.dice import dice_from_secrets, verify_commitment
 from backgammon.core.errors import (
@@ -78,6 +78,7 @@ from backgammon.services.online.protocol import (
     ClientMessage,
     OnlineError,
 )
+from backgammon.services.online.wire import ClockJSON, ReplyMessage, RoomEvent
 from backgammon.services.review import (
     NoSuchGameError,
     explain_attempt,
@@ -217,7 +218,9 @@ class Seat(enum.StrEnum):
 
 
 #: A message to send: to which seat, and the JSON-ready payload.
-Outgoing = tuple[Seat, dict[str, Any]]
+#: One message for one seat: a :mod:`~backgammon.services.online.wire` message (a
+#: ``ServerMessage``), or an :class:`EncodedPayload`.
+Outgoing = tuple[Seat, Mapping[str, Any]]
 
 
 class EncodedPayload(dict[str, Any]):
@@ -769,7 +772,7 @@ class Room:
             cached = self._destinations = (game, key, legal_json(game))
         return cached[2]
 
-    def _clock_view(self) -> dict[str, Any] | None:
+    def _clock_view(self) -> ClockJSON | None:
         clock = self.clock
         if clock is None:
             return None
@@ -1122,20 +1125,20 @@ class Room:
         self._sync_waits(color if message.type in _ACTIONS else None, finished=finished)
         return out
 
-    def _broadcast(self, payload: dict[str, Any]) -> list[Outgoing]:
+    def _broadcast(self, payload: RoomEvent) -> list[Outgoing]:
         """The event to both seats, numbered, with the clock and (to the side to move) the
         legal moves."""
         self.seq += 1
-        payload = {**payload, "seq": self.seq}
+        event: dict[str, Any] = {**payload, "seq": self.seq}
         clock = self._clock_view()
         if clock is not None:
-            payload["clock"] = clock
+            event["clock"] = clock
         out: list[Outgoing] = []
         mover = self.game.on_roll if self.game.phase is Phase.MOVE else None
         for seat in (Seat.HOST, Seat.GUEST):
-            item = payload
-            if payload["type"] in ("rolled", "move", "undo") and self.colors[seat] is mover:
-                item = {**payload, "legal_moves": self._legal_for(self.colors[seat]),
+            item = event
+            if event["type"] in ("rolled", "move", "undo") and self.colors[seat] is mover:
+                item = {**event, "legal_moves": self._legal_for(self.colors[seat]),
                         "legal": self._destinations_for(self.colors[seat])}
             out.append((seat, item))
         return out
@@ -1463,7 +1466,7 @@ class Room:
             payload["cube"] = result
         if message.type == "resign":
             payload["level"] = message["level"]
-        out += self._broadcast(payload)
+        out += self._broadcast(cast(RoomEvent, payload))  # a cube, resign or answer event
         if game.is_over:
             out += self._game_finished()
         return out
@@ -1609,7 +1612,7 @@ class Room:
         return (self.names.get(self.seat_of(WHITE), "White"),
                 self.names.get(self.seat_of(BLACK), "Black"))
 
-    def _reply(self, seat: Seat, message: ClientMessage, payload: dict[str, Any]
+    def _reply(self, seat: Seat, message: ClientMessage, payload: ReplyMessage
                ) -> list[Outgoing]:
         if message.ref is not None:
             payload["ref"] = message.ref
