@@ -21,15 +21,15 @@ clock keeps running).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from checkers.ai import LEVELS, accepts_draw, choose_move
-from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError
+from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError, PdnError
 from checkers.game import Game
-from checkers.moves import explain_illegal
-from checkers.pdn import PdnGame, write_pdn
-from checkers.position import Color, Position
+from checkers.moves import Move, explain_illegal
+from checkers.pdn import PdnGame, PdnGameError, PdnMoveError, read_pdn, write_pdn
+from checkers.position import BLACK, Color, Position
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
 
@@ -37,6 +37,8 @@ from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
 ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "resign")
 #: The longest path a move can have (a king's jumps take at most 12 pieces).
 LONGEST_PATH: Final = 13
+#: The most games of one PDN file the page is given (the others are counted).
+MAX_GAMES: Final = 200
 
 
 def _color(side: Side) -> Color:
@@ -132,6 +134,10 @@ class TableGame:
     def time_out(self, side: Side) -> None:
         """``side`` lost on time."""
         self.game.time_out(_color(side))
+
+    def forfeit(self, side: Side) -> None:
+        """``side`` forfeits (an online room's referee decision): the opponent wins."""
+        self.game.forfeit(_color(side))
 
     def outcome(self) -> Outcome | None:
         """The table's outcome: the winner's side (None for a draw), the reason, 1 point to
@@ -258,6 +264,146 @@ class CheckersRules:
 
         return {"pdn": pdn}
 
+    # ------------------------------------------------------------ what the page asks for
+
+    def review(self, game: GameInProgress) -> dict[str, Any]:
+        """Every position of a game in progress, to step through (:func:`review_frames`)."""
+        played = _checkers_game(game)
+        return review_frames(played.start, list(played.moves), list(played.positions))
+
+    def open_pdn(self, text: str) -> dict[str, Any]:
+        """Every game of a PDN text, as the page opens it (:func:`pdn_games`).
+
+        Raises:
+            ActionRefused: ``pdn_unreadable`` for text that cannot be read at all,
+                ``no_games`` for text that holds no game.
+        """
+        try:
+            answer = pdn_games(text)
+        except PdnError as error:
+            raise ActionRefused("pdn_unreadable", str(error)) from error
+        if not answer["count"]:
+            raise ActionRefused("no_games", "no checkers game found (is this a PDN file?)")
+        return answer
+
+
+# ---------------------------------------------------------------- review and PDN files
+
+
+def board_text(position: Position) -> str:
+    """The 32 squares of ``position`` as letters (``b``, ``B``, ``w``, ``W``, ``.``)."""
+    return "".join(
+        "." if (piece := position.piece_at(square)) is None else piece.value
+        for square in range(1, 33)
+    )
+
+
+def review_frames(
+    start: Position, moves: Sequence[Move], positions: Sequence[Position]
+) -> dict[str, Any]:
+    """The frames of a game (see the module docstring): ``positions[i]`` is the position
+    before ``moves[i]``; there is one more position than moves.
+
+    Raises:
+        ValueError: when the counts do not fit.
+    """
+    if len(positions) != len(moves) + 1:
+        raise ValueError(
+            f"{len(moves)} moves need {len(moves) + 1} positions, not {len(positions)}"
+        )
+    first = "black" if start.turn is BLACK else "white"
+    offset = 0 if first == "black" else 1
+    out = []
+    for index, move in enumerate(moves):
+        side = "black" if (index + offset) % 2 == 0 else "white"
+        out.append(
+            {
+                "text": str(move),
+                "path": list(move.path),
+                "captures": list(move.captures),
+                "side": side,
+                "number": (index + offset) // 2 + 1,
+            }
+        )
+    return {
+        "start": start.fen(),
+        "first": first,
+        "moves": out,
+        "boards": [board_text(position) for position in positions],
+    }
+
+
+def _side_name(color: object) -> str:
+    return "Black" if color is BLACK else "White"
+
+
+def error_words(error: PdnGameError) -> dict[str, Any]:
+    """A game's problem for the page: ``{"message", "line", "move_number", "side", "move",
+    "reason"}`` (the last four None unless a move was refused); ``message`` says the game,
+    the move number, the side and the reason in words."""
+    if isinstance(error, PdnMoveError):
+        reason = error.reason
+        if error.move_text not in reason:
+            reason = f"{error.move_text}: {reason}"
+        side = _side_name(error.side)
+        message = (
+            f"Game {error.game}, move {error.move_number} ({side}, line {error.line}): {reason}"
+        )
+        return {
+            "message": message,
+            "line": error.line,
+            "move_number": error.move_number,
+            "side": side.lower(),
+            "move": error.move_text,
+            "reason": error.reason,
+        }
+    return {
+        "message": f"Game {error.game}, line {error.line}: {error.reason}",
+        "line": error.line,
+        "move_number": None,
+        "side": None,
+        "move": None,
+        "reason": error.reason,
+    }
+
+
+def _title(game: PdnGame) -> str:
+    """``Black – White (Event)``, as the tags give them (``Game N`` without players)."""
+    tags = game.tags
+    players = " – ".join(tags[name] for name in ("Black", "White") if tags.get(name))
+    event = tags.get("Event", "").strip()
+    year = tags.get("Date", "")[:4]
+    if not event and year.isdigit():
+        event = year
+    title = players or f"Game {game.number}"
+    return f"{title} ({event})" if event and event != "?" else title
+
+
+def pdn_games(text: str) -> dict[str, Any]:
+    """Every game of a PDN text as the page opens it: ``{"count", "games": [{"number",
+    "line", "title", "tags", "result", "ok", "error" (None or :func:`error_words`), and the
+    frames}], "left_out"}``.
+
+    Raises:
+        PdnError: the text cannot be read at all.
+    """
+    games = read_pdn(text)
+    shown = []
+    for game in games[:MAX_GAMES]:
+        shown.append(
+            {
+                "number": game.number,
+                "line": game.line,
+                "title": _title(game),
+                "tags": dict(game.tags),
+                "result": game.result,
+                "ok": game.ok,
+                "error": None if game.error is None else error_words(game.error),
+                **review_frames(game.start, game.moves, game.positions),
+            }
+        )
+    return {"count": len(games), "games": shown, "left_out": max(0, len(games) - MAX_GAMES)}
+
 
 def _checkers_game(game: GameInProgress) -> Game:
     if not isinstance(game, TableGame):
@@ -267,4 +413,3 @@ def _checkers_game(game: GameInProgress) -> Game:
 
 #: The plug-in.
 RULES: Final = CheckersRules()
-

@@ -33,6 +33,8 @@ from backgammon.server.analysis_api import ANALYSIS_PATH
 from backgammon.server.analysis_api import router as analysis_router
 from backgammon.server.analytics import page_with_analytics
 from backgammon.server.api import ErrorResponse, health_router, router
+from backgammon.server.checkers_api import PDN_PATH
+from backgammon.server.checkers_api import router as checkers_router
 from backgammon.server.docs import install_docs
 from backgammon.server.errors import error_response
 from backgammon.server.errors import install as install_errors
@@ -141,7 +143,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(ClientShareMiddleware, per_client=settings.connections_per_address)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
                        overrides={IMPORT_PATH: settings.max_upload_bytes,
-                                  ANALYSIS_PATH: settings.max_upload_bytes})
+                                  ANALYSIS_PATH: settings.max_upload_bytes,
+                                  PDN_PATH: settings.max_upload_bytes})
     analytics = settings.analytics  # None: off (no script, no other origin in the CSP)
     app.add_middleware(SecurityHeadersMiddleware,
                        analytics_origin=None if analytics is None else analytics.origin)
@@ -157,6 +160,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
     install_tables(app, tables)  # /api/tables: any game at the shared table
+    app.include_router(checkers_router(CHECKERS))  # the checkers page's review, PDN files
     # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
     # their configured time controls, and are kept in the games' database action by action
     # (restored here after a restart).

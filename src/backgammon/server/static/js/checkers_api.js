@@ -39,3 +39,8 @@ export function act(id, token, side, action) {
 export function exportPdn(id, token) {
   return call("GET", `${base(id)}/export.pdn`, { token, text: true });
 }
+
+/** Every position of the table's game: the frames (checkers_review.js). */
+export function reviewTable(id, token) {
+  return call("GET", `/api/checkers/tables/${encodeURIComponent(id)}/review`, { token });
+}

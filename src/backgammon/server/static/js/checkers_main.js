@@ -6,11 +6,18 @@
 // the server sends, and sends whole moves (a multi-jump is one action). The table's id and
 // token are kept in localStorage, so a reload picks the game up where it stands.
 //
-// Test hooks: <body data-state="idle|busy">; the board's data-fen and data-chain.
+// Review: the arrow keys (←/→, Home/End), the buttons under the board or a click on a move of
+// the list show an earlier position (read-only while the game goes on; End or the last move
+// returns to it), with that move's path and captures marked. The positions come from the
+// server (GET /api/checkers/tables/{id}/review).
+//
+// Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
+// (the position shown in review, absent when the board shows the game as it stands).
 
-import { ApiError, act, createTable, exportPdn, readTable } from "./checkers_api.js";
+import { ApiError, act, createTable, exportPdn, readTable, reviewTable } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
+import { countPieces, frameState, liveMoves, moveWords, renderMoveList } from "./checkers_review.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
 const TABLE_KEY = "checkers.table";
@@ -73,6 +80,8 @@ const app = {
   view: null,
   busy: false,
   notice: "", // a line for the status (the computer's answer to a draw offer)
+  // Stepping through a game: {source: "table", frames, ply} (null: the game as it stands).
+  review: null,
 };
 
 const board = new CheckersBoard($("board"), {
@@ -122,6 +131,9 @@ function showError(message) {
 function show(view, { animate = true } = {}) {
   app.view = view;
   const state = view.state;
+  if (app.review && app.review.source === "table" && app.review.frames.moves.length !== state.moves.length) {
+    app.review = null; // the game went on: its frames are out of date
+  }
   const over = Boolean(view.outcome);
   const mover = !over && state.can.move ? state.turn : null;
   if (app.table) board.setViewer(isComputerGame() ? app.table.side : "white");
@@ -134,50 +146,29 @@ function show(view, { animate = true } = {}) {
   drawResult(view);
   drawStatus();
   updateControls();
+  if (app.review) drawReview();
+  else drawReviewBar();
 }
 
 function drawPieces(state) {
+  drawCounts(state.pieces, !app.view.outcome ? state.turn : null);
+}
+
+/** The pieces table: each side's men and kings (`pieces`), the side to move marked. */
+function drawCounts(pieces, turn) {
   const label = names();
   for (const side of ["black", "white"]) {
     const row = $(`pieces-${side}`);
     row.querySelector(".name").textContent = label[side];
-    row.querySelector(".men").textContent = String(state.pieces[side].men);
-    row.querySelector(".kings").textContent = String(state.pieces[side].kings);
-    row.classList.toggle("on-roll", !app.view.outcome && state.turn === side);
+    row.querySelector(".men").textContent = String(pieces[side].men);
+    row.querySelector(".kings").textContent = String(pieces[side].kings);
+    row.classList.toggle("on-roll", turn === side);
   }
 }
 
 /** The move list in PDN, numbered by moves (Black's and White's), as a PDN file writes it. */
 function drawMoves(state) {
-  const list = $("move-list");
-  const moves = state.moves;
-  const first = moves.length % 2 === 0 ? state.turn : other(state.turn);
-  const rows = [];
-  let row = null;
-  moves.forEach((move, i) => {
-    const side = i % 2 === 0 ? first : other(first);
-    if (side === "black" || !row) {
-      row = { black: null, white: null };
-      rows.push(row);
-    }
-    row[side] = move;
-  });
-  list.replaceChildren();
-  rows.forEach((r, i) => {
-    const li = document.createElement("li");
-    const number = document.createElement("span");
-    number.className = "ck-no";
-    number.textContent = `${i + 1}.`;
-    li.appendChild(number);
-    for (const side of ["black", "white"]) {
-      const span = document.createElement("span");
-      span.className = `ck-mv ${side}`;
-      span.textContent = r[side] || (side === "black" ? "…" : "");
-      li.appendChild(span);
-    }
-    list.appendChild(li);
-  });
-  list.scrollTop = list.scrollHeight;
+  renderMoveList($("move-list"), liveMoves(state));
   const counts = [];
   if (state.quiet_plies >= 20) {
     counts.push(`${Math.floor(state.quiet_plies / 2)} of 40 moves each without a capture or a man's move (the 40-move rule).`);
@@ -309,6 +300,107 @@ function updateControls() {
   $("rematch-button").disabled = app.busy;
 }
 
+// ------------------------------------------------------------------ review
+
+/** The number of moves of the game shown (reviewed or as it stands). */
+function gameLength() {
+  if (app.review) return app.review.frames.moves.length;
+  return app.view ? app.view.state.moves.length : 0;
+}
+
+/** The ply on the board: the reviewed one, else the game's last. */
+function currentPly() {
+  return app.review ? app.review.ply : gameLength();
+}
+
+/**
+ * Show the position after `ply` moves (0: the start). The table's game is read-only while
+ * reviewed; its last position returns to the game as it stands.
+ */
+async function goTo(ply) {
+  if (app.reviewLoading) return;
+  const length = gameLength();
+  const wanted = Math.max(0, Math.min(length, ply));
+  if (!app.review) {
+    if (wanted === length || !app.table || !app.view || app.busy) return;
+    app.reviewLoading = true;
+    try {
+      const frames = await reviewTable(app.table.id, app.table.token);
+      if (!app.view || frames.moves.length !== app.view.state.moves.length) return; // a move came between
+      board.cancelChain();
+      app.review = { source: "table", frames, ply: wanted };
+    } catch (err) {
+      showError(err instanceof ApiError ? err.message : String(err));
+      return;
+    } finally {
+      app.reviewLoading = false;
+    }
+  }
+  app.review.ply = wanted;
+  if (app.review.source === "table" && wanted === app.review.frames.moves.length) {
+    leaveReview();
+    return;
+  }
+  drawReview();
+}
+
+function leaveReview() {
+  app.review = null;
+  delete $("board").dataset.ply;
+  if (app.view) show(app.view, { animate: false });
+  else drawReviewBar();
+}
+
+function drawReview() {
+  const { frames, ply } = app.review;
+  const length = frames.moves.length;
+  board.show(frameState(frames, ply), { mover: null, animate: false });
+  board.setEnabled(false);
+  $("board").dataset.ply = String(ply);
+  renderMoveList($("move-list"), frames.moves, ply);
+  const turn = ply < length ? frames.moves[ply].side : null;
+  drawCounts(countPieces(frames.boards[ply]), turn);
+  $("capture-note").hidden = true;
+  const place = ply === 0
+    ? `The start of the game (${length} move${length === 1 ? "" : "s"} played).`
+    : `After ${ply} of ${length} moves: ${moveWords(frames.moves[ply - 1])}.`;
+  const back = app.review.source === "table" ? " End returns to the game." : "";
+  $("status").textContent = `${place} ← and → step through the game.${back}`;
+  drawReviewBar();
+  updateControls();
+}
+
+function drawReviewBar() {
+  const length = gameLength();
+  const ply = currentPly();
+  const bar = $("review-bar");
+  bar.hidden = length === 0;
+  $("review-first").disabled = ply === 0;
+  $("review-prev").disabled = ply === 0;
+  $("review-next").disabled = ply >= length;
+  $("review-last").disabled = ply >= length;
+  $("review-place").textContent = app.review
+    ? `${ply} / ${length}`
+    : `${length} move${length === 1 ? "" : "s"}`;
+  bar.classList.toggle("reviewing", Boolean(app.review));
+}
+
+/** ←/→ a move back or forward, Home the start, End the last move (or the game itself). */
+function onReviewKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  if (document.querySelector("dialog[open]")) return;
+  const target = event.target;
+  if (target && target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  let ply = null;
+  if (step) ply = currentPly() + step;
+  else if (event.key === "Home") ply = 0;
+  else if (event.key === "End") ply = gameLength();
+  if (ply === null || gameLength() === 0) return;
+  event.preventDefault();
+  goTo(ply);
+}
+
 // ------------------------------------------------------------------ talking to the table
 
 function forget(message) {
@@ -434,6 +526,8 @@ async function startGame(choice) {
     };
     writeJson(TABLE_KEY, app.table);
     app.notice = "";
+    app.review = null;
+    delete $("board").dataset.ply;
     let view = made.view;
     if (!computer) view = await fetchView(viewerSide(view));
     setBusy(false);
@@ -596,6 +690,15 @@ function wire() {
   $("rematch-button").addEventListener("click", () => rematch());
   $("pdn-copy").addEventListener("click", () => copyPdn());
   $("pdn-download").addEventListener("click", () => downloadPdn());
+  $("move-list").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-ply]");
+    if (button) goTo(Number(button.dataset.ply));
+  });
+  $("review-first").addEventListener("click", () => goTo(0));
+  $("review-prev").addEventListener("click", () => goTo(currentPly() - 1));
+  $("review-next").addEventListener("click", () => goTo(currentPly() + 1));
+  $("review-last").addEventListener("click", () => goTo(gameLength()));
+  document.addEventListener("keydown", onReviewKey);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && board.chain.length && !document.querySelector("dialog[open]")) {
       board.cancelChain();
