@@ -296,6 +296,25 @@ def test_progress_counts_trials() -> None:
         {d for d, _ in seen})
 
 
+def test_partial_figures_come_after_each_block_and_end_at_the_result() -> None:
+    seen: list[Rollout] = []
+    settings = RolloutSettings(trials=100, truncate=1, seed=4)
+    result = rollout(position_of(CONTACT[0]), (3, 1), settings=settings, partial=seen.append)
+    # 8+ plays: blocks of 128 // plays trials, each summarised once it is done
+    assert len(seen) >= 2
+    assert [r.trials for r in seen] == sorted({r.trials for r in seen})
+    assert seen[-1].trials == 100 and not any(r.stopped for r in seen)
+    assert all(c.trials == r.trials for r in seen for c in r.candidates)
+    assert [c.name for c in seen[-1].candidates] == [c.name for c in result.candidates]
+    assert seen[-1].candidates == result.candidates
+    # a partial summary is the rollout of its trials alone (the same dice, trial by trial)
+    first = seen[0]
+    alone = rollout(position_of(CONTACT[0]), (3, 1),
+                    settings=RolloutSettings(trials=first.trials, truncate=1, seed=4))
+    assert {c.name: c.equity for c in first.candidates} == pytest.approx(
+        {c.name: c.equity for c in alone.candidates}, abs=1e-9)
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_stopped_rollout_keeps_the_trials_done(jobs: int) -> None:
     calls = []

@@ -3,7 +3,8 @@
 Routes: the page at ``/`` and its files under ``/static/``; the JSON API under ``/api/``
 (:mod:`backgammon.server.api`; any game, American checkers too, at the shared table under
 ``/api/tables`` (:mod:`gametable.http`); the rules page's worked examples in
-:mod:`backgammon.server.rules_api`; review, hints, explanations and ``.mat`` files in
+:mod:`backgammon.server.rules_api`; rollout jobs in :mod:`backgammon.server.rollouts_api`;
+review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
 :mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
 :mod:`backgammon.server.online`); the rules page at ``/rules``; the checkers page at ``/checkers``
@@ -48,6 +49,7 @@ from backgammon.server.online.routes import router as online_router
 from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
+from backgammon.server.rollouts_api import install as install_rollouts
 from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
@@ -157,6 +159,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.include_router(records_router)
     app.include_router(positions_router)
     app.include_router(analysis_router)
+    install_rollouts(app)  # /api/rollouts: rollout jobs with live figures
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
     install_tables(app, tables)  # /api/tables: any game at the shared table
