@@ -254,3 +254,17 @@ SMALL_MAT = """ 3 point match
   2)  Doubles => 2                Drops
       Wins 1 point
 """
+
+#: A money position with beavers where the doubler should raccoon a beaver: White (on roll)
+#: and Black each bear off from their 6- and 5-points; White wins 77.2% (the exact bear-off
+#: table) and doubles (double/take +0.92 to White, a take for Black). A beaver is a mistake,
+#: and White's answer to it is a raccoon (worth 4 x 0.92 = 3.69 to White, against 1.84 for
+#: taking the beaver), which Black takes (3.69 is less than the 4 a drop would cost).
+RACCOON_XGID = "XGID=-----AA------------aa-----:0:0:1:00:0:0:2:0:10"
+#: The same position as the page's position editor sends it (``setup`` of ``POST /api/games``).
+RACCOON_SETUP: dict[str, object] = {
+    "board": {"points": [0, 0, 0, 0, 0, 1, 1] + [0] * 12 + [-1, -1] + [0] * 5,
+              "off": {"white": 13, "black": 13}},
+    "turn": "white", "dice": None, "cube": {"value": 1, "owner": None}, "doubled": False,
+    "match_length": 0, "score": {"white": 0, "black": 0}, "crawford": False,
+    "jacoby": False, "beavers": True}

@@ -11,7 +11,8 @@ Actions (the same JSON through every door):
 
 * ``{"type": "roll"}`` (the opening roll too, by either side);
 * ``{"type": "move", "play": "8/5 6/5"}``: a whole play in standard notation, all or nothing;
-* ``{"type": "double"}``, ``{"type": "take"}``, ``{"type": "drop"}``, ``{"type": "beaver"}``;
+* ``{"type": "double"}``, ``{"type": "take"}``, ``{"type": "drop"}``, ``{"type": "beaver"}``,
+  ``{"type": "raccoon"}`` (the original doubler answers a beaver; ``Game.raccoon``);
 * ``{"type": "resign", "level": "single" | "gammon" | "backgammon"}``,
   ``{"type": "accept_resignation"}``, ``{"type": "decline_resignation"}``;
 * ``{"type": "next_game"}`` once a game of a longer match or money session is over.
@@ -48,6 +49,7 @@ ACTIONS: Final[Mapping[str, frozenset[str]]] = {
     "take": frozenset(),
     "drop": frozenset(),
     "beaver": frozenset(),
+    "raccoon": frozenset(),
     "resign": frozenset({"level"}),
     "accept_resignation": frozenset(),
     "decline_resignation": frozenset(),
@@ -182,7 +184,8 @@ class TableMatch:
             raise IllegalActionError("the game is over")
         if kind == "roll" and game.phase is Phase.OPENING:
             return
-        if kind in ("take", "drop", "beaver", "accept_resignation", "decline_resignation"):
+        if kind in ("take", "drop", "beaver", "raccoon", "accept_resignation",
+                    "decline_resignation"):
             expected = self._answerer()
         else:
             expected = game.on_roll
@@ -211,6 +214,8 @@ class TableMatch:
             game.drop()
         elif kind == "beaver":
             game.beaver()
+        elif kind == "raccoon":
+            game.raccoon()
         elif kind == "resign":
             level = action.get("level", "single")
             if level not in _RESIGN_LEVELS:

@@ -139,3 +139,18 @@ def test_hint_of_a_position_to_beaver_says_beaver(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert ("answer to the double: drop (proper cube action: no double, beaver; the beaver: "
             "pass)" in out)
+
+
+def test_hint_of_a_beaver_to_raccoon_says_raccoon(capsys: pytest.CaptureFixture[str]) -> None:
+    """``backgammon hint`` of a beaver the doubler should raccoon (scenarios.RACCOON_XGID with
+    the beaver pending, ``B``), and of the raccoon pending (``R``): the beaver takes it."""
+    from scenarios import RACCOON_XGID
+
+    assert main(["hint", RACCOON_XGID.replace(":1:00:", ":1:B:"), "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert ("answer to the double: raccoon (proper cube action: double, take; the beaver: "
+            "raccoon)" in out)
+    assert main(["hint", RACCOON_XGID.replace(":1:00:", ":1:R:"), "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert ("answer to the double: take (proper cube action: double, take; the raccoon: "
+            "take)" in out)

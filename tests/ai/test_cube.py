@@ -13,6 +13,8 @@ from backgammon.ai.cube import (
     cube_equities,
     double_decision,
     may_double,
+    raccoon_equities,
+    raccoon_response,
     take_decision,
 )
 from backgammon.ai.met import solve
@@ -258,3 +260,55 @@ def test_one_cube_decision_for_a_game_beaver_included() -> None:
     plain = setup_match(Xgid.parse(BEAVER_XGID.replace(":2:0:10", ":0:0:10"))).current
     plain.double()
     assert player.answer_double(plain) == "take"
+
+
+def test_the_doubler_raccoons_a_beaver_when_it_is_the_favourite() -> None:
+    # after a raccoon the cube is at eight times, still the beaver's (rec.games.backgammon FAQ
+    # 8): worth twice the take of the beaver to the doubler, or 4 if the beaver drops
+    for win, answer in ((0.75, CubeAction.RACCOON), (0.60, CubeAction.RACCOON),
+                        (0.45, CubeAction.TAKE), (0.30, CubeAction.DROP)):
+        take, _drop = beaver_equities(chances(win), BEAVERS, WHITE)
+        r_take, r_drop = raccoon_equities(chances(win), BEAVERS, WHITE)
+        assert r_drop == 4.0
+        assert r_take == pytest.approx(2 * take, abs=0.02)
+        assert beaver_response(chances(win), BEAVERS, WHITE) is answer
+    # the raccoon is the favourite's answer exactly when it holds the edge at the beaver's cube
+    assert beaver_equities(chances(0.60), BEAVERS, WHITE)[0] > 0
+    assert beaver_equities(chances(0.45), BEAVERS, WHITE)[0] < 0
+    # the beaver takes a raccoon unless the cube at eight times costs it more than 4
+    assert raccoon_response(chances(0.75), BEAVERS, WHITE) is CubeAction.TAKE
+    assert raccoon_response(chances(0.95, gammons=0.5), BEAVERS, WHITE) is CubeAction.DROP
+    # without beavers there is no raccoon: the beaver is taken
+    assert beaver_response(chances(0.75), MONEY, WHITE) is CubeAction.TAKE
+
+
+def test_one_cube_decision_for_a_game_raccoon_included() -> None:
+    """White doubles at 77.2% (scenarios.RACCOON_XGID); a beaver by Black is a mistake:
+    the advice of the game and the computer's answer is a raccoon, which Black takes."""
+    from backgammon.ai.player import cube_advice
+    from backgammon.core.xgid import Xgid
+    from backgammon.services.setup import setup_match
+    from scenarios import RACCOON_XGID
+
+    player = ComputerPlayer("easy")
+    game = setup_match(Xgid.parse(RACCOON_XGID)).current
+    probs = player.probabilities(game.position)
+    assert round(probs[0], 3) == 0.772
+    decision = double_decision(probs, BEAVERS, WHITE)
+    assert (decision.action, decision.response) == (CubeAction.DOUBLE, CubeAction.TAKE)
+    assert player.cube_action(game) is CubeAction.DOUBLE
+    game.double()
+    assert player.answer_double(game) == "take"  # Black takes, never beavers
+    game.beaver()
+    advice = cube_advice(game, probs)
+    assert advice is not None and (advice.stage, advice.answer) == ("beaver", CubeAction.RACCOON)
+    assert advice.decision == decision and advice.cube == BEAVERS
+    assert player.cube_action(game) is CubeAction.RACCOON
+    assert player.answer_double(game) == "raccoon"
+    game.raccoon()
+    advice = cube_advice(game, probs)
+    assert advice is not None and (advice.stage, advice.answer) == ("raccoon", CubeAction.TAKE)
+    assert advice.decision == decision and advice.cube == BEAVERS
+    assert player.answer_double(game) == "take"
+    game.take()
+    assert (game.cube_value, game.cube_owner) == (8, BLACK)

@@ -166,7 +166,32 @@ def test_the_computer_beavers_as_its_hint_says() -> None:
     game, text = run(match, ["hint", "double", "drop"], Seats(BLACK, "easy"), single=True,
                      plain=True, hint_level="easy")
     assert "The computer (easy) would roll (no double)." in text
-    assert ("The computer beavers: it takes and redoubles to 4, keeping the cube: take or "
-            "drop?") in text
+    assert ("The computer beavers: it takes and redoubles to 4, keeping the cube: take, drop "
+            "or raccoon?") in text
     outcome = game.match.current.outcome
     assert outcome is not None and outcome.winner is BLACK and outcome.points == 2
+
+
+def test_raccoon_in_the_terminal_both_ways() -> None:
+    from backgammon.core.xgid import Xgid
+    from backgammon.services.setup import setup_match
+    from scenarios import BEAVER_XGID, RACCOON_XGID
+
+    # the person (White) raccoons the computer's beaver; the computer takes the raccoon
+    match = setup_match(Xgid.parse(BEAVER_XGID))
+    game, text = run(match, ["double", "raccoon"], Seats(BLACK, "easy"), single=True,
+                     plain=True)
+    assert "White: take, drop or raccoon a beaver to 4> raccoon" in text
+    assert "White raccoons." in text
+    current = game.match.current
+    assert [t.text for t in current.history] == [
+        "Doubles => 2", "Beavers => 4", "Raccoons => 8", "Takes"]
+    assert (current.cube_value, current.cube_owner) == (8, BLACK)
+    # the computer (White) raccoons the person's beaver; the person drops it
+    match = setup_match(Xgid.parse(RACCOON_XGID))
+    game, text = run(match, ["beaver", "drop"], Seats(WHITE, "easy"), single=True, plain=True)
+    assert ("The computer raccoons: it redoubles your beaver to 8, and you keep the cube: take "
+            "or drop?") in text
+    assert "Black: take or drop a raccoon to 8> drop" in text
+    outcome = game.match.current.outcome
+    assert outcome is not None and outcome.winner is WHITE and outcome.points == 4

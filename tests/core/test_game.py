@@ -338,6 +338,68 @@ def test_beaver_log_replays() -> None:
         Game.replay(log)
 
 
+def test_raccoon_redoubles_a_beaver_and_the_beaver_keeps_the_cube() -> None:
+    # rec.games.backgammon FAQ 8: A doubles to 2, B beavers to 4, A raccoons to 8; cube
+    # ownership remains with B.
+    game = race_game(beavers=True)
+    assert game.cube_offer is None and not game.can_raccoon()
+    game.double()
+    assert game.cube_offer == "double" and game.can_beaver() and not game.can_raccoon()
+    refused(game, IllegalActionError, game.raccoon)  # only a beaver can be raccooned
+    game.beaver()
+    assert game.cube_offer == "beaver" and game.can_raccoon() and not game.can_beaver()
+    assert game.raccoon() == 8
+    assert game.cube_offer == "raccoon" and game.phase is Phase.DOUBLE_OFFERED
+    assert game.turn is BLACK  # the beaver answers the raccoon
+    assert (game.cube_value, game.cube_owner) == (4, BLACK)
+    assert game.history[-1].text == "Raccoons => 8"
+    assert game.history[-1].action == "raccoon" and game.history[-1].color is WHITE
+    refused(game, IllegalActionError, game.beaver)  # no beaver of a raccoon
+    refused(game, IllegalActionError, game.raccoon)  # one raccoon at most
+    assert not game.can_beaver() and not game.can_raccoon()
+    game.take()
+    assert (game.cube_value, game.cube_owner) == (8, BLACK)  # the beaver keeps the cube
+    assert game.phase is Phase.ROLL and game.on_roll is WHITE and not game.can_double()
+    assert game.cube_offer is None
+    assert [t.text for t in game.history if t.action != "move"] == [
+        "Doubles => 2", "Beavers => 4", "Raccoons => 8", "Takes"]
+
+
+def test_raccoon_dropped_loses_four_times_the_stake() -> None:
+    game = race_game(beavers=True)
+    game.double()
+    game.beaver()
+    game.raccoon()
+    assert game.drop() == GameOutcome(WHITE, "drop", 4, ResultKind.SINGLE)
+
+
+def test_raccoon_needs_beavers() -> None:
+    game = race_game()
+    game.double()
+    message = refused(game, IllegalActionError, game.raccoon)
+    assert message == "raccoons are not allowed in this game (beavers are off)"
+
+
+def test_raccoon_log_replays_and_is_checked() -> None:
+    game = race_game(beavers=True)
+    game.double()
+    game.beaver()
+    game.raccoon(seconds=1.5)
+    assert game.events[-1] == {"type": "raccoon", "color": "white", "cube": 8, "seconds": 1.5}
+    game.take()
+    again = Game.replay(game.to_log(), dice=FixedDice([(6, 5)]))
+    assert (again.cube_value, again.cube_owner, again.phase) == (8, BLACK, Phase.ROLL)
+    log = game.to_log()
+    log["events"][2]["cube"] = 16
+    with pytest.raises(InvalidLogError, match="event 2: the raccoon offers 16"):
+        Game.replay(log)
+    log = game.to_log()
+    del log["events"][1:3]  # Black raccoons a plain double
+    log["events"].insert(1, {"type": "raccoon", "color": "black", "cube": 4})
+    with pytest.raises(InvalidLogError, match="only a beaver can be raccooned"):
+        Game.replay(log)
+
+
 def test_jacoby_and_beavers_are_money_play_only() -> None:
     with pytest.raises(InvalidSettingsError, match="money play only"):
         GameSettings(cube=True, jacoby=True, match_length=5)
@@ -487,8 +549,10 @@ def random_game(seed: int, **kw: Any) -> Game:
             choice = rng.random()
             if choice < 0.2:
                 game.drop()
-            elif choice < 0.3 and game.settings.beavers and game.cube_owner is None:
+            elif choice < 0.3 and game.can_beaver() and game.cube_owner is None:
                 game.beaver()
+            elif choice < 0.4 and game.can_raccoon():
+                game.raccoon()
             else:
                 game.take()
         elif game.phase in (Phase.ROLL, Phase.MOVE) and rng.random() < 0.004:

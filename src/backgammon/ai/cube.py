@@ -1,4 +1,4 @@
-"""Cube decisions: double or not, take, drop or beaver; money play and match play.
+"""Cube decisions: double or not, take, drop, beaver or raccoon; money play and match play.
 
 The inputs are plain values: the side on roll's 5 probabilities before it rolls (see
 :mod:`backgammon.ai.winprob`) and a :class:`CubeState`. Cubeful equity comes from the
@@ -19,8 +19,11 @@ the opponent would drop but playing on is worth more than cashing it is *too goo
 The opponent takes when taking is worth at least dropping, and beavers (money, when allowed)
 when it is the favourite even after taking; the doubler then takes the beaver (the cube at four
 times, the beaver owning it) when that is worth at least losing twice the cube
-(:func:`beaver_response`). (A raccoon, redoubling a beaver at once, is not in the rules the
-engine plays: the doubler takes or drops.)
+(:func:`beaver_response`), and raccoons it (money, beavers on: the cube at eight times, the
+beaver still owning it; rec.games.backgammon FAQ section 8, as :mod:`backgammon.core.game`
+plays it) when that is worth more to it than taking, which is when it is the favourite after
+all; the beaver then takes the raccoon when that costs it no more than losing four times the
+cube (:func:`raccoon_response`).
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ class CubeAction(enum.Enum):
     TAKE = "take"
     DROP = "drop"
     BEAVER = "beaver"
+    RACCOON = "raccoon"
 
     def __str__(self) -> str:
         return self.value
@@ -261,11 +265,38 @@ def beaver_equities(p: Probs, cube: CubeState, color: Color,
     return life.owned(4, False)(p[0]) * cube.value, -2.0 * cube.value
 
 
+def raccoon_equities(p: Probs, cube: CubeState, color: Color,
+                     efficiency: float = CUBE_EFFICIENCY) -> tuple[float, float]:
+    """``(take, drop)`` in points for ``color``, on roll with chances ``p`` (its view, before
+    it rolls), whose double of ``cube`` (as it was before the double) was beavered and which
+    raccooned the beaver (money play): the beaver takes and plays on with the cube at eight
+    times its value, still owning it, or drops and loses four times its value."""
+    if not cube.gammons:
+        p = (p[0], 0.0, 0.0, 0.0, 0.0)
+    life = _money_life(p, True, efficiency)
+    return life.owned(8, False)(p[0]) * cube.value, 4.0 * cube.value
+
+
 def beaver_response(p: Probs, cube: CubeState, color: Color) -> CubeAction:
-    """``TAKE`` or ``DROP``: ``color``'s answer to the beaver of its double of ``cube`` (as it
-    was before the double; see :func:`beaver_equities`)."""
+    """``TAKE``, ``DROP`` or ``RACCOON``: ``color``'s answer to the beaver of its double of
+    ``cube`` (as it was before the double; see :func:`beaver_equities`). ``RACCOON`` (only
+    when ``cube`` allows beavers, and so raccoons) when the raccoon, answered as well as the
+    beaver can (:func:`raccoon_equities`), is worth more than the best of taking and
+    dropping: when ``color`` is the favourite at the beaver's cube after all."""
     take, drop = beaver_equities(p, cube, color)
+    best = max(take, drop)
+    if cube.beavers and not cube.is_match and min(raccoon_equities(p, cube, color)) > best:
+        return CubeAction.RACCOON
     return CubeAction.TAKE if take >= drop else CubeAction.DROP
+
+
+def raccoon_response(p: Probs, cube: CubeState, color: Color) -> CubeAction:
+    """``TAKE`` or ``DROP``: the beaver's answer to the raccoon by ``color`` (on roll with
+    chances ``p``, its view) of the beaver of its double of ``cube`` (as it was before the
+    double): take when that costs the beaver no more than dropping
+    (:func:`raccoon_equities`, ``color``'s view)."""
+    take, drop = raccoon_equities(p, cube, color)
+    return CubeAction.TAKE if take <= drop else CubeAction.DROP
 
 
 def take_decision(p_taker: Probs, cube: CubeState, taker: Color) -> CubeAction:
@@ -292,5 +323,7 @@ __all__ = [
     "double_decision",
     "double_response",
     "may_double",
+    "raccoon_equities",
+    "raccoon_response",
     "take_decision",
 ]

@@ -7,6 +7,7 @@ protocol, so a person, the computer at any level, or a test double can sit at ei
     play = player.choose_play(game)        # game in the MOVE phase
     action = player.cube_action(game)      # ROLL phase: DOUBLE / NO_DOUBLE;
                                            # DOUBLE_OFFERED: TAKE / DROP / BEAVER
+                                           # (a beaver: TAKE / DROP / RACCOON)
 
 Each decision also has a form on plain values (``play(position, dice)``,
 ``double_decision(position, cube)``, ...) that needs no :class:`~backgammon.core.game.Game`.
@@ -29,6 +30,7 @@ from backgammon.ai.cube import (
     cube_equities,
     double_decision,
     double_response,
+    raccoon_response,
     take_decision,
 )
 from backgammon.ai.levels import Level, get_level
@@ -53,7 +55,8 @@ class Player(Protocol):
 
     def cube_action(self, game: Game) -> CubeAction:
         """In the ``ROLL`` phase ``DOUBLE`` or ``NO_DOUBLE``; while a double is offered to this
-        side ``TAKE``, ``DROP`` or ``BEAVER``."""
+        side ``TAKE``, ``DROP`` or ``BEAVER`` (a beaver: ``TAKE``, ``DROP`` or ``RACCOON``; a
+        raccoon: ``TAKE`` or ``DROP``)."""
         ...
 
 
@@ -79,7 +82,8 @@ class CubeAdvice:
 
     Attributes:
         stage: ``"double"`` (the side on roll, before rolling), ``"take"`` (the doubled side
-            answers a double) or ``"beaver"`` (the doubler answers the beaver of its double).
+            answers a double), ``"beaver"`` (the doubler answers the beaver of its double) or
+            ``"raccoon"`` (the beaver answers the doubler's raccoon).
         doubler: the side on roll, which doubles or doubled.
         cube: the cube the decision is at: as it was before any double.
         decision: the doubler's decision at the cube as it was before any double:
@@ -87,10 +91,12 @@ class CubeAdvice:
             ``DROP`` or (money play, when the game allows beavers) ``BEAVER``; the equities
             from the doubler's view.
         answer: what the side to act should do now: the decision's action (``"double"``),
-            its response (``"take"``), ``TAKE`` or ``DROP`` (``"beaver"``).
+            its response (``"take"``), ``TAKE``, ``DROP`` or ``RACCOON`` (``"beaver"``, by
+            :func:`~backgammon.ai.cube.beaver_response`), ``TAKE`` or ``DROP``
+            (``"raccoon"``, by :func:`~backgammon.ai.cube.raccoon_response`).
     """
 
-    stage: Literal["double", "take", "beaver"]
+    stage: Literal["double", "take", "beaver", "raccoon"]
     doubler: Color
     cube: CubeState
     decision: CubeDecision
@@ -105,7 +111,8 @@ def cube_advice(game: Game, probs: Sequence[float]) -> CubeAdvice | None:
     Before the roll the side on roll's :func:`~backgammon.ai.cube.double_decision` (its
     action; ``NO_DOUBLE`` with the reason when it may not double); with a double offered the
     same decision at the cube before the double gives the answer (a beaver only when the game
-    allows them); with a beaver offered, :func:`~backgammon.ai.cube.beaver_response`.
+    allows them); with a beaver offered, :func:`~backgammon.ai.cube.beaver_response` (take,
+    drop or raccoon); with a raccoon offered, :func:`~backgammon.ai.cube.raccoon_response`.
     """
     from backgammon.core.game import Phase
 
@@ -119,18 +126,21 @@ def cube_advice(game: Game, probs: Sequence[float]) -> CubeAdvice | None:
         return CubeAdvice("double", doubler, cube, decision, decision.action)
     if game.phase is not Phase.DOUBLE_OFFERED:
         return None
-    beavered = game.turn is doubler  # (the beaver's double is answered by the first doubler)
-    if beavered:
+    offer = game.cube_offer
+    if offer in ("beaver", "raccoon"):
         # the cube before the double: as the double's own line of the history left it
-        before = game.history[-2]
+        before = next(turn for turn in reversed(game.history) if turn.action == "double")
         cube = dataclasses.replace(cube, value=before.cube_value, owner=before.cube_owner)
     decision = double_decision(p, cube, doubler)
     if decision.equities is None:  # (a double the rules allowed, the model would not make)
         eq = cube_equities(p, cube, doubler)
         decision = decision._replace(response=double_response(eq, cube), equities=eq)
-    if beavered:
+    if offer == "beaver":
         return CubeAdvice("beaver", doubler, cube, decision,
                           beaver_response(p, cube, doubler))
+    if offer == "raccoon":
+        return CubeAdvice("raccoon", doubler, cube, decision,
+                          raccoon_response(p, cube, doubler))
     return CubeAdvice("take", doubler, cube, decision, decision.response)
 
 
@@ -223,8 +233,9 @@ class ComputerPlayer:
     def cube_action(self, game: Game) -> CubeAction:
         """``DOUBLE``/``NO_DOUBLE`` before rolling (``NO_DOUBLE`` when doubling is not allowed
         or the position is too good), ``TAKE``/``DROP``/``BEAVER`` when doubled (``BEAVER``
-        only when the game allows beavers), ``TAKE``/``DROP`` when the double was beavered:
-        the :meth:`cube_advice` the hints show."""
+        only when the game allows beavers), ``TAKE``/``DROP``/``RACCOON`` when the double was
+        beavered, ``TAKE``/``DROP`` when the beaver was raccooned: the :meth:`cube_advice`
+        the hints show."""
         from backgammon.core.game import Phase
 
         if game.phase is Phase.ROLL and not game.can_double():
@@ -237,12 +248,14 @@ class ComputerPlayer:
                     else CubeAction.NO_DOUBLE)
         return advice.answer
 
-    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
-        """The answer to the double (or beaver) offered: ``"take"``, ``"drop"`` or
-        ``"beaver"`` (:meth:`cube_action`)."""
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver", "raccoon"]:
+        """The answer to the double (or beaver, or raccoon) offered: ``"take"``, ``"drop"``,
+        ``"beaver"`` or ``"raccoon"`` (:meth:`cube_action`)."""
         action = self.cube_action(game)
         if action is CubeAction.BEAVER:
             return "beaver"
+        if action is CubeAction.RACCOON:
+            return "raccoon"
         return "drop" if action is CubeAction.DROP else "take"
 
     def should_double(self, game: Game) -> bool:

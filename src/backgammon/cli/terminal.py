@@ -61,6 +61,7 @@ Commands (a play is typed in notation: 8/5 6/5, bar/20, 13/7*, 6/off, 8/5(2), 24
   undo            take back the last checker moved this turn
   double          offer the cube before rolling
   take / drop     answer a double (drop is also called pass); beaver when allowed
+  raccoon         answer a beaver of your double by redoubling at once (beavers on)
   resign [single|gammon|backgammon]   offer to resign (default: single)
   accept / reject answer a resignation
   board           draw the board again
@@ -334,7 +335,11 @@ class TerminalGame:
             if answer == "beaver":
                 value = game.beaver()
                 self.say(f"{who} beavers: it takes and redoubles to {value}, keeping the "
-                         "cube: take or drop?", "bold")
+                         "cube: take, drop or raccoon?", "bold")
+            elif answer == "raccoon":
+                value = game.raccoon()
+                self.say(f"{who} raccoons: it redoubles your beaver to {value}, and you keep "
+                         "the cube: take or drop?", "bold")
             elif answer == "take":
                 game.take()
                 self.say(f"{who} takes: the cube is at {game.cube_value}.")
@@ -380,7 +385,10 @@ class TerminalGame:
             extra = f", left {' '.join(map(str, left))}" if game.played else ""
             return f"{name} to play {dice[0]}-{dice[1]}{extra}"
         if game.phase is Phase.DOUBLE_OFFERED:
-            return f"{name}: take or drop a double to {game.cube_value * 2}"
+            what = {"beaver": "a beaver", "raccoon": "a raccoon"}.get(game.cube_offer or "",
+                                                                       "a double")
+            options = "take, drop or raccoon" if game.can_raccoon() else "take or drop"
+            return f"{name}: {options} {what} to {game.cube_value * 2}"
         if game.phase is Phase.RESIGNATION_OFFERED:
             offer = game.resignation
             assert offer is not None
@@ -407,6 +415,7 @@ class TerminalGame:
             "drop": lambda _: self._act(game.drop, "drops"),
             "pass": lambda _: self._act(game.drop, "drops"),
             "beaver": lambda _: self._act(game.beaver, "beavers"),
+            "raccoon": lambda _: self._act(game.raccoon, "raccoons"),
             "accept": lambda _: self._act(game.accept_resignation, "accepts"),
             "reject": lambda _: self._act(game.decline_resignation, "rejects the offer"),
             "decline": lambda _: self._act(game.decline_resignation, "rejects the offer"),

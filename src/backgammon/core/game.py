@@ -2,7 +2,7 @@
 and the event log that replays it.
 
 A :class:`Game` is driven by actions (``roll``, ``move``, ``undo``, ``end_turn``, ``play``,
-``double``, ``take``, ``drop``, ``beaver``, ``resign``, ``accept_resignation``,
+``double``, ``take``, ``drop``, ``beaver``, ``raccoon``, ``resign``, ``accept_resignation``,
 ``decline_resignation``, ``timeout``). Each action is checked in full before anything changes:
 an action that is not allowed raises :class:`~backgammon.core.errors.IllegalActionError` (or a
 narrower error for a bad move or bad dice) and leaves the game exactly as it was.
@@ -24,7 +24,9 @@ time in seconds the action took, a number >= 0, for the clocks):
 * ``{"type": "double", "color": "white", "cube": 2}``: the new value offered.
 * ``{"type": "take" | "drop", "color": ...}``: the answer of the doubled player.
 * ``{"type": "beaver", "color": "black", "cube": 4}``: the doubled player takes and redoubles
-  (the value offered); the original doubler then takes or drops.
+  (the value offered); the original doubler then takes, drops or raccoons.
+* ``{"type": "raccoon", "color": "white", "cube": 8}``: the original doubler answers the beaver
+  by taking it and redoubling at once (the value offered); the beaver then takes or drops.
 * ``{"type": "resign", "color": "white", "kind": "gammon"}``: an offer to resign at that level.
 * ``{"type": "accept" | "decline", "color": ...}``: the answer to a resignation.
 * ``{"type": "timeout", "color": "white"}``: that player ran out of time.
@@ -53,6 +55,14 @@ Rules and sources:
   before the double, owned by the beaver) or refuses (losing twice what it was), as with a
   normal double. Source: the optional money-play rules (e.g. the "Rules of Backgammon" at
   bkgm.com, "Optional rules"); GNU Backgammon's "beavers" setting.
+* Raccoons (allowed exactly when beavers are): the original doubler may answer a beaver by
+  turning the cube one more notch (to eight times what it was before the double); cube
+  ownership remains with the beaver, who takes (owning the cube at eight times) or drops
+  (losing four times what it was). Source: the rec.games.backgammon FAQ, section 8 "What are
+  those critters --- beavers, raccoons?" (Andy Latto: "he may then raccoon, turning the cube
+  yet another notch (to 8 in the example). Cube ownership remains with B"; the original
+  doubler may drop a beaver), and FIBS's ``raccoon`` command ("an instant redouble of an
+  offered beaver"). One raccoon at most: further animals (otters, ...) are not played.
 * Crawford rule (match play): no doubling in the Crawford game, the first game after either
   player reaches one point short of the match. Source: the Crawford rule of match play (John
   R. Crawford; WBGF tournament rules, GNU Backgammon). A double that cannot gain
@@ -135,7 +145,8 @@ class Phase(enum.StrEnum):
     * ``ROLL``: the player on roll may double (when allowed), then rolls.
     * ``MOVE``: the dice are rolled; the player moves checkers and ends the turn.
     * ``DOUBLE_OFFERED``: the opponent of the doubler must take, drop (or beaver); after a
-      beaver, the original doubler takes or drops.
+      beaver, the original doubler takes, drops or raccoons; after a raccoon, the beaver takes
+      or drops.
     * ``RESIGNATION_OFFERED``: the opponent of the resigning player accepts or declines.
     * ``OVER``: the game has a result.
     """
@@ -352,7 +363,7 @@ class Turn:
         color: who acted.
         action: ``"move"`` (a roll and its play; ``moves`` is empty when the roll could not be
             played or the player resigned after rolling), ``"double"``, ``"take"``, ``"drop"``,
-            ``"beaver"``, ``"resign"``, ``"accept"``, ``"decline"``, ``"timeout"`` or
+            ``"beaver"``, ``"raccoon"``, ``"resign"``, ``"accept"``, ``"decline"``, ``"timeout"`` or
             ``"forfeit"``.
         dice: the roll for a ``"move"`` (for the first turn, the opening dice with the mover's
             die first); for a ``"resign"``, ``"timeout"`` or ``"forfeit"`` by the player on
@@ -361,6 +372,7 @@ class Turn:
         moves: the play's moves in the mover's own numbering.
         text: what a move list shows: the play in standard notation (``""`` for no play),
             ``"Doubles => 4"``, ``"Takes"``, ``"Drops"``, ``"Beavers => 8"``,
+            ``"Raccoons => 8"``,
             ``"Resigns gammon"``, ``"Accepts"``, ``"Declines"``, ``"Times out"``.
         position: the position after the action, with the player then on roll to move
             (after a play, the opponent of the mover).
@@ -432,6 +444,7 @@ class _State:
     cube_owner: Color | None = None
     doubler: Color | None = None
     beavered: bool = False
+    raccooned: bool = False
     resign_offer: tuple[Color, ResultKind] | None = None
     phase_before_resign: Phase | None = None
     outcome: GameOutcome | None = None
@@ -558,6 +571,26 @@ class Game:
     def resignation(self) -> tuple[Color, ResultKind] | None:
         """The resignation being offered: (who resigns, at what level), or None."""
         return self._state.resign_offer
+
+    @property
+    def cube_offer(self) -> str | None:
+        """The redouble waiting for its answer: ``"double"`` (the doubled side answers),
+        ``"beaver"`` (the original doubler answers a beaver), ``"raccoon"`` (the beaver
+        answers a raccoon), or None when no double is offered."""
+        state = self._state
+        if state.phase is not Phase.DOUBLE_OFFERED:
+            return None
+        return "raccoon" if state.raccooned else "beaver" if state.beavered else "double"
+
+    def can_beaver(self) -> bool:
+        """Whether the side that must act may beaver now: beavers are on and a plain double
+        (not a beaver or a raccoon) waits for its answer."""
+        return self._settings.beavers and self.cube_offer == "double"
+
+    def can_raccoon(self) -> bool:
+        """Whether the side that must act may raccoon now: beavers (and so raccoons) are on
+        and a beaver waits for the original doubler's answer."""
+        return self._settings.beavers and self.cube_offer == "beaver"
 
     @property
     def outcome(self) -> GameOutcome | None:
@@ -929,6 +962,35 @@ class Game:
             raise IllegalActionError("cannot beaver: no double has been offered")
         offered = state.cube_value * 4
         event = {"type": "beaver", "color": _color_name(state.doubler.opponent),
+                 "cube": offered}
+        self._commit(_with_seconds(event, secs))
+        return offered
+
+    def raccoon(self, *, seconds: float | None = None) -> int:
+        """The original doubler answers the beaver of its double by taking it and redoubling
+        at once (money play with beavers only; see the module docstring for the rule and its
+        sources). Cube ownership stays with the beaver, who then takes (the cube at eight
+        times what it was before the double, the beaver owning it) or drops (losing four
+        times what it was). A raccoon cannot be beavered or raccooned again.
+
+        Returns:
+            The value offered: eight times the cube value before the double (four times the
+            value before the beaver's redouble).
+
+        Raises:
+            IllegalActionError: no beaver is waiting for its answer (no double offered, a
+                plain double, a raccoon already), or beavers are not allowed.
+        """
+        secs = _check_seconds(seconds)
+        state = self._state
+        if not self._settings.beavers:
+            raise IllegalActionError("raccoons are not allowed in this game (beavers are off)")
+        if state.phase is not Phase.DOUBLE_OFFERED or state.doubler is None:
+            raise IllegalActionError("cannot raccoon: no double has been offered")
+        if not state.beavered:
+            raise IllegalActionError("cannot raccoon: only a beaver can be raccooned")
+        offered = state.cube_value * 4
+        event = {"type": "raccoon", "color": _color_name(state.doubler.opponent),
                  "cube": offered}
         self._commit(_with_seconds(event, secs))
         return offered
@@ -1323,7 +1385,7 @@ class Game:
             assert color is not None
             turn_entry = self._cube_turn(color, "double", f"Doubles => {event['cube']}",
                                          new, index, secs)
-        elif kind in ("take", "drop", "beaver"):
+        elif kind in ("take", "drop", "beaver", "raccoon"):
             if state.phase is not Phase.DOUBLE_OFFERED or state.doubler is None:
                 raise fail(f"{color} cannot {kind}: no double has been offered")
             expect_actor(state.doubler.opponent, kind)
@@ -1335,12 +1397,14 @@ class Game:
                 new.phase = Phase.ROLL
                 new.doubler = None
                 new.beavered = False
+                new.raccooned = False
                 text = "Takes"
             elif kind == "beaver":
                 if not self._settings.beavers:
                     raise fail("beavers are not allowed in this game")
-                if state.beavered:
-                    raise fail(f"{color} cannot beaver a beaver: take or drop")
+                if state.beavered or state.raccooned:
+                    offer = "a beaver" if state.beavered else "a raccoon"
+                    raise fail(f"{color} cannot beaver {offer}: take or drop")
                 offered = state.cube_value * 4
                 if event["cube"] != offered:
                     raise fail(f"the beaver offers {event['cube']}, but the cube is at "
@@ -1352,10 +1416,27 @@ class Game:
                 new.doubler = color
                 new.beavered = True
                 text = f"Beavers => {offered}"
+            elif kind == "raccoon":
+                if not self._settings.beavers:
+                    raise fail("raccoons are not allowed in this game (beavers are off)")
+                if not state.beavered:
+                    raise fail(f"{color} cannot raccoon: only a beaver can be raccooned")
+                offered = state.cube_value * 4
+                if event["cube"] != offered:
+                    raise fail(f"the raccoon offers {event['cube']}, but the cube is at "
+                               f"{state.cube_value}: a raccoon offers {offered}")
+                # The beaver is taken (the cube doubles; ownership stays with the beaver) and
+                # redoubled at once: the beaver now takes or drops the raccoon.
+                new.cube_value = state.cube_value * 2
+                new.doubler = color
+                new.beavered = False
+                new.raccooned = True
+                text = f"Raccoons => {offered}"
             else:
                 new.phase = Phase.OVER
                 new.doubler = None
                 new.beavered = False
+                new.raccooned = False
                 new.outcome = GameOutcome(state.doubler, "drop", state.cube_value,
                                           ResultKind.SINGLE)
                 text = "Drops"
@@ -1396,6 +1477,7 @@ class Game:
             level = ResultKind.SINGLE  # a timeout loses the game at the cube's value
             new.phase = Phase.OVER
             new.doubler = None
+            new.beavered = new.raccooned = False
             new.resign_offer = None
             new.outcome = GameOutcome(winner, "timeout", state.cube_value, level)
             turn_entry = self._cube_turn(color, "timeout", "Times out", new, index, secs,
@@ -1407,6 +1489,7 @@ class Game:
             assert color is not None
             new.phase = Phase.OVER
             new.doubler = None
+            new.beavered = new.raccooned = False
             new.resign_offer = None
             new.outcome = GameOutcome(color.opponent, "forfeit", event["points"],
                                       ResultKind.SINGLE)
@@ -1577,6 +1660,7 @@ _EVENT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "take": ("color",),
     "drop": ("color",),
     "beaver": ("color", "cube"),
+    "raccoon": ("color", "cube"),
     "resign": ("color", "kind"),
     "accept": ("color",),
     "decline": ("color",),

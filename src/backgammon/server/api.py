@@ -257,6 +257,13 @@ async def beaver(game_id: GameId, service: Service) -> GameState:
     return await _in_thread(service.beaver, game_id)
 
 
+@router.post("/games/{game_id}/raccoon", response_model=GameState, summary="Raccoon a beaver")
+async def raccoon(game_id: GameId, service: Service) -> GameState:
+    """Answer the beaver of your double by redoubling at once; the beaver keeps the cube and
+    takes or drops (money play with beavers)."""
+    return await _in_thread(service.raccoon, game_id)
+
+
 @router.post("/games/{game_id}/drop", response_model=GameState, summary="Drop a double")
 async def drop(game_id: GameId, service: Service) -> GameState:
     """Refuse the double and lose the game at the cube's value before the double."""

@@ -468,10 +468,10 @@ def evaluation_for(game: Game, level: str = "expert",
         "ply"}]}`` in the MOVE phase; ``{"kind": "cube", "action", "response", "equities":
         {"no_double", "double_take", "double_drop"}, "probs", "reason"}`` before the roll
         when the player on roll may double, and while a double is offered
-        (``"kind": "take"``, with ``"action"`` the answer, take / drop / beaver, or take /
-        drop to a beaver, while ``"text"`` stays the proper cube action, "no double, take",
-        "no double, beaver" and the like: the computer's own answer,
-        :func:`~backgammon.ai.player.cube_advice`); ``{"kind": "none"}``
+        (``"kind": "take"``, with ``"action"`` the answer, take / drop / beaver, take /
+        drop / raccoon to a beaver, or take / drop to a raccoon, while ``"text"`` stays the
+        proper cube action, "no double, take", "no double, beaver" and the like: the
+        computer's own answer, :func:`~backgammon.ai.player.cube_advice`); ``{"kind": "none"}``
         otherwise. Equities and chances in EMG and percent, the view of the side on roll:
         the player to move or to double, and for ``"take"`` the doubler (the side that
         answers gets their negation).
@@ -548,13 +548,15 @@ def position_evaluation(xgid: Xgid, level: str = "expert", *,
 #: The words of a cube action in a hint.
 _ACTION_WORDS: Final = {CubeAction.NO_DOUBLE: "no double", CubeAction.DOUBLE: "double",
                         CubeAction.TOO_GOOD: "too good", CubeAction.TAKE: "take",
-                        CubeAction.DROP: "drop", CubeAction.BEAVER: "beaver"}
+                        CubeAction.DROP: "drop", CubeAction.BEAVER: "beaver",
+                        CubeAction.RACCOON: "raccoon"}
 
 
 def _cube_hint(advice: CubeAdvice, probs: Any) -> dict[str, Any]:
     """The hint of a cube decision: ``kind`` ``"cube"`` (before the roll: ``action`` the
-    doubler's) or ``"take"`` (a double or a beaver to answer: ``action`` the answer, take,
-    drop or beaver); ``text`` the proper cube action ("no double, beaver"); ``response``
+    doubler's) or ``"take"`` (a double, a beaver or a raccoon to answer: ``action`` the
+    answer, take, drop, beaver or raccoon); ``text`` the proper cube action ("no double,
+    beaver", with "; the beaver: raccoon" when a beaver is answered); ``response``
     the answer to a double in its words (take, pass, beaver); the equities of the double,
     the doubler's view."""
     decision = advice.decision
@@ -569,8 +571,10 @@ def _cube_hint(advice: CubeAdvice, probs: Any) -> dict[str, Any]:
         text = "too good to double, pass"
     else:
         text = f"no double, {answer}"
-    if advice.stage == "beaver":
-        text += f"; the beaver: {'pass' if advice.answer is CubeAction.DROP else 'take'}"
+    if advice.stage in ("beaver", "raccoon"):
+        reply = {CubeAction.DROP: "pass", CubeAction.RACCOON: "raccoon"}.get(advice.answer,
+                                                                             "take")
+        text += f"; the {advice.stage}: {reply}"
     return {
         "kind": "cube" if advice.stage == "double" else "take",
         "action": _ACTION_WORDS[advice.answer if advice.stage != "double"

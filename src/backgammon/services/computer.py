@@ -2,7 +2,8 @@
 
 The service needs four answers for the side the computer plays: which play to make, whether to
 double before rolling, how to answer a double (take, drop or beaver; a beaver of its own
-double: take or drop), and whether to accept the person's resignation.
+double: take, drop or raccoon; a raccoon of its beaver: take or drop), and whether to accept
+the person's resignation.
 :class:`backgammon.ai.ComputerPlayer` gives all four, its cube answers from the one cube
 decision the hints show (:func:`backgammon.ai.player.cube_advice`); :func:`computer_player`
 builds it for a level. :class:`RandomPlayer` is a stand-in for tests.
@@ -32,9 +33,10 @@ class ComputerPlayer(Protocol):
         """Whether to offer a double now (``game`` in the ``ROLL`` phase, doubling allowed)."""
         ...
 
-    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver", "raccoon"]:
         """The answer to the double offered (``game`` in the ``DOUBLE_OFFERED`` phase):
-        ``"beaver"`` only where the game allows it, never to a beaver."""
+        ``"beaver"`` only to a plain double where the game allows it (``game.can_beaver()``),
+        ``"raccoon"`` only to a beaver (``game.can_raccoon()``)."""
         ...
 
     def accept_resign(self, game: Game) -> bool:
@@ -58,7 +60,7 @@ class RandomPlayer:
     def should_double(self, game: Game) -> bool:
         return False
 
-    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver"]:
+    def answer_double(self, game: Game) -> Literal["take", "drop", "beaver", "raccoon"]:
         return "take"
 
     def accept_resign(self, game: Game) -> bool:

@@ -283,7 +283,7 @@ def frame_decisions(game: Game) -> list[list[str]]:
             found.append(xgid(turn.color, dice=turn.dice))  # the roll left unplayed
         lines.append([x for x in found if x is not None])
         position = turn.position
-        if turn.action in ("move", "take", "beaver"):
+        if turn.action in ("move", "take", "beaver", "raccoon"):
             cube = (turn.cube_value, turn.cube_owner)
     return lines
 
@@ -295,7 +295,7 @@ def _frame_ids(frame: FrameJSON, position: Position, game: Game) -> IdsJSON | No
     doubler on roll, the cube action ``double``)."""
     settings = game.settings
     acted = frame["color"]
-    offered = frame["kind"] in ("double", "beaver")
+    offered = frame["kind"] in ("double", "beaver", "raccoon")
     if frame["kind"] == "start" or acted is None:
         to_act = WHITE
     elif offered:
@@ -368,7 +368,7 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
             text = turn_text(turn, names)
-            offered = turn.action in ("double", "beaver")
+            offered = turn.action in ("double", "beaver", "raccoon")
             index = len(history)
             history.append({"game": number, "kind": kind, "color": _name(turn.color),
                             "text": text})

@@ -55,8 +55,9 @@ RULES: Final = (
          "The Crawford rule (John R. Crawford); WBGF tournament rules; GNU Backgammon"),
     Rule("resign", "Resigning a game",
          "Not in the WBF rules: the convention of GNU Backgammon and backgammon servers"),
-    Rule("money-rules", "Money play: the Jacoby rule and beavers",
-         "Rules of Backgammon, bkgm.com, \"Optional rules\""),
+    Rule("money-rules", "Money play: the Jacoby rule, beavers and raccoons",
+         "Rules of Backgammon, bkgm.com, \"Optional rules\"; rec.games.backgammon FAQ 8, "
+         "\"What are those critters --- beavers, raccoons?\""),
     Rule("online-fair-play", "Online: a player who is gone, leaves or cheats loses",
          "Not in the WBF rules: this server's refereeing of online games"),
 )

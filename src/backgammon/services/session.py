@@ -659,6 +659,21 @@ class GameService:
 
         return self._act_and_describe(game_id, run)
 
+    def raccoon(self, game_id: str) -> GameState:
+        """Answer the beaver of your double by redoubling at once; the beaver keeps the cube
+        and takes or drops (money play with beavers; see ``Game.raccoon``).
+
+        Raises:
+            GameNotFoundError, NotYourTurnError, IllegalActionError: as the other actions
+                (no beaver to answer, beavers off: ``IllegalActionError``).
+        """
+
+        def run(session: _Session) -> None:
+            self._check_human(session, session.game.turn, "raccoon")
+            session.game.raccoon(seconds=self._lap(session))
+
+        return self._act_and_describe(game_id, run)
+
     def drop(self, game_id: str) -> GameState:
         """Drop the double offered: the game is lost at the cube's value."""
 
@@ -1011,16 +1026,21 @@ class GameService:
         color = color_name(cast(Color, game.turn))
         if game.phase is Phase.DOUBLE_OFFERED:
             answer = player.answer_double(game)
-            beavered = game.turn is game.on_roll  # (its own double was beavered)
+            cube_offer = game.cube_offer  # "double", "beaver" (its double), "raccoon" (its beaver)
             if answer == "beaver":
                 offered = game.beaver(seconds=self._lap(session))
                 steps.append(_step(game, "beaver", color,
                                    computer_says("beaver", cube=offered)))
+            elif answer == "raccoon":
+                offered = game.raccoon(seconds=self._lap(session))
+                steps.append(_step(game, "raccoon", color,
+                                   computer_says("raccoon", cube=offered)))
             elif answer == "take":
                 game.take(seconds=self._lap(session))
+                said = {"beaver": "take_beaver", "raccoon": "take_raccoon"}.get(cube_offer or "",
+                                                                                "take")
                 steps.append(_step(game, "take", color,
-                                   computer_says("take_beaver" if beavered else "take",
-                                                 cube=game.cube_value)))
+                                   computer_says(said, cube=game.cube_value)))
             else:
                 game.drop(seconds=self._lap(session))
                 steps.append(_step(game, "drop", color, computer_says("drop")))

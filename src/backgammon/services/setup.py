@@ -355,8 +355,10 @@ def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
         game = match.current
         if xgid.cube_action is not None:
             game.double()
-            if xgid.cube_action == "beaver":
+            if xgid.cube_action in ("beaver", "raccoon"):
                 game.beaver()
+            if xgid.cube_action == "raccoon":
+                game.raccoon()
         elif xgid.dice is not None:
             game.roll(dice=xgid.dice)
     except BackgammonError as exc:
@@ -378,11 +380,17 @@ def game_xgid(match: Match) -> Xgid:
     dice = None
     if game.phase is Phase.MOVE and game.dice is not None:
         dice = (max(game.dice), min(game.dice))
+    cube_value, cube_owner = game.cube_value, game.cube_owner
+    offer = game.cube_offer
+    if offer in ("beaver", "raccoon"):
+        # an XGID writes the cube as it was before the double, with B or R for the animals
+        double = next(turn for turn in reversed(game.history) if turn.action == "double")
+        cube_value, cube_owner = double.cube_value, double.cube_owner
     return Xgid(
         position=position,
-        cube_value=game.cube_value,
-        cube_owner=game.cube_owner,
-        cube_action="double" if game.phase is Phase.DOUBLE_OFFERED else None,
+        cube_value=cube_value,
+        cube_owner=cube_owner,
+        cube_action=offer,
         dice=dice,
         score=settings.score if settings.match_length else (0, 0),
         match_length=settings.match_length,

@@ -72,6 +72,7 @@ class CanJSON(TypedDict):
     take: bool
     drop: bool
     beaver: bool
+    raccoon: bool
     undo: bool
     done: bool
     resign: bool
@@ -288,8 +289,8 @@ class RecentGameJSON(TypedDict):
 
 class StepJSON(TypedDict):
     """One frame of the computer's turn as the page plays it back: ``kind`` ``"roll"``,
-    ``"move"``, ``"pass"``, ``"double"``, ``"take"``, ``"drop"``, ``"beaver"`` or
-    ``"resign"``; ``color``
+    ``"move"``, ``"pass"``, ``"double"``, ``"take"``, ``"drop"``, ``"beaver"``,
+    ``"raccoon"`` or ``"resign"``; ``color``
     who acted; ``text`` what happened in words; the board, dice and cube right after it."""
 
     kind: str

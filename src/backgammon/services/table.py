@@ -113,8 +113,8 @@ def board_json(position: Position) -> BoardJSON:
 def cube_json(game: Game) -> CubeJSON:
     """The cube as both doors show it: ``enabled`` whenever the game is played with the cube
     (the Crawford game too, where nobody may double: ``can`` says so), ``offered_by`` the
-    doubler while a double waits for its answer (after a beaver, the beaver: the side that
-    does not answer)."""
+    doubler while a double waits for its answer (after a beaver, the beaver; after a raccoon,
+    the raccooner: the side that does not answer)."""
     owner = game.cube_owner
     answering = game.turn if game.phase is Phase.DOUBLE_OFFERED else None
     offered = answering.opponent if answering is not None else None
@@ -380,15 +380,6 @@ def rematch_sides(door: str, white: _T, black: _T) -> tuple[_T, _T]:
     return (black, white) if REMATCH_SWAPS_SIDES[door] else (white, black)
 
 
-def _may_beaver(game: Game) -> bool:
-    """Beavers are on and the double being answered is not itself a beaver."""
-    if not game.settings.beavers:
-        return False
-    last = next((e["type"] for e in reversed(game.events) if e["type"] in ("double", "beaver")),
-                None)
-    return last == "double"
-
-
 def passed_turn(game: Game) -> Turn | None:
     """The last turn when it was a roll that could not be played (and nothing came after)."""
     history = game.history
@@ -491,7 +482,8 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "double": mine and phase is Phase.ROLL and game.can_double(),
         "take": mine and phase is Phase.DOUBLE_OFFERED,
         "drop": mine and phase is Phase.DOUBLE_OFFERED,
-        "beaver": mine and phase is Phase.DOUBLE_OFFERED and _may_beaver(game),
+        "beaver": mine and game.can_beaver(),
+        "raccoon": mine and game.can_raccoon(),
         "undo": mine and phase is Phase.MOVE and bool(game.played),
         "done": mine and phase is Phase.MOVE and not legal_now,
         "resign": may_resign,

@@ -53,7 +53,8 @@ def turn_text(turn: Turn, names: tuple[str, str] = ("White", "Black")) -> str:
     name = names[0] if turn.color is WHITE else names[1]
     if turn.action == "move" and turn.dice is not None:
         return f"{name} {roll_text(turn.dice)}: {turn.text or 'cannot move'}"
-    text = turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
+    text = (turn.text.replace("Doubles =>", "doubles to").replace("Beavers =>", "beavers to")
+            .replace("Raccoons =>", "raccoons to"))
     verb, _, rest = text.partition(" ")
     verb = verb.lower()
     if verb == "resigns":  # "Resigns gammon": what is offered, in words
@@ -214,17 +215,22 @@ def status_text(game: Game, names: Names, *, legal_now: bool, opening: dict[str,
             return f"{before}Your turn: roll{double}."
         return f"{before}{names.subject(on_roll)} to roll{double}."
     if phase is Phase.DOUBLE_OFFERED:
-        assert on_roll is not None
-        doubler, answerer = on_roll, on_roll.opponent
+        assert on_roll is not None and game.turn is not None
+        # the side that must answer, and the side whose double (beaver, raccoon) it answers
+        answerer = game.turn
+        doubler = answerer.opponent
         offered = game.cube_value * 2
+        verb = {"beaver": "beaver", "raccoon": "raccoon"}.get(game.cube_offer or "", "double")
+        options = "take, drop or raccoon" if game.can_raccoon() else "take or drop"
         if names.is_me(answerer):
-            return f"{names.subject(doubler)} doubles to {offered}: take or drop?"
+            return f"{names.subject(doubler)} {verb}s to {offered}: {options}?"
         if names.is_me(doubler) and answerer is names.computer:
-            return f"You double to {offered}: the computer is thinking."
+            return f"You {verb} to {offered}: the computer is thinking."
         if names.is_me(doubler):
-            return f"You double to {offered}: waiting for {names.object(answerer)} to take or drop."
-        return (f"{names.subject(doubler)} doubles to {offered}: {names.subject(answerer)}, "
-                f"take or drop?")
+            return (f"You {verb} to {offered}: waiting for {names.object(answerer)} to "
+                    f"{options}.")
+        return (f"{names.subject(doubler)} {verb}s to {offered}: {names.subject(answerer)}, "
+                f"{options}?")
     if phase is Phase.MOVE:
         thrown = game.dice
         assert thrown is not None
@@ -274,6 +280,9 @@ COMPUTER_WORDS: Final = {
     "beaver": ("The computer beavers: it takes and redoubles to {cube}, keeping the cube: "
                "take or drop?"),
     "take_beaver": "The computer takes the beaver: the cube is at {cube}, you own it",
+    "raccoon": ("The computer raccoons your beaver: it redoubles to {cube}, and you keep the "
+                "cube: take or drop?"),
+    "take_raccoon": "The computer takes the raccoon: the cube is at {cube}, the computer owns it",
     "drop": "The computer drops: you win the game",
     "accept": "The computer accepts your resignation: it wins {level}",
     "decline": "The computer declines your resignation ({level}): play on",

@@ -56,7 +56,9 @@ type            fields                                         who, when
 ``double``      ``clock``?                                     the side on roll, before its commit
 ``take``,       ``clock``?                                     the doubled side (``beaver``: money
 ``drop``,                                                      play with beavers on; refused
-``beaver``                                                     otherwise)
+``beaver``,                                                    otherwise; ``raccoon``: the
+``raccoon``                                                    original doubler, answering a
+                                                               beaver)
 ``resign``      ``level`` (single, gammon, backgammon),        either side, while no roll is in
                 ``clock``?                                     progress; one offer a side a turn
 ``accept``,     ``clock``?                                     the resigning side's opponent
@@ -177,9 +179,10 @@ type               fields
                    play, which may differ from the order sent), ``seconds`` (the turn's time,
                    timed games; null otherwise)
 ``double``         ``color``, ``cube`` (the value offered)
-``take``,          ``color`` (``beaver`` also ``cube``)
+``take``,          ``color`` (``beaver`` and ``raccoon`` also ``cube``)
 ``drop``,
-``beaver``
+``beaver``,
+``raccoon``
 ``resign``         ``color``, ``level``
 ``accept``,        ``color``
 ``decline``
@@ -498,6 +501,7 @@ CLIENT_TYPES: Final[dict[str, tuple[dict[str, _Check], dict[str, _Check]]]] = {
     "take": ({}, {"clock": _clock}),
     "drop": ({}, {"clock": _clock}),
     "beaver": ({}, {"clock": _clock}),
+    "raccoon": ({}, {"clock": _clock}),
     "resign": ({"level": _level}, {"clock": _clock}),
     "accept": ({}, {"clock": _clock}),
     "decline": ({}, {"clock": _clock}),

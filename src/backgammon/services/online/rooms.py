@@ -145,15 +145,16 @@ CLAIM_WARNING: Final = 120.0
 #: The messages that are a side's action in the game (they reset its silence); ``state``,
 #: ``review``, ``export`` and ``explain`` only read.
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
-                             "double", "take", "drop", "beaver", "resign", "accept",
-                             "decline", "rematch", "claim", "next_game"})
+                             "double", "take", "drop", "beaver", "raccoon", "resign",
+                             "accept", "decline", "rematch", "claim", "next_game"})
 #: The actions that finish what the game waited on the sender for (its play, its answer to a
 #: double or a resignation, its secret, the next game): the game's wait on it starts again
 #: from nothing. The others (a move taken back and made again, a commitment, a double, an
 #: offer to resign) are part of the same turn: the wait goes on adding up (a reveal finishes
 #: the opening's, or a roll that passes).
-_FINISHING: Final = frozenset({"end_turn", "play", "take", "drop", "beaver", "accept",
-                               "decline", "secret", "next_game", "rematch", "claim"})
+_FINISHING: Final = frozenset({"end_turn", "play", "take", "drop", "beaver", "raccoon",
+                               "accept", "decline", "secret", "next_game", "rematch",
+                               "claim"})
 #: The reads whose cost grows with the room's history (every game's frames, the whole
 #: transcript): made from a snapshot, off the event loop (:meth:`Room.heavy_read`).
 HEAVY_READS: Final = frozenset({"review", "export"})
@@ -1462,7 +1463,7 @@ class Room:
         self._hand_clock(increment=False)
         out = self._clock_check(seat, message, server)
         payload: dict[str, Any] = {"type": message.type, "color": str(color)}
-        if message.type in ("double", "beaver"):
+        if message.type in ("double", "beaver", "raccoon"):
             payload["cube"] = result
         if message.type == "resign":
             payload["level"] = message["level"]
@@ -1484,6 +1485,10 @@ class Room:
     def _on_beaver(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         return self._cube_or_resign(seat, message, "beaver",
                                     lambda g, c, s: g.beaver(seconds=s))
+
+    def _on_raccoon(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
+        return self._cube_or_resign(seat, message, "raccoon",
+                                    lambda g, c, s: g.raccoon(seconds=s))
 
     def _on_resign(self, seat: Seat, message: ClientMessage) -> list[Outgoing]:
         level = message["level"]
@@ -1736,7 +1741,8 @@ class Room:
 _HANDLERS: Final[dict[str, Callable[[Room, Seat, ClientMessage], list[Outgoing]]]] = {
     name: getattr(Room, f"_on_{name}")
     for name in ("commit", "secret", "reveal", "move", "undo", "end_turn", "play", "double",
-                 "take", "drop", "beaver", "resign", "accept", "decline", "claim", "next_game",
+                 "take", "drop", "beaver", "raccoon", "resign", "accept", "decline", "claim",
+                 "next_game",
                  "rematch", "state", "review", "export", "explain", "leave")
 }
 

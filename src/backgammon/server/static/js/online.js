@@ -52,7 +52,7 @@ const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and Accept/Decline). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
   "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button",
-  "online-claim-button", "beaver-button"];
+  "online-claim-button", "beaver-button", "raccoon-button"];
 
 function other(color) {
   return color === "white" ? "black" : "white";
@@ -657,6 +657,7 @@ export class OnlineGame {
       case "take":
       case "drop":
       case "beaver":
+      case "raccoon":
       case "resign":
       case "decline":
       case "timeout":
@@ -900,6 +901,7 @@ export class OnlineGame {
       case "take":
       case "drop":
       case "beaver":
+      case "raccoon":
       case "accept":
       case "decline":
         message = { type: action, ...clock };

@@ -18,6 +18,7 @@ export const BUTTONS = {
   take: "take-button",
   drop: "drop-button",
   beaver: "beaver-button",
+  raccoon: "raccoon-button",
   undo: "undo-button",
   done: "done-button",
   next_game: "next-game-button",
