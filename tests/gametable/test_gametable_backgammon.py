@@ -129,3 +129,30 @@ def test_the_mat_export_writes_the_match() -> None:
     table.play_computer()
     text = RULES.exports()["mat"](table.game, {})
     assert " 1 point match" in text and "Wins" in text
+
+
+def test_a_raccoon_through_the_plug_in() -> None:
+    """``{"type": "raccoon"}``: the original doubler answers a beaver; the cube at eight times
+    stays with the beaver (rec.games.backgammon FAQ 8)."""
+    table = Table(RULES, {"length": 0, "cube": True, "beavers": True}, seed=3)
+    table.act("white", {"type": "roll"})
+    match = table.game.match  # type: ignore[attr-defined]
+    mover = str(match.current.on_roll)
+    other = "black" if mover == "white" else "white"
+    play = str(next(iter(match.current.legal_plays())))
+    table.act(mover, {"type": "move", "play": play})
+    table.act(other, {"type": "double"})
+    with pytest.raises(ActionRefused) as refused:
+        table.act(mover, {"type": "raccoon"})
+    assert refused.value.code == "not_allowed"  # only a beaver can be raccooned
+    table.act(mover, {"type": "beaver"})
+    with pytest.raises(ActionRefused) as refused:
+        table.act(mover, {"type": "raccoon"})
+    assert refused.value.code == "not_your_turn"
+    table.act(other, {"type": "raccoon"})
+    assert table.view()["to_act"] == [mover]
+    table.act(mover, {"type": "take"})
+    game = match.current
+    assert (game.cube_value, str(game.cube_owner), game.phase) == (8, mover, Phase.ROLL)
+    assert [t.text for t in game.history if t.action != "move"] == [
+        "Doubles => 2", "Beavers => 4", "Raccoons => 8", "Takes"]
