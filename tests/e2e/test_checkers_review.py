@@ -1,6 +1,8 @@
 """The checkers page's review in a real browser: the arrow keys, Home/End, the buttons under
 the board and a click on a move of the PDN move list show an earlier position with its move
-marked (read-only while the game goes on; End returns to it), and the same once it is over.
+marked (read-only while the game goes on; End returns to it), and the same once it is over;
+PDN files (an exported game, a file with a bad move, a real file from the shared archive)
+opened in review.
 
 The fixtures and helpers are the page test's (``test_checkers_page.py``); every page is
 watched for console errors.
@@ -9,6 +11,7 @@ watched for console errors.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import test_checkers_page as page_test
 from browser_support import ServerProcess
@@ -23,6 +26,8 @@ from test_checkers_page import (
     table_of,
     wait_idle,
 )
+
+from conftest import shared_path
 
 # The page test's fixtures: a browser and a server for this module, a watched page.
 browser = page_test.browser
@@ -126,3 +131,99 @@ def test_a_jump_is_marked_in_review(
     page.wait_for_selector("#board[data-ply='0']")
     assert pieces_on_board(page) == {"2": "b", "4": "b", "6": "b", "17": "b", "7": "w",
                                      "9": "w", "13": "w", "15": "w", "22": "w", "23": "w"}
+
+
+#: Three games; the second has a man moving backwards (White's 24-28 at move 3).
+BAD_SECOND = """[Event "one"]
+[Black "A"]
+[White "B"]
+1. 11-15 23-19 2. 8-11 22-17 1-0
+
+[Event "two"]
+1. 11-15 23-19 2. 8-11 22-17 3. 11-16 24-28 *
+
+[Event "three"]
+[Result "1/2-1/2"]
+1. 9-14 22-18 1/2-1/2
+"""
+
+
+def options(page: object) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#file-game option", "nodes => nodes.map(n => n.textContent)")
+    return found
+
+
+def test_an_exported_game_a_file_with_a_bad_move_and_a_real_file_open_in_review(
+        open_page: Callable[..., Opened], server: ServerProcess, tmp_path: Path) -> None:
+    _, page, errors = open_page()
+    start(page, mode="pass_and_play")
+    table = table_of(page)
+    for path in PLAYED:
+        click_path(page, path)
+        wait_idle(page)
+    live = api(server, table)["state"]
+    exported = tmp_path / "mine.pdn"
+    exported.write_text(api(server, table, "/export.pdn"), encoding="utf-8")
+
+    # The exported game, opened from the file chooser: the same moves, from the start.
+    page.set_input_files("#pdn-file", str(exported))
+    page.wait_for_selector("#file-box:not([hidden])")
+    assert page.inner_text("#import-status") == "mine.pdn: 1 game opened."
+    assert page.inner_text("#file-title") == "From mine.pdn"
+    assert page.get_attribute("#board", "data-ply") == "0"
+    assert pieces_on_board(page) == START
+    assert rows(page) == ["1. 11-15 23-19", "2. 8-11 22-17"]
+    assert page.inner_text("#file-result") == "No result (*)."
+    # The table's controls are hidden while a file is reviewed.
+    assert page.locator("#controls").is_hidden() and page.locator(".ck-export").is_hidden()
+    page.keyboard.press("End")
+    page.wait_for_selector("#board[data-ply='4']")
+    assert pieces_on_board(page) == live["board"]
+    assert board_squares(page, ".ck-sq.last-path") == [17, 22]
+
+    # Pasted: three games, the second stopped by a bad move, the others open.
+    page.click("#paste-details summary")
+    page.fill("#paste-text", BAD_SECOND)
+    page.click("#paste-open")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#file-game option').length === 3")
+    assert page.inner_text("#import-status") == "The PDN: 3 games opened, 1 with a problem."
+    assert options(page) == ["1. A – B (one) 1-0", "2. Game 2 (two) * ⚠",
+                             "3. Game 3 (three) 1/2-1/2"]
+    assert page.inner_text("#file-result") == "Black won (1-0)."
+    assert page.locator("#file-error").is_hidden()
+    assert page.inner_text("#pieces-black .name") == "A"
+    page.click("#file-problems summary")
+    problem = page.inner_text("#file-problems-list li")
+    assert problem.startswith("Game 2, move 3 (White, line 7): 24-28: ")
+    page.select_option("#file-game", "1")
+    page.wait_for_selector("#file-error:not([hidden])")
+    assert page.inner_text("#file-error") == f"{problem}. The moves before it can be reviewed."
+    assert rows(page) == ["1. 11-15 23-19", "2. 8-11 22-17", "3. 11-16"]
+    picture(page, "checkers-import-problem.png")
+    page.select_option("#file-game", "2")
+    assert rows(page) == ["1. 9-14 22-18"]
+
+    # A real file from the shared archive.
+    real = shared_path("checkers", "wiegerw_pdn__OCA_2.0.pdn")
+    page.set_input_files("#pdn-file", str(real))
+    page.wait_for_function(
+        "() => document.querySelectorAll('#file-game option').length === 43")
+    assert options(page)[0] == "1. Moorhead, W. – Wyllie, J. (Manchester 1841) 0-1"
+    assert page.inner_text("#file-result") == "White won (0-1)."
+    assert page.locator("#file-problems").is_hidden()
+    page.keyboard.press("End")
+    length = len(page.locator("#move-list button.ck-mv").all())
+    page.wait_for_selector(f"#board[data-ply='{length}']")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f"#board[data-ply='{length - 1}']")
+    picture(page, "checkers-import-real.png")
+
+    # Closing the file returns to the game at the table, which goes on.
+    page.click("#file-close")
+    page.wait_for_function("() => !('ply' in document.getElementById('board').dataset)")
+    assert page.get_attribute("#board", "data-fen") == live["fen"]
+    assert page.locator("#file-box").is_hidden() and page.locator("#controls").is_visible()
+    assert page.locator("#board.interactive").count() == 1
+    assert errors == []

@@ -44,3 +44,9 @@ export function exportPdn(id, token) {
 export function reviewTable(id, token) {
   return call("GET", `/api/checkers/tables/${encodeURIComponent(id)}/review`, { token });
 }
+
+/** Open a PDN file's text: {name, count, games: [{number, title, result, ok, error, ...frames}],
+ * left_out} (backgammon/server/checkers_api.py). */
+export function openPdn(text, name = null) {
+  return call("POST", "/api/checkers/pdn", { body: { text, name } });
+}

@@ -11,10 +11,14 @@
 // returns to it), with that move's path and captures marked. The positions come from the
 // server (GET /api/checkers/tables/{id}/review).
 //
+// A PDN file (chosen or pasted) is read by the server (POST /api/checkers/pdn) and its games
+// open in review, one at a time; a game the server could not read whole says where and why
+// (game, move number, side, reason) and shows the moves read before the problem.
+//
 // Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
 // (the position shown in review, absent when the board shows the game as it stands).
 
-import { ApiError, act, createTable, exportPdn, readTable, reviewTable } from "./checkers_api.js";
+import { ApiError, act, createTable, exportPdn, openPdn, readTable, reviewTable } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
 import { countPieces, frameState, liveMoves, moveWords, renderMoveList } from "./checkers_review.js";
@@ -80,7 +84,8 @@ const app = {
   view: null,
   busy: false,
   notice: "", // a line for the status (the computer's answer to a draw offer)
-  // Stepping through a game: {source: "table", frames, ply} (null: the game as it stands).
+  // Stepping through a game: {source: "table", frames, ply} (the table's game), or {source:
+  // "file", file, index, frames, ply} (a game of a PDN file); null: the game as it stands.
   review: null,
 };
 
@@ -155,8 +160,7 @@ function drawPieces(state) {
 }
 
 /** The pieces table: each side's men and kings (`pieces`), the side to move marked. */
-function drawCounts(pieces, turn) {
-  const label = names();
+function drawCounts(pieces, turn, label = names()) {
   for (const side of ["black", "white"]) {
     const row = $(`pieces-${side}`);
     row.querySelector(".name").textContent = label[side];
@@ -290,11 +294,11 @@ function showChain(chain) {
 function updateControls() {
   const view = app.view;
   const state = view && view.state;
-  const over = !view || Boolean(view.outcome);
+  const over = !view || Boolean(view.outcome) || Boolean(app.review && app.review.source === "file");
   $("undo-button").disabled = app.busy || board.chain.length < 1 || over;
   $("draw-button").disabled = app.busy || over || !state.can.offer_draw || Boolean(view.offer);
   $("resign-button").disabled = app.busy || over || !state.can.resign;
-  const exportable = Boolean(app.table && view);
+  const exportable = Boolean(app.table && view) && !(app.review && app.review.source === "file");
   $("pdn-copy").disabled = !exportable;
   $("pdn-download").disabled = !exportable;
   $("rematch-button").disabled = app.busy;
@@ -346,6 +350,8 @@ async function goTo(ply) {
 
 function leaveReview() {
   app.review = null;
+  document.body.classList.remove("file-review");
+  $("file-box").hidden = true;
   delete $("board").dataset.ply;
   if (app.view) show(app.view, { animate: false });
   else drawReviewBar();
@@ -359,13 +365,18 @@ function drawReview() {
   $("board").dataset.ply = String(ply);
   renderMoveList($("move-list"), frames.moves, ply);
   const turn = ply < length ? frames.moves[ply].side : null;
-  drawCounts(countPieces(frames.boards[ply]), turn);
+  const file = app.review.source === "file";
+  const tags = frames.tags || {};
+  const label = file ? { black: tags.Black || "Black", white: tags.White || "White" } : names();
+  drawCounts(countPieces(frames.boards[ply]), turn, label);
   $("capture-note").hidden = true;
   const place = ply === 0
     ? `The start of the game (${length} move${length === 1 ? "" : "s"} played).`
     : `After ${ply} of ${length} moves: ${moveWords(frames.moves[ply - 1])}.`;
   const back = app.review.source === "table" ? " End returns to the game." : "";
-  $("status").textContent = `${place} ← and → step through the game.${back}`;
+  const which = app.review.source === "file" ? `Game ${frames.number}: ` : "";
+  $("status").textContent = `${which}${place} ← and → step through the game.${back}`;
+  document.body.classList.toggle("file-review", app.review.source === "file");
   drawReviewBar();
   updateControls();
 }
@@ -399,6 +410,78 @@ function onReviewKey(event) {
   if (ply === null || gameLength() === 0) return;
   event.preventDefault();
   goTo(ply);
+}
+
+// ------------------------------------------------------------------ PDN files
+
+const RESULT_WORDS = {
+  "1-0": "Black won (1-0).",
+  "0-1": "White won (0-1).",
+  "1/2-1/2": "Drawn (1/2-1/2).",
+  "*": "No result (*).",
+};
+
+/** Send a PDN text to the server and open its games in review. */
+async function openFile(text, name) {
+  const status = $("import-status");
+  status.textContent = name ? `Reading ${name}…` : "Reading the PDN…";
+  try {
+    const file = await openPdn(text, name);
+    board.cancelChain();
+    const first = Math.max(0, file.games.findIndex((game) => game.ok));
+    showFileGame(file, first);
+    const bad = file.games.filter((game) => !game.ok).length;
+    const count = `${file.count} game${file.count === 1 ? "" : "s"}`;
+    status.textContent = `${name || "The PDN"}: ${count} opened${bad ? `, ${bad} with a problem` : ""}.`;
+  } catch (err) {
+    status.textContent = err instanceof ApiError ? err.message : String(err);
+  }
+}
+
+/** Show game `index` of an opened file at its start. */
+function showFileGame(file, index) {
+  const frames = file.games[index];
+  app.review = { source: "file", file, index, frames, ply: 0 };
+  const box = $("file-box");
+  const title = file.name ? `From ${file.name}` : "From the pasted PDN";
+  const more = file.left_out ? ` (the first ${file.games.length} of ${file.count} games)` : "";
+  $("file-title").textContent = `${title}${more}`;
+  const select = $("file-game");
+  if (select.dataset.file !== String(file.count) + (file.name || "") || select.options.length !== file.games.length) {
+    select.replaceChildren();
+    file.games.forEach((game, i) => {
+      const option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = `${game.number}. ${game.title} ${game.result}${game.ok ? "" : " ⚠"}`;
+      select.appendChild(option);
+    });
+    select.dataset.file = String(file.count) + (file.name || "");
+  }
+  select.value = String(index);
+  $("file-result").textContent = RESULT_WORDS[frames.result] || "";
+  const error = $("file-error");
+  error.hidden = !frames.error;
+  error.textContent = frames.error
+    ? `${frames.error.message}. The moves before it can be reviewed.`
+    : "";
+  const problems = file.games.filter((game) => !game.ok);
+  $("file-problems").hidden = problems.length === 0;
+  $("file-problems-title").textContent =
+    `${problems.length} game${problems.length === 1 ? "" : "s"} of this file could not be read whole`;
+  $("file-problems-list").replaceChildren(...problems.map((game) => {
+    const li = document.createElement("li");
+    li.textContent = game.error.message;
+    return li;
+  }));
+  box.hidden = false;
+  board.setViewer("white");
+  drawReview();
+}
+
+function closeFile() {
+  $("import-status").textContent = "";
+  leaveReview();
+  if (!app.view) showStart();
 }
 
 // ------------------------------------------------------------------ talking to the table
@@ -527,6 +610,8 @@ async function startGame(choice) {
     writeJson(TABLE_KEY, app.table);
     app.notice = "";
     app.review = null;
+    document.body.classList.remove("file-review");
+    $("file-box").hidden = true;
     delete $("board").dataset.ply;
     let view = made.view;
     if (!computer) view = await fetchView(viewerSide(view));
@@ -699,6 +784,21 @@ function wire() {
   $("review-next").addEventListener("click", () => goTo(currentPly() + 1));
   $("review-last").addEventListener("click", () => goTo(gameLength()));
   document.addEventListener("keydown", onReviewKey);
+  $("pdn-file").addEventListener("change", async (event) => {
+    const file = event.target.files && event.target.files[0];
+    if (!file) return;
+    const text = await file.text();
+    event.target.value = ""; // the same file may be chosen again
+    await openFile(text, file.name);
+  });
+  $("paste-open").addEventListener("click", () => {
+    const text = $("paste-text").value;
+    if (text.trim()) openFile(text, null);
+  });
+  $("file-game").addEventListener("change", (event) => {
+    if (app.review && app.review.source === "file") showFileGame(app.review.file, Number(event.target.value));
+  });
+  $("file-close").addEventListener("click", () => closeFile());
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && board.chain.length && !document.querySelector("dialog[open]")) {
       board.cancelChain();
@@ -710,6 +810,18 @@ function wire() {
 }
 
 // ------------------------------------------------------------------ start
+
+/** No game: the usual start, to look at while the New game dialog is open. */
+function showStart() {
+  const start = {};
+  for (let square = 1; square <= 32; square++) {
+    if (square <= 12) start[square] = "b";
+    else if (square >= 21) start[square] = "w";
+  }
+  board.show({ board: start, legal: [], last_move: null, fen: "" }, { animate: false });
+  drawStatus();
+  drawReviewBar();
+}
 
 async function init() {
   applyTheme(loadSettings().theme);
@@ -729,15 +841,7 @@ async function init() {
       else showError(err instanceof ApiError ? err.message : String(err));
     }
   }
-  if (!app.view) {
-    // Nothing to pick up: the usual start, to look at while the New game dialog is open.
-    const start = {};
-    for (let square = 1; square <= 32; square++) {
-      if (square <= 12) start[square] = "b";
-      else if (square >= 21) start[square] = "w";
-    }
-    board.show({ board: start, legal: [], last_move: null, fen: "" }, { animate: false });
-  }
+  if (!app.view) showStart();
   drawStatus();
   document.body.dataset.ready = "1";
   if (fen !== null || !app.view) openNewGame(fen);
