@@ -51,7 +51,7 @@ from backgammon.services.state import (
     Place,
     SettingsJSON,
 )
-from backgammon.services.words import points_text, turn_text
+from backgammon.services.words import points_text, turn_text, was
 
 #: The most rest-of-turn plays a hint lists (a double can have hundreds); ``plays_total`` counts
 #: them all.
@@ -323,7 +323,7 @@ def _frame_ids(frame: FrameJSON, position: Position, game: Game) -> IdsJSON | No
 
 
 def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
-                 title: str = "") -> ReviewJSON:
+                 title: str = "", claimed: bool = False) -> ReviewJSON:
     """Every position of ``match`` to step through, game by game.
 
     Args:
@@ -332,6 +332,10 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         names: the players' names, ``(white, black)``, for the move list's lines; with the
             default the lines are exactly those of the session's ``history``.
         title: the caption.
+        claimed: the last game was claimed from a silent player (online play without a
+            clock, which records the claim as a timeout of the silent side): its line says
+            so, as the live move list does (``services.table.match_history``), not that time
+            ran out.
 
     Returns:
         The :class:`ReviewJSON`: ``history`` the move list, ``frames`` its positions, each line
@@ -368,6 +372,9 @@ def review_match(match: Match, names: tuple[str, str] = ("White", "Black"), *,
         for turn, decisions in zip(game.history, frame_decisions(game), strict=True):
             kind = "play" if turn.action == "move" else turn.action
             text = turn_text(turn, names)
+            if (claimed and turn.action == "timeout" and number == len(games)
+                    and game.outcome is not None and game.outcome.kind == "timeout"):
+                text = f"{was(by_color[turn.color])} silent too long: the game was claimed"
             offered = turn.action in ("double", "beaver", "raccoon")
             index = len(history)
             history.append({"game": number, "kind": kind, "color": _name(turn.color),

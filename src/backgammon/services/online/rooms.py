@@ -1647,10 +1647,11 @@ class Room:
             match, seq, owner = self.match.snapshot(), self.seq, self.match
             length = self.settings.match_length
             kind = f"match to {length}" if length else "single game"
+            claimed = self._abandoned is not None  # (recorded as a timeout: say it was claimed)
 
             def review() -> list[Outgoing]:
                 made = review_match(match, names, title=f"{names[0]} vs {names[1]} · online, "
-                                                        f"{kind}")
+                                                        f"{kind}", claimed=claimed)
                 payload = {"type": "review", "review": made}
                 text = _review_text(payload)
                 if len(text) <= REVIEW_CACHE_BYTES:
