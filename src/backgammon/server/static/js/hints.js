@@ -13,11 +13,15 @@
 // of its roll, the play made marked; for a double, the cube hint; for a take or a drop, the
 // answer to the double.
 //
+// Beside an evaluation of ranked plays or of a cube decision, live or in review, "Roll out"
+// opens the rollout panel for that decision (rollout.js).
+//
 // Online, the room decides (its view's `hints`): while a game against a person is played there
-// are no hints, live or in review, and no evaluation is asked for; once the game is over they
-// come back.
+// are no hints, live or in review, and no evaluation is asked for (and no rollout); once the
+// game is over they come back.
 
 import { evaluatePosition, getEvaluation, getHints } from "./assist_api.js";
+import { RolloutView } from "./rollout.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "backgammon.hints";
@@ -130,7 +134,8 @@ export class Hints {
    * @param {import("./board.js").BoardView} hooks.board
    * @param {() => object|null} hooks.getGame the live state
    * @param {(text: string) => void} hooks.say announce a line
-   * @param {(play: string) => void} [hooks.play] make a play (in notation) on the board
+   * @param {(play: string, options: {whole: boolean}) => void} [hooks.play] make a play (in
+   *   notation) on the board; `whole`: a ranked play, from the turn's start
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -140,15 +145,15 @@ export class Hints {
     this.live = null; // the live state last shown (local game or online view)
     this.frame = null; // the review frame on the board, while reviewing
     this.cache = new Map(); // XGID -> evaluation
+    this.rollout = new RolloutView({ say: (text) => this.hooks.say(text) });
     this.apply();
   }
 
-  /** Whether the live game waits for the person's whole play (nothing moved yet): a ranked
-   * play, a whole turn's, can then be made as it is. */
+  /** Whether the live game waits for the person's play: a ranked play, a whole turn's, can
+   * then be made (the checkers moved so far this turn are taken back first). */
   wholeTurnAhead() {
     const game = this.live;
-    return Boolean(game && !isOnline(game) && game.phase === "move" && !game.computer_to_act &&
-      !(game.played && game.played.length));
+    return Boolean(game && !isOnline(game) && game.phase === "move" && !game.computer_to_act);
   }
 
   /** Whether the computer's evaluation may be shown now: not during an online game that is
@@ -170,6 +175,7 @@ export class Hints {
 
   apply() {
     const allowed = this.allowed();
+    if (!(this.on && allowed)) this.rollout.close(); // no rollout where there are no hints
     this.hooks.board.root.classList.toggle("hints", this.on && allowed);
     $("hints-button").setAttribute("aria-pressed", String(this.on));
     $("hints-panel").hidden = !this.on;
@@ -268,13 +274,15 @@ export class Hints {
   }
 
   /** Make `node` (a row of the ranked plays, a line of the ways to finish the turn) play
-   * `play` on a click or Enter, while the person is to move in the live game. */
-  playable(node, play) {
+   * `play` on a click or Enter, while the person is to move in the live game; `whole`: a
+   * ranked play, from the turn's start (the moves made so far are taken back first), not
+   * the rest of the turn. */
+  playable(node, play, whole = false) {
     if (!this.hooks.play || this.frame) return;
     node.classList.add("playable");
     node.tabIndex = 0;
     node.title = `Play ${play} (then Done ends the turn, Undo takes it back)`;
-    const go = () => this.hooks.play(play);
+    const go = () => this.hooks.play(play, { whole });
     node.addEventListener("click", go);
     node.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
@@ -296,7 +304,10 @@ export class Hints {
       answer = { kind: "error", text: err.message };
     }
     if (this.evalPending !== key) return;
-    this.drawEvaluation(answer);
+    this.drawEvaluations([answer], {
+      positions: [game.ids ? game.ids.xgid : null],
+      gammons: !(game.settings && game.settings.gammons === false),
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -327,7 +338,8 @@ export class Hints {
     const gammons = frame.gammons !== false;
     const known = decisions.map((xgid) => this.cache.get(cacheKey(xgid, gammons)));
     if (known.every(Boolean)) {
-      this.drawEvaluations(known, { played: playedOf(frame), review: true });
+      this.drawEvaluations(known, { played: playedOf(frame), review: true,
+        positions: decisions, gammons });
       return;
     }
     $("hints-eval").replaceChildren(el("p", "Thinking…", "hints-text"));
@@ -345,7 +357,8 @@ export class Hints {
         BUSY_RETRY_MS);
       return;
     }
-    this.drawEvaluations(answers, { played: playedOf(frame), review: true });
+    this.drawEvaluations(answers, { played: playedOf(frame), review: true,
+      positions: frame.decisions, gammons: frame.gammons !== false });
   }
 
   /** The evaluation of `xgid` (kept), or {kind: "error", text}; `gammons` false for a game
@@ -383,8 +396,11 @@ export class Hints {
   /**
    * Draw evaluations (the answers of the evaluation endpoints), one after the other.
    * @param {object[]} answers
-   * @param {{played?: string|null, review?: boolean}} [options] `played`: the play made (its
-   *   row is marked); `review`: words for a turn gone by, not for the person to act now
+   * @param {{played?: string|null, review?: boolean, positions?: (string|null)[],
+   *   gammons?: boolean}} [options] `played`: the play made (its row is marked); `review`:
+   *   words for a turn gone by, not for the person to act now; `positions`: the XGID of each
+   *   answer's decision (a "Roll out" button follows each known one); `gammons`: false for
+   *   a game without them
    */
   drawEvaluations(answers, options = {}) {
     const box = $("hints-eval");
@@ -392,13 +408,41 @@ export class Hints {
     delete box.dataset.kind;
     if (!answers.length) return;
     box.dataset.kind = answers.map((answer) => answer.kind).join(" ");
-    for (const answer of answers) box.append(...this.evaluationNodes(answer, options));
+    const positions = options.positions || [];
+    answers.forEach((answer, i) => {
+      box.append(...this.evaluationNodes(answer, { ...options, position: positions[i] || null }));
+    });
   }
 
-  evaluationNodes(answer, { played = null, review = false } = {}) {
-    const playable = !review && this.wholeTurnAhead() ? (row, play) => this.playable(row, play)
+  evaluationNodes(answer, { played = null, review = false, position = null, gammons = true } = {}) {
+    const playable = !review && this.wholeTurnAhead() ? (row, play) => this.playable(row, play, true)
       : null;
-    return evaluationNodes(answer, { played, review, playable });
+    const nodes = evaluationNodes(answer, { played, review, playable });
+    const button = position && this.allowed() ? this.rolloutButton(answer, position, gammons) : null;
+    if (button) nodes.push(button);
+    return nodes;
+  }
+
+  /** "Roll out" for an evaluation's decision (ranked plays with a choice, a cube decision, a
+   * double to answer: rolled out as the cube decision), or null. */
+  rolloutButton(answer, position, gammons) {
+    let kind;
+    let what;
+    if (answer.kind === "plays" && answer.plays.length >= 2) {
+      kind = "plays";
+      what = `the best plays of ${Math.max(...answer.dice)}-${Math.min(...answer.dice)}`;
+    } else if (answer.kind === "cube" || answer.kind === "take") {
+      kind = "cube";
+      what = answer.kind === "cube" ? "the cube decision" : "the double (its cube decision)";
+    } else {
+      return null;
+    }
+    const button = el("button", "Roll out", "hints-rollout");
+    button.type = "button";
+    button.dataset.rollout = kind;
+    button.title = `Settle ${what} by playing it out many times`;
+    button.addEventListener("click", () => this.rollout.open({ position, gammons, kind, what }));
+    return button;
   }
 }
 
