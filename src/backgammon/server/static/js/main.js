@@ -12,7 +12,7 @@ import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
-import { OnlineGame } from "./online.js";
+import { OnlineGame, forgetKeptSeat, keptSeats } from "./online.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
@@ -217,8 +217,10 @@ async function playComputer() {
 
 /** Make a play of the hints panel (in notation: "8/5 6/5"), move by move as the board
  * sends them; each move is one the server offers now (a move it does not offer ends it, said
- * in words). The person ends the turn (Done) or takes it back (Undo). */
-function playHint(text) {
+ * in words). `whole`: a ranked play, a whole turn's from its start: the checkers moved so far
+ * this turn are taken back first (else the rest of the turn, from where it stands). The
+ * person ends the turn (Done) or takes it back (Undo). */
+function playHint(text, { whole = false } = {}) {
   const game = app.game;
   if (!game || app.busy || (app.online && app.online.active)) return;
   if (game.phase !== "move" || game.computer_to_act) return;
@@ -228,6 +230,9 @@ function playHint(text) {
   app.board.select(null);
   run(async () => {
     let state = game;
+    while (whole && state.played && state.played.length) {
+      state = await act(state.id, "undo");
+    }
     while (left.length) {
       // the moves of a play in the order the server allows them (a checker on the bar first)
       const next = left.findIndex((move) => offered(state, move));
@@ -609,6 +614,10 @@ function wire() {
       $("speed-select").value = app.settings.speed;
     },
     onStartOver: () => {
+      // the online seats kept in this browser go too: the page no longer offers to return to
+      // them (an online game on the page is left without a word: its seat is forgotten)
+      if (app.online && app.online.active) app.online.stop();
+      for (const kept of keptSeats()) forgetKeptSeat(kept.code, kept.seat);
       saveGameId(null);
       app.game = null;
       history.replaceState(null, "", location.pathname);

@@ -66,7 +66,8 @@ export class StatsView {
    * @param {object} hooks
    * @param {() => object|null} hooks.getGame the local game on the board
    * @param {() => void} hooks.onSettingsCleared the settings went back to the defaults
-   * @param {() => void} hooks.onStartOver the game in progress is forgotten
+   * @param {() => void} hooks.onStartOver the game in progress is forgotten (the page forgets
+   *   its online seats too)
    * @param {(seed: string) => void} hooks.newGameFromSeed open the New game form with a seed
    */
   constructor(hooks) {
@@ -242,7 +243,7 @@ export class StatsView {
   async startOver() {
     const yes = await confirmDialog(
       "Start over?",
-      "The games not finished in this browser (the one on the board and those under Recent games) and the positions saved here are forgotten (the record stays).",
+      "The games not finished in this browser (the one on the board and those under Recent games), its seats in online games and the positions saved here are forgotten (the record stays).",
       "Start over",
     );
     if (!yes) return;

@@ -1,0 +1,76 @@
+"""Issue 34's page points in a real browser: a ranked play of the hints is still clickable
+after a partial move (the moves made are taken back, then the play is made), and Start over
+forgets this browser's online seats as it forgets its unfinished games.
+
+The fixtures (the server, chromium, ``open_page``) are those of ``test_player_trial.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import test_player_trial
+from browser_support import ServerProcess
+from test_player_trial import played_text
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+
+browser = test_player_trial.browser
+server = test_player_trial.server
+open_page = test_player_trial.open_page
+
+
+def test_a_ranked_play_is_clickable_after_a_partial_move(
+        open_page: Any, server: ServerProcess) -> None:
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    game.start(mode="pass_and_play", cube=False)
+    game.press("#roll-button")
+    state = game.state()
+    entry = state["legal"][0]
+    game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+    partial = played_text(server, state["id"])
+    assert partial and game.state()["can"]["undo"]
+    page.click("#hints-button")
+    rows = page.locator("#hints-ranked tr[data-play].playable")
+    rows.first.wait_for(timeout=60_000)
+    # a play that does not begin with the move made: it must be taken back first
+    plays = [rows.nth(i).get_attribute("data-play") for i in range(rows.count())]
+    play = next(p for p in plays if p and not p.startswith(partial.split()[0]))
+    rows.nth(plays.index(play)).click()
+    game.wait_idle()
+    after = game.state()
+    assert after["can"]["done"] and not after["legal"]
+    assert played_text(server, state["id"]) == play
+    assert game.errors == []
+
+
+def test_start_over_forgets_the_online_seats(open_page: Any, server: ServerProcess) -> None:
+    room = server.post("/api/online/rooms", {"name": "Alice"})
+    code = room["code"]
+    game = open_page()
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    key = f"backgammon.online.{code}.host"
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  [key, json.dumps({"token": room["token"], "seen": 1})])
+    page.reload()
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.locator(f'#online-seats-list li[data-code="{code}"]').wait_for()  # offered
+    page.click("#new-game-cancel")
+    page.click("#settings-button")
+    page.click("#options-start-over")
+    page.wait_for_selector("#confirm-dialog[open]")
+    assert "online games" in page.inner_text("#confirm-text")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.wait_for_timeout(500)  # the lists are read from the server
+    assert page.evaluate("(key) => localStorage.getItem(key)", key) is None
+    assert page.locator(f'#online-seats-list li[data-code="{code}"]').count() == 0
+    page.reload()
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.wait_for_timeout(500)
+    assert page.locator(f'#online-seats-list li[data-code="{code}"]').count() == 0
