@@ -74,3 +74,41 @@ def test_start_over_forgets_the_online_seats(open_page: Any, server: ServerProce
     page.wait_for_selector("#new-game-dialog[open]")
     page.wait_for_timeout(500)
     assert page.locator(f'#online-seats-list li[data-code="{code}"]').count() == 0
+
+
+def mirrored(play: str) -> str:
+    """A play counted from the other side, as the page's "mine" numbering writes it."""
+    import re
+
+    return re.sub(r"\d+(?!\))", lambda m: str(25 - int(m.group())), play)
+
+
+def test_the_numbering_setting_reaches_the_computers_words_and_the_review(
+        open_page: Any) -> None:
+    """With "Moves in the move list: all from my side", the computer's play is written from
+    the person's side in its playback's words and in the review's line, as in the move list."""
+    from test_web_game import play_until
+
+    game = open_page(settings={"numbering": "mine"})
+    page = game.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    game.start(mode="computer", level="easy", side="white", cube=False)
+    state = play_until(game, lambda s: any(h["color"] == "black" and h["kind"] == "play"
+                                           and ":" in h["text"] for h in s["history"]))
+    line = next(h["text"] for h in state["history"]
+                if h["color"] == "black" and h["kind"] == "play")
+    own = line.split(": ", 1)[1]  # the computer's play in its own numbering
+    assert own != "cannot move"
+    mine = mirrored(own)
+    assert mine != own
+    shown = page.locator("#move-list li").all_inner_texts()
+    assert any(text.strip().endswith(mine) for text in shown), shown
+    note = page.inner_text("#computer-note")
+    if "plays" in note:  # the computer's last words: its play, from the person's side
+        assert mine in note and own not in note, note
+    # the review's line of that play
+    page.click("#review-button")
+    page.locator("#move-list li", has_text=mine).first.click()
+    page.wait_for_function("(mine) => document.getElementById('review-label').textContent"
+                           ".includes(mine)", arg=mine)
+    assert own not in page.inner_text("#review-label")

@@ -6,6 +6,7 @@
 // chances over the game: an inline SVG; a click on a point jumps to that move.
 
 import { cancelAnalysis, getAnalysis, startAnalysis } from "./assist_api.js";
+import { pointsFor } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
@@ -397,15 +398,17 @@ export class Analysis {
     box.dataset.line = frame.history_index === null ? "" : String(frame.history_index);
     for (const d of decisions) {
       const name = this.result.names[d.player];
+      // the plays in the mover's numbering (player 0 is White), or as the move list's setting
+      const points = (play) => pointsFor(play, d.player === 0 ? "white" : "black");
       if (d.kind === "move") {
         const said = d.loss > 0.0005
-          ? `${name} played ${d.played}: best ${d.best}, lost ${d.loss.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}.`
-          : `${name} played ${d.played}: the best play.`;
+          ? `${name} played ${points(d.played)}: best ${points(d.best)}, lost ${d.loss.toFixed(3)}${d.mark ? ` (${d.mark})` : ""}.`
+          : `${name} played ${points(d.played)}: the best play.`;
         box.appendChild(el("p", said, "analysis-said"));
         const list = el("ol", undefined, "analysis-alternatives");
         for (const a of d.alternatives) {
           const depth = a.ply === undefined || a.ply === null ? "" : `${a.ply}-ply, `;
-          const item = el("li", `${a.play}  ${signed(a.equity)}  (${depth}win ${(100 * a.probs[0]).toFixed(1)}%)`);
+          const item = el("li", `${points(a.play)}  ${signed(a.equity)}  (${depth}win ${(100 * a.probs[0]).toFixed(1)}%)`);
           if (a.play === d.played) item.className = "played";
           list.appendChild(item);
         }

@@ -22,6 +22,7 @@
 
 import { evaluatePosition, getEvaluation, getHints } from "./assist_api.js";
 import { RolloutView } from "./rollout.js";
+import { pointsFor } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "backgammon.hints";
@@ -261,7 +262,8 @@ export class Hints {
     plays.replaceChildren();
     for (const play of hints.plays) {
       const item = document.createElement("li");
-      item.textContent = play;
+      // as the move list's setting writes plays (data-play stays the mover's notation)
+      item.textContent = pointsFor(play, this.live && this.live.turn);
       item.dataset.play = play;
       this.playable(item, play);
       plays.appendChild(item);
@@ -305,6 +307,7 @@ export class Hints {
     }
     if (this.evalPending !== key) return;
     this.drawEvaluations([answer], {
+      mover: game.turn,
       positions: [game.ids ? game.ids.xgid : null],
       gammons: !(game.settings && game.settings.gammons === false),
     });
@@ -339,7 +342,7 @@ export class Hints {
     const known = decisions.map((xgid) => this.cache.get(cacheKey(xgid, gammons)));
     if (known.every(Boolean)) {
       this.drawEvaluations(known, { played: playedOf(frame), review: true,
-        positions: decisions, gammons });
+        positions: decisions, gammons, mover: frame.color });
       return;
     }
     $("hints-eval").replaceChildren(el("p", "Thinking…", "hints-text"));
@@ -358,7 +361,7 @@ export class Hints {
       return;
     }
     this.drawEvaluations(answers, { played: playedOf(frame), review: true,
-      positions: frame.decisions, gammons: frame.gammons !== false });
+      positions: frame.decisions, gammons: frame.gammons !== false, mover: frame.color });
   }
 
   /** The evaluation of `xgid` (kept), or {kind: "error", text}; `gammons` false for a game
@@ -414,10 +417,11 @@ export class Hints {
     });
   }
 
-  evaluationNodes(answer, { played = null, review = false, position = null, gammons = true } = {}) {
+  evaluationNodes(answer, { played = null, review = false, position = null, gammons = true,
+    mover = null } = {}) {
     const playable = !review && this.wholeTurnAhead() ? (row, play) => this.playable(row, play, true)
       : null;
-    const nodes = evaluationNodes(answer, { played, review, playable });
+    const nodes = evaluationNodes(answer, { played, review, playable, mover });
     const button = position && this.allowed() ? this.rolloutButton(answer, position, gammons) : null;
     if (button) nodes.push(button);
     return nodes;
@@ -453,12 +457,13 @@ export class Hints {
  * @param {object} answer the evaluation
  * @param {{played?: string|null, review?: boolean, playable?: Function|null, ids?: boolean}}
  *   [options] `played`: the play made (its row marked); `review`: words for a turn gone by;
- *   `playable(row, play)`: makes a row play its play; `ids`: give the table and the cube line
+ *   `playable(row, play)`: makes a row play its play; `mover`: whose numbering the plays use
+ *   (shown as the move list's setting writes plays: table.js pointsFor); `ids`: give the table and the cube line
  *   their ids (the hints panel's)
  * @returns {Node[]}
  */
 export function evaluationNodes(answer, { played = null, review = false, playable = null,
-  ids = true } = {}) {
+  ids = true, mover = null } = {}) {
   if (answer.kind === "plays") {
     const roll = answer.dice ? `${Math.max(...answer.dice)}-${Math.min(...answer.dice)}` : "";
     if (!answer.plays.length) return review ? [el("p", `No play: ${roll} cannot be played.`, "hints-text")] : [];
@@ -473,7 +478,7 @@ export function evaluationNodes(answer, { played = null, review = false, playabl
       row.dataset.play = play.play;
       row.dataset.ply = String(play.ply);
       const p = play.probs;
-      for (const text of [String(i + 1), play.play, `${play.ply}-ply`, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
+      for (const text of [String(i + 1), pointsFor(play.play, mover), `${play.ply}-ply`, eq(play.equity), i ? play.diff.toFixed(3) : "", pct(p.win), pct(p.win_gammon), pct(p.win_backgammon), pct(p.lose_gammon), pct(p.lose_backgammon)]) row.appendChild(el("td", text));
       // where the plays searched less deep begin: a line between (like is ranked with like)
       if (i && row.dataset.ply !== table.lastChild.dataset.ply) row.classList.add("shallower");
       row.title = `searched ${play.ply}-ply`;

@@ -25,7 +25,7 @@ import {
   passHold,
   personPassed,
 } from "./turnshow.js";
-import { drawControls, drawView, setNumbering } from "./table.js";
+import { drawControls, drawView, pointsFor, setNumbering } from "./table.js";
 import {
   applyTheme,
   loadGameId,
@@ -202,14 +202,15 @@ async function playComputer() {
       app.board.drawDice(step.dice, step.dice_left, step.color, firstTurn ? opening : null,
         { label: pass ? NO_MOVE : null });
       app.board.drawCube(step.cube);
-      $("status").textContent = firstTurn ? `${openingWords} ${step.text}` : step.text;
+      const said = pointsFor(step.text, step.color); // the setting's numbering
+      $("status").textContent = firstTurn ? `${openingWords} ${said}` : said;
       if (app.assist) app.assist.onStep(step);
       if (pass) await hold(passHold(app.settings.speed));
       else if (delay) await sleep(delay);
     }
     app.board.root.classList.remove("no-anim");
     // The computer's last words stay in view (its cube answer, its play) until the next action.
-    showNote(answer.summary);
+    showNote(pointsFor(answer.summary, answer.steps.length ? answer.steps[0].color : null));
     setBusy(false);
     show(answer.state);
   }

@@ -7,7 +7,7 @@
 // are hidden; leaving review shows the live position again.
 
 import { getReview } from "./assist_api.js";
-import { fillHistory, turnNumbers } from "./table.js";
+import { fillHistory, pointsFor, turnNumbers } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -268,12 +268,13 @@ export class Review {
     }
     $("score-caption").textContent = reviewCaption(this.data, frame);
     const counter = this.counter(frame); // as the move list numbers the line shown
-    const label = counter ? `${counter}: ${frame.text}` : frame.text;
+    const text = pointsFor(frame.text, frame.color); // its plays as the move list writes them
+    const label = counter ? `${counter}: ${text}` : text;
     $("review-label").textContent = label;
-    $("status").textContent = `Reviewing. ${frame.text}`;
+    $("status").textContent = `Reviewing. ${text}`;
     document.body.dataset.reviewIndex = String(this.index);
     if (this.hooks.showIds) this.hooks.showIds(frame.ids || null); // the position on the board
     if (this.hooks.onFrame) this.hooks.onFrame(frame);
-    this.hooks.say(frame.text);
+    this.hooks.say(text);
   }
 }

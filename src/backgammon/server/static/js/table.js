@@ -101,6 +101,29 @@ export function mirrorPlay(play) {
 
 const PLAY_LINE = /^(.*? \d-\d: )((?:bar|\d+)(?:\/(?:\d+|off)\*?)+(?:\(\d\))?(?: (?:bar|\d+)(?:\/(?:\d+|off)\*?)+(?:\(\d\))?)*)$/;
 
+/** A play in notation inside a sentence ("The computer plays 6-4: 24/18 13/9*"). */
+const PLAY_IN_TEXT = /(?:bar|\d+)(?:\/(?:\d+|off)\*?)+(?:\(\d\))?/g;
+
+/** The side the board was last numbered from, as the move list was drawn (fillHistory): the
+ * side "mine" counts every point from. */
+let shownSide = null;
+
+/**
+ * `text`, a sentence naming the points of `color`'s plays in `color`'s own numbering (a
+ * computer's step, a review line, an analysis's "X played ..."), as the setting "Moves in the
+ * move list" writes plays: with "mine", counted from `side` (default: the side the board is
+ * numbered from) when `color` is the other side; else as it is. The move list's own lines
+ * follow the same setting (fillHistory).
+ * @param {string} text
+ * @param {string|null} color whose numbering the plays in `text` use ("white"/"black")
+ * @param {string|null} [side] the side to count from
+ * @returns {string}
+ */
+export function pointsFor(text, color, side = shownSide) {
+  if (numbering !== "mine" || !side || !color || color === side || !text) return text;
+  return text.replace(PLAY_IN_TEXT, (play) => mirrorPlay(play));
+}
+
 /** The text of a move-list line as the setting writes it: a play of the side other than
  * `side` counted from `side` ("mine"), else as the server wrote it. */
 function lineText(entry, side) {
@@ -146,6 +169,7 @@ export function turnNumbers(history) {
  * plays written as the setting says (`side`: the side the board is numbered from). */
 export function fillHistory(list, history, side = null) {
   const numbers = turnNumbers(history);
+  if (side) shownSide = side;
   const mine = numbering === "mine" && side ? side : null;
   const note = $("history-note");
   if (note) {
