@@ -17,6 +17,11 @@
   chances, or the cube hint. Refused (403) while it is the computer's turn to act, and (503
   ``busy``) when the app's evaluation slots are all taken
   (:class:`~backgammon.services.analysis_jobs.EvaluationSlots`), as the position hints are.
+* ``POST /api/games/{id}/tutor`` with ``{"action": "done" | "roll" | "double" | "take" |
+  "drop" | "beaver"}``: the tutor's verdict on the action the person is about to make (the
+  play on the board before Done, a cube action), by the hint's evaluation
+  (:func:`~backgammon.services.tutor.tutor_check`): its loss in EMG, GNU Backgammon's mark
+  and a sentence. Refused as the hint is (403 while the computer is to act, 503 ``busy``).
 
 The analyses run in worker threads, a bounded number at once; nothing here blocks the event
 loop.
@@ -50,11 +55,21 @@ from backgammon.services.analysis_jobs import (
 )
 from backgammon.services.review import player_names
 from backgammon.services.state import SettingsJSON
+from backgammon.services.tutor import TutorAction, tutor_check
 
 #: The path of the analysis endpoint (its bodies may be as large as an import's).
 ANALYSIS_PATH: Final = "/api/analysis"
 
 router = APIRouter(tags=["analysis"])
+
+
+class TutorRequest(BaseModel):
+    """The action the tutor is asked about."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: TutorAction = Field(description="done (the play on the board), roll, double, "
+                                "take, drop or beaver")
 
 
 class AnalysisRequest(BaseModel):
@@ -139,23 +154,24 @@ async def cancel_analysis(job_id: str, request: Request) -> Any:
     return job.to_json()
 
 
+def _game_copy(match: Match, settings: SettingsJSON) -> Game | None:
+    """A copy of the game to evaluate (None: the computer is to act), taken under the
+    session's lock; the evaluation runs on it after, so the game is not held meanwhile."""
+    human = settings["human"]
+    computer = None if human is None else Color.parse(human).opponent
+    game = match.current
+    acting = game.on_roll
+    if game.phase.value == "double_offered" and acting is not None:
+        acting = acting.opponent
+    if computer is not None and acting is computer:
+        return None
+    return Game.replay(game.to_log())
+
+
 @router.get("/api/games/{game_id}/evaluation", summary="The computer's hint")
 async def evaluation(game_id: GameId, service: Service, request: Request) -> Any:
     """Ranked plays for the dice thrown, or the cube hint before the roll (EMG); 503 ``busy``
     when every evaluation slot is taken."""
-
-    def read(match: Match, settings: SettingsJSON) -> Game | None:
-        """A copy of the game to evaluate (None: the computer is to act), taken under the
-        session's lock; the evaluation runs on it after, so the game is not held meanwhile."""
-        human = settings["human"]
-        computer = None if human is None else Color.parse(human).opponent
-        game = match.current
-        acting = game.on_roll
-        if game.phase.value == "double_offered" and acting is not None:
-            acting = acting.opponent
-        if computer is not None and acting is computer:
-            return None
-        return Game.replay(game.to_log())
 
     slots: EvaluationSlots = request.app.state.evaluations
     client = request.client.host if request.client is not None else None
@@ -164,9 +180,28 @@ async def evaluation(game_id: GameId, service: Service, request: Request) -> Any
         with slots.slot(client):
             return evaluation_for(game)
 
-    found = await anyio.to_thread.run_sync(service.inspect, game_id, read)
+    found = await anyio.to_thread.run_sync(service.inspect, game_id, _game_copy)
     if found is None:
         return _error(403, "not_your_turn", "no hint while the computer is to act")
+    return await anyio.to_thread.run_sync(in_slot, found)
+
+
+@router.post("/api/games/{game_id}/tutor", summary="The tutor's verdict on an action")
+async def tutor(game_id: GameId, body: TutorRequest, service: Service,
+                request: Request) -> Any:
+    """What the action about to be made loses (EMG) by the hint's evaluation, with GNU
+    Backgammon's mark (doubtful 0.04, bad 0.08, very bad 0.16) and a sentence; 403 while the
+    computer is to act, 503 ``busy`` when every evaluation slot is taken."""
+    slots: EvaluationSlots = request.app.state.evaluations
+    client = request.client.host if request.client is not None else None
+
+    def in_slot(game: Game) -> dict[str, Any]:
+        with slots.slot(client):
+            return tutor_check(game, body.action)
+
+    found = await anyio.to_thread.run_sync(service.inspect, game_id, _game_copy)
+    if found is None:
+        return _error(403, "not_your_turn", "no tutor while the computer is to act")
     return await anyio.to_thread.run_sync(in_slot, found)
 
 

@@ -17,6 +17,7 @@ import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
+import { Tutor } from "./tutor.js";
 import {
   NO_MOVE,
   hold,
@@ -247,11 +248,15 @@ function playHint(text, { whole = false } = {}) {
 }
 
 function perform(action, body) {
+  // an online game's actions go to its room: the tutor never judges them
   if (app.online && app.online.active) return app.online.perform(action, body);
   const id = app.game && app.game.id;
   if (!id) return;
   if (action === "move") app.board.select(null);
   run(async () => {
+    // tutor mode: a play or a cube action that loses more than the threshold waits for the
+    // person's answer (Rethink or Hint: nothing is sent)
+    if (app.tutor && !(await app.tutor.allows(app.game, action))) return null;
     const game = await act(id, action, body);
     if (action === "rematch") { // a new session: the address and a reload follow it
       saveGameId(game.id);
@@ -537,6 +542,9 @@ function openSettings() {
   $("numbering-select").value = app.settings.numbering;
   $("auto-roll-input").checked = app.settings.auto_roll;
   $("auto-confirm-input").checked = app.settings.auto_confirm;
+  $("tutor-input").checked = app.settings.tutor;
+  $("tutor-threshold-select").value = String(app.settings.tutor_threshold);
+  if (!$("tutor-threshold-select").value) $("tutor-threshold-select").value = "0.04";
   $("settings-dialog").showModal();
 }
 
@@ -577,6 +585,14 @@ function wire() {
     explainSource: () => (app.online && app.online.active ? app.online.explainSource() : null),
     playHint,
     showIds: (ids) => app.ids && app.ids.show(ids),
+  });
+  app.tutor = new Tutor({
+    settings: () => app.settings,
+    hint: () => {
+      if (!app.assist.hints.on) app.assist.hints.toggle();
+      $("hints-panel").scrollIntoView({ block: "nearest" });
+    },
+    note: showNote,
   });
   app.ids = new IdsView($("game-ids"), $("game-ids-status"));
   app.recent = new RecentGames({ browser: browserId, resume: resumeGame });
@@ -696,6 +712,14 @@ function wire() {
   });
   $("auto-confirm-input").addEventListener("change", (e) => {
     app.settings.auto_confirm = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("tutor-input").addEventListener("change", (e) => {
+    app.settings.tutor = e.target.checked;
+    saveSettings(app.settings);
+  });
+  $("tutor-threshold-select").addEventListener("change", (e) => {
+    app.settings.tutor_threshold = Number(e.target.value);
     saveSettings(app.settings);
   });
   $("settings-dialog").addEventListener("close", () => maybeAutomatic());

@@ -20,6 +20,8 @@ export const DEFAULTS = Object.freeze({
   auto_confirm: false, // play a forced play (the roll's only legal play) by itself
   home: "right", // "right" | "left": where the player's home board is drawn
   numbering: "own", // "own" | "mine": the move list's plays each from its side, or all as the board
+  tutor: false, // warn before a play or a cube action that loses more than tutor_threshold
+  tutor_threshold: 0.04, // equity (EMG): gnubg's doubtful 0.04, bad 0.08, very bad 0.16
 });
 
 function storage() {
