@@ -1,7 +1,9 @@
 """Backgammon at the table: the plug-in that :mod:`gametable` runs.
 
-:data:`RULES` is the game's :class:`~gametable.seam.GameRules`: chance (seeded dice; the
-online door's fair-random rounds will feed them), the computer's levels, and the settings of a
+:data:`RULES` is the game's :class:`~gametable.seam.ChanceRules`: chance (seeded dice at a
+table of this server; at an online room, dice made from each round's shared secret by
+:func:`backgammon.core.dice.dice_from_secrets`, as the page's ``fairdice.js`` checks them), the
+computer's levels, and the settings of a
 match: ``length`` (points; 0 for money play), ``cube``, ``gammons``, ``jacoby``, ``beavers``
 (WBF rules; the Jacoby rule and beavers for money play only). A game in progress
 (:class:`TableMatch`) wraps a :class:`~backgammon.core.match.Match`; its view is the one both
@@ -29,6 +31,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from backgammon.core.dice import dice_from_secrets
 from backgammon.core.errors import BackgammonError, IllegalActionError, IllegalPlayError
 from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
@@ -39,7 +42,7 @@ from backgammon.services.computer import LEVELS, computer_player
 from backgammon.services.table import describe
 from backgammon.services.words import Names
 from gametable.errors import ActionRefused
-from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
+from gametable.seam import Applied, GameInProgress, Offer, Outcome, SharedSecret, Side
 
 #: The action types a backgammon match takes, with the fields each may carry.
 ACTIONS: Final[Mapping[str, frozenset[str]]] = {
@@ -70,7 +73,7 @@ DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
 }
 
 
-def _match(settings: Mapping[str, Any], seed: int) -> Match:
+def _match(settings: Mapping[str, Any], seed: int | None) -> Match:
     return Match(
         settings["length"],
         cube=settings["cube"],
@@ -92,8 +95,10 @@ def _side(color: Color) -> Side:
 class TableMatch:
     """A backgammon match (or money session) in progress, as the table sees it."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, *, fair: bool = False) -> None:
         self.match = match
+        #: True when the dice come only from fair-random rounds (:meth:`apply_chance`).
+        self.fair = fair
 
     @property
     def _game(self) -> Game:
@@ -138,13 +143,47 @@ class TableMatch:
         kind = "double" if game.phase is Phase.DOUBLE_OFFERED else "resign"
         return Offer(kind, _side(answerer.opponent))
 
+    def chance_due(self) -> frozenset[Side]:
+        """Both sides before the opening roll; the player on roll before rolling."""
+        game = self._game
+        if game.phase is Phase.OPENING:
+            return frozenset({"white", "black"})
+        if game.phase is Phase.ROLL and game.on_roll is not None:
+            return frozenset({_side(game.on_roll)})
+        return frozenset()
+
+    def apply_chance(
+        self, side: Side, action: Mapping[str, Any], shared: SharedSecret
+    ) -> Applied:
+        """A roll with the dice ``shared`` gives: ``dice_from_secrets(first, second,
+        number)`` (the opening roll's first die is White's).
+
+        Raises:
+            ActionRefused: as :meth:`apply`; ``invalid_action`` for an action that is not a
+                roll.
+        """
+        if action.get("type") != "roll" or set(action) != {"type"}:
+            raise ActionRefused("invalid_action", "only a roll takes a round's dice")
+        dice = dice_from_secrets(shared.first, shared.second, shared.number)
+        return self._apply(side, action, dice)
+
     def apply(self, side: Side, action: Mapping[str, Any]) -> Applied:
         """Carry out ``side``'s action, all or nothing (see the module docstring).
 
         Raises:
-            ActionRefused: ``invalid_action`` (malformed), ``not_your_turn``,
-                ``illegal_move`` (with the reason in the engine's words), ``not_allowed``.
+            ActionRefused: ``invalid_action`` (malformed; a roll at a fair table, whose dice
+                come from a round), ``not_your_turn``, ``illegal_move`` (with the reason in
+                the engine's words), ``not_allowed``.
         """
+        if self.fair and action.get("type") == "roll":
+            raise ActionRefused(
+                "invalid_action", "the dice come from a commit-reveal round here"
+            )
+        return self._apply(side, action, None)
+
+    def _apply(
+        self, side: Side, action: Mapping[str, Any], dice: tuple[int, int] | None
+    ) -> Applied:
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in ACTIONS:
             raise ActionRefused(
@@ -167,7 +206,7 @@ class TableMatch:
                 self.match.new_game()
             else:
                 self._check_actor(kind, color)
-                complete = self._act(kind, color, action)
+                complete = self._act(kind, color, action, dice)
         except IllegalPlayError as error:
             raise ActionRefused("illegal_move", str(error)) from error
         except ActionRefused:
@@ -192,11 +231,13 @@ class TableMatch:
         if expected is not None and color is not expected:
             raise ActionRefused("not_your_turn", f"it is {_side(expected)}'s to act")
 
-    def _act(self, kind: str, color: Color, action: Mapping[str, Any]) -> bool:
+    def _act(
+        self, kind: str, color: Color, action: Mapping[str, Any], dice: tuple[int, int] | None
+    ) -> bool:
         """Do one checked action; True when it completed the turn."""
         game = self._game
         if kind == "roll":
-            game.roll()
+            game.roll(dice)
             return game.phase is not Phase.MOVE and game.phase is not Phase.OPENING
         if kind == "move":
             play = action.get("play")
@@ -234,6 +275,23 @@ class TableMatch:
         lost on time have it)."""
         self._game.timeout(_color(side))
 
+    def forfeit(self, side: Side) -> None:
+        """``side`` forfeits the match (as an online room rules it): it loses the game in play
+        (between two games, the next one) by the rest of the match's points, or three times
+        the cube in a single game or money play, and the match ends there."""
+        color = _color(side)
+        if self.match.is_over:
+            return
+        if self._game.is_over:
+            self.match.new_game()
+        length = self.match.length
+        if length:
+            won = self.match.score[0 if color.opponent is WHITE else 1]
+            points = max(1, length - won)
+        else:
+            points = 3 * self._game.cube_value
+        self._game.forfeit(color, points)
+
     def outcome(self) -> Outcome | None:
         """Once the match (or single game) is over: its winner and the winner's points."""
         if not self.match.is_over:
@@ -242,7 +300,9 @@ class TableMatch:
         if winner is None:
             return None
         last = self.match.current.outcome
-        reason = "time" if last is not None and last.kind == "timeout" else "match"
+        reason = {"timeout": "time", "forfeit": "forfeit"}.get(
+            "" if last is None else str(last.kind), "match"
+        )
         score = self.match.score
         points = score[0] if winner is WHITE else score[1]
         return Outcome(_side(winner), reason, points)
@@ -275,6 +335,7 @@ class BackgammonRules:
 
     name: str = "backgammon"
     needs_chance: bool = True
+    chance_actions: frozenset[str] = frozenset({"roll"})
     levels: tuple[str, ...] = LEVELS
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -306,6 +367,10 @@ class BackgammonRules:
         """A new match, its dice seeded with ``seed``."""
         return TableMatch(_match(settings, seed))
 
+    def new_fair(self, settings: Mapping[str, Any]) -> TableMatch:
+        """A new match whose dice come only from fair-random rounds (no seed)."""
+        return TableMatch(_match(settings, None), fair=True)
+
     def replay(
         self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
     ) -> TableMatch:
@@ -320,7 +385,7 @@ class BackgammonRules:
             match = Match.replay(log[0])
         except BackgammonError as error:
             raise ActionRefused("invalid_log", str(error)) from error
-        return TableMatch(match)
+        return TableMatch(match, fair=match.seed is None)
 
     def computer_action(
         self, game: GameInProgress, side: Side, level: str, rng: random.Random

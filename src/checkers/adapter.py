@@ -139,6 +139,10 @@ class TableGame:
         """``side`` forfeits (an online room's referee decision): the opponent wins."""
         self.game.forfeit(_color(side))
 
+    def forfeit(self, side: Side) -> None:
+        """``side`` forfeits (an online room's referee decision): the opponent wins."""
+        self.game.forfeit(_color(side))
+
     def outcome(self) -> Outcome | None:
         """The table's outcome: the winner's side (None for a draw), the reason, 1 point to
         the winner."""

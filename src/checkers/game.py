@@ -47,6 +47,7 @@ class Reason(StrEnum):
     AGREEMENT = "agreement"
     REPETITION = "threefold repetition"
     FORTY_MOVES = "40-move rule"
+    FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ class Outcome:
             Reason.NO_MOVE: f"{loser} has no legal move",
             Reason.RESIGNATION: f"{loser} resigned",
             Reason.TIME: f"{loser} ran out of time",
+            Reason.FORFEIT: f"{loser} forfeited",
         }.get(self.reason, self.reason.value)
         return f"{self.winner.value.capitalize()} wins: {text}"
 
@@ -265,6 +267,19 @@ class Game:
         self.outcome = Outcome(color.opponent, Reason.TIME)
         self.log.append({"time_out": color.value})
 
+    def forfeit(self, side: Color | str) -> None:
+        """``side`` forfeits (a referee's decision: it left an online game, or was gone and
+        its opponent claimed the game): the opponent wins.
+
+        Raises:
+            IllegalActionError: when the game is over.
+        """
+        color = _side(side)
+        self._require_running()
+        self.draw_offer = None
+        self.outcome = Outcome(color.opponent, Reason.FORFEIT)
+        self.log.append({"forfeit": color.value})
+
     # ------------------------------------------------------------------ the log
 
     @classmethod
@@ -281,6 +296,7 @@ class Game:
             "decline_draw": game.decline_draw,
             "resign": game.resign,
             "time_out": game.time_out,
+            "forfeit": game.forfeit,
         }
         for index, event in enumerate(log):
             if not isinstance(event, Mapping) or len(event) != 1:

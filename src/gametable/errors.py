@@ -21,4 +21,6 @@ class ActionRefused(TableError, ValueError):
 
     def __init__(self, code: str, message: str) -> None:
         self.code = code
+        #: The ``ref`` of the WebSocket frame refused, when it could be read.
+        self.ref: int | str | None = None
         super().__init__(message)

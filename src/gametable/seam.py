@@ -58,6 +58,25 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedSecret:
+    """The result of a fair-random round (:mod:`gametable.fair`): two secrets that neither
+    side could choose knowing the other's, and the round's number. A game turns it into its
+    chance (backgammon: dice).
+
+    Attributes:
+        first: the secret of the side that committed first: the roller's in a round one side
+            opened, White's in a round both sides play (backgammon's opening roll).
+        second: the other side's secret.
+        number: the round's number (0, 1, ...; below 2**63), so that equal secrets in two
+            rounds still give different chance.
+    """
+
+    first: bytes
+    second: bytes
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class Applied:
     """What an accepted action did.
 
@@ -105,6 +124,12 @@ class GameInProgress(Protocol):
         game's rules say whether the match goes on)."""
         ...
 
+    def forfeit(self, side: Side) -> None:
+        """``side`` forfeits: a referee's decision, not a result on the board (it left an
+        online game, its reveal broke its commitment, or it was gone and its opponent claimed
+        the game). The opponent wins the game, and the match or series with it."""
+        ...
+
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it goes on."""
         ...
@@ -116,6 +141,26 @@ class GameInProgress(Protocol):
     def view(self, side: Side | None) -> dict[str, Any]:
         """The game's part of the view as ``side`` sees it (None: a spectator): the board,
         the legal moves of the side to act, what can be done (``can``), the move list, words."""
+        ...
+
+
+class ChanceGame(GameInProgress, Protocol):
+    """A game in progress that needs chance (dice), as the table sees it."""
+
+    def chance_due(self) -> frozenset[Side]:
+        """The sides that may take a chance action now (backgammon: both before the opening
+        roll, the player on roll before rolling; none otherwise)."""
+        ...
+
+    def apply_chance(
+        self, side: Side, action: Mapping[str, Any], shared: SharedSecret
+    ) -> Applied:
+        """Carry out ``side``'s chance action with the chance ``shared`` gives (a fair-random
+        round's result), all or nothing.
+
+        Raises:
+            ActionRefused: as :meth:`GameInProgress.apply`.
+        """
         ...
 
 
@@ -160,4 +205,18 @@ class GameRules(Protocol):
 
     def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
         """The game's file formats: ``{"pdn": write(game, tags) -> text}``."""
+        ...
+
+
+class ChanceRules(GameRules, Protocol):
+    """A game with chance (``needs_chance`` True): its chance actions, and games whose chance
+    comes only from fair-random rounds (online, where neither player trusts the other's dice)."""
+
+    #: The action types that take chance (backgammon: ``{"roll"}``).
+    chance_actions: frozenset[str]
+
+    def new_fair(self, settings: Mapping[str, Any]) -> ChanceGame:
+        """A new game whose chance comes only from :meth:`ChanceGame.apply_chance` (its
+        chance actions are refused without a round's :class:`SharedSecret`); its log replays
+        through :meth:`GameRules.replay` (as a fair game again)."""
         ...

@@ -33,7 +33,16 @@ from typing import Any, Final, Literal
 
 from gametable.clock import Clock, TimeControl
 from gametable.errors import ActionRefused
-from gametable.seam import SIDES, Applied, GameInProgress, GameRules, Side
+from gametable.seam import (
+    SIDES,
+    Applied,
+    ChanceGame,
+    ChanceRules,
+    GameInProgress,
+    GameRules,
+    SharedSecret,
+    Side,
+)
 
 #: The kinds of seat: a person at this screen, the computer, a player at another screen.
 SEAT_KINDS: Final = ("person", "computer", "remote")
@@ -85,8 +94,11 @@ class Table:
         seats: who sits on each side (both sides must have one).
         time_control: the clock's reserve and increment, or None for no clock.
         now: a monotonic clock in seconds (injected: tests use a fake one).
-        seed: drives the game's chance and the computer's choices.
+        seed: drives the game's chance (unless ``fair``) and the computer's choices.
         game: a game already in progress (e.g. rebuilt from a record) instead of a new one.
+        fair: the game's chance comes only from fair-random rounds (an online room's
+            :mod:`gametable.fair`), passed to :meth:`act` as a :class:`SharedSecret`; for a
+            game without chance it changes nothing.
 
     Raises:
         ActionRefused: ``invalid_settings`` or ``invalid_seat``.
@@ -102,8 +114,10 @@ class Table:
         now: Callable[[], float] = time.monotonic,
         seed: int = 0,
         game: GameInProgress | None = None,
+        fair: bool = False,
     ) -> None:
         self.rules = rules
+        self.fair = fair and rules.needs_chance
         self.settings = rules.settings(settings or {})
         self.seats: dict[Side, Seat] = dict(seats or {side: Seat() for side in SIDES})
         missing = [side for side in SIDES if side not in self.seats]
@@ -116,20 +130,53 @@ class Table:
                     f"{side}'s computer level {seat.level!r} is not one of {rules.levels}",
                 )
         self.seed = seed
-        self.game: GameInProgress = game if game is not None else rules.new(self.settings, seed)
+        if game is None:
+            game = self._chance_rules().new_fair(self.settings) if self.fair else rules.new(
+                self.settings, seed
+            )
+        self.game: GameInProgress = game
         self._now = now
         self.clock: Clock[str] | None = Clock(time_control, now) if time_control else None
         self._rng = random.Random(seed ^ 0x5EA7)
 
     # ---------------------------------------------------------------- acting
 
-    def act(self, side: str, action: Mapping[str, Any]) -> Applied:
+    def _chance_rules(self) -> ChanceRules:
+        rules = self.rules
+        if not rules.needs_chance or not hasattr(rules, "new_fair"):
+            raise TypeError(f"{rules.name} has no chance")
+        return rules  # type: ignore[return-value]  # checked just above
+
+    def chance_game(self) -> ChanceGame | None:
+        """The game in progress as a game with chance, or None for a game without."""
+        if not self.rules.needs_chance:
+            return None
+        return self.game  # type: ignore[return-value]  # a needs_chance game is a ChanceGame
+
+    def chance_due(self) -> frozenset[Side]:
+        """The sides that may take a chance action now (none in a game without chance, or
+        once it is over)."""
+        game = self.chance_game()
+        if game is None or self.game.outcome() is not None:
+            return frozenset()
+        return game.chance_due()
+
+    def act(
+        self, side: str, action: Mapping[str, Any], shared: SharedSecret | None = None
+    ) -> Applied:
         """Carry out ``side``'s action through the gate, the game and the clock.
+
+        Args:
+            side: ``"white"`` or ``"black"``.
+            action: the action's JSON (``{"type": ..., ...}``).
+            shared: a fair-random round's result for a chance action at a fair table (the
+                room's door passes it; a person's request never does).
 
         Raises:
             ActionRefused: ``no_seat`` for a side that is not white or black, ``game_over``
                 once the game has ended (a flag that fell before the action ends it first),
-                or the game's own refusal; nothing changed.
+                ``invalid_action`` for a round's result where none is wanted, or the game's
+                own refusal; nothing changed.
         """
         if side not in SIDES:
             raise ActionRefused("no_seat", f"{side!r} is not a side: white or black")
@@ -138,7 +185,13 @@ class Table:
         ended = self.game.outcome()
         if ended is not None:
             raise ActionRefused("game_over", f"the game is over ({ended.reason})")
-        applied = self.game.apply(mover, action)
+        if shared is None:
+            applied = self.game.apply(mover, action)
+        else:
+            game = self.chance_game()
+            if game is None or not self.fair:
+                raise ActionRefused("invalid_action", "no chance is drawn by rounds here")
+            applied = game.apply_chance(mover, action, shared)
         self._after(applied)
         return applied
 
@@ -242,6 +295,7 @@ class Table:
             "settings": dict(self.settings),
             "seed": self.seed,
             "seats": {side: seat.to_dict() for side, seat in self.seats.items()},
+            "fair": self.fair,
             "log": self.game.log(),
             "clock": None if self.clock is None else self.clock.to_dict(),
         }
@@ -282,7 +336,10 @@ class Table:
             if not isinstance(log, list):
                 raise ActionRefused("invalid_record", "the record's log is not a list")
             game = rules.replay(settings, seed, log)
-            table = cls(rules, settings, seats, now=now, seed=seed, game=game)
+            fair = record.get("fair", False)
+            if not isinstance(fair, bool):
+                raise ActionRefused("invalid_record", "the record's fair is not true or false")
+            table = cls(rules, settings, seats, now=now, seed=seed, game=game, fair=fair)
             clock_data = record.get("clock")
             if clock_data is not None:
                 table.clock = Clock.from_dict(clock_data, now)

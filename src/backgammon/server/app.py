@@ -62,6 +62,9 @@ from backgammon.services.stats import StatsStore
 from backgammon.services.store import GameStore
 from checkers.adapter import RULES as CHECKERS
 from gametable.http import install as install_tables
+from gametable.online import install as install_rooms
+from gametable.room_store import RoomStore
+from gametable.rooms import RoomService
 from gametable.service import TableService
 from gametable.store import TableStore
 
@@ -106,6 +109,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     table_store = TableStore(settings.db_path)
     tables = TableService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, table_store,
                           now=settings.now, time_controls=settings.time_controls)
+    # ... and its online rooms, /api/rooms and /ws/rooms, for both games (restored here)
+    room_store = RoomStore(settings.db_path)
+    table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
+                              now=settings.now, time_controls=settings.time_controls)
+    table_rooms.restore()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,6 +123,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         jobs.close()
         store.close()
         table_store.close()
+        room_store.close()
         if isinstance(app.state.online.rooms, PersistentRooms):
             app.state.online.rooms.store.close()
         positions.close()
@@ -163,6 +172,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
     install_tables(app, tables)  # /api/tables: any game at the shared table
+    install_rooms(app, table_rooms)  # /api/rooms, /ws/rooms: any game between two screens
     app.include_router(checkers_router(CHECKERS))  # the checkers page's review, PDN files
     # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
     # their configured time controls, and are kept in the games' database action by action

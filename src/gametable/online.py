@@ -1,0 +1,307 @@
+"""The online rooms' door, for every game: HTTP to make and join a room, a WebSocket to play.
+
+Routes (``install(app, service)``; every refusal is ``{"error": {"code", "message"}}`` with a
+4xx status over HTTP, an ``error`` frame on the WebSocket; nothing changes):
+
+* ``POST /api/rooms`` ``{"game": "checkers", "settings": {...}, "time_control": "blitz",
+  "side": "white" | "black" | "random", "name": "Ann"}`` → 201 ``{"code", "token", "side",
+  "view"}``: the host's seat token (keep it private) and the code to share.
+* ``GET /api/rooms/{code}`` → what a guest may see before joining: ``{"code", "game",
+  "settings", "time_control", "names", "open"}``.
+* ``POST /api/rooms/{code}/join`` ``{"name"}`` → ``{"code", "token", "side", "view"}``.
+* ``WS /ws/rooms/{code}``: the first frame is ``hello`` with the seat's token; then the
+  messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,
+  each from its own side; a refusal is answered to its sender only.
+
+A room's messages are handled one at a time, on the event loop, in arrival order (each is one
+short engine action); each connection has one writer task draining its queue, so every
+player receives the room's views in order; a connection that does not read them is closed.
+A seat has one live connection: a newer one replaces it. Flags fall on a timer set at each
+room's next deadline, so a stalled player loses on time with nobody sending anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, FastAPI, Path, Request, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from gametable.errors import ActionRefused
+from gametable.room import Outgoing
+from gametable.rooms import RoomService
+from gametable.seam import Side
+from gametable.wire import error_message, parse_message
+
+#: Seconds a new connection has to say hello before it is closed.
+HELLO_TIMEOUT: Final = 15.0
+#: Frames queued for one connection before it is dropped as too slow to read them.
+MAX_QUEUE: Final = 256
+#: The WebSocket close code for a refused connection (policy violation).
+CLOSE_REFUSED: Final = 1008
+
+#: The HTTP status of each refusal code (others: 409).
+STATUS: Final = {
+    "invalid_settings": 422,
+    "invalid_seat": 422,
+    "invalid_time_control": 422,
+    "invalid_name": 422,
+    "unknown_game": 422,
+    "not_found": 404,
+    "room_full": 409,
+    "too_many_rooms": 429,
+}
+
+RoomCode = Annotated[str, Path(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
+
+
+class NewRoom(BaseModel):
+    """A room to make."""
+
+    game: str = Field(max_length=40)
+    settings: dict[str, Any] = Field(default_factory=dict, max_length=16)
+    time_control: str = Field(default="none", max_length=40)
+    side: str = Field(default="white", max_length=8)
+    name: str = Field(default="", max_length=40)
+
+
+class JoinRoom(BaseModel):
+    """A guest joining."""
+
+    name: str = Field(default="", max_length=40)
+
+
+class _Connection:
+    """One player's WebSocket and its ordered outbox."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.code: str | None = None
+        self.side: Side | None = None
+        self.closing = False
+        self.close_code = 1000
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, payload: Any) -> None:
+        """Queue one JSON frame (dropped once the connection is closing)."""
+        self.send_text(json.dumps(payload, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close(CLOSE_REFUSED)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close with ``code``."""
+        if not self.closing:
+            self.closing = True
+            self.close_code = code
+            self.queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        websocket = self.websocket
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await websocket.send_text(text)
+            if websocket.application_state is WebSocketState.CONNECTED:
+                await websocket.close(code=self.close_code)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the peer went away; the reader sees it too
+
+
+class RoomHub:
+    """The live connection of each seat, and the rooms' flag timers."""
+
+    def __init__(self, service: RoomService) -> None:
+        self.service = service
+        self._live: dict[tuple[str, Side], _Connection] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def dispatch(self, code: str, messages: list[Outgoing]) -> None:
+        """Queue each message for its seat's live connection (a seat not connected gets the
+        view when it comes back)."""
+        for message in messages:
+            sides: tuple[Side, ...] = (
+                ("white", "black") if message.side is None else (message.side,)
+            )
+            text = json.dumps(message.payload, separators=(",", ":"))
+            for side in sides:
+                connection = self._live.get((code, side))
+                if connection is not None:
+                    connection.send_text(text)
+
+    def attach(self, code: str, side: Side, connection: _Connection) -> None:
+        old = self._live.get((code, side))
+        if old is not None and old is not connection:
+            old.send(
+                error_message(ActionRefused("replaced", "this seat was opened in another window"))
+            )
+            old.close(CLOSE_REFUSED)
+            self.service.disconnect(code, side)
+        connection.code, connection.side = code, side
+        self._live[(code, side)] = connection
+        self.dispatch(code, self.service.connect(code, side))
+        self.schedule(code)
+
+    def detach(self, connection: _Connection) -> None:
+        code, side = connection.code, connection.side
+        if code is None or side is None or self._live.get((code, side)) is not connection:
+            return
+        del self._live[(code, side)]
+        self.dispatch(code, self.service.disconnect(code, side))
+        self.schedule(code)
+
+    def schedule(self, code: str) -> None:
+        """(Re)arm the room's timer for its next deadline (a flag, a claim opening)."""
+        timer = self._timers.pop(code, None)
+        if timer is not None:
+            timer.cancel()
+        try:
+            room = self.service.room(code)
+        except ActionRefused:
+            return
+        deadline = room.next_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - self.service.now()) + 0.005
+        self._timers[code] = asyncio.get_running_loop().call_later(delay, self._due, code)
+
+    def _due(self, code: str) -> None:
+        self._timers.pop(code, None)
+        for room_code, messages in self.service.tick():
+            self.dispatch(room_code, messages)
+            if room_code != code:
+                self.schedule(room_code)
+        self.schedule(code)
+
+
+def _refusal(error: ActionRefused) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": error.code, "message": str(error)}},
+        status_code=STATUS.get(error.code, 409),
+    )
+
+
+def router(hub: RoomHub) -> APIRouter:
+    """The routes of the rooms' door."""
+    api = APIRouter(tags=["rooms"])
+    service = hub.service
+
+    @api.post("/api/rooms", status_code=201, summary="Make an online room for a game")
+    async def create(body: NewRoom, request: Request) -> Any:
+        owner = request.client.host if request.client is not None else None
+        try:
+            code, token, side, room = service.create(
+                body.game, body.settings, body.time_control, name=body.name, side=body.side,
+                owner=owner,
+            )
+        except ActionRefused as error:
+            return _refusal(error)
+        return {"code": code, "token": token, "side": side, "view": room.view(side)}
+
+    @api.get("/api/rooms/{code}", summary="What a guest sees before joining")
+    async def info(code: RoomCode) -> Any:
+        try:
+            room = service.room(code)
+        except ActionRefused as error:
+            return _refusal(error)
+        return {
+            "code": room.code,
+            "game": room.table.rules.name,
+            "settings": room.table.settings,
+            "time_control": room.time_control,
+            "names": room.names,
+            "open": room.free_seat() is not None,
+        }
+
+    @api.post("/api/rooms/{code}/join", summary="Take the free seat of a room")
+    async def join(code: RoomCode, body: JoinRoom) -> Any:
+        try:
+            token, side, out = service.join(code, body.name)
+        except ActionRefused as error:
+            return _refusal(error)
+        room = service.room(code)
+        hub.dispatch(room.code, out)
+        return {"code": room.code, "token": token, "side": side, "view": room.view(side)}
+
+    @api.websocket("/ws/rooms/{code}")
+    async def socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        connection = _Connection(websocket)
+        try:
+            await _serve(hub, connection, code.upper()[:16])
+        finally:
+            hub.detach(connection)
+            connection.close()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await connection.writer
+
+    return api
+
+
+async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
+    websocket = connection.websocket
+    service = hub.service
+    while not connection.closing:
+        try:
+            if connection.side is None:
+                frame = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+            else:
+                frame = await websocket.receive()
+        except TimeoutError:
+            connection.send(error_message(ActionRefused("hello_first", "no hello in time")))
+            connection.close(CLOSE_REFUSED)
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        text = frame.get("text")
+        ref: int | str | None = None
+        try:
+            if text is None:
+                raise ActionRefused("invalid_message", "send JSON text frames")
+            message, ref = parse_message(text)
+            if connection.side is None:
+                if message["type"] != "hello":
+                    raise ActionRefused("hello_first", "say hello with your seat's token first")
+                side = service.seat_for(code, message["token"])
+                hub.attach(code, side, connection)
+                continue
+            if message["type"] == "hello":
+                raise ActionRefused("already_joined", "this connection has said hello")
+            hub.dispatch(code, service.tick_room(code))
+            out = service.handle(code, connection.side, message)
+            if ref is not None:
+                out = [
+                    Outgoing(m.side, {**m.payload, "ref": ref})
+                    if m.side == connection.side
+                    else m
+                    for m in out
+                ]
+            hub.dispatch(code, out)
+            hub.schedule(code)
+            if message["type"] == "leave":
+                connection.close()
+        except ActionRefused as error:
+            connection.send(error_message(error, ref if error.ref is None else error.ref))
+            if connection.side is None and error.code in ("not_found", "not_your_room"):
+                connection.close(CLOSE_REFUSED)
+
+
+def install(app: FastAPI, service: RoomService) -> RoomHub:
+    """Mount the rooms' door on ``app``; returns its hub."""
+    hub = RoomHub(service)
+    app.state.rooms = hub
+    app.include_router(router(hub))
+    return hub

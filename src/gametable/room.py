@@ -1,0 +1,514 @@
+"""An online room: a :class:`~gametable.table.Table` with two remote seats, for any game.
+
+A room is what two players at two screens share: the table (one game or match in progress,
+its clock, its view), each seat's token (only its SHA-256 kept), the players' names and
+presence, the fair-random round in progress (:mod:`gametable.fair`: the dice of a game with
+chance; a game without chance never opens one), the rematch, and the games played before in
+the room. It is a plain object driven by messages; the door (:mod:`gametable.online`) parses
+them off the WebSocket, the room service (:mod:`gametable.rooms`) keeps and stores rooms.
+
+What a room adds to the table, whatever the game:
+
+* **Chance by rounds**: a side that may take a chance action opens a round by committing
+  (``commit``); the round's result carries out the action (:meth:`Table.act` with the shared
+  secret). A broken reveal forfeits the game.
+* **Every wait is timed**: the table's clock runs for the side the game waits on; while a
+  round waits for a side's step, that side's wait is charged to its own clock (the game's
+  clock stands still), so a player who stalls a round runs out of time as one who stalls a
+  move does.
+* **Claims, for players who are gone** (untimed games): when the side the room waits on has
+  been disconnected for ``claim_after`` seconds, its opponent may claim the game (a forfeit).
+* **Leaving** a game in progress forfeits it; **a rematch** starts once both players asked,
+  the sides swapped.
+
+Each accepted message returns what to send: the same view shape as the table's own door,
+from each seat's side, plus the room's part under ``"room"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from gametable.errors import ActionRefused
+from gametable.fair import MAX_ROUND, BrokenRevealError, FairRound
+from gametable.seam import SIDES, GameRules, SharedSecret, Side, other
+from gametable.table import Seat, Table
+
+#: Seconds a side must have been gone before its opponent may claim an untimed game.
+CLAIM_AFTER: Final = 120.0
+#: The room record's format version.
+ROOM_VERSION: Final = 1
+#: Games kept in a room's history (the rematches before the one in play).
+MAX_HISTORY: Final = 50
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a seat token, hex: all a room keeps of it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """A message to send: to one side's connections, or to both (``side`` None)."""
+
+    side: Side | None
+    payload: dict[str, Any]
+
+
+class Room:
+    """One online room.
+
+    Args:
+        code: the room's code (its invitation).
+        table: the table in play (both seats remote, its chance fair).
+        tokens: each seat's token hash (None: the seat is still free).
+        names: each player's name.
+        now: the monotonic clock (the table's).
+        claim_after: seconds gone before the opponent may claim an untimed game.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        table: Table,
+        tokens: Mapping[Side, str | None],
+        names: Mapping[Side, str],
+        *,
+        now: Callable[[], float],
+        time_control: str = "none",
+        claim_after: float = CLAIM_AFTER,
+    ) -> None:
+        self.code = code
+        self.table = table
+        self.tokens: dict[Side, str | None] = {side: tokens.get(side) for side in SIDES}
+        self.names: dict[Side, str] = {side: names.get(side, "") for side in SIDES}
+        self.time_control = time_control
+        self._now = now
+        self.claim_after = claim_after
+        self.round: FairRound | None = None
+        self.next_round = 0
+        self.rematch: set[Side] = set()
+        self.history: list[dict[str, Any]] = []
+        self.connections: dict[Side, int] = {side: 0 for side in SIDES}
+        self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
+        self._waits: dict[Side, float] = {}
+        self.version = 0
+
+    # ---------------------------------------------------------------- seats
+
+    def seat_for(self, token: str) -> Side:
+        """The side a token opens.
+
+        Raises:
+            ActionRefused: ``not_your_room`` for a token that opens no seat here.
+        """
+        digest = token_hash(token)
+        found: Side | None = None
+        for side in SIDES:
+            stored = self.tokens[side]
+            if stored is not None and hmac.compare_digest(stored, digest):
+                found = side
+        if found is None:
+            raise ActionRefused("not_your_room", "this token opens no seat in this room")
+        return found
+
+    def free_seat(self) -> Side | None:
+        """The side still free for a guest, or None."""
+        return next((side for side in SIDES if self.tokens[side] is None), None)
+
+    def join(self, token: str, name: str) -> tuple[Side, list[Outgoing]]:
+        """A guest takes the free seat with ``token`` (its hash kept).
+
+        Raises:
+            ActionRefused: ``room_full`` when both seats are taken.
+        """
+        side = self.free_seat()
+        if side is None:
+            raise ActionRefused("room_full", "both seats of this room are taken")
+        self.tokens[side] = token_hash(token)
+        self.names[side] = name
+        self.version += 1
+        return side, self.views()
+
+    def connect(self, side: Side) -> list[Outgoing]:
+        """A connection of ``side`` opened."""
+        self.connections[side] += 1
+        self._gone_since.pop(side, None)
+        return self.views()
+
+    def disconnect(self, side: Side) -> list[Outgoing]:
+        """A connection of ``side`` closed."""
+        self.connections[side] = max(0, self.connections[side] - 1)
+        if self.connections[side] == 0:
+            self._gone_since[side] = self._now()
+            return self.views()
+        return []
+
+    def adopt_presence(self, old: Room) -> None:
+        """Take over ``old``'s connections (a room rebuilt from its record in place)."""
+        self.connections = dict(old.connections)
+        self._gone_since = dict(old._gone_since)
+
+    # ---------------------------------------------------------------- waiting
+
+    def awaited(self) -> frozenset[Side]:
+        """The sides the room waits on: a round's missing steps, else the game's."""
+        if self.table.game.outcome() is not None:
+            return frozenset()
+        if self.round is not None:
+            return self.round.awaiting()
+        return self.table.game.to_act()
+
+    def gone_for(self, side: Side) -> float | None:
+        """Seconds since ``side``'s last connection closed, or None while it is connected."""
+        since = self._gone_since.get(side)
+        return None if since is None else self._now() - since
+
+    def claimable(self) -> Side | None:
+        """The side whose opponent may claim the game now: awaited, gone for
+        ``claim_after`` seconds, in a game without a clock (a clock settles a stall itself)."""
+        if self.table.clock is not None or self.free_seat() is not None:
+            return None
+        for side in sorted(self.awaited()):
+            gone = self.gone_for(side)
+            if gone is not None and gone >= self.claim_after:
+                return side
+        return None
+
+    def _start_waits(self) -> None:
+        """Time the round's waits: the game's clock stands still, each awaited side's wait is
+        charged to its own clock when its step comes."""
+        clock = self.table.clock
+        if clock is None or self.round is None:
+            return
+        if clock.running is not None:
+            clock.pause()
+        now = self._now()
+        for side in self.round.awaiting():
+            self._waits.setdefault(side, now)
+
+    def _end_wait(self, side: Side) -> None:
+        clock = self.table.clock
+        since = self._waits.pop(side, None)
+        if clock is not None and since is not None:
+            clock.charge(side, max(0.0, self._now() - since))
+
+    def _resume_clock(self) -> None:
+        clock = self.table.clock
+        if clock is not None and clock.running is None and clock.paused is not None:
+            clock.resume()
+
+    def wait_left(self, side: Side) -> float | None:
+        """Seconds ``side`` has left while a round waits on it, or None."""
+        clock = self.table.clock
+        since = self._waits.get(side)
+        if clock is None or since is None:
+            return None
+        return clock.remaining(side) - (self._now() - since)
+
+    def next_deadline(self) -> float | None:
+        """The monotonic instant at which a flag falls or a claim opens, or None."""
+        clock = self.table.clock
+        if self.table.game.outcome() is not None:
+            return None
+        instants: list[float] = []
+        if clock is not None:
+            deadline = clock.deadline()
+            if deadline is not None:
+                instants.append(deadline)
+            for side in self._waits:
+                left = self.wait_left(side)
+                if left is not None:
+                    instants.append(self._now() + left)
+        else:
+            for side in self.awaited():
+                since = self._gone_since.get(side)
+                if since is not None:
+                    instants.append(since + self.claim_after)
+        return min(instants) if instants else None
+
+    def tick(self) -> list[Outgoing]:
+        """Check the clocks: a side whose time ran out (on the game's clock or in a round's
+        wait) loses. Returns the views to send when something changed."""
+        if self.table.game.outcome() is not None:
+            return []
+        if self.table.check_time() is not None:
+            return self._changed()
+        for side in sorted(self._waits):
+            left = self.wait_left(side)
+            if left is not None and left <= 0:
+                self._end_wait(side)
+                self.round = None
+                self._waits.clear()
+                self.table.game.time_out(side)
+                self._stop_clock()
+                return self._changed()
+        return []
+
+    def _stop_clock(self) -> None:
+        clock = self.table.clock
+        if clock is not None and (clock.running is not None or clock.paused is not None):
+            if clock.running is None:
+                clock.resume()
+            clock.stop(increment=False)
+
+    # ---------------------------------------------------------------- messages
+
+    def handle(self, side: Side, message: Mapping[str, Any]) -> list[Outgoing]:
+        """Carry out one checked message from ``side`` (see :mod:`gametable.wire`); all or
+        nothing.
+
+        Raises:
+            ActionRefused: with its code (the table's, the game's, the round's, or the
+                room's: ``no_opponent``, ``not_claimable``, ``no_rematch``); nothing changed.
+        """
+        kind = message["type"]
+        if kind in ("commit", "secret", "reveal"):
+            return self._round_step(side, kind, message)
+        if kind == "action":
+            return self._action(side, message["action"])
+        if kind == "claim":
+            return self._claim(side)
+        if kind == "leave":
+            return self._leave(side)
+        if kind == "rematch":
+            return self._rematch(side)
+        raise ActionRefused("invalid_message", f"unknown message type {kind!r}")
+
+    def _playing(self) -> None:
+        if self.free_seat() is not None:
+            raise ActionRefused("no_opponent", "wait for your opponent to join")
+        self.table.check_time()
+        ended = self.table.game.outcome()
+        if ended is not None:
+            raise ActionRefused("game_over", f"the game is over ({ended.reason})")
+
+    def _action(self, side: Side, action: Mapping[str, Any]) -> list[Outgoing]:
+        self._playing()
+        if self.round is not None:
+            raise ActionRefused("round_open", f"round {self.round.number} is in progress")
+        rules = self.table.rules
+        if action.get("type") in getattr(rules, "chance_actions", frozenset()):
+            raise ActionRefused(
+                "invalid_action", "the dice come from a commit-reveal round: send commit"
+            )
+        self.table.act(side, action)
+        return self._changed()
+
+    def _round_step(self, side: Side, kind: str, message: Mapping[str, Any]) -> list[Outgoing]:
+        self._playing()
+        number = message["round"]
+        value = message["commitment"] if kind == "commit" else message["secret"]
+        current = self.round
+        if current is None:
+            if kind != "commit" or number != self.next_round:
+                raise ActionRefused(
+                    "not_your_turn", f"no round is open: commit to round {self.next_round}"
+                )
+            due = self.table.chance_due()
+            if side not in due:
+                raise ActionRefused("not_your_turn", "you cannot throw the dice now")
+            current = FairRound(
+                number, None if len(due) == 2 else side, {"type": "roll"}
+            )
+            current.step(side, "commit", value)
+            self.round = current
+            self.next_round = min(number + 1, MAX_ROUND - 1)
+            self._start_waits()
+            return self._changed()
+        if number != current.number:
+            raise ActionRefused("not_your_turn", f"round {current.number} is in progress")
+        try:
+            shared = current.step(side, kind, value)
+        except BrokenRevealError as error:
+            self._end_wait(error.side)
+            self.round = None
+            self._waits.clear()
+            self._resume_clock()
+            self.table.game.forfeit(error.side)
+            self._stop_clock()
+            return self._changed()
+        self._end_wait(side)
+        if shared is None:
+            self._start_waits()
+            if not self._waits:
+                self._resume_clock()
+            return self._changed()
+        return self._throw(current, shared)
+
+    def _throw(self, current: FairRound, shared: SharedSecret) -> list[Outgoing]:
+        self.round = None
+        self._waits.clear()
+        self._resume_clock()
+        roller: Side = current.roller if current.roller is not None else "white"
+        self.table.act(roller, current.action, shared)
+        rolled = {"round": current.view()}
+        return self._changed(rolled)
+
+    def _claim(self, side: Side) -> list[Outgoing]:
+        self._playing()
+        gone = self.claimable()
+        if gone is None or gone == side:
+            raise ActionRefused(
+                "not_claimable", "the game can be claimed only when your opponent is gone"
+            )
+        self._forfeit(gone)
+        return self._changed()
+
+    def _leave(self, side: Side) -> list[Outgoing]:
+        if self.table.game.outcome() is not None or self.free_seat() is not None:
+            return []
+        self._forfeit(side)
+        return self._changed()
+
+    def _forfeit(self, side: Side) -> None:
+        self.round = None
+        self._waits.clear()
+        self._resume_clock()
+        self.table.game.forfeit(side)
+        self._stop_clock()
+
+    def _rematch(self, side: Side) -> list[Outgoing]:
+        if self.table.game.outcome() is None:
+            raise ActionRefused("no_rematch", "a rematch follows a finished game")
+        self.rematch.add(side)
+        if len(self.rematch) < 2:
+            return self._changed()
+        self.history.append(self.table.to_record())
+        del self.history[:-MAX_HISTORY]
+        old = self.table
+        self.tokens = {side: self.tokens[other(side)] for side in SIDES}
+        self.names = {side: self.names[other(side)] for side in SIDES}
+        self._gone_since = {other(side): since for side, since in self._gone_since.items()}
+        self.connections = {side: self.connections[other(side)] for side in SIDES}
+        self.table = Table(
+            old.rules,
+            old.settings,
+            remote_seats(self.names),
+            time_control=None if old.clock is None else old.clock.control,
+            now=self._now,
+            seed=old.seed + 1,
+            fair=True,
+        )
+        self.rematch = set()
+        self.round = None
+        return self._changed({"rematch": True})
+
+    # ---------------------------------------------------------------- views
+
+    def _changed(self, extra: Mapping[str, Any] | None = None) -> list[Outgoing]:
+        self.version += 1
+        return self.views(extra)
+
+    def views(self, extra: Mapping[str, Any] | None = None) -> list[Outgoing]:
+        """The view each seat is pushed now."""
+        return [
+            Outgoing(side, {"type": "view", **(extra or {}), "view": self.view(side)})
+            for side in SIDES
+        ]
+
+    def view(self, side: Side | None) -> dict[str, Any]:
+        """What ``side`` sees: the table's view (:meth:`Table.view`) and under ``"room"`` the
+        code, names, presence, the round, whether a claim is open and the rematch asked."""
+        view = self.table.view(side)
+        claimable = self.claimable()
+        view["room"] = {
+            "code": self.code,
+            "you": side,
+            "names": dict(self.names),
+            "joined": {s: self.tokens[s] is not None for s in SIDES},
+            "connected": {s: self.connections[s] > 0 for s in SIDES},
+            "round": None if self.round is None else self.round.view(),
+            "next_round": self.next_round,
+            "chance_due": sorted(self.table.chance_due()) if self.round is None else [],
+            "can_claim": claimable is not None and claimable != side and side is not None,
+            "rematch": sorted(self.rematch),
+            "games_before": len(self.history),
+            "version": self.version,
+        }
+        return view
+
+    # ---------------------------------------------------------------- the record
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`from_record` rebuilds the room (a round's wait in progress
+        starts again from the restore: downtime is charged to no one)."""
+        return {
+            "version": ROOM_VERSION,
+            "code": self.code,
+            "table": self.table.to_record(),
+            "time_control": self.time_control,
+            "tokens": dict(self.tokens),
+            "names": dict(self.names),
+            "round": None if self.round is None else self.round.to_dict(),
+            "next_round": self.next_round,
+            "rematch": sorted(self.rematch),
+            "history": list(self.history),
+            "room_version": self.version,
+        }
+
+    @classmethod
+    def from_record(
+        cls,
+        record: Mapping[str, Any],
+        games: Mapping[str, GameRules],
+        now: Callable[[], float],
+        claim_after: float = CLAIM_AFTER,
+    ) -> Room:
+        """Rebuild a room from :meth:`to_record`.
+
+        Raises:
+            ActionRefused: ``invalid_record`` naming what is wrong.
+        """
+        try:
+            if record.get("version") != ROOM_VERSION:
+                raise ActionRefused("invalid_record", f"room version {record.get('version')!r}")
+            table = Table.from_record(record["table"], games, now)
+            tokens_data = record["tokens"]
+            names_data = record["names"]
+            tokens: dict[Side, str | None] = {}
+            names: dict[Side, str] = {}
+            for side in SIDES:
+                token = tokens_data.get(side)
+                if token is not None and not isinstance(token, str):
+                    raise ActionRefused("invalid_record", f"{side}'s token is not text")
+                tokens[side] = token
+                names[side] = str(names_data.get(side, ""))
+            room = cls(
+                str(record["code"]),
+                table,
+                tokens,
+                names,
+                now=now,
+                time_control=str(record.get("time_control", "none")),
+                claim_after=claim_after,
+            )
+            round_data = record.get("round")
+            if round_data is not None:
+                room.round = FairRound.from_dict(round_data)
+                if table.clock is not None and table.clock.running is not None:
+                    table.clock.pause()
+                room._start_waits()
+            room.next_round = int(record.get("next_round", 0))
+            room.rematch = {s for s in SIDES if s in record.get("rematch", [])}
+            history = record.get("history", [])
+            if not isinstance(history, list):
+                raise ActionRefused("invalid_record", "the room's history is not a list")
+            room.history = history
+            room.version = int(record.get("room_version", 0))
+        except ActionRefused as error:
+            if error.code == "invalid_record":
+                raise
+            raise ActionRefused("invalid_record", f"bad room: {error}") from error
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ActionRefused("invalid_record", f"bad room: {error!r}") from error
+        return room
+
+
+def remote_seats(names: Mapping[Side, str]) -> dict[Side, Seat]:
+    """Two remote seats with these names."""
+    return {side: Seat("remote", None, names.get(side, "")) for side in SIDES}

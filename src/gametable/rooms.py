@@ -1,0 +1,350 @@
+"""The online rooms a server keeps, for every game: made, joined, acted in, saved, restored.
+
+:class:`RoomService` is what the online door (:mod:`gametable.online`) calls. The host makes
+a room (game, settings, time control, a side or a random one) and receives its code and a
+seat token; a guest joins with the code and receives the other seat's token (only tokens'
+SHA-256 hashes are kept). Every accepted message is saved before it is relayed
+(:class:`~gametable.room_store.RoomStore`), so a restart rebuilds every room (:meth:`restore`)
+and downtime is charged to no one (clocks come back paused at the instant of the last save
+and run again from the restore).
+
+The service is a security boundary: codes and tokens are unguessable, tokens are compared in
+constant time, each client address may make at most ``max_per_owner`` rooms, the server at
+most ``max_rooms``; a room with no message for ``idle_expiry`` seconds is dropped (finished
+rooms after ``over_expiry``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from gametable.clock import TIME_CONTROLS, TimeControl
+from gametable.errors import ActionRefused
+from gametable.room import CLAIM_AFTER, Outgoing, Room, remote_seats, token_hash
+from gametable.room_store import RoomStore, StaleRoomError
+from gametable.seam import SIDES, GameRules, Side
+from gametable.table import Table
+
+LOG = logging.getLogger(__name__)
+
+#: Rooms one server keeps.
+DEFAULT_MAX_ROOMS: Final = 5000
+#: Rooms one client address may make (open at once).
+DEFAULT_MAX_PER_OWNER: Final = 10
+#: Seconds without a message after which a room is dropped.
+IDLE_EXPIRY: Final = 24 * 3600.0
+#: Seconds a finished room is kept after its last message.
+OVER_EXPIRY: Final = 2 * 3600.0
+#: Letters of a room code (no 0/O, 1/I/L): easy to read aloud and type.
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: A room code's length: 31**8 > 8 * 10**11 codes.
+CODE_LENGTH: Final = 8
+#: A player's name, at most.
+MAX_NAME: Final = 40
+
+
+def new_code() -> str:
+    """A fresh room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def check_name(name: object) -> str:
+    """A player's name, trimmed (empty allowed).
+
+    Raises:
+        ActionRefused: ``invalid_name`` for a name that is not text, too long, or holds
+            control characters.
+    """
+    if name is None:
+        return ""
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        raise ActionRefused("invalid_name", f"a name is text of at most {MAX_NAME} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise ActionRefused("invalid_name", "a name holds no control characters")
+    return name.strip()
+
+
+class _Entry:
+    __slots__ = ("last", "owner", "room", "stored")
+
+    def __init__(self, room: Room, owner: str | None, last: float, stored: int) -> None:
+        self.room = room
+        self.owner = owner
+        self.last = last
+        self.stored = stored
+
+
+class RoomService:
+    """Online rooms by code, for the door.
+
+    Args:
+        games: the games played here, by name.
+        store: where rooms are saved (None: memory only).
+        now: the monotonic clock (injected in tests).
+        time_controls: the time controls offered, by name (``"none"`` for no clock).
+        max_rooms: rooms kept at once.
+        max_per_owner: rooms one client address may have open.
+        claim_after: seconds a player must be gone before its opponent may claim.
+    """
+
+    def __init__(
+        self,
+        games: Mapping[str, GameRules],
+        store: RoomStore | None = None,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
+        max_rooms: int = DEFAULT_MAX_ROOMS,
+        max_per_owner: int = DEFAULT_MAX_PER_OWNER,
+        claim_after: float = CLAIM_AFTER,
+        idle_expiry: float = IDLE_EXPIRY,
+        over_expiry: float = OVER_EXPIRY,
+    ) -> None:
+        self.games = dict(games)
+        self.store = store
+        self._now = now
+        self.time_controls = dict(time_controls)
+        self.max_rooms = max_rooms
+        self.max_per_owner = max_per_owner
+        self.claim_after = claim_after
+        self.idle_expiry = idle_expiry
+        self.over_expiry = over_expiry
+        self._rooms: dict[str, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def now(self) -> float:
+        """The service's monotonic clock reading."""
+        return self._now()
+
+    # ---------------------------------------------------------------- making and joining
+
+    def create(
+        self,
+        game: str,
+        settings: Mapping[str, Any],
+        time_control: str = "none",
+        *,
+        name: object = "",
+        side: str = "white",
+        owner: str | None = None,
+    ) -> tuple[str, str, Side, Room]:
+        """Make a room; returns ``(code, token, side, room)``: the host's seat token and side.
+
+        Args:
+            side: ``"white"``, ``"black"`` or ``"random"``: the host's side.
+
+        Raises:
+            ActionRefused: ``unknown_game``, ``invalid_settings``, ``invalid_time_control``,
+                ``invalid_seat`` (a side that is none of the three), ``invalid_name``,
+                ``too_many_rooms`` (the address's share, or the server's).
+        """
+        rules = self.games.get(game)
+        if rules is None:
+            raise ActionRefused(
+                "unknown_game", f"unknown game {game!r}: one of {', '.join(self.games)}"
+            )
+        if time_control not in self.time_controls:
+            raise ActionRefused(
+                "invalid_time_control",
+                f"time control {time_control!r} is not one of {', '.join(self.time_controls)}",
+            )
+        if side not in ("white", "black", "random"):
+            raise ActionRefused("invalid_seat", "the host's side is white, black or random")
+        host: Side
+        if side == "random":
+            host = secrets.choice(SIDES)
+        else:
+            host = "white" if side == "white" else "black"
+        host_name = check_name(name)
+        names: dict[Side, str] = {s: (host_name if s == host else "") for s in SIDES}
+        table = Table(
+            rules,
+            settings,
+            remote_seats(names),
+            time_control=self.time_controls[time_control],
+            now=self._now,
+            seed=secrets.randbits(31),
+            fair=True,
+        )
+        if len(self._rooms) >= self.max_rooms:
+            self.sweep()
+            if len(self._rooms) >= self.max_rooms:
+                raise ActionRefused("too_many_rooms", "the server has no room for another game")
+        if sum(1 for e in self._rooms.values() if e.owner == owner) >= self.max_per_owner:
+            raise ActionRefused(
+                "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
+            )
+        code = new_code()
+        while code in self._rooms:
+            code = new_code()
+        token = secrets.token_urlsafe(24)
+        tokens: dict[Side, str | None] = {s: (token_hash(token) if s == host else None)
+                                          for s in SIDES}
+        room = Room(
+            code, table, tokens, names, now=self._now, time_control=time_control,
+            claim_after=self.claim_after,
+        )
+        entry = _Entry(room, owner, self._now(), 0)
+        self._save(entry)
+        self._rooms[code] = entry
+        return code, token, host, room
+
+    def room(self, code: str) -> Room:
+        """The room of ``code``.
+
+        Raises:
+            ActionRefused: ``not_found``.
+        """
+        entry = self._rooms.get(code.upper() if isinstance(code, str) else "")
+        if entry is None:
+            raise ActionRefused("not_found", f"no room {code!r}")
+        return entry.room
+
+    def join(self, code: str, name: object = "") -> tuple[str, Side, list[Outgoing]]:
+        """A guest takes the free seat; returns ``(token, side, views to send)``.
+
+        Raises:
+            ActionRefused: ``not_found``, ``room_full``, ``invalid_name``.
+        """
+        entry = self._entry(code)
+        token = secrets.token_urlsafe(24)
+        side, out = entry.room.join(token, check_name(name))
+        self._save(entry)
+        return token, side, out
+
+    def seat_for(self, code: str, token: str) -> Side:
+        """The side ``token`` opens in room ``code``.
+
+        Raises:
+            ActionRefused: ``not_found``, ``not_your_room``.
+        """
+        return self._entry(code).room.seat_for(token)
+
+    # ---------------------------------------------------------------- messages
+
+    def handle(self, code: str, side: Side, message: Mapping[str, Any]) -> list[Outgoing]:
+        """One checked message (:func:`gametable.wire.parse_message`) from ``side``; saved
+        before the views are returned.
+
+        Raises:
+            ActionRefused: the room's, the table's or the game's refusal; nothing changed.
+        """
+        entry = self._entry(code)
+        if message["type"] == "state":
+            return [Outgoing(side, {"type": "view", "view": entry.room.view(side)})]
+        before = entry.room.to_record()
+        out = entry.room.handle(side, message)
+        entry.last = self._now()
+        try:
+            self._save(entry)
+        except Exception:
+            # What is not stored did not happen: the room goes back to its last record.
+            old = entry.room
+            entry.room = Room.from_record(before, self.games, self._now, self.claim_after)
+            entry.room.adopt_presence(old)
+            raise
+        return out
+
+    def connect(self, code: str, side: Side) -> list[Outgoing]:
+        """A connection of ``side`` opened."""
+        return self._entry(code).room.connect(side)
+
+    def disconnect(self, code: str, side: Side) -> list[Outgoing]:
+        """A connection of ``side`` closed."""
+        entry = self._rooms.get(code)
+        return [] if entry is None else entry.room.disconnect(side)
+
+    def tick_room(self, code: str) -> list[Outgoing]:
+        """Check one room's clocks before a message is handled (a flag that fell ends the
+        game first, saved); returns the views to send when something changed."""
+        entry = self._entry(code)
+        out = entry.room.tick()
+        if out:
+            self._save(entry)
+        return out
+
+    def tick(self) -> list[tuple[str, list[Outgoing]]]:
+        """Check every room's clocks (flags fall; claims open); returns the views to send,
+        by room."""
+        now = self._now()
+        result = []
+        for code, entry in list(self._rooms.items()):
+            room = entry.room
+            deadline = room.next_deadline()
+            if deadline is None or deadline > now:
+                continue
+            out = room.tick()
+            if out:
+                self._save(entry)
+            elif room.table.clock is None:
+                out = room.views()  # a claim opened: the pages show its button
+            result.append((code, out))
+        return result
+
+    def sweep(self) -> list[str]:
+        """Drop the rooms past their expiry; returns their codes."""
+        now = self._now()
+        gone = []
+        for code, entry in list(self._rooms.items()):
+            over = entry.room.table.game.outcome() is not None
+            limit = self.over_expiry if over else self.idle_expiry
+            if now - entry.last > limit and not any(entry.room.connections.values()):
+                gone.append(code)
+                del self._rooms[code]
+                if self.store is not None:
+                    self.store.delete(code)
+        return gone
+
+    # ---------------------------------------------------------------- restart
+
+    def restore(self) -> list[str]:
+        """Rebuild the stored rooms (at start); returns the codes restored. A room that
+        cannot be rebuilt is logged with its code and reason and left out; rooms past their
+        expiry are dropped."""
+        if self.store is None:
+            return []
+        restored = []
+        wall = time.time()
+        for stored in self.store.load_all():
+            over = stored.record.get("over", False)
+            if wall - stored.updated_at > (self.over_expiry if over else self.idle_expiry):
+                self.store.delete(stored.code)
+                continue
+            try:
+                room = Room.from_record(stored.record, self.games, self._now, self.claim_after)
+            except ActionRefused as error:
+                LOG.error("room %s cannot be restored: %s", stored.code, error)
+                continue
+            self._rooms[stored.code] = _Entry(room, stored.owner, self._now(), stored.version)
+            restored.append(stored.code)
+        return restored
+
+    # ---------------------------------------------------------------- keeping
+
+    def _entry(self, code: str) -> _Entry:
+        entry = self._rooms.get(code.upper() if isinstance(code, str) else "")
+        if entry is None:
+            raise ActionRefused("not_found", f"no room {code!r}")
+        return entry
+
+    def _save(self, entry: _Entry) -> None:
+        if self.store is None:
+            return
+        record = entry.room.to_record()
+        record["over"] = entry.room.table.game.outcome() is not None
+        version = entry.stored + 1
+        try:
+            self.store.save(
+                entry.room.code, entry.room.table.rules.name, entry.owner, version, record
+            )
+        except StaleRoomError:
+            LOG.error("room %s was written by another process", entry.room.code)
+            raise
+        entry.stored = version
+

@@ -1,0 +1,300 @@
+"""Both games through both doors of the shared table: the same seeded games played through the
+HTTP door (``/api/tables``, two people at one screen) and the WebSocket door (``/ws/rooms``,
+two screens, the dice by commit-reveal), with the logs, the clocks and the views compared after
+every action.
+
+* Backgammon: a seeded timed match; each online roll's secrets are found so that they give
+  the dice the seeded door threw (one round per roll, opening ties included).
+* Checkers: a seeded game ended by a draw by agreement, one ended by threefold repetition
+  (kings shuttling), and one lost on time, noticed in both doors without any move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from backgammon.adapter import RULES as BACKGAMMON
+from backgammon.core.dice import dice_from_secrets
+from backgammon.server.app import create_app
+from backgammon.server.settings import ServerSettings
+from fake_clock import FakeNow
+from gametable.fair import commitment_of
+
+COMPARED = ("game", "to_act", "offer", "outcome", "state")
+
+
+def _rounded(clock: dict[str, Any] | None) -> Any:
+    if clock is None:
+        return None
+    return {**clock, "remaining": {s: round(v, 6) for s, v in clock["remaining"].items()}}
+
+
+class Doors:
+    """One app, one fake clock; a table at the HTTP door and a room at the WebSocket door,
+    played side by side."""
+
+    def __init__(self, client: TestClient, now: FakeNow) -> None:
+        self.client = client
+        self.now = now
+        self.app: Any = client.app
+        self.sockets: dict[str, WebSocketTestSession] = {}
+        self._contexts: list[Any] = []
+        self.table_id = ""
+        self.headers: dict[str, str] = {}
+        self.code = ""
+        self.views: dict[str, dict[str, Any]] = {}
+
+    # ------------------------------------------------------------ making
+
+    def open(self, game: str, settings: dict[str, Any], time_control: str) -> None:
+        made = self.client.post(
+            "/api/tables",
+            json={
+                "game": game,
+                "settings": settings,
+                "time_control": time_control,
+                "seats": {"white": {"kind": "person"}, "black": {"kind": "person"}},
+            },
+        )
+        assert made.status_code == 201, made.text
+        self.table_id = made.json()["id"]
+        self.headers = {"X-Table-Token": made.json()["token"]}
+        host = self.client.post(
+            "/api/rooms",
+            json={"game": game, "settings": settings, "time_control": time_control,
+                  "side": "white", "name": "Ann"},
+        )  # fmt: skip
+        assert host.status_code == 201, host.text
+        assert host.json()["side"] == "white"
+        self.code = host.json()["code"]
+        guest = self.client.post(f"/api/rooms/{self.code}/join", json={"name": "Bob"})
+        assert guest.status_code == 200, guest.text
+        assert guest.json()["side"] == "black"
+        for side, token in (("white", host.json()["token"]), ("black", guest.json()["token"])):
+            socket = self.client.websocket_connect(f"/ws/rooms/{self.code}")
+            self._contexts.append(socket)
+            ws = socket.__enter__()
+            self.sockets[side] = ws
+            ws.send_json({"type": "hello", "token": token})
+        self.drain()
+
+    def close(self) -> None:
+        for socket in self._contexts:
+            socket.__exit__(None, None, None)
+
+    def drain(self) -> None:
+        """Read every frame waiting on both sockets; keep each side's last view."""
+        for side, ws in self.sockets.items():
+            self._read(side, ws)
+
+    def _read(self, side: str, ws: WebSocketTestSession) -> dict[str, Any]:
+        ws.send_json({"type": "state", "ref": "sync"})
+        while True:
+            frame = ws.receive_json()
+            assert frame["type"] != "error", frame
+            self.views[side] = frame["view"]
+            if frame.get("ref") == "sync":
+                return frame
+
+    # ------------------------------------------------------------ the two doors' tables
+
+    def http_table(self) -> Any:
+        return self.app.state.tables._tables[self.table_id].table
+
+    def room(self) -> Any:
+        return self.app.state.rooms.service.room(self.code)
+
+    def http_view(self, side: str) -> dict[str, Any]:
+        answer = self.client.get(f"/api/tables/{self.table_id}?side={side}", headers=self.headers)
+        assert answer.status_code == 200, answer.text
+        view: dict[str, Any] = answer.json()["view"]
+        return view
+
+    # ------------------------------------------------------------ acting
+
+    def act(self, side: str, action: dict[str, Any]) -> None:
+        answer = self.client.post(
+            f"/api/tables/{self.table_id}/actions",
+            json={"side": side, "action": action},
+            headers=self.headers,
+        )
+        assert answer.status_code == 200, answer.text
+        self.sockets[side].send_json({"type": "action", "action": action})
+        self.drain()
+        self.compare()
+
+    def roll(self, side: str) -> None:
+        """A roll at the HTTP door (seeded dice), then the same dice by a commit-reveal round
+        at the WebSocket door."""
+        before = len(self.http_table().game.match.current.events)
+        answer = self.client.post(
+            f"/api/tables/{self.table_id}/actions",
+            json={"side": side, "action": {"type": "roll"}},
+            headers=self.headers,
+        )
+        assert answer.status_code == 200, answer.text
+        game = self.http_table().game.match.current
+        event = game.events[before]
+        room = self.room()
+        number = room.next_round
+        opening = event["type"] == "opening_roll"
+        dice = (event["white"], event["black"]) if opening else tuple(event["dice"])
+        first, second = _secrets_for(dice, number)
+        if opening:  # both commit, then both reveal (White's secret first)
+            for who, secret in (("white", first), ("black", second)):
+                self.sockets[who].send_json(
+                    {"type": "commit", "round": number, "commitment": commitment_of(secret)}
+                )
+                self.drain()
+            for who, secret in (("white", first), ("black", second)):
+                self.sockets[who].send_json(
+                    {"type": "reveal", "round": number, "secret": secret.hex()}
+                )
+                self.drain()
+        else:  # the roller commits, the opponent sends its secret, the roller reveals
+            opponent = "black" if side == "white" else "white"
+            self.sockets[side].send_json(
+                {"type": "commit", "round": number, "commitment": commitment_of(first)}
+            )
+            self.drain()
+            assert self.views[opponent]["room"]["round"]["awaiting"] == [opponent]
+            self.sockets[opponent].send_json(
+                {"type": "secret", "round": number, "secret": second.hex()}
+            )
+            self.drain()
+            self.sockets[side].send_json(
+                {"type": "reveal", "round": number, "secret": first.hex()}
+            )
+            self.drain()
+        self.compare()
+
+    def compare(self) -> None:
+        """The logs, the clocks and every side's view agree between the doors."""
+        mine_views = {side: self.http_view(side) for side in ("white", "black")}
+        http, room = self.http_table(), self.room()
+        assert _log(http.game.log()) == _log(room.table.game.log())
+        for side in ("white", "black"):
+            mine = mine_views[side]
+            theirs = self.views[side]
+            for key in COMPARED:
+                assert mine[key] == theirs[key], (side, key)
+            assert _rounded(mine["clock"]) == _rounded(theirs["clock"]), side
+
+
+def _log(value: Any) -> Any:
+    """A log without what says where the dice came from: the seed (the seeded door's dice
+    have one, the fair door's none) and ``given`` (dice from a round)."""
+    if isinstance(value, dict):
+        return {k: _log(v) for k, v in value.items() if k not in ("seed", "given")}
+    if isinstance(value, list):
+        return [_log(v) for v in value]
+    return value
+
+
+def _secrets_for(dice: tuple[int, ...], number: int) -> tuple[bytes, bytes]:
+    rng = random.Random(hash(dice) ^ number)
+    second = bytes(32)
+    while True:
+        first = rng.randbytes(32)
+        if dice_from_secrets(first, second, number) == dice:
+            return first, second
+
+
+@pytest.fixture
+def doors(tmp_path: Path) -> Iterator[Doors]:
+    now = FakeNow()
+    with TestClient(create_app(ServerSettings(db_path=tmp_path / "db.sqlite3", now=now))) as client:
+        doors = Doors(client, now)
+        yield doors
+        doors.close()
+
+
+def test_a_seeded_backgammon_match_through_both_doors(doors: Doors) -> None:
+    doors.open("backgammon", {"length": 3, "cube": True}, "blitz")
+    rng = random.Random(33)
+    actions = 0
+    while doors.http_table().game.outcome() is None and actions < 400:
+        table = doors.http_table()
+        game = table.game
+        waiting = sorted(game.to_act())
+        doors.now.advance(rng.uniform(0.2, 4.0))
+        if not waiting:  # between two games of the match
+            doors.act("white", {"type": "next_game"})
+            actions += 1
+            continue
+        side = waiting[0] if len(waiting) == 1 else rng.choice(waiting)
+        action = BACKGAMMON.computer_action(game, side, "easy", rng)
+        if action["type"] == "roll":
+            doors.roll(side)
+        else:
+            doors.act(side, action)
+        actions += 1
+    outcome = doors.http_table().game.outcome()
+    assert outcome is not None and outcome.points >= 3
+    assert doors.views["white"]["outcome"] == outcome.to_dict()
+    assert actions > 40
+
+
+def _checkers_moves(doors: Doors, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        view = doors.http_view("white")
+        if view["outcome"] is not None:
+            return
+        side = view["to_act"][0]
+        legal = doors.http_view(side)["state"]["legal"]
+        doors.now.advance(rng.uniform(0.2, 3.0))
+        doors.act(side, {"type": "move", "path": rng.choice(legal)})
+
+
+def test_a_checkers_draw_by_agreement_through_both_doors(doors: Doors) -> None:
+    doors.open("checkers", {}, "rapid")
+    rng = random.Random(35)
+    _checkers_moves(doors, rng, 12)
+    side = doors.http_view("white")["to_act"][0]
+    other = "black" if side == "white" else "white"
+    doors.act(side, {"type": "offer_draw"})
+    assert doors.views[other]["offer"] == {"kind": "draw", "by": side}
+    doors.act(other, {"type": "accept_draw"})
+    assert doors.views["white"]["outcome"] == {"winner": None, "reason": "agreement",
+                                              "points": 0}  # fmt: skip
+
+
+def test_a_checkers_draw_by_threefold_repetition_through_both_doors(doors: Doors) -> None:
+    doors.open("checkers", {"start": "B:WK4,K8:BK29,K25"}, "none")
+    shuttle = [("black", [25, 22]), ("white", [8, 11]), ("black", [22, 25]), ("white", [11, 8])]
+    for side, path in shuttle * 2:
+        doors.now.advance(1.0)
+        doors.act(side, {"type": "move", "path": path})
+    outcome = doors.views["black"]["outcome"]
+    assert outcome == {"winner": None, "reason": "threefold repetition", "points": 0}
+
+
+def test_a_checkers_game_lost_on_time_in_both_doors(doors: Doors) -> None:
+    doors.open("checkers", {}, "bullet")
+    rng = random.Random(36)
+    _checkers_moves(doors, rng, 4)
+    side = doors.http_view("white")["to_act"][0]
+    left = doors.http_view(side)["clock"]["remaining"][side]
+    doors.now.advance(left + 0.5)
+    doors.drain()  # the room sees the flag when its player asks (or its timer fires)
+    doors.compare()
+    winner = "black" if side == "white" else "white"
+    assert doors.views[side]["outcome"] == {"winner": winner, "reason": "time", "points": 1}
+    assert doors.views[side]["clock"]["remaining"][side] == 0.0
+
+
+def test_a_backgammon_timeout_in_both_doors(doors: Doors) -> None:
+    doors.open("backgammon", {"length": 1}, "bullet")
+    doors.roll("white")
+    side = doors.http_view("white")["to_act"][0]
+    doors.now.advance(61.0)
+    doors.drain()
+    doors.compare()
+    assert doors.views[side]["outcome"]["reason"] == "time"
