@@ -140,11 +140,8 @@ class FairRound:
         """
         wanted = self.expects(side)
         if wanted != kind:
-            raise ActionRefused(
-                "not_your_turn",
-                f"round {self.number} waits for "
-                + (f"{side}'s {wanted}" if wanted else f"{', '.join(sorted(self.awaiting()))}"),
-            )
+            waits = ", ".join(f"{s}'s {self.expects(s)}" for s in sorted(self.awaiting()))
+            raise ActionRefused("not_your_turn", f"round {self.number} waits for {waits}")
         if kind == "commit":
             self.commitments[side] = check_commitment(value)
         else:

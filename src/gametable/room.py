@@ -312,9 +312,7 @@ class Room:
             due = self.table.chance_due()
             if side not in due:
                 raise ActionRefused("not_your_turn", "you cannot throw the dice now")
-            current = FairRound(
-                number, None if len(due) == 2 else side, {"type": "roll"}
-            )
+            current = FairRound(number, None if len(due) == 2 else side, {"type": "roll"})
             current.step(side, "commit", value)
             self.round = current
             self.next_round = min(number + 1, MAX_ROUND - 1)

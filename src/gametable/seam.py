@@ -152,9 +152,7 @@ class ChanceGame(GameInProgress, Protocol):
         roll, the player on roll before rolling; none otherwise)."""
         ...
 
-    def apply_chance(
-        self, side: Side, action: Mapping[str, Any], shared: SharedSecret
-    ) -> Applied:
+    def apply_chance(self, side: Side, action: Mapping[str, Any], shared: SharedSecret) -> Applied:
         """Carry out ``side``'s chance action with the chance ``shared`` gives (a fair-random
         round's result), all or nothing.
 

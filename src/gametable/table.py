@@ -131,8 +131,10 @@ class Table:
                 )
         self.seed = seed
         if game is None:
-            game = self._chance_rules().new_fair(self.settings) if self.fair else rules.new(
-                self.settings, seed
+            game = (
+                self._chance_rules().new_fair(self.settings)
+                if self.fair
+                else rules.new(self.settings, seed)
             )
         self.game: GameInProgress = game
         self._now = now

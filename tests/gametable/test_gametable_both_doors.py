@@ -169,9 +169,7 @@ class Doors:
                 {"type": "secret", "round": number, "secret": second.hex()}
             )
             self.drain()
-            self.sockets[side].send_json(
-                {"type": "reveal", "round": number, "secret": first.hex()}
-            )
+            self.sockets[side].send_json({"type": "reveal", "round": number, "secret": first.hex()})
             self.drain()
         self.compare()
 

@@ -1,0 +1,263 @@
+"""An online room (gametable.room) through its service: seats and tokens, claims for players
+who are gone, leaving, rematch, chance by rounds with every wait timed, broken reveals, and a
+restart in the middle of a round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from backgammon.adapter import RULES as BACKGAMMON
+from checkers.adapter import RULES as CHECKERS
+from fake_clock import FakeNow
+from gametable.errors import ActionRefused
+from gametable.fair import commitment_of
+from gametable.room_store import RoomStore
+from gametable.rooms import RoomService
+from gametable.seam import Side
+
+GAMES = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
+W = bytes([1]) * 32
+B = bytes([2]) * 32
+
+
+def service(now: FakeNow, store: RoomStore | None = None) -> RoomService:
+    return RoomService(GAMES, store, now=now)
+
+
+def room_of(
+    svc: RoomService, game: str, control: str = "none", settings: dict[str, Any] | None = None
+) -> tuple[str, str, str]:
+    code, host, side, _ = svc.create(game, settings or {}, control, name="Ann", side="white")
+    guest, guest_side, _ = svc.join(code, "Bob")
+    assert (side, guest_side) == ("white", "black")
+    return code, host, guest
+
+
+def refused(code: str, svc: RoomService, room: str, side: Side, message: dict[str, Any]) -> None:
+    before = svc.room(room).to_record()
+    with pytest.raises(ActionRefused) as caught:
+        svc.handle(room, side, message)
+    assert caught.value.code == code, caught.value
+    assert svc.room(room).to_record() == before  # nothing changed
+
+
+def move(svc: RoomService, room: str, side: Side, path: list[int]) -> None:
+    svc.handle(room, side, {"type": "action", "action": {"type": "move", "path": path}})
+
+
+def opening(svc: RoomService, room: str) -> None:
+    """Backgammon's opening round with secrets W and B: dice (5, 2)? whatever they give."""
+    number = svc.room(room).next_round
+    svc.handle(room, "white", {"type": "commit", "round": number, "commitment": commitment_of(W)})
+    svc.handle(room, "black", {"type": "commit", "round": number, "commitment": commitment_of(B)})
+    svc.handle(room, "white", {"type": "reveal", "round": number, "secret": W.hex()})
+    svc.handle(room, "black", {"type": "reveal", "round": number, "secret": B.hex()})
+
+
+def test_seats_tokens_and_a_full_room() -> None:
+    svc = service(FakeNow())
+    code, host, _ = svc.create("checkers", {}, "none", name="Ann")[:3]
+    refused(
+        "no_opponent",
+        svc,
+        code,
+        "black",
+        {"type": "action", "action": {"type": "move", "path": [11, 15]}},
+    )
+    guest, side, _ = svc.join(code, "Bob")
+    assert side == "black" and svc.seat_for(code, host) == "white"
+    assert svc.seat_for(code.lower(), guest) == "black"
+    with pytest.raises(ActionRefused) as caught:
+        svc.join(code, "Eve")
+    assert caught.value.code == "room_full"
+    with pytest.raises(ActionRefused) as caught:
+        svc.seat_for(code, "x" * 32)
+    assert caught.value.code == "not_your_room"
+    with pytest.raises(ActionRefused) as caught:
+        svc.join(code, "a\x00b")
+    assert caught.value.code == "invalid_name"
+
+
+def test_only_the_side_to_move_moves_and_a_refusal_changes_nothing() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    refused(
+        "not_your_turn",
+        svc,
+        code,
+        "white",
+        {"type": "action", "action": {"type": "move", "path": [22, 18]}},
+    )
+    refused(
+        "illegal_move",
+        svc,
+        code,
+        "black",
+        {"type": "action", "action": {"type": "move", "path": [12, 8]}},
+    )
+    refused("invalid_action", svc, code, "black", {"type": "action", "action": {"type": "fly"}})
+    refused(
+        "not_your_turn",
+        svc,
+        code,
+        "black",
+        {"type": "commit", "round": 0, "commitment": commitment_of(W)},
+    )  # no chance here
+    move(svc, code, "black", [11, 15])
+    assert svc.room(code).view("white")["state"]["moves"] == ["11-15"]
+
+
+def test_a_gone_player_can_be_claimed_against_after_two_minutes_only() -> None:
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "checkers")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    svc.disconnect(code, "black")  # black, to move, closes its page
+    now.advance(119)
+    assert not svc.room(code).view("white")["room"]["can_claim"]
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+    now.advance(2)
+    room = svc.room(code)
+    assert room.view("white")["room"]["can_claim"]
+    assert not room.view("black")["room"]["can_claim"]
+    svc.handle(code, "white", {"type": "claim"})
+    assert room.view("white")["outcome"] == {"winner": "white", "reason": "forfeit",
+                                             "points": 1}  # fmt: skip
+
+
+def test_a_connected_player_who_thinks_is_never_claimable() -> None:
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "checkers")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    now.advance(3600)
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+
+
+def test_leaving_forfeits_and_a_rematch_swaps_the_sides() -> None:
+    svc = service(FakeNow())
+    code, host, guest = room_of(svc, "checkers")
+    move(svc, code, "black", [11, 15])
+    refused("no_rematch", svc, code, "white", {"type": "rematch"})
+    svc.handle(code, "black", {"type": "leave"})
+    room = svc.room(code)
+    assert room.table.game.outcome() is not None
+    assert room.view(None)["outcome"]["winner"] == "white"
+    svc.handle(code, "white", {"type": "rematch"})
+    assert room.view("black")["room"]["rematch"] == ["white"]
+    svc.handle(code, "black", {"type": "rematch"})
+    room = svc.room(code)
+    assert svc.seat_for(code, host) == "black" and svc.seat_for(code, guest) == "white"
+    assert room.names == {"white": "Bob", "black": "Ann"}
+    assert room.view("black")["state"]["moves"] == [] and room.view(None)["outcome"] is None
+    assert len(room.history) == 1
+
+
+def test_backgammon_dice_come_only_from_rounds_and_a_broken_reveal_forfeits() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "backgammon", settings={"length": 3})
+    refused("invalid_action", svc, code, "white", {"type": "action", "action": {"type": "roll"}})
+    opening(svc, code)
+    room = svc.room(code)
+    events = room.table.game.match.current.events
+    assert events[0]["type"] == "opening_roll" and events[0]["given"] is True
+    while room.table.game.match.current.phase.value == "opening":  # a tie: again
+        opening(svc, code)
+    game = room.table.game
+    mover = next(iter(game.to_act()))
+    play = BACKGAMMON.computer_action(game, mover, "easy", __import__("random").Random(1))
+    svc.handle(code, mover, {"type": "action", "action": play})
+    roller = next(iter(game.to_act()))
+    other: Side = "black" if roller == "white" else "white"
+    number = room.next_round
+    svc.handle(code, roller, {"type": "commit", "round": number, "commitment": commitment_of(W)})
+    svc.handle(code, other, {"type": "secret", "round": number, "secret": B.hex()})
+    svc.handle(code, roller, {"type": "reveal", "round": number, "secret": B.hex()})  # not W
+    outcome = room.view(None)["outcome"]
+    assert outcome["winner"] == other and outcome["reason"] == "forfeit"
+    assert outcome["points"] == 3  # the rest of the match
+
+
+def test_a_rounds_wait_is_charged_to_the_awaited_side_and_a_stall_loses_on_time() -> None:
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "backgammon", "blitz", {"length": 1})
+    opening(svc, code)
+    room = svc.room(code)
+    while room.table.game.match.current.phase.value == "opening":
+        opening(svc, code)
+    game = room.table.game
+    mover = next(iter(game.to_act()))
+    play = BACKGAMMON.computer_action(game, mover, "easy", __import__("random").Random(1))
+    now.advance(5)
+    svc.handle(code, mover, {"type": "action", "action": play})
+    roller = next(iter(game.to_act()))
+    other: Side = "black" if roller == "white" else "white"
+    clock = room.table.clock
+    assert clock is not None
+    before = {side: clock.remaining(side) for side in ("white", "black")}
+    number = room.next_round
+    now.advance(2)
+    svc.handle(code, roller, {"type": "commit", "round": number, "commitment": commitment_of(W)})
+    now.advance(10)  # the opponent's page is slow to send its secret
+    svc.handle(code, other, {"type": "secret", "round": number, "secret": B.hex()})
+    assert clock.remaining(other) == pytest.approx(before[other] - 10)
+    assert clock.remaining(roller) == pytest.approx(before[roller] - 2)
+    svc.handle(code, roller, {"type": "reveal", "round": number, "secret": W.hex()})
+    # the next roll: the opponent stalls its secret past its whole reserve
+    while room.table.game.outcome() is None and game.to_act() == {roller}:
+        play = BACKGAMMON.computer_action(game, roller, "easy", __import__("random").Random(2))
+        if play["type"] != "move":
+            break
+        svc.handle(code, roller, {"type": "action", "action": play})
+    stalled = next(iter(game.to_act()))
+    number = room.next_round
+    opponent: Side = "black" if stalled == "white" else "white"
+    svc.handle(code, stalled, {"type": "commit", "round": number,
+                               "commitment": commitment_of(W)})  # fmt: skip
+    left = clock.remaining(opponent)
+    assert room.next_deadline() == pytest.approx(now() + left)
+    now.advance(left + 1)
+    assert svc.tick_room(code)
+    assert room.view(None)["outcome"] == {"winner": stalled, "reason": "time", "points": 1}
+
+
+def test_a_restart_in_the_middle_of_a_round_picks_it_up(tmp_path: Path) -> None:
+    now = FakeNow()
+    db = tmp_path / "rooms.sqlite3"
+    svc = service(now, RoomStore(db))
+    code, host, guest = room_of(svc, "backgammon", "rapid", {"length": 1})
+    svc.handle(code, "white", {"type": "commit", "round": 0, "commitment": commitment_of(W)})
+    svc.handle(code, "black", {"type": "commit", "round": 0, "commitment": commitment_of(B)})
+    svc.handle(code, "white", {"type": "reveal", "round": 0, "secret": W.hex()})
+    seen = svc.room(code).view("black")
+    now.advance(500)  # the server is down for a while
+    again = service(now, RoomStore(db))
+    assert again.restore() == [code]
+    room = again.room(code)
+    assert again.seat_for(code, host) == "white" and again.seat_for(code, guest) == "black"
+    view = room.view("black")
+    assert view["room"]["round"] == seen["room"]["round"]
+    assert view["clock"]["remaining"] == seen["clock"]["remaining"]  # downtime not charged
+    again.handle(code, "black", {"type": "reveal", "round": 0, "secret": B.hex()})
+    events = room.table.game.match.current.events
+    assert events[0]["type"] == "opening_roll"
+
+
+def test_a_damaged_stored_room_is_left_out_and_the_others_restored(tmp_path: Path) -> None:
+    now = FakeNow()
+    db = tmp_path / "rooms.sqlite3"
+    store = RoomStore(db)
+    svc = service(now, store)
+    good, _, _ = room_of(svc, "checkers")
+    bad, _, _ = room_of(svc, "checkers")
+    record = svc.room(bad).to_record()
+    record["table"]["log"] = [{"move": "12-8"}]
+    store.save(bad, "checkers", None, 3, record)
+    again = service(now, RoomStore(db))
+    assert again.restore() == [good]
