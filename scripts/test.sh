@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs everything the test suite needs on a fresh machine, then runs it all:
 # the package with its [dev] extras in .venv (and its [bench] extras where they install),
-# Debian's chromium for the browser tests and gnubg as an outside reference (both when apt-get
-# is available and we are root), then ruff, mypy --strict on all of src, and pytest.
+# Debian's chromium for the browser tests, gnubg as an outside reference and redis-server for
+# the online rooms that several server processes share (tests/gametable/test_redis_rooms.py
+# starts its own on a free port) (all when apt-get is available and we are root), then ruff,
+# mypy --strict on all of src, and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +15,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v gnubg >/dev/null 2>&1 || missing+=(gnubg)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]} with apt-get"
     export DEBIAN_FRONTEND=noninteractive
