@@ -47,7 +47,7 @@ def test_core_sources_import_only_core() -> None:
 # ---------------------------------------------------------------- American checkers
 
 #: The checkers engine: the top-level modules of the package (its AI, PDN and CLI sit above).
-CHECKERS_ENGINE = ("errors", "squares", "position", "moves", "game", "perft")
+CHECKERS_ENGINE = ("errors", "squares", "position", "moves", "game", "perft", "ballots")
 
 
 def test_the_checkers_engine_loads_only_the_standard_library_and_itself() -> None:

@@ -1,9 +1,16 @@
 """American checkers at the table: the plug-in that :mod:`gametable` runs.
 
 :data:`RULES` is the game's :class:`~gametable.seam.GameRules`: no chance, the computer's
-levels, PDN export, and settings of one key, ``start`` (a PDN FEN to start from, e.g. a
-ballot opening; the standard start by default). A game in progress (:class:`TableGame`)
-wraps a :class:`checkers.Game`.
+levels, PDN export, and settings of two keys (one at most given):
+
+* ``start``: a PDN FEN to start from (the standard start by default);
+* ``ballot``: a three-move ballot (:mod:`checkers.ballots`): its moves (``"11-15 23-18
+  8-11"``), its ACF number, or ``"random"``, one of the ACF deck's 156 drawn from the table's
+  seed (so the table's record replays it). The game starts from the standard position with
+  the ballot's three moves played (they are the game's first moves, in its PDN too); the
+  clock starts with the first move after them.
+
+A game in progress (:class:`TableGame`) wraps a :class:`checkers.Game`.
 
 Actions (the same JSON through every door):
 
@@ -25,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from checkers.ai import LEVELS, accepts_draw, choose_move
+from checkers.ballots import DECK, Ballot, BallotError, draw_ballot, find_ballot
 from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError, PdnError
 from checkers.game import Game
 from checkers.moves import Move, explain_illegal
@@ -37,6 +45,8 @@ from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
 ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "resign")
 #: The longest path a move can have (a king's jumps take at most 12 pieces).
 LONGEST_PATH: Final = 13
+#: The ``ballot`` setting that draws one of the deck's ballots from the table's seed.
+RANDOM_BALLOT: Final = "random"
 #: The most games of one PDN file the page is given (the others are counted).
 MAX_GAMES: Final = 200
 
@@ -50,10 +60,17 @@ def _side(color: Color) -> Side:
 
 
 class TableGame:
-    """A checkers game in progress, as the table sees it (see :mod:`gametable.seam`)."""
+    """A checkers game in progress, as the table sees it (see :mod:`gametable.seam`).
 
-    def __init__(self, game: Game) -> None:
+    Args:
+        game: the game.
+        ballot: the three-move ballot it started from (its first three moves), or None.
+    """
+
+    def __init__(self, game: Game, ballot: Ballot | None = None) -> None:
         self.game = game
+        self.ballot = ballot
+        self.preset = 0 if ballot is None else len(ballot.moves)
 
     def to_act(self) -> frozenset[Side]:
         """The side that must answer a draw offer while one waits, else the side to move (who
@@ -70,8 +87,9 @@ class TableGame:
         return None if by is None else Offer("draw", _side(by))
 
     def on_clock(self) -> Side | None:
-        """The side to move, once the first move is made (the clock starts with it)."""
-        if self.game.outcome is not None or not self.game.moves:
+        """The side to move, once the first move is made (the clock starts with it; a ballot's
+        moves do not count)."""
+        if self.game.outcome is not None or len(self.game.moves) <= self.preset:
             return None
         return _side(self.game.turn)
 
@@ -139,10 +157,6 @@ class TableGame:
         """``side`` forfeits (an online room's referee decision): the opponent wins."""
         self.game.forfeit(_color(side))
 
-    def forfeit(self, side: Side) -> None:
-        """``side`` forfeits (an online room's referee decision): the opponent wins."""
-        self.game.forfeit(_color(side))
-
     def outcome(self) -> Outcome | None:
         """The table's outcome: the winner's side (None for a draw), the reason, 1 point to
         the winner."""
@@ -183,6 +197,14 @@ class TableGame:
                 "black": dict(zip(("men", "kings"), position.count(Color.BLACK), strict=True)),
                 "white": dict(zip(("men", "kings"), position.count(Color.WHITE), strict=True)),
             },
+            "ballot": None
+            if self.ballot is None
+            else {
+                "number": self.ballot.number,
+                "moves": list(self.ballot.moves),
+                "name": self.ballot.name,
+                "label": self.ballot.label,
+            },
             "quiet_plies": game.quiet_plies,
             "repetitions": game.repetitions(),
             "can": {
@@ -203,34 +225,68 @@ class CheckersRules:
     levels: tuple[str, ...] = LEVELS
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"start": FEN or None}``.
+        """``{"start": FEN or None, "ballot": the ballot's moves, "random" or None}``.
 
         Raises:
-            ActionRefused: ``invalid_settings`` for an unknown setting or a bad FEN.
+            ActionRefused: ``invalid_settings`` for an unknown setting, a bad FEN, a ballot
+                that is not in the ACF's deck (unknown or barred), or both a start and a
+                ballot.
         """
-        unknown = sorted(set(raw) - {"start"})
+        unknown = sorted(set(raw) - {"start", "ballot"})
         if unknown:
             raise ActionRefused(
                 "invalid_settings", f"unknown checkers setting(s): {', '.join(unknown)}"
             )
         start = raw.get("start")
+        ballot = raw.get("ballot")
+        if ballot is not None:
+            if start is not None:
+                raise ActionRefused(
+                    "invalid_settings",
+                    "a three-move ballot starts from the usual position: give a start or a "
+                    "ballot, not both",
+                )
+            if ballot == RANDOM_BALLOT:
+                return {"start": None, "ballot": RANDOM_BALLOT}
+            if not isinstance(ballot, (str, int)) or isinstance(ballot, bool):
+                raise ActionRefused("invalid_settings", f"ballot {ballot!r} is not a ballot")
+            try:
+                return {"start": None, "ballot": find_ballot(ballot).key}
+            except BallotError as error:
+                raise ActionRefused("invalid_settings", str(error)) from error
         if start is None:
-            return {"start": None}
+            return {"start": None, "ballot": None}
         if not isinstance(start, str):
             raise ActionRefused("invalid_settings", f"start {start!r} is not a FEN")
         try:
             fen = Position.from_fen(start).fen()
         except CheckersError as error:
             raise ActionRefused("invalid_settings", str(error)) from error
-        return {"start": fen}
+        return {"start": fen, "ballot": None}
 
     def _start(self, settings: Mapping[str, Any]) -> Position | None:
         start = settings.get("start")
         return None if start is None else Position.from_fen(start)
 
+    def ballot(self, settings: Mapping[str, Any], seed: int) -> Ballot | None:
+        """The settings' ballot: the one named, or for ``"random"`` the one the table's
+        ``seed`` draws (the same every time); None without a ballot."""
+        key = settings.get("ballot")
+        if key is None:
+            return None
+        if key == RANDOM_BALLOT:
+            return draw_ballot(random.Random(f"ballot:{seed}"))
+        return find_ballot(key)
+
     def new(self, settings: Mapping[str, Any], seed: int) -> TableGame:
-        """A new game from the settings' start (``seed`` is unused: no chance)."""
-        return TableGame(Game(self._start(settings)))
+        """A new game from the settings' start, or with the settings' ballot's three moves
+        played (``seed`` draws a random ballot)."""
+        ballot = self.ballot(settings, seed)
+        game = Game(self._start(settings))
+        if ballot is not None:
+            for move in ballot.moves:
+                game.play(move)
+        return TableGame(game, ballot)
 
     def replay(
         self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
@@ -241,9 +297,15 @@ class CheckersRules:
             ActionRefused: ``invalid_log`` naming the first bad event.
         """
         try:
-            return TableGame(Game.replay(log, self._start(settings)))
+            game = Game.replay(log, self._start(settings))
+            ballot = self.ballot(settings, seed)
         except CheckersError as error:
             raise ActionRefused("invalid_log", str(error)) from error
+        if ballot is not None and [str(m) for m in game.moves[:3]] != list(ballot.moves):
+            raise ActionRefused(
+                "invalid_log", f"the log does not begin with the ballot {ballot.label}"
+            )
+        return TableGame(game, ballot)
 
     def computer_action(
         self, game: GameInProgress, side: Side, level: str, rng: random.Random
@@ -274,6 +336,20 @@ class CheckersRules:
         """Every position of a game in progress, to step through (:func:`review_frames`)."""
         played = _checkers_game(game)
         return review_frames(played.start, list(played.moves), list(played.positions))
+
+    def ballot_list(self) -> list[dict[str, Any]]:
+        """The ACF deck's 156 ballots, in ACF order: ``[{"key", "number", "moves", "name",
+        "label"}]`` (``key`` is what the ``ballot`` setting takes)."""
+        return [
+            {
+                "key": b.key,
+                "number": b.number,
+                "moves": list(b.moves),
+                "name": b.name,
+                "label": b.label,
+            }
+            for b in DECK
+        ]
 
     def open_pdn(self, text: str) -> dict[str, Any]:
         """Every game of a PDN text, as the page opens it (:func:`pdn_games`).

@@ -13,6 +13,7 @@ this module imports no game: ``router(page)`` takes what the checkers plug-in of
   ``ServerSettings.max_upload_bytes`` (the app's body limit for :data:`PDN_PATH`), the text
   :data:`MAX_PDN_CHARS` characters; the reading runs in a worker thread, :data:`READS_AT_ONCE`
   at once (the others wait without holding a thread).
+* ``GET /api/checkers/ballots``: the three-move ballots a game may start from (the ACF's deck).
 
 Refusals answer ``{"error": {"code", "message"}}`` (422 ``pdn_unreadable``, ``no_games``;
 the table's 403 and 404).
@@ -55,6 +56,10 @@ class CheckersPage(Protocol):
 
     def open_pdn(self, text: str) -> dict[str, Any]:
         """Every game of a PDN text, as frames (raises ``ActionRefused``)."""
+        ...
+
+    def ballot_list(self) -> list[dict[str, Any]]:
+        """The three-move ballots a game may start from."""
         ...
 
 
@@ -115,6 +120,13 @@ def router(page: CheckersPage) -> APIRouter:
             )
         answer["name"] = body.name
         return answer
+
+    @api.get("/api/checkers/ballots", summary="The three-move ballots")
+    async def ballots() -> dict[str, Any]:
+        """``{"ballots": [{"key", "number", "moves", "name", "label"}]}``: the openings of the
+        ACF's three-move deck, in ACF order; ``key`` is what the table's ``ballot`` setting
+        takes (or ``"random"``)."""
+        return {"ballots": page.ballot_list()}
 
     return api
 

@@ -14,11 +14,11 @@ function call(method, path, { token, body, text = false } = {}) {
 const base = (id) => `/api/tables/${encodeURIComponent(id)}`;
 
 /**
- * Make a checkers table. `seats` {black: {kind, level?}, white: {...}}; `start` a FEN or null.
- * Resolves to {id, token, view}.
+ * Make a checkers table. `seats` {black: {kind, level?}, white: {...}}; `start` a FEN or null;
+ * `ballot` a three-move ballot's key, "random" or null. Resolves to {id, token, view}.
  */
-export function createTable({ seats, timeControl = "none", start = null }) {
-  const settings = start ? { start } : {};
+export function createTable({ seats, timeControl = "none", start = null, ballot = null }) {
+  const settings = ballot ? { ballot } : start ? { start } : {};
   return call("POST", "/api/tables", {
     body: { game: "checkers", settings, seats, time_control: timeControl },
   });
@@ -49,4 +49,9 @@ export function reviewTable(id, token) {
  * left_out} (backgammon/server/checkers_api.py). */
 export function openPdn(text, name = null) {
   return call("POST", "/api/checkers/pdn", { body: { text, name } });
+}
+
+/** The three-move ballots of the ACF's deck: {ballots: [{key, number, moves, name, label}]}. */
+export function listBallots() {
+  return call("GET", "/api/checkers/ballots");
 }

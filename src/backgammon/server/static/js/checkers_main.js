@@ -18,7 +18,9 @@
 // Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
 // (the position shown in review, absent when the board shows the game as it stands).
 
-import { ApiError, act, createTable, exportPdn, openPdn, readTable, reviewTable } from "./checkers_api.js";
+import {
+  ApiError, act, createTable, exportPdn, listBallots, openPdn, readTable, reviewTable,
+} from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
 import { countPieces, frameState, liveMoves, moveWords, renderMoveList } from "./checkers_review.js";
@@ -67,6 +69,8 @@ const SETTING_DEFAULTS = Object.freeze({
   level: "easy",
   side: "black",
   time_control: "none",
+  opening: "usual", // "usual" | "random" | "choose" (a three-move ballot)
+  ballot: "", // the chosen ballot's key
 });
 
 function loadCheckersSettings() {
@@ -80,7 +84,7 @@ function loadCheckersSettings() {
 
 const app = {
   settings: loadCheckersSettings(),
-  table: null, // {id, token, mode, level, sideChoice, side, timeControl, start}
+  table: null, // {id, token, mode, level, sideChoice, side, timeControl, start, ballot}
   view: null,
   busy: false,
   notice: "", // a line for the status (the computer's answer to a draw offer)
@@ -147,6 +151,7 @@ function show(view, { animate = true } = {}) {
   clocks.show(view.clock, names(true), over);
   drawPieces(state);
   drawMoves(state);
+  drawBallot(state);
   drawOffer(view);
   drawResult(view);
   drawStatus();
@@ -181,6 +186,13 @@ function drawMoves(state) {
     counts.push(`This position has occurred ${state.repetitions} times (the third is a draw).`);
   }
   $("draw-counts").textContent = counts.join(" ");
+}
+
+/** The three-move ballot the game started from, named. */
+function drawBallot(state) {
+  const note = $("ballot-note");
+  note.hidden = !state.ballot;
+  note.textContent = state.ballot ? `Three-move ballot ${state.ballot.label}` : "";
 }
 
 function drawOffer(view) {
@@ -587,7 +599,7 @@ async function resign() {
   await send(side, { type: "resign" });
 }
 
-/** Start a table with `choice` {mode, level, side ("random" too), time_control, start}. */
+/** Start a table with `choice` {mode, level, side ("random" too), time_control, start, ballot}. */
 async function startGame(choice) {
   const side = choice.side === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice.side;
   const computer = choice.mode === "computer";
@@ -596,7 +608,9 @@ async function startGame(choice) {
     : { black: { kind: "person" }, white: { kind: "person" } };
   setBusy(true);
   try {
-    const made = await createTable({ seats, timeControl: choice.time_control, start: choice.start || null });
+    const made = await createTable({
+      seats, timeControl: choice.time_control, start: choice.start || null, ballot: choice.ballot || null,
+    });
     app.table = {
       id: made.id,
       token: made.token,
@@ -606,6 +620,7 @@ async function startGame(choice) {
       side: computer ? side : null,
       timeControl: choice.time_control,
       start: choice.start || null,
+      ballot: choice.ballot || null,
     };
     writeJson(TABLE_KEY, app.table);
     app.notice = "";
@@ -634,6 +649,7 @@ async function rematch() {
     side: table.sideChoice || table.side || "black",
     time_control: table.timeControl,
     start: table.start,
+    ballot: table.ballot || null, // "random" draws another ballot
   });
   if (error) showError(error);
 }
@@ -693,14 +709,48 @@ function openNewGame(fen = null) {
   $("level-select").value = s.level;
   $("side-select").value = s.side;
   $("clock-select").value = s.time_control;
+  $("opening-select").value = fen !== null ? "usual" : s.opening;
   if (fen !== null) {
     $("fen-input").value = fen;
     $("fen-details").open = true;
   }
+  syncOpening();
   $("new-game-error").hidden = true;
   syncModeRows();
   const dialog = $("new-game-dialog");
   if (!dialog.open) dialog.showModal();
+}
+
+let ballotsLoaded = null;
+
+/** Fill the ballot list (once) from the server. */
+function loadBallots() {
+  if (!ballotsLoaded) {
+    ballotsLoaded = listBallots().then(({ ballots }) => {
+      const select = $("ballot-select");
+      select.replaceChildren(...ballots.map((ballot) => {
+        const option = document.createElement("option");
+        option.value = ballot.key;
+        option.textContent = ballot.label;
+        return option;
+      }));
+      if (app.settings.ballot) select.value = app.settings.ballot;
+    }).catch((err) => {
+      ballotsLoaded = null;
+      $("new-game-error").textContent = err instanceof ApiError ? err.message : String(err);
+      $("new-game-error").hidden = false;
+    });
+  }
+  return ballotsLoaded;
+}
+
+/** The opening rows: the ballot list for a chosen ballot; a FEN only for the usual start. */
+function syncOpening() {
+  const opening = $("opening-select").value;
+  $("ballot-row").hidden = opening !== "choose";
+  $("ballot-help").hidden = opening === "usual";
+  $("fen-details").hidden = opening !== "usual";
+  if (opening === "choose") loadBallots();
 }
 
 function syncModeRows() {
@@ -716,9 +766,19 @@ async function submitNewGame(event) {
     level: $("level-select").value,
     side: $("side-select").value,
     time_control: $("clock-select").value,
-    start: $("fen-input").value.trim() || null,
+    start: null,
+    ballot: null,
   };
-  app.settings = { ...app.settings, mode: choice.mode, level: choice.level, side: choice.side, time_control: choice.time_control };
+  const opening = $("opening-select").value;
+  if (opening === "random") choice.ballot = "random";
+  else if (opening === "choose") {
+    await loadBallots();
+    choice.ballot = $("ballot-select").value || null;
+  } else choice.start = $("fen-input").value.trim() || null;
+  app.settings = {
+    ...app.settings, mode: choice.mode, level: choice.level, side: choice.side, time_control: choice.time_control,
+    opening, ballot: opening === "choose" ? choice.ballot || "" : app.settings.ballot,
+  };
   writeJson(SETTINGS_KEY, app.settings);
   $("new-game-start").disabled = true;
   const error = await startGame(choice);
@@ -739,6 +799,7 @@ function wire() {
   $("result-new-game-button").addEventListener("click", () => openNewGame());
   $("new-game-cancel").addEventListener("click", () => $("new-game-dialog").close());
   $("new-game-form").addEventListener("submit", submitNewGame);
+  $("opening-select").addEventListener("change", syncOpening);
   for (const radio of document.querySelectorAll("#new-game-form input[name=mode]")) {
     radio.addEventListener("change", syncModeRows);
   }
