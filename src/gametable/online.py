@@ -13,9 +13,10 @@ Routes (``install(app, service)``; every refusal is ``{"error": {"code", "messag
   messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,
   each from its own side; a refusal is answered to its sender only.
 
-A room's messages are handled one at a time, on the event loop, in arrival order (each is one
-short engine action); each connection has one writer task draining its queue, so every
-player receives the room's views in order; a connection that does not read them is closed.
+A room's messages are handled one at a time, in arrival order (each is one short engine
+action, and with a shared store one atomic write: :mod:`gametable.redis_rooms`); each
+connection has one writer task draining its queue, so every player receives the room's views
+in order; a connection that does not read them is closed.
 A seat has one live connection: a newer one replaces it. Flags fall on a timer set at each
 room's next deadline, so a stalled player loses on time with nobody sending anything.
 """
@@ -55,6 +56,7 @@ STATUS: Final = {
     "not_found": 404,
     "room_full": 409,
     "too_many_rooms": 429,
+    "unavailable": 503,
 }
 
 RoomCode = Annotated[str, Path(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
@@ -128,6 +130,23 @@ class RoomHub:
         self.service = service
         self._live: dict[tuple[str, Side], _Connection] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        service.bind(self.deliver, self.replaced)
+
+    def deliver(self, code: str, messages: list[Outgoing]) -> None:
+        """Views the service brings from elsewhere (another process's action): queued for
+        the seats connected here, the room's timer re-armed."""
+        self.dispatch(code, messages)
+        self.schedule(code)
+
+    def replaced(self, code: str, side: Side) -> None:
+        """The seat was opened on another server process: its connection here is closed."""
+        connection = self._live.pop((code, side), None)
+        if connection is not None:
+            connection.send(
+                error_message(ActionRefused("replaced", "this seat was opened in another window"))
+            )
+            connection.close(CLOSE_REFUSED)
 
     def dispatch(self, code: str, messages: list[Outgoing]) -> None:
         """Queue each message for its seat's live connection (a seat not connected gets the
@@ -142,25 +161,27 @@ class RoomHub:
                 if connection is not None:
                     connection.send_text(text)
 
-    def attach(self, code: str, side: Side, connection: _Connection) -> None:
+    async def attach(self, code: str, side: Side, connection: _Connection) -> None:
         old = self._live.get((code, side))
         if old is not None and old is not connection:
             old.send(
                 error_message(ActionRefused("replaced", "this seat was opened in another window"))
             )
             old.close(CLOSE_REFUSED)
-            self.service.disconnect(code, side)
+            del self._live[(code, side)]
+            await self.service.seat_disconnected(code, side)
         connection.code, connection.side = code, side
         self._live[(code, side)] = connection
-        self.dispatch(code, self.service.connect(code, side))
+        self.dispatch(code, await self.service.seat_connected(code, side))
         self.schedule(code)
 
-    def detach(self, connection: _Connection) -> None:
+    async def detach(self, connection: _Connection) -> None:
         code, side = connection.code, connection.side
         if code is None or side is None or self._live.get((code, side)) is not connection:
             return
         del self._live[(code, side)]
-        self.dispatch(code, self.service.disconnect(code, side))
+        with contextlib.suppress(ActionRefused):
+            self.dispatch(code, await self.service.seat_disconnected(code, side))
         self.schedule(code)
 
     def schedule(self, code: str) -> None:
@@ -168,11 +189,7 @@ class RoomHub:
         timer = self._timers.pop(code, None)
         if timer is not None:
             timer.cancel()
-        try:
-            room = self.service.room(code)
-        except ActionRefused:
-            return
-        deadline = room.next_deadline()
+        deadline = self.service.deadline(code)
         if deadline is None:
             return
         delay = max(0.0, deadline - self.service.now()) + 0.005
@@ -180,7 +197,21 @@ class RoomHub:
 
     def _due(self, code: str) -> None:
         self._timers.pop(code, None)
-        for room_code, messages in self.service.tick():
+        task = asyncio.get_running_loop().create_task(self._tick(code))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tick(self, code: str) -> None:
+        try:
+            due = await self.service.due(code)
+        except ActionRefused:
+            due = []  # the store is out of reach: the timer is armed again below
+            if self.service.deadline(code) is not None:
+                self._timers[code] = asyncio.get_running_loop().call_later(
+                    1.0, self._due, code
+                )
+                return
+        for room_code, messages in due:
             self.dispatch(room_code, messages)
             if room_code != code:
                 self.schedule(room_code)
@@ -203,38 +234,29 @@ def router(hub: RoomHub) -> APIRouter:
     async def create(body: NewRoom, request: Request) -> Any:
         owner = request.client.host if request.client is not None else None
         try:
-            code, token, side, room = service.create(
+            code, token, side, view = await service.open_room(
                 body.game, body.settings, body.time_control, name=body.name, side=body.side,
                 owner=owner,
             )
         except ActionRefused as error:
             return _refusal(error)
-        return {"code": code, "token": token, "side": side, "view": room.view(side)}
+        return {"code": code, "token": token, "side": side, "view": view}
 
     @api.get("/api/rooms/{code}", summary="What a guest sees before joining")
     async def info(code: RoomCode) -> Any:
         try:
-            room = service.room(code)
+            return await service.room_details(code)
         except ActionRefused as error:
             return _refusal(error)
-        return {
-            "code": room.code,
-            "game": room.table.rules.name,
-            "settings": room.table.settings,
-            "time_control": room.time_control,
-            "names": room.names,
-            "open": room.free_seat() is not None,
-        }
 
     @api.post("/api/rooms/{code}/join", summary="Take the free seat of a room")
     async def join(code: RoomCode, body: JoinRoom) -> Any:
         try:
-            token, side, out = service.join(code, body.name)
+            code, token, side, out, view = await service.join_room(code, body.name)
         except ActionRefused as error:
             return _refusal(error)
-        room = service.room(code)
-        hub.dispatch(room.code, out)
-        return {"code": room.code, "token": token, "side": side, "view": room.view(side)}
+        hub.dispatch(code, out)
+        return {"code": code, "token": token, "side": side, "view": view}
 
     @api.websocket("/ws/rooms/{code}")
     async def socket(websocket: WebSocket, code: str) -> None:
@@ -243,7 +265,7 @@ def router(hub: RoomHub) -> APIRouter:
         try:
             await _serve(hub, connection, code.upper()[:16])
         finally:
-            hub.detach(connection)
+            await hub.detach(connection)
             connection.close()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await connection.writer
@@ -275,13 +297,13 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
             if connection.side is None:
                 if message["type"] != "hello":
                     raise ActionRefused("hello_first", "say hello with your seat's token first")
-                side = service.seat_for(code, message["token"])
-                hub.attach(code, side, connection)
+                side = await service.open_seat(code, message["token"])
+                await hub.attach(code, side, connection)
                 continue
             if message["type"] == "hello":
                 raise ActionRefused("already_joined", "this connection has said hello")
-            hub.dispatch(code, service.tick_room(code))
-            out = service.handle(code, connection.side, message)
+            hub.dispatch(code, await service.before_message(code))
+            out = await service.message(code, connection.side, message)
             if ref is not None:
                 out = [
                     Outgoing(m.side, {**m.payload, "ref": ref})

@@ -68,6 +68,18 @@ def check_name(name: object) -> str:
     return name.strip()
 
 
+def room_info(room: Room) -> dict[str, Any]:
+    """What a guest may see of ``room`` before joining."""
+    return {
+        "code": room.code,
+        "game": room.table.rules.name,
+        "settings": room.table.settings,
+        "time_control": room.time_control,
+        "names": room.names,
+        "open": room.free_seat() is not None,
+    }
+
+
 class _Entry:
     __slots__ = ("last", "owner", "room", "stored")
 
@@ -144,6 +156,32 @@ class RoomService:
                 ``invalid_seat`` (a side that is none of the three), ``invalid_name``,
                 ``too_many_rooms`` (the address's share, or the server's).
         """
+        table, host, names = self._new_table(game, settings, time_control, name, side)
+        if len(self._rooms) >= self.max_rooms:
+            self.sweep()
+            if len(self._rooms) >= self.max_rooms:
+                raise ActionRefused("too_many_rooms", "the server has no room for another game")
+        if sum(1 for e in self._rooms.values() if e.owner == owner) >= self.max_per_owner:
+            raise ActionRefused(
+                "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
+            )
+        code = new_code()
+        while code in self._rooms:
+            code = new_code()
+        token, room = self._seated_room(code, table, host, names, time_control)
+        entry = _Entry(room, owner, self._now(), 0)
+        self._save(entry)
+        self._rooms[code] = entry
+        return code, token, host, room
+
+    def _new_table(
+        self, game: str, settings: Mapping[str, Any], time_control: str, name: object, side: str
+    ) -> tuple[Table, Side, dict[Side, str]]:
+        """The checked request's table, the host's side and the names (nothing kept yet).
+
+        Raises:
+            ActionRefused: as :meth:`create`, the limits aside.
+        """
         rules = self.games.get(game)
         if rules is None:
             raise ActionRefused(
@@ -172,17 +210,12 @@ class RoomService:
             seed=secrets.randbits(31),
             fair=True,
         )
-        if len(self._rooms) >= self.max_rooms:
-            self.sweep()
-            if len(self._rooms) >= self.max_rooms:
-                raise ActionRefused("too_many_rooms", "the server has no room for another game")
-        if sum(1 for e in self._rooms.values() if e.owner == owner) >= self.max_per_owner:
-            raise ActionRefused(
-                "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
-            )
-        code = new_code()
-        while code in self._rooms:
-            code = new_code()
+        return table, host, names
+
+    def _seated_room(
+        self, code: str, table: Table, host: Side, names: Mapping[Side, str], time_control: str
+    ) -> tuple[str, Room]:
+        """A new room with the host seated: ``(the host's token, room)``."""
         token = secrets.token_urlsafe(24)
         tokens: dict[Side, str | None] = {s: (token_hash(token) if s == host else None)
                                           for s in SIDES}
@@ -190,10 +223,7 @@ class RoomService:
             code, table, tokens, names, now=self._now, time_control=time_control,
             claim_after=self.claim_after,
         )
-        entry = _Entry(room, owner, self._now(), 0)
-        self._save(entry)
-        self._rooms[code] = entry
-        return code, token, host, room
+        return token, room
 
     def room(self, code: str) -> Room:
         """The room of ``code``.
@@ -300,6 +330,85 @@ class RoomService:
                 if self.store is not None:
                     self.store.delete(code)
         return gone
+
+    # ---------------------------------------------------------------- what a guest sees
+
+    def info(self, code: str) -> dict[str, Any]:
+        """What a guest may see before joining: ``{"code", "game", "settings",
+        "time_control", "names", "open"}``.
+
+        Raises:
+            ActionRefused: ``not_found``.
+        """
+        return room_info(self.room(code))
+
+    # ---------------------------------------------------------------- the door's calls
+
+    # The door (gametable.online) awaits these; here they call the methods above at once.
+    # A service whose rooms live elsewhere (gametable.redis_rooms) overrides them.
+
+    def bind(self, deliver: Callable[[str, list[Outgoing]], None],
+             replaced: Callable[[str, Side], None]) -> None:
+        """The door's hooks: ``deliver(code, messages)`` queues views for the seats connected
+        here, ``replaced(code, side)`` closes a seat opened elsewhere (unused here)."""
+
+    async def start(self) -> None:
+        """Start what the service runs beside the door (nothing here)."""
+
+    async def stop(self) -> None:
+        """Stop it (nothing here)."""
+
+    async def open_room(
+        self, game: str, settings: Mapping[str, Any], time_control: str, *, name: object,
+        side: str, owner: str | None,
+    ) -> tuple[str, str, Side, dict[str, Any]]:
+        """:meth:`create`; returns ``(code, token, side, the host's view)``."""
+        code, token, host, room = self.create(
+            game, settings, time_control, name=name, side=side, owner=owner
+        )
+        return code, token, host, room.view(host)
+
+    async def room_details(self, code: str) -> dict[str, Any]:
+        """:meth:`info`."""
+        return self.info(code)
+
+    async def join_room(
+        self, code: str, name: object
+    ) -> tuple[str, str, Side, list[Outgoing], dict[str, Any]]:
+        """:meth:`join`; returns ``(code, token, side, views to send, the guest's view)``."""
+        token, side, out = self.join(code, name)
+        room = self.room(code)
+        return room.code, token, side, out, room.view(side)
+
+    async def open_seat(self, code: str, token: str) -> Side:
+        """:meth:`seat_for`."""
+        return self.seat_for(code, token)
+
+    async def seat_connected(self, code: str, side: Side) -> list[Outgoing]:
+        """:meth:`connect`."""
+        return self.connect(code, side)
+
+    async def seat_disconnected(self, code: str, side: Side) -> list[Outgoing]:
+        """:meth:`disconnect`."""
+        return self.disconnect(code, side)
+
+    async def before_message(self, code: str) -> list[Outgoing]:
+        """:meth:`tick_room`."""
+        return self.tick_room(code)
+
+    async def message(self, code: str, side: Side, message: Mapping[str, Any]) -> list[Outgoing]:
+        """:meth:`handle`."""
+        return self.handle(code, side, message)
+
+    async def due(self, code: str) -> list[tuple[str, list[Outgoing]]]:
+        """A room's timer fired: :meth:`tick`."""
+        return self.tick()
+
+    def deadline(self, code: str) -> float | None:
+        """The room's next deadline (:meth:`Room.next_deadline`), or None (also for a room
+        not kept here)."""
+        entry = self._rooms.get(code)
+        return None if entry is None else entry.room.next_deadline()
 
     # ---------------------------------------------------------------- restart
 
