@@ -172,8 +172,10 @@ class TableGame:
 
     def view(self, side: Side | None) -> dict[str, Any]:
         """The board, whose move it is, the legal moves (to the side to move, or a spectator),
-        whether a capture is forced, the last move, the move list in PDN, the pieces left, the
-        draw counts and what ``side`` can do now."""
+        whether a capture is forced, the last move, the move list in PDN, the pieces left
+        (``pieces``: each side's men and kings) and taken (``captured``: how many of the
+        opponent's pieces each side has taken since the game's start), the ballot, the draw
+        counts and what ``side`` can do now."""
         game = self.game
         position = game.position
         over = game.outcome is not None
@@ -197,6 +199,10 @@ class TableGame:
                 "black": dict(zip(("men", "kings"), position.count(Color.BLACK), strict=True)),
                 "white": dict(zip(("men", "kings"), position.count(Color.WHITE), strict=True)),
             },
+            "captured": {
+                "black": _lost(game.start, position, Color.WHITE),
+                "white": _lost(game.start, position, Color.BLACK),
+            },
             "ballot": None
             if self.ballot is None
             else {
@@ -215,6 +221,12 @@ class TableGame:
                 "resign": not over and me is not None,
             },
         }
+
+
+def _lost(start: Position, now: Position, color: Color) -> int:
+    """How many of ``color``'s pieces were taken between ``start`` and ``now`` (a man crowned
+    is the same piece)."""
+    return sum(start.count(color)) - sum(now.count(color))
 
 
 class CheckersRules:

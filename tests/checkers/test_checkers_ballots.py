@@ -170,7 +170,8 @@ def test_the_ballots_over_http(tmp_path: object) -> None:
             "key": "9-13 21-17 5-9", "number": 1, "moves": ["9-13", "21-17", "5-9"],
             "name": "", "label": "ACF 1: 9-13 21-17 5-9"}
         made = client.post("/api/tables", json={
-            "game": "checkers", "settings": {"ballot": listed[120]["key"]},
+            "game": "checkers",
+            "settings": {"ballot": next(b["key"] for b in listed if b["number"] == 132)},
             "seats": {"black": {"kind": "computer", "level": "easy"},
                       "white": {"kind": "person"}}})
         assert made.status_code == 201, made.text

@@ -15,6 +15,12 @@
 // next, and handed to `onMove` as one path when the hops so far are a complete legal path that
 // no longer legal path continues. A move the server did not list (a piece that cannot move
 // put down somewhere) goes to `onRefused`, for the server to say in words why not.
+//
+// The keyboard plays as the pointer does: with the board focused and the person to move, the
+// arrow keys move a cursor over the squares (it starts on a piece that can move), Enter or
+// Space picks up the piece under it or puts the piece in hand down there (a hop at a time),
+// Escape puts the piece back; `onCursor` gets the square under the cursor in words. While
+// nobody may move, the arrow keys are left to the page (review).
 
 const SVG = "http://www.w3.org/2000/svg";
 const FRAME = 0.3; // the frame round the squares, in units
@@ -83,8 +89,9 @@ export class CheckersBoard {
   /**
    * @param {HTMLElement} root the #board element
    * @param {{onMove: (path: number[]) => void, onRefused: (path: number[]) => void,
-   *   onChain?: (chain: number[]) => void}} handlers onMove with a whole legal path;
-   *   onRefused with a path the server did not list; onChain whenever the hops in hand change
+   *   onChain?: (chain: number[]) => void, onCursor?: (words: string) => void}} handlers
+   *   onMove with a whole legal path; onRefused with a path the server did not list; onChain
+   *   whenever the hops in hand change; onCursor when the keyboard's cursor moves
    */
   constructor(root, handlers) {
     this.root = root;
@@ -98,6 +105,7 @@ export class CheckersBoard {
     this.lastMove = null;
     this.pieces = new Map(); // square -> element
     this.drag = null;
+    this.cursor = null; // [x, y] on the screen's grid while the keyboard's cursor shows
     root.style.setProperty("--board-size", String(SIZE));
     this.build();
     root.addEventListener("pointerdown", (e) => this.onPointerDown(e));
@@ -105,6 +113,9 @@ export class CheckersBoard {
     root.addEventListener("pointerup", (e) => this.onPointerUp(e));
     root.addEventListener("pointercancel", () => this.cancelDrag());
     root.addEventListener("dragstart", (e) => e.preventDefault());
+    root.addEventListener("keydown", (e) => this.onKeyDown(e));
+    root.addEventListener("focus", () => this.showCursor());
+    root.addEventListener("blur", () => this.hideCursor());
   }
 
   build() {
@@ -129,6 +140,8 @@ export class CheckersBoard {
     this.root.appendChild(this.lines);
     this.piecesLayer = el("div", "ck-pieces-layer", this.root);
     this.pieces = new Map();
+    this.cursorNode = el("div", "ck-cursor", this.root);
+    this.cursorNode.hidden = true;
     // The square numbers, above the pieces (in each square's top left corner).
     const numbers = el("div", "ck-numbers", this.root);
     numbers.setAttribute("aria-hidden", "true");
@@ -182,6 +195,7 @@ export class CheckersBoard {
     this.mover = mover;
     this.lastMove = state.last_move;
     this.chain = [];
+    this.cursor = null; // a new position: the cursor starts again on a piece that can move
     this.cancelDrag();
     this.root.dataset.fen = state.fen || "";
     this.drawPieces(animate);
@@ -210,7 +224,9 @@ export class CheckersBoard {
   setEnabled(enabled) {
     this.enabled = enabled;
     this.root.classList.toggle("interactive", enabled);
+    if (enabled && document.activeElement === this.root) this.showCursor();
     if (!enabled) {
+      this.hideCursor();
       this.cancelDrag();
       if (this.chain.length) {
         this.chain = [];
@@ -416,6 +432,79 @@ export class CheckersBoard {
       this.drawLine(chain, "ck-line-chain");
     }
     for (const square of this.targets()) this.squares.get(square)?.classList.add("target");
+  }
+
+  // ------------------------------------------------------------------ keyboard input
+
+  /** The square (0 for a light one) at the screen's grid place [x, y] for this viewer. */
+  squareAtScreen(x, y) {
+    return this.viewer === "black" ? squareAt(7 - y, 7 - x) : squareAt(y, x);
+  }
+
+  /** Show the cursor (on focus, while the person may move): on the piece in hand, else on
+   * the first piece that can move. */
+  showCursor() {
+    if (!this.enabled || !this.mover) return;
+    if (!this.cursor) {
+      const origins = [...this.origins()].sort((a, b) => a - b);
+      const square = this.current() || origins[0] || 0;
+      this.cursor = square ? this.xy(square) : [3, 4];
+    }
+    this.drawCursor();
+  }
+
+  hideCursor() {
+    this.cursorNode.hidden = true;
+    this.root.removeAttribute("data-cursor");
+  }
+
+  drawCursor() {
+    if (!this.cursor) return;
+    const [x, y] = this.cursor;
+    this.cursorNode.style.setProperty("--x", String(x));
+    this.cursorNode.style.setProperty("--y", String(y));
+    this.cursorNode.hidden = false;
+    const square = this.squareAtScreen(x, y);
+    this.root.dataset.cursor = String(square);
+    if (this.handlers.onCursor) this.handlers.onCursor(this.describe(square));
+  }
+
+  /** A square in words, for the person who cannot see the board. */
+  describe(square) {
+    if (!square) return "A light square: pieces never stand there.";
+    const code = this.board[String(square)];
+    let words = `Square ${square}: `;
+    if (code) {
+      const color = code.toLowerCase() === "b" ? "black" : "white";
+      words += `${color} ${code === code.toUpperCase() ? "king" : "man"}`;
+    } else words += "empty";
+    if (this.chain.length && square === this.current()) words += ", the piece in hand";
+    else if (this.targets().has(square)) words += ", the piece in hand can land here";
+    else if (!this.chain.length && this.origins().has(square)) words += ", can move";
+    return `${words}.`;
+  }
+
+  onKeyDown(event) {
+    if (!this.enabled || !this.mover || event.altKey || event.ctrlKey || event.metaKey) return;
+    const step = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[event.key];
+    if (step) {
+      if (!this.cursor) this.showCursor();
+      else {
+        const [x, y] = this.cursor;
+        this.cursor = [Math.max(0, Math.min(7, x + step[0])), Math.max(0, Math.min(7, y + step[1]))];
+        this.drawCursor();
+      }
+    } else if (event.key === "Enter" || event.key === " ") {
+      if (!this.cursor) this.showCursor();
+      const square = this.squareAtScreen(...this.cursor);
+      if (square) this.onClick(square);
+      if (this.enabled && this.cursor) this.drawCursor();
+    } else if (event.key === "Escape" && this.chain.length) {
+      this.cancelChain();
+      this.drawCursor();
+    } else return;
+    event.preventDefault();
+    event.stopPropagation(); // the page's own keys (review) wait while the board has them
   }
 
   drawLine(path, className) {

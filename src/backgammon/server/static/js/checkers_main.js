@@ -23,7 +23,9 @@ import {
 } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
-import { countPieces, frameState, liveMoves, moveWords, renderMoveList } from "./checkers_review.js";
+import {
+  capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
+} from "./checkers_review.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
 const TABLE_KEY = "checkers.table";
@@ -88,6 +90,8 @@ const app = {
   view: null,
   busy: false,
   notice: "", // a line for the status (the computer's answer to a draw offer)
+  // What the live region has said of the table's game: {table, moves, over}.
+  announced: null,
   // Stepping through a game: {source: "table", frames, ply} (the table's game), or {source:
   // "file", file, index, frames, ply} (a game of a PDN file); null: the game as it stands.
   review: null,
@@ -97,6 +101,9 @@ const board = new CheckersBoard($("board"), {
   onMove: (path) => sendMove(path),
   onRefused: (path) => sendMove(path, { refused: true }),
   onChain: (chain) => showChain(chain),
+  onCursor: (words) => {
+    $("cursor-words").textContent = words;
+  },
 });
 const clocks = new CheckersClock($("clocks"), { onZero: () => reread() });
 
@@ -156,22 +163,34 @@ function show(view, { animate = true } = {}) {
   drawResult(view);
   drawStatus();
   updateControls();
+  announce(view);
   if (app.review) drawReview();
   else drawReviewBar();
 }
 
 function drawPieces(state) {
-  drawCounts(state.pieces, !app.view.outcome ? state.turn : null);
+  drawCounts(state.pieces, !app.view.outcome ? state.turn : null, names(), state.captured);
 }
 
 /** The pieces table: each side's men and kings (`pieces`), the side to move marked. */
-function drawCounts(pieces, turn, label = names()) {
+function drawCounts(pieces, turn, label = names(), captured = null) {
   for (const side of ["black", "white"]) {
     const row = $(`pieces-${side}`);
     row.querySelector(".name").textContent = label[side];
     row.querySelector(".men").textContent = String(pieces[side].men);
     row.querySelector(".kings").textContent = String(pieces[side].kings);
     row.classList.toggle("on-roll", turn === side);
+    // The opponent's pieces this side has taken: the count, and as many small pieces.
+    const taken = captured ? captured[side] : 0;
+    row.querySelector(".ck-taken-count").textContent = String(taken);
+    const chips = row.querySelector(".ck-taken-chips");
+    if (chips.childElementCount !== taken) {
+      chips.replaceChildren(...Array.from({ length: taken }, () => {
+        const chip = document.createElement("span");
+        chip.className = `ck-mini ${side === "black" ? "white" : "black"}`;
+        return chip;
+      }));
+    }
   }
 }
 
@@ -186,6 +205,37 @@ function drawMoves(state) {
     counts.push(`This position has occurred ${state.repetitions} times (the third is a draw).`);
   }
   $("draw-counts").textContent = counts.join(" ");
+}
+
+/**
+ * Say each new move and the result in the live region (#announce), for screen readers:
+ * "You played 11-15. The computer took 1 piece: 23x14. Your move." The first view of a table
+ * picked up on reload says nothing; a new game's says its first moves (a ballot's too).
+ */
+function announce(view) {
+  if (!app.table) return;
+  const state = view.state;
+  const over = Boolean(view.outcome);
+  const heard = app.announced;
+  if (!heard || heard.table !== app.table.id) {
+    app.announced = { table: app.table.id, moves: state.moves.length, over };
+    return;
+  }
+  const parts = [];
+  const computer = isComputerGame();
+  for (const move of liveMoves(state).slice(heard.moves)) {
+    const who = computer ? (move.side === app.table.side ? "You" : "The computer") : NAME[move.side];
+    const taken = move.text.split("x").length - 1;
+    parts.push(taken
+      ? `${who} took ${taken} piece${taken === 1 ? "" : "s"}: ${move.text}.`
+      : `${who} played ${move.text}.`);
+  }
+  if (over && !heard.over) parts.push(resultWords(view).join(": "));
+  else if (!over && parts.length && state.can.move) {
+    parts.push(computer ? "Your move." : `${NAME[state.turn]} to move.`);
+  }
+  app.announced = { table: app.table.id, moves: state.moves.length, over };
+  if (parts.length) $("announce").textContent = parts.join(" ");
 }
 
 /** The three-move ballot the game started from, named. */
@@ -380,7 +430,8 @@ function drawReview() {
   const file = app.review.source === "file";
   const tags = frames.tags || {};
   const label = file ? { black: tags.Black || "Black", white: tags.White || "White" } : names();
-  drawCounts(countPieces(frames.boards[ply]), turn, label);
+  const lost = capturedBy(frames, ply);
+  drawCounts(countPieces(frames.boards[ply]), turn, label, { black: lost.white, white: lost.black });
   $("capture-note").hidden = true;
   const place = ply === 0
     ? `The start of the game (${length} move${length === 1 ? "" : "s"} played).`
@@ -624,6 +675,7 @@ async function startGame(choice) {
     };
     writeJson(TABLE_KEY, app.table);
     app.notice = "";
+    app.announced = { table: made.id, moves: 0, over: false }; // say the first moves
     app.review = null;
     document.body.classList.remove("file-review");
     $("file-box").hidden = true;
