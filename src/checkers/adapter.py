@@ -223,6 +223,52 @@ class TableGame:
         }
 
 
+#: The rules page's worked examples: ``(id, title, FEN, caption)``; the engine works out each
+#: one's legal moves and outcome (:meth:`CheckersRules.rule_examples`), and
+#: ``tests/checkers/test_checkers_rules_page.py`` checks that the captions say what it finds.
+RULE_EXAMPLES: Final = (
+    (
+        "mandatory-capture",
+        "A capture is mandatory",
+        "B:W18:B9,14",
+        "Black to move. The man on 14 can jump White's man on 18, so it must: 14x23 is the "
+        "only legal move, and the quiet moves 9-13, 9-14 and 14-17 are not allowed.",
+    ),
+    (
+        "multi-jump",
+        "A multi-jump is one move, and it is finished",
+        "B:W6,15,24:B1",
+        "Black to move. The man on 1 jumps 6, lands on 10, can jump again, and must: "
+        "1x10x19x28 takes three men in one move. A jump may not stop half way.",
+    ),
+    (
+        "crowning",
+        "Crowning ends the move",
+        "B:W26,27:B22",
+        "Black to move. The man on 22 jumps 26 and lands on 31, Black's king row: it is "
+        "crowned, and the move ends there. As a king it could jump 27 next, but not in this "
+        "move: 22x31 is the whole move.",
+    ),
+    (
+        "blocked",
+        "A side that cannot move loses",
+        "W:W29:B22,25",
+        "White to move, and White's last man cannot: 25 is taken, and the jump over 25 "
+        "lands on 22, also taken. A side with no legal move has lost, pieces or not: Black "
+        "wins.",
+    ),
+    (
+        "forty-moves",
+        "The 40-move rule",
+        "B:WK30:BK1",
+        "One king each: neither side can force a win. Once both sides have made 40 moves "
+        "(80 in all) in which no piece was captured and no man moved, the game is drawn. "
+        "Any capture or move of a man starts the count again. The page shows the count from "
+        "20 moves on.",
+    ),
+)
+
+
 def _lost(start: Position, now: Position, color: Color) -> int:
     """How many of ``color``'s pieces were taken between ``start`` and ``now`` (a man crowned
     is the same piece)."""
@@ -362,6 +408,34 @@ class CheckersRules:
             }
             for b in DECK
         ]
+
+    def rule_examples(self) -> list[dict[str, Any]]:
+        """The rules page's worked examples (:data:`RULE_EXAMPLES`), each worked out by the
+        engine: ``[{"id", "title", "fen", "board": {square: "b"|"B"|"w"|"W"}, "turn",
+        "legal": [move text], "shown": {"path", "captures"} or None, "outcome": words or None,
+        "caption"}]``; ``shown`` is the first legal move when it is a capture (the one the caption is about)."""
+        out = []
+        for example_id, title, fen, caption in RULE_EXAMPLES:
+            position = Position.from_fen(fen)
+            game = Game(position)
+            legal = game.legal_moves()
+            first = legal[0] if legal and legal[0].is_capture else None
+            out.append(
+                {
+                    "id": example_id,
+                    "title": title,
+                    "fen": position.fen(),
+                    "board": {str(sq): piece.value for sq, piece in position.pieces().items()},
+                    "turn": _side(position.turn),
+                    "legal": [str(move) for move in legal],
+                    "shown": None
+                    if first is None
+                    else {"path": list(first.path), "captures": list(first.captures)},
+                    "outcome": None if game.outcome is None else str(game.outcome),
+                    "caption": caption,
+                }
+            )
+        return out
 
     def open_pdn(self, text: str) -> dict[str, Any]:
         """Every game of a PDN text, as the page opens it (:func:`pdn_games`).

@@ -14,6 +14,9 @@ this module imports no game: ``router(page)`` takes what the checkers plug-in of
   :data:`MAX_PDN_CHARS` characters; the reading runs in a worker thread, :data:`READS_AT_ONCE`
   at once (the others wait without holding a thread).
 * ``GET /api/checkers/ballots``: the three-move ballots a game may start from (the ACF's deck).
+* ``GET /api/checkers/rules/examples``: the rules page's worked examples, worked out by the
+  engine.
+* ``GET /checkers/rules``: the rules page (``static/checkers_rules.html``).
 
 Refusals answer ``{"error": {"code", "message"}}`` (422 ``pdn_unreadable``, ``no_games``;
 the table's 403 and 404).
@@ -21,13 +24,14 @@ the table's 403 and 404).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Final, Protocol
 
 import anyio
 import anyio.to_thread
 from fastapi import APIRouter, Header, Request
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from gametable.errors import ActionRefused
@@ -40,6 +44,8 @@ PDN_PATH: Final = "/api/checkers/pdn"
 MAX_PDN_CHARS: Final = 2_000_000
 #: PDN files read at once, from every client together.
 READS_AT_ONCE: Final = 2
+#: The checkers rules page.
+RULES_PAGE: Final = Path(__file__).parent / "static" / "checkers_rules.html"
 
 TableId = Annotated[str, PathParam(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Header(alias="X-Table-Token", min_length=8, max_length=80)]
@@ -60,6 +66,10 @@ class CheckersPage(Protocol):
 
     def ballot_list(self) -> list[dict[str, Any]]:
         """The three-move ballots a game may start from."""
+        ...
+
+    def rule_examples(self) -> list[dict[str, Any]]:
+        """The rules page's worked examples."""
         ...
 
 
@@ -128,7 +138,17 @@ def router(page: CheckersPage) -> APIRouter:
         takes (or ``"random"``)."""
         return {"ballots": page.ballot_list()}
 
+    @api.get("/api/checkers/rules/examples", summary="The rules page's worked examples")
+    async def examples() -> dict[str, Any]:
+        """``{"examples": [{"id", "title", "fen", "board", "turn", "legal", "shown",
+        "outcome", "caption"}]}``: each position worked out by the engine."""
+        return {"examples": await anyio.to_thread.run_sync(page.rule_examples)}
+
+    @api.get("/checkers/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return FileResponse(RULES_PAGE, headers={"Cache-Control": "no-cache"})
+
     return api
 
 
-__all__ = ["MAX_PDN_CHARS", "PDN_PATH", "READS_AT_ONCE", "CheckersPage", "router"]
+__all__ = ["MAX_PDN_CHARS", "PDN_PATH", "READS_AT_ONCE", "RULES_PAGE", "CheckersPage", "router"]
