@@ -148,6 +148,21 @@ class Room:
             return self.views()
         return []
 
+    def set_presence(
+        self, connections: Mapping[Side, int], gone_since: Mapping[Side, float]
+    ) -> None:
+        """Presence known from elsewhere (a room that several server processes share): each
+        side's open connections, and for a side with none the ``now()`` reading since which
+        it has been gone (a side missing from ``gone_since`` keeps its own)."""
+        for side in SIDES:
+            self.connections[side] = max(0, int(connections.get(side, 0)))
+            if self.connections[side] > 0:
+                self._gone_since.pop(side, None)
+            elif side in gone_since:
+                self._gone_since[side] = gone_since[side]
+            else:
+                self._gone_since.setdefault(side, self._now())
+
     def adopt_presence(self, old: Room) -> None:
         """Take over ``old``'s connections (a room rebuilt from its record in place)."""
         self.connections = dict(old.connections)

@@ -60,6 +60,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "or *) whose X-Forwarded-For and X-Forwarded-Proto headers give the "
                         "client's address and scheme (default 127.0.0.1: a proxy on this "
                         "machine); no one else's are trusted")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="keep the online rooms (/api/rooms, both games) in this Redis, "
+                        "redis://HOST:PORT/DB, shared by every server process started with "
+                        "the same URL, so that several processes behind one proxy serve the "
+                        "same rooms (default: in the games database, this process only)")
     parser.add_argument("--analytics-domain", metavar="DOMAIN", default=None,
                         help="turn on the privacy-friendly analytics hook (off by default): the "
                         "page loads a Plausible-compatible script and reports three events "
@@ -132,6 +137,19 @@ def _analytics(args: argparse.Namespace) -> Analytics | None:
         raise UsageError(f"{flag}: {exc}") from None
 
 
+def _redis_url(url: str | None) -> str | None:
+    """The ``--redis`` URL, checked (None when not given).
+
+    Raises:
+        UsageError: not a redis:// (or rediss://, unix://) URL.
+    """
+    if url is None:
+        return None
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis takes redis://HOST:PORT/DB, got {url!r}")
+    return url
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
@@ -162,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
     from backgammon.services.store import StoredGameError
 
     analytics = _analytics(args)
-    settings = ServerSettings(analytics=analytics, connections_per_address=per_address)
+    settings = ServerSettings(analytics=analytics, connections_per_address=per_address,
+                              redis_url=_redis_url(getattr(args, "redis", None)))
     if args.db is not None:
         settings = dataclasses.replace(settings, db_path=args.db)
     try:
@@ -205,6 +224,9 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=open_when_ready, daemon=True).start()
 
     print(f"backgammon: saving games in {settings.db_path}", file=sys.stderr)
+    if settings.redis_url is not None:
+        print(f"backgammon: online rooms shared through Redis at {settings.redis_url}",
+              file=sys.stderr)
     if settings.analytics is not None:
         print(f"backgammon: analytics on, for {settings.analytics.domain} through "
               f"{settings.analytics.script}", file=sys.stderr)

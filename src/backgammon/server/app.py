@@ -109,21 +109,34 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     table_store = TableStore(settings.db_path)
     tables = TableService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, table_store,
                           now=settings.now, time_controls=settings.time_controls)
-    # ... and its online rooms, /api/rooms and /ws/rooms, for both games (restored here)
-    room_store = RoomStore(settings.db_path)
-    table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
-                              now=settings.now, time_controls=settings.time_controls)
-    table_rooms.restore()
+    # ... and its online rooms, /api/rooms and /ws/rooms, for both games: in the database
+    # (restored here), or in Redis, shared by every server process (serve --redis)
+    room_store: RoomStore | None = None
+    table_rooms: RoomService
+    if settings.redis_url is not None:
+        from gametable.redis_rooms import RedisRoomStore, SharedRoomService
+
+        table_rooms = SharedRoomService(
+            {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
+            now=settings.now, time_controls=settings.time_controls)
+    else:
+        room_store = RoomStore(settings.db_path)
+        table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
+                                  now=settings.now, time_controls=settings.time_controls)
+        table_rooms.restore()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if len(app.state.online.rooms):  # restored rooms nobody comes back to expire
             app.state.online._schedule_sweep()
+        await table_rooms.start()
         yield
+        await table_rooms.stop()
         jobs.close()
         store.close()
         table_store.close()
-        room_store.close()
+        if room_store is not None:
+            room_store.close()
         if isinstance(app.state.online.rooms, PersistentRooms):
             app.state.online.rooms.store.close()
         positions.close()

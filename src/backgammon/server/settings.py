@@ -72,6 +72,10 @@ class ServerSettings:
             address (as the app sees it: a trusted proxy's ``X-Forwarded-For``) may have at
             once; one more is refused (503 ``too_many_connections``; a WebSocket closed with
             1013) (:class:`~backgammon.server.middleware.ClientShareMiddleware`).
+        redis_url: ``redis://HOST:PORT/DB``: the online rooms of both games (``/api/rooms``)
+            live in that Redis, shared by every server process given the same URL
+            (:mod:`gametable.redis_rooms`); None (the default): in ``db_path``, this process
+            only.
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -88,6 +92,7 @@ class ServerSettings:
     evaluations: int = DEFAULT_EVALUATIONS
     connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
     claim_thinking_after: float = DEFAULT_SILENT_AFTER
+    redis_url: str | None = None
 
 
 __all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",

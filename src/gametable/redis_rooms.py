@@ -1,0 +1,1135 @@
+"""Online rooms that several server processes share, kept in Redis (``serve --redis URL``).
+
+Each process runs the same door (:mod:`gametable.online`) over a :class:`SharedRoomService`:
+a :class:`~gametable.rooms.RoomService` whose rooms live in Redis (:class:`RedisRoomStore`,
+redis-py's asyncio client, so the event loop never waits on a socket) and whose local copies
+are caches. Nothing needs sticky sessions: any process takes any request and any player's
+reconnect.
+
+What Redis holds, under a prefix (default ``gt:``; ``{code}`` is the room's code):
+
+* ``room:{code}`` (hash): ``version`` (one more per accepted action), ``record``
+  (:meth:`~gametable.room.Room.to_record`, JSON), ``game``, ``owner`` (the creator's
+  address), ``saved_at`` (the writer's wall clock, seconds), ``over``, ``token_white`` and
+  ``token_black`` (the seats' token hashes, also in the record), ``deadline``.
+* ``room:{code}:events`` (stream, capped): one entry per accepted action (``v``: the new
+  version, ``e``: JSON ``{"kind": "create" | "join" | "action" | "tick", "side", "message",
+  "extra"}``) and per seat opened or closed (``{"kind": "seat", "side", "on", "proc"}``).
+* ``room:{code}:seats`` (hash): ``white`` / ``black`` → ``on|PROCESS|EXPIRY`` (connected to
+  that process; refreshed every :data:`PRESENCE_REFRESH` seconds) or ``off|SINCE``.
+* ``bell:{code}`` (pub/sub channel): rung after each entry; it carries no data.
+* ``rooms`` and ``owner:{address}`` (sorted sets, score = expiry): the server-wide and
+  per-address room counts; ``deadlines`` (sorted set, score = wall-clock instant of the next
+  flag).
+
+**One atomic step per action**: a registered Lua script checks the room's version, then
+stores the new record, appends the event to the stream, refreshes the TTLs (rooms expire by
+Redis TTLs: ``idle_expiry``, ``over_expiry`` once the game is over), sets the flag deadline
+and rings the doorbell. Every check comes before the first write (a script does not roll
+back), so of two processes racing for the same version exactly one is accepted; the other
+gets :class:`~gametable.room_store.StaleRoomError`, brings its copy up to date and tries once
+more (a refusal then says why, or ``conflict``).
+
+**Fan-out**: each process subscribes to the doorbells of the rooms it has players in, and on
+a ring (and every :data:`POLL_INTERVAL` seconds, so a lost ring costs latency, never an event)
+reads each room's stream from the last entry it saw; a newer version rebuilds its copy from
+the stored record, and each local seat is pushed its view once per new action, in order. A
+flag that falls or a claim is an ordinary action through the same script, so exactly one
+process applies it; every process also sweeps ``deadlines`` for rooms nobody holds.
+
+**Redis unreachable**: every action is refused with ``unavailable`` and the local copy goes
+back to its last stored record (nothing half-applies); the client reconnects by itself, and
+the rooms catch up from their streams when Redis answers again. The time between a record's
+save and its rebuild in another process is charged to the side whose clock ran, from the
+writer's wall clock (processes on machines with synchronised clocks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from gametable.clock import TIME_CONTROLS, TimeControl
+from gametable.errors import ActionRefused, TableError
+from gametable.room import CLAIM_AFTER, Outgoing, Room
+from gametable.room_store import DEFAULT_MAX_RECORD_BYTES, StaleRoomError
+from gametable.rooms import (
+    DEFAULT_MAX_PER_OWNER,
+    DEFAULT_MAX_ROOMS,
+    IDLE_EXPIRY,
+    OVER_EXPIRY,
+    RoomService,
+    check_name,
+    new_code,
+    room_info,
+)
+from gametable.seam import SIDES, GameRules, Side
+
+LOG = logging.getLogger(__name__)
+
+#: Seconds a process's mark on a seat lives without a refresh (a killed process's players
+#: count as gone this long after its last refresh).
+PRESENCE_TTL: Final = 15.0
+#: Seconds between two refreshes of a process's seats.
+PRESENCE_REFRESH: Final = 5.0
+#: Seconds between two reads of every held room's stream (what a lost doorbell costs).
+POLL_INTERVAL: Final = 1.0
+#: Seconds between two sweeps of the flag deadlines.
+SWEEP_INTERVAL: Final = 0.5
+#: Entries kept in a room's stream (approximately: ``XADD MAXLEN ~``).
+STREAM_LENGTH: Final = 256
+#: Seconds one Redis command may take before the action is refused as ``unavailable``.
+COMMAND_TIMEOUT: Final = 2.0
+
+_ACT: Final = """
+-- KEYS: room, events, deadlines, rooms, owner
+-- ARGV: expected version, record, event, ttl, deadline ('' none), code, saved_at, over,
+--       maxlen, bell, token_white, token_black
+local stored = redis.call('HGET', KEYS[1], 'version')
+if not stored then return {'missing'} end
+if tonumber(stored) ~= tonumber(ARGV[1]) then return {'stale', stored} end
+local version = tonumber(stored) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'record', ARGV[2], 'saved_at', ARGV[7],
+           'over', ARGV[8], 'token_white', ARGV[11], 'token_black', ARGV[12],
+           'deadline', ARGV[5])
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'v', version, 'e', ARGV[3])
+local ttl = tonumber(ARGV[4])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+if ARGV[5] == '' then
+  redis.call('ZREM', KEYS[3], ARGV[6])
+else
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
+end
+local now = tonumber(redis.call('TIME')[1])
+redis.call('ZADD', KEYS[4], 'XX', now + ttl, ARGV[6])
+if KEYS[5] ~= KEYS[4] then
+  redis.call('ZADD', KEYS[5], 'XX', now + ttl, ARGV[6])
+end
+redis.call('PUBLISH', ARGV[10], version)
+return {'ok', id, version}
+"""
+
+_CREATE: Final = """
+-- KEYS: room, events, rooms, owner
+-- ARGV: record, game, owner, ttl, max rooms, max per owner, code, saved_at, event, maxlen,
+--       bell, token_white, token_black
+local now = tonumber(redis.call('TIME')[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
+if redis.call('ZCOUNT', KEYS[3], now, '+inf') >= tonumber(ARGV[5]) then
+  return {'too_many_rooms'}
+end
+if KEYS[4] ~= KEYS[3] and redis.call('ZCOUNT', KEYS[4], now, '+inf') >= tonumber(ARGV[6]) then
+  return {'too_many_owner'}
+end
+local ttl = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+redis.call('HSET', KEYS[1], 'version', 1, 'record', ARGV[1], 'game', ARGV[2], 'owner', ARGV[3],
+           'saved_at', ARGV[8], 'over', 0, 'token_white', ARGV[12], 'token_black', ARGV[13],
+           'deadline', '')
+local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], '*', 'v', 1, 'e', ARGV[9])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('ZADD', KEYS[3], now + ttl, ARGV[7])
+if KEYS[4] ~= KEYS[3] then
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+  redis.call('ZADD', KEYS[4], now + ttl, ARGV[7])
+  redis.call('EXPIRE', KEYS[4], ttl)
+end
+redis.call('PUBLISH', ARGV[11], 1)
+return {'ok', id}
+"""
+
+_SEAT: Final = """
+-- KEYS: room, seats, events
+-- ARGV: side, 'on' | 'off' | 'refresh', process, expiry or gone-since, ttl, maxlen, bell, event
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local current = redis.call('HGET', KEYS[2], ARGV[1])
+local mine = current and string.find(current, 'on|' .. ARGV[3] .. '|', 1, true) == 1
+if ARGV[2] == 'refresh' then
+  if mine then
+    redis.call('HSET', KEYS[2], ARGV[1], 'on|' .. ARGV[3] .. '|' .. ARGV[4])
+    redis.call('EXPIRE', KEYS[2], ARGV[5])
+  end
+  return 1
+end
+if ARGV[2] == 'off' then
+  if not mine then return 0 end
+  redis.call('HSET', KEYS[2], ARGV[1], 'off|' .. ARGV[4])
+else
+  redis.call('HSET', KEYS[2], ARGV[1], 'on|' .. ARGV[3] .. '|' .. ARGV[4])
+end
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+local version = redis.call('HGET', KEYS[1], 'version')
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'v', version, 'e', ARGV[8])
+redis.call('PUBLISH', ARGV[7], version)
+return 1
+"""
+
+
+class RoomStoreUnavailable(TableError, ConnectionError):
+    """Redis did not answer (down, restarting, loading its data, or too slow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedRoom:
+    """A room as stored: ``version``, ``record``, ``owner``, ``saved_at`` (wall clock),
+    ``seats`` (the presence hash, side → value) and ``last_id`` (its stream's last entry,
+    ``"0-0"`` for none), read in one transaction."""
+
+    code: str
+    version: int
+    record: dict[str, Any]
+    owner: str | None
+    saved_at: float
+    seats: dict[str, str]
+    last_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """One stream entry: its ``id``, the room ``version`` after it and its ``event``."""
+
+    id: str
+    version: int
+    event: dict[str, Any]
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisRoomStore:
+    """The rooms in one Redis database (redis-py's asyncio client).
+
+    Args:
+        url: ``redis://HOST:PORT/DB`` (``rediss://`` for TLS, a password in the URL).
+        prefix: the keys' prefix (several sites may share a database).
+        max_record_bytes: the bound on one record (a larger one is refused, nothing written).
+        stream_length: entries kept in a room's stream.
+        timeout: seconds one command may take (connecting included).
+
+    Every method raises :class:`RoomStoreUnavailable` when Redis does not answer.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "gt:",
+        max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
+        stream_length: int = STREAM_LENGTH,
+        timeout: float = COMMAND_TIMEOUT,
+    ) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.max_record_bytes = max_record_bytes
+        self.stream_length = stream_length
+        self.redis: Any = Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
+            health_check_interval=30,
+        )
+        self._act = self.redis.register_script(_ACT)
+        self._create = self.redis.register_script(_CREATE)
+        self._seat = self.redis.register_script(_SEAT)
+
+    # ---------------------------------------------------------------- keys
+
+    def room_key(self, code: str) -> str:
+        """The room's hash."""
+        return f"{self.prefix}room:{code}"
+
+    def events_key(self, code: str) -> str:
+        """The room's stream."""
+        return f"{self.prefix}room:{code}:events"
+
+    def seats_key(self, code: str) -> str:
+        """The room's presence hash."""
+        return f"{self.prefix}room:{code}:seats"
+
+    def bell(self, code: str) -> str:
+        """The room's doorbell channel."""
+        return f"{self.prefix}bell:{code}"
+
+    def _owner_key(self, owner: str | None) -> str:
+        return f"{self.prefix}rooms" if owner is None else f"{self.prefix}owner:{owner}"
+
+    # ---------------------------------------------------------------- writes
+
+    def _encoded(self, record: Mapping[str, Any]) -> str:
+        text = json.dumps(record, separators=(",", ":"))
+        if len(text.encode()) > self.max_record_bytes:
+            raise ActionRefused(
+                "too_large", f"the room's record would pass {self.max_record_bytes} bytes"
+            )
+        return text
+
+    async def create(
+        self,
+        code: str,
+        game: str,
+        owner: str | None,
+        record: Mapping[str, Any],
+        *,
+        ttl: int,
+        max_rooms: int,
+        max_per_owner: int,
+        saved_at: float,
+    ) -> str:
+        """Store a new room at version 1 (its ``create`` event in its stream); returns the
+        event's stream id.
+
+        Raises:
+            ActionRefused: ``too_many_rooms`` (the server's or the address's share),
+                ``too_large``.
+            StaleRoomError: the code is taken.
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        text = self._encoded(record)
+        tokens = record.get("tokens", {})
+        args = [text, game, owner or "", ttl, max_rooms, max_per_owner, code, repr(saved_at),
+                json.dumps({"kind": "create"}), self.stream_length, self.bell(code),
+                tokens.get("white") or "", tokens.get("black") or ""]
+        keys = [self.room_key(code), self.events_key(code), f"{self.prefix}rooms",
+                self._owner_key(owner)]
+        answer = await self._call(self._create(keys=keys, args=args))
+        status = _text(answer[0])
+        if status == "exists":
+            raise StaleRoomError(f"room {code} exists already")
+        if status == "too_many_rooms":
+            raise ActionRefused("too_many_rooms", "the server has no room for another game")
+        if status == "too_many_owner":
+            raise ActionRefused(
+                "too_many_rooms", f"at most {max_per_owner} open rooms from one address"
+            )
+        return _text(answer[1])
+
+    async def save(
+        self,
+        code: str,
+        owner: str | None,
+        version: int,
+        record: Mapping[str, Any],
+        event: Mapping[str, Any],
+        *,
+        ttl: int,
+        deadline: float | None,
+        saved_at: float,
+        over: bool,
+    ) -> str:
+        """Store ``record`` as the room's ``version`` (one more than the stored one), append
+        ``event`` to its stream, refresh its TTLs, set its flag deadline (wall clock) and ring
+        its doorbell: one script. Returns the event's stream id.
+
+        Raises:
+            StaleRoomError: the stored version is not ``version - 1``; nothing written.
+            ActionRefused: ``not_found`` (the room expired), ``too_large``.
+            RoomStoreUnavailable: Redis did not answer; nothing written, or all of it (the
+                script ran but its answer was lost: the next action sees the version).
+        """
+        text = self._encoded(record)
+        tokens = record.get("tokens", {})
+        keys = [self.room_key(code), self.events_key(code), f"{self.prefix}deadlines",
+                f"{self.prefix}rooms", self._owner_key(owner)]
+        args = [version - 1, text, json.dumps(event, separators=(",", ":")), ttl,
+                "" if deadline is None else repr(deadline), code, repr(saved_at),
+                1 if over else 0, self.stream_length, self.bell(code),
+                tokens.get("white") or "", tokens.get("black") or ""]
+        answer = await self._call(self._act(keys=keys, args=args))
+        status = _text(answer[0])
+        if status == "missing":
+            raise ActionRefused("not_found", f"no room {code!r} (it expired)")
+        if status == "stale":
+            raise StaleRoomError(f"room {code} is at version {_text(answer[1])}, not {version - 1}")
+        return _text(answer[1])
+
+    async def seat(
+        self, code: str, side: Side, state: str, process: str, instant: float, ttl: int
+    ) -> bool:
+        """Mark ``side`` ``"on"`` (connected to ``process`` until ``instant``), ``"off"``
+        (gone since ``instant``; only while ``process`` holds it) or ``"refresh"`` (the
+        mark's expiry moved to ``instant`` while ``process`` holds it). On and off append a
+        ``seat`` event and ring the doorbell. False: the room is gone, or the seat is not
+        this process's to close.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        event = json.dumps({"kind": "seat", "side": side, "on": state == "on",
+                            "proc": process})  # fmt: skip
+        answer = await self._call(self._seat(
+            keys=[self.room_key(code), self.seats_key(code), self.events_key(code)],
+            args=[side, state, process, repr(instant), ttl, self.stream_length,
+                  self.bell(code), event],
+        ))  # fmt: skip
+        return bool(answer)
+
+    async def refresh_seats(
+        self, seats: list[tuple[str, Side]], process: str, instant: float, ttl: int
+    ) -> None:
+        """:meth:`seat` ``"refresh"`` for many seats, in one round trip."""
+        if not seats:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for code, side in seats:
+            await self._seat(
+                keys=[self.room_key(code), self.seats_key(code), self.events_key(code)],
+                args=[side, "refresh", process, repr(instant), ttl, self.stream_length,
+                      self.bell(code), "{}"],
+                client=pipe,
+            )
+        await self._call(pipe.execute())
+
+    # ---------------------------------------------------------------- reads
+
+    async def load(self, code: str) -> LoadedRoom | None:
+        """The stored room, or None (no such room, or it expired).
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hgetall(self.room_key(code))
+        pipe.hgetall(self.seats_key(code))
+        pipe.xrevrange(self.events_key(code), count=1)
+        fields, seats, last = await self._call(pipe.execute())
+        if not fields:
+            return None
+        data = {_text(k): _text(v) for k, v in fields.items()}
+        try:
+            record = json.loads(data["record"])
+            version = int(data["version"])
+            saved_at = float(data.get("saved_at", "0"))
+        except (KeyError, ValueError):
+            LOG.error("room %s: its stored hash cannot be read", code)
+            return None
+        return LoadedRoom(
+            code,
+            version,
+            record if isinstance(record, dict) else {},
+            data.get("owner") or None,
+            saved_at,
+            {_text(k): _text(v) for k, v in seats.items()},
+            _text(last[0][0]) if last else "0-0",
+        )
+
+    async def version(self, code: str) -> int | None:
+        """The room's stored version, or None.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        value = await self._call(self.redis.hget(self.room_key(code), "version"))
+        return None if value is None else int(value)
+
+    async def seats(self, code: str) -> dict[str, str]:
+        """The room's presence hash.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        seats = await self._call(self.redis.hgetall(self.seats_key(code)))
+        return {_text(k): _text(v) for k, v in seats.items()}
+
+    async def events(self, code: str, after: str, count: int = 100) -> list[RoomEvent]:
+        """The room's stream entries after ``after`` (oldest first, ``count`` at most).
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        entries = await self._call(
+            self.redis.xrange(self.events_key(code), min=f"({after}", count=count)
+        )
+        return [_event(entry) for entry in entries]
+
+    async def news(self, last_ids: Mapping[str, str]) -> list[str]:
+        """The codes whose streams hold an entry after the id given (one XREAD).
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        if not last_ids:
+            return []
+        streams = {self.events_key(code): last for code, last in last_ids.items()}
+        answer = await self._call(self.redis.xread(streams, count=1))
+        prefix, suffix = f"{self.prefix}room:", ":events"
+        codes = []
+        for key, _entries in answer or []:
+            name = _text(key)
+            codes.append(name[len(prefix):-len(suffix)])
+        return codes
+
+    async def due(self, instant: float, limit: int = 32) -> list[str]:
+        """The rooms whose flag deadline (wall clock) is at or before ``instant``.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        codes = await self._call(self.redis.zrangebyscore(
+            f"{self.prefix}deadlines", "-inf", repr(instant), start=0, num=limit
+        ))  # fmt: skip
+        return [_text(code) for code in codes]
+
+    async def set_deadline(self, code: str, deadline: float | None) -> None:
+        """Move (or drop) a room's flag deadline in the sweep's set.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        key = f"{self.prefix}deadlines"
+        if deadline is None:
+            await self._call(self.redis.zrem(key, code))
+        else:
+            await self._call(self.redis.zadd(key, {code: deadline}, xx=True))
+
+    async def ping(self) -> bool:
+        """True when Redis answers."""
+        try:
+            return bool(await self._call(self.redis.ping()))
+        except RoomStoreUnavailable:
+            return False
+
+    async def close(self) -> None:
+        """Close the client's connections."""
+        with contextlib.suppress(RedisError, OSError):
+            await self.redis.aclose()
+
+    @staticmethod
+    async def _call(awaitable: Any) -> Any:
+        try:
+            return await awaitable
+        except (TimeoutError, RedisConnectionError, RedisTimeoutError, OSError) as error:
+            raise RoomStoreUnavailable(f"Redis did not answer: {error}") from error
+        except RedisError as error:
+            if "LOADING" in str(error) or "MASTERDOWN" in str(error):
+                raise RoomStoreUnavailable(f"Redis is not ready: {error}") from error
+            raise
+
+
+def _event(entry: Any) -> RoomEvent:
+    ident, fields = entry
+    data = {_text(k): _text(v) for k, v in fields.items()}
+    try:
+        event = json.loads(data.get("e", "{}"))
+        version = int(data.get("v", "0"))
+    except ValueError:
+        event, version = {}, 0
+    return RoomEvent(_text(ident), version, event if isinstance(event, dict) else {})
+
+
+# -------------------------------------------------------------------- the service
+
+
+@dataclass(eq=False, slots=True)
+class _Held:
+    """A process's copy of a room: the room, its stored version, the last stream entry read,
+    the last version pushed to the seats here, and the seats connected here."""
+
+    room: Room
+    owner: str | None
+    stored: int
+    last_id: str
+    pushed: int
+    seats: dict[str, str] = field(default_factory=dict)
+    local: dict[Side, int] = field(default_factory=lambda: {side: 0 for side in SIDES})
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    used: float = 0.0
+
+    def held_here(self) -> bool:
+        return any(self.local.values())
+
+
+class SharedRoomService(RoomService):
+    """Online rooms shared by several server processes through Redis (see the module).
+
+    Args:
+        games: the games played here, by name.
+        store: the Redis store.
+        now: the monotonic clock (injected in tests).
+        wall: the wall clock shared by the processes (seconds since the epoch; injected in
+            tests: the same fake for every process).
+        process: this process's name in the seats' marks (default: a random one).
+        poll_interval, sweep_interval, presence_refresh: the background loops' periods.
+
+    The door's calls (:meth:`open_room`, :meth:`message`, ...) raise
+    :class:`~gametable.errors.ActionRefused` with the in-process service's codes, and
+    ``unavailable`` while Redis does not answer (nothing changed) or ``conflict`` when
+    another process kept winning the same room.
+    """
+
+    def __init__(
+        self,
+        games: Mapping[str, GameRules],
+        store: RedisRoomStore,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+        time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
+        max_rooms: int = DEFAULT_MAX_ROOMS,
+        max_per_owner: int = DEFAULT_MAX_PER_OWNER,
+        claim_after: float = CLAIM_AFTER,
+        idle_expiry: float = IDLE_EXPIRY,
+        over_expiry: float = OVER_EXPIRY,
+        process: str | None = None,
+        poll_interval: float = POLL_INTERVAL,
+        sweep_interval: float = SWEEP_INTERVAL,
+        presence_refresh: float = PRESENCE_REFRESH,
+    ) -> None:
+        super().__init__(
+            games, None, now=now, time_controls=time_controls, max_rooms=max_rooms,
+            max_per_owner=max_per_owner, claim_after=claim_after, idle_expiry=idle_expiry,
+            over_expiry=over_expiry,
+        )
+        self.redis_store = store
+        self._wall = wall
+        self.process = process or secrets.token_hex(6)
+        self.poll_interval = poll_interval
+        self.sweep_interval = sweep_interval
+        self.presence_refresh = presence_refresh
+        self._held: dict[str, _Held] = {}
+        self._shift = 0.0
+        self._deliver: Callable[[str, list[Outgoing]], None] = lambda code, out: None
+        self._replaced: Callable[[str, Side], None] = lambda code, side: None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._kicks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self.available = True
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    # ---------------------------------------------------------------- the copies
+
+    def _shifted(self) -> float:
+        return self._now() - self._shift
+
+    def _rebuild(self, record: Mapping[str, Any], saved_at: float) -> Room:
+        """The room of ``record``, its running clock (or round's waits) charged from
+        ``saved_at`` (the writer's wall clock) rather than from now."""
+        self._shift = max(0.0, self._wall() - saved_at) if saved_at else 0.0
+        try:
+            return Room.from_record(record, self.games, self._shifted, self.claim_after)
+        finally:
+            self._shift = 0.0
+
+    def _presence(self, held: _Held) -> None:
+        """Merge the stored seats' marks with the seats connected here into the room."""
+        wall, mono = self._wall(), self._now()
+        connections: dict[Side, int] = {}
+        gone: dict[Side, float] = {}
+        for side in SIDES:
+            count = held.local[side]
+            mark = held.seats.get(side, "")
+            parts = mark.split("|")
+            since: float | None = None
+            try:
+                if parts[0] == "on" and len(parts) == 3:
+                    expiry = float(parts[2])
+                    if parts[1] != self.process and expiry > wall:
+                        count += 1
+                    elif parts[1] != self.process:
+                        since = expiry - PRESENCE_TTL
+                elif parts[0] == "off" and len(parts) == 2:
+                    since = float(parts[1])
+            except ValueError:
+                since = None
+            connections[side] = count
+            if count == 0 and since is not None:
+                gone[side] = mono - max(0.0, wall - since)
+        held.room.set_presence(connections, gone)
+
+    async def _load(self, code: str) -> _Held:
+        """The stored room, as a fresh copy (not yet held by any seat here).
+
+        Raises:
+            ActionRefused: ``not_found``, ``invalid_record``, ``unavailable``.
+        """
+        loaded = await self._store(self.redis_store.load(code))
+        if loaded is None:
+            raise ActionRefused("not_found", f"no room {code!r}")
+        room = self._rebuild(loaded.record, loaded.saved_at)
+        held = _Held(room, loaded.owner, loaded.version, loaded.last_id, loaded.version,
+                     dict(loaded.seats), used=self._now())  # fmt: skip
+        self._presence(held)
+        return held
+
+    async def _fresh(self, code: object, *, sync: bool = True) -> _Held:
+        """The up-to-date copy of room ``code``: a held room caught up from its stream (with
+        ``sync``; else as the doorbells left it: a stale copy is caught by the script's version
+        check), any other reloaded when its stored version moved.
+
+        Raises:
+            ActionRefused: ``not_found``, ``unavailable``.
+        """
+        key = code.upper() if isinstance(code, str) else ""
+        if not key or len(key) > 16 or not key.isalnum():
+            raise ActionRefused("not_found", f"no room {code!r}")
+        held = self._held.get(key)
+        if held is None:
+            held = await self._load(key)
+            current = self._held.get(key)
+            if current is not None:  # loaded meanwhile by another task
+                held = current
+            else:
+                self._held[key] = held
+        elif held.held_here():
+            if sync:
+                await self._catch_up(key, held)
+        else:
+            version = await self._store(self.redis_store.version(key))
+            if version is None:
+                self._held.pop(key, None)
+                raise ActionRefused("not_found", f"no room {code!r}")
+            if version != held.stored:
+                fresh = await self._load(key)
+                held.room, held.stored, held.pushed = fresh.room, fresh.stored, fresh.stored
+                held.last_id, held.seats, held.owner = fresh.last_id, fresh.seats, fresh.owner
+        held.used = self._now()
+        return held
+
+    async def _store(self, awaitable: Any) -> Any:
+        """Await a store call; Redis out of reach becomes ``unavailable``."""
+        try:
+            result = await awaitable
+        except RoomStoreUnavailable as error:
+            if self.available:
+                LOG.warning("online rooms: Redis is out of reach (%s)", error)
+            self.available = False
+            raise ActionRefused(
+                "unavailable",
+                "the game server cannot reach its room store just now: nothing was done; "
+                "try again in a moment",
+            ) from error
+        if not self.available:
+            LOG.warning("online rooms: Redis answers again")
+            self.available = True
+        return result
+
+    async def _commit(self, code: str, held: _Held, event: Mapping[str, Any]) -> None:
+        """Store the copy's room as the next version (the script's one step).
+
+        Raises:
+            StaleRoomError: another process stored that version first.
+            ActionRefused: ``unavailable``, ``not_found``, ``too_large``.
+        """
+        room = held.room
+        record = room.to_record()
+        over = room.table.game.outcome() is not None
+        record["over"] = over
+        ttl = int(self.over_expiry if over else self.idle_expiry)
+        await self._store(self.redis_store.save(
+            code, held.owner, held.stored + 1, record, event, ttl=max(1, ttl),
+            deadline=self._flag_deadline(room), saved_at=self._wall(), over=over,
+        ))  # fmt: skip
+        held.stored += 1
+        held.pushed = max(held.pushed, held.stored)
+
+    def _flag_deadline(self, room: Room) -> float | None:
+        """The wall-clock instant a flag falls (timed games only), or None."""
+        if room.table.clock is None:
+            return None
+        deadline = room.next_deadline()
+        if deadline is None:
+            return None
+        return self._wall() + (deadline - self._now())
+
+    async def _act(
+        self,
+        code: str,
+        step: Callable[[_Held], list[Outgoing]],
+        event: Callable[[list[Outgoing]], dict[str, Any]],
+        *,
+        sync: bool = True,
+    ) -> tuple[_Held, list[Outgoing]]:
+        """Apply ``step`` to the copy and store it; a step that changes nothing (no views)
+        is not stored. On a stale version: catch up and apply it once more. All or nothing.
+
+        Raises:
+            ActionRefused: the step's refusal, ``unavailable``, ``conflict``.
+        """
+        held = await self._fresh(code, sync=sync)
+        key = held.room.code
+        for attempt in range(2):
+            async with held.lock:
+                before = held.room.to_record()
+                out = step(held)
+                if not out:
+                    return held, out
+                try:
+                    await self._commit(key, held, event(out))
+                    return held, out
+                except StaleRoomError:
+                    self._restore(held, before)
+                except ActionRefused:
+                    self._restore(held, before)
+                    raise
+            await self._catch_up(key, held, force=True)
+            if attempt == 1:
+                raise ActionRefused(
+                    "conflict",
+                    "the room changed on another server at the same moment: look again and "
+                    "retry",
+                )
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _restore(self, held: _Held, before: Mapping[str, Any]) -> None:
+        """Put the copy back to ``before`` (what it held before a step that was not
+        stored), its presence kept."""
+        old = held.room
+        held.room = Room.from_record(before, self.games, self._now, self.claim_after)
+        held.room.adopt_presence(old)
+
+    # ---------------------------------------------------------------- fan-out
+
+    async def _catch_up(self, code: str, held: _Held, *, force: bool = False) -> None:
+        """Read the room's stream past the last entry seen; rebuild the copy when a newer
+        version was stored (with ``force`` also when the stream says nothing: its entries
+        may have been trimmed); push each seat here its view for each new action, in order;
+        close a seat here that was opened on another process.
+
+        Raises:
+            ActionRefused: ``unavailable``.
+        """
+        async with held.lock:
+            while True:
+                events = await self._store(self.redis_store.events(code, held.last_id))
+                if not events and not force:
+                    return
+                if events:
+                    held.last_id = events[-1].id
+                top = max((e.version for e in events), default=held.stored + 1)
+                force = False
+                seated = [e for e in events if e.event.get("kind") == "seat"
+                          and e.event.get("proc") != self.process]  # fmt: skip
+                if top > held.stored:
+                    loaded = await self._store(self.redis_store.load(code))
+                    if loaded is None:
+                        self._held.pop(code, None)
+                        return
+                    old = held.room
+                    held.room = self._rebuild(loaded.record, loaded.saved_at)
+                    held.room.adopt_presence(old)
+                    held.stored, held.seats = loaded.version, dict(loaded.seats)
+                elif seated:
+                    held.seats = await self._store(self.redis_store.seats(code))
+                for e in seated:
+                    side = e.event.get("side")
+                    if (e.event.get("on") and e.event.get("proc") != self.process
+                            and side in SIDES and held.local[side] > 0):  # fmt: skip
+                        held.local[side] = 0
+                        self._replaced(code, side)
+                self._presence(held)
+                fresh = [e for e in events if e.version > held.pushed and e.event.get("kind")
+                         != "seat"]  # fmt: skip
+                out: list[Outgoing] = []
+                for e in fresh:
+                    extra = e.event.get("extra")
+                    if (isinstance(extra, dict) and extra) or e is fresh[-1]:
+                        out.extend(held.room.views(extra if isinstance(extra, dict) else None))
+                if not fresh and seated:
+                    out.extend(held.room.views())
+                held.pushed = max(held.pushed, held.stored)
+                if out:
+                    self._deliver(code, out)
+                if not events:
+                    return
+
+    def _kick(self, code: str) -> None:
+        """Catch room ``code`` up soon (a doorbell rang): one task per room at a time."""
+        if code in self._kicks:
+            self._again.add(code)
+            return
+        self._kicks[code] = asyncio.get_running_loop().create_task(self._kicked(code))
+
+    async def _kicked(self, code: str) -> None:
+        try:
+            while True:
+                self._again.discard(code)
+                held = self._held.get(code)
+                if held is not None and held.held_here():
+                    with contextlib.suppress(ActionRefused):
+                        await self._catch_up(code, held)
+                if code not in self._again:
+                    return
+        finally:
+            self._kicks.pop(code, None)
+
+    async def _bells(self) -> None:
+        """Subscribe to the doorbells of the rooms held here; ring → catch up."""
+        pubsub: Any = None
+        subscribed: set[str] = set()
+        while True:
+            try:
+                if pubsub is None:
+                    pubsub = self.redis_store.redis.pubsub(ignore_subscribe_messages=True)
+                    subscribed = set()
+                wanted = {self.redis_store.bell(code) for code, held in self._held.items()
+                          if held.held_here()}  # fmt: skip
+                if wanted - subscribed:
+                    await pubsub.subscribe(*(wanted - subscribed))
+                    for channel in wanted - subscribed:  # what rang before: read it now
+                        self._kick(channel.rsplit(":", 1)[1])
+                if subscribed - wanted:
+                    await pubsub.unsubscribe(*(subscribed - wanted))
+                subscribed = wanted
+                if not subscribed:
+                    await asyncio.sleep(0.05)
+                    continue
+                message = await pubsub.get_message(timeout=0.05)
+                while message is not None:
+                    if message.get("type") == "message":
+                        self._kick(_text(message["channel"]).rsplit(":", 1)[1])
+                    message = await pubsub.get_message(timeout=0.0)
+            except asyncio.CancelledError:
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                raise
+            except (RedisError, OSError) as error:
+                LOG.debug("doorbells: %s", error)
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+                pubsub = None
+                await asyncio.sleep(0.25)
+
+    async def _poll(self) -> None:
+        """Every ``poll_interval``: one XREAD over the held rooms' streams, so that a lost
+        doorbell costs latency, never an event."""
+        while True:
+            await asyncio.sleep(self.poll_interval)
+            last = {code: held.last_id for code, held in self._held.items()
+                    if held.held_here()}  # fmt: skip
+            try:
+                codes = await self._store(self.redis_store.news(last))
+            except ActionRefused:
+                continue
+            for code in codes:
+                self._kick(code)
+
+    async def _sweep(self) -> None:
+        """Every ``sweep_interval``: flags due in any room (held here or not) fall, each by
+        one process (the version check)."""
+        while True:
+            await asyncio.sleep(self.sweep_interval)
+            try:
+                codes = await self._store(self.redis_store.due(self._wall() - 0.05))
+            except ActionRefused:
+                continue
+            for code in codes:
+                with contextlib.suppress(ActionRefused):
+                    for room_code, out in await self.due(code):
+                        self._deliver(room_code, out)
+
+    async def _heartbeat(self) -> None:
+        """Every ``presence_refresh``: refresh this process's seat marks; forget copies no
+        seat here has used for a minute."""
+        while True:
+            await asyncio.sleep(self.presence_refresh)
+            seats = [(code, side) for code, held in self._held.items() for side in SIDES
+                     if held.local[side] > 0]  # fmt: skip
+            with contextlib.suppress(ActionRefused):
+                await self._store(self.redis_store.refresh_seats(
+                    seats, self.process, self._wall() + PRESENCE_TTL, int(self.idle_expiry)
+                ))  # fmt: skip
+            now = self._now()
+            for code, held in list(self._held.items()):
+                if not held.held_here() and now - held.used > 60.0:
+                    del self._held[code]
+                elif held.held_here():  # a killed process's seat: counted gone
+                    with contextlib.suppress(ActionRefused):
+                        held.seats = await self._store(self.redis_store.seats(code))
+                        connected = dict(held.room.connections)
+                        self._presence(held)
+                        if connected != held.room.connections:
+                            self._deliver(code, held.room.views())
+
+    # ---------------------------------------------------------------- the door's calls
+
+    def bind(self, deliver: Callable[[str, list[Outgoing]], None],
+             replaced: Callable[[str, Side], None]) -> None:
+        """The door's hooks (see :meth:`RoomService.bind`)."""
+        self._deliver, self._replaced = deliver, replaced
+
+    async def start(self) -> None:
+        """Start the doorbells' reader, the stream poll, the flag sweep and the seats'
+        heartbeat (Redis may be down: they wait for it)."""
+        loop = asyncio.get_running_loop()
+        for loop_body in (self._bells, self._poll, self._sweep, self._heartbeat):
+            self._tasks.append(loop.create_task(loop_body()))
+        if not await self.redis_store.ping():
+            LOG.warning("online rooms: Redis at %s does not answer yet", self.redis_store.url)
+
+    async def stop(self) -> None:
+        """Stop the background tasks and close the client."""
+        tasks = self._tasks + list(self._kicks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        await self.redis_store.close()
+
+    def room(self, code: str) -> Room:
+        """This process's copy of room ``code`` (as of the last action or doorbell).
+
+        Raises:
+            ActionRefused: ``not_found`` (not held here).
+        """
+        held = self._held.get(code.upper() if isinstance(code, str) else "")
+        if held is None:
+            raise ActionRefused("not_found", f"no room {code!r} here")
+        return held.room
+
+    async def open_room(
+        self, game: str, settings: Mapping[str, Any], time_control: str, *, name: object,
+        side: str, owner: str | None,
+    ) -> tuple[str, str, Side, dict[str, Any]]:
+        """Make a room in Redis (the server-wide and per-address counts checked there)."""
+        table, host, names = self._new_table(game, settings, time_control, name, side)
+        for _ in range(3):
+            code = new_code()
+            token, room = self._seated_room(code, table, host, names, time_control)
+            record = room.to_record()
+            record["over"] = False
+            try:
+                last_id = await self._store(self.redis_store.create(
+                    code, table.rules.name, owner, record, ttl=int(self.idle_expiry),
+                    max_rooms=self.max_rooms, max_per_owner=self.max_per_owner,
+                    saved_at=self._wall(),
+                ))  # fmt: skip
+            except StaleRoomError:
+                continue
+            self._held[code] = _Held(room, owner, 1, last_id, 1, used=self._now())
+            return code, token, host, room.view(host)
+        raise ActionRefused("conflict", "no free room code: try again")
+
+    async def room_details(self, code: str) -> dict[str, Any]:
+        """What a guest may see (read from Redis)."""
+        return room_info((await self._fresh(code)).room)
+
+    async def join_room(
+        self, code: str, name: object
+    ) -> tuple[str, str, Side, list[Outgoing], dict[str, Any]]:
+        """A guest takes the free seat (stored by the script)."""
+        checked = check_name(name)
+        token = secrets.token_urlsafe(24)
+        taken: list[Side] = []
+
+        def step(held: _Held) -> list[Outgoing]:
+            side, out = held.room.join(token, checked)
+            taken[:] = [side]
+            return out
+
+        held, out = await self._act(code, step, lambda out: {"kind": "join", "extra": {}})
+        side = taken[0]
+        return held.room.code, token, side, out, held.room.view(side)
+
+    async def open_seat(self, code: str, token: str) -> Side:
+        """The side ``token`` opens (the seats' hashes read from Redis)."""
+        held = await self._fresh(code)
+        return held.room.seat_for(token)
+
+    async def seat_connected(self, code: str, side: Side) -> list[Outgoing]:
+        """A connection here opened ``side``: marked in Redis (a connection of the seat on
+        another process is closed there), the room held here."""
+        held = await self._fresh(code)
+        await self._store(self.redis_store.seat(
+            held.room.code, side, "on", self.process, self._wall() + PRESENCE_TTL,
+            int(self.idle_expiry),
+        ))  # fmt: skip
+        held.local[side] += 1
+        held.seats[side] = f"on|{self.process}|{self._wall() + PRESENCE_TTL!r}"
+        self._presence(held)
+        return held.room.views()
+
+    async def seat_disconnected(self, code: str, side: Side) -> list[Outgoing]:
+        """A connection here of ``side`` closed."""
+        held = self._held.get(code)
+        if held is None or held.local[side] == 0:
+            return []
+        held.local[side] -= 1
+        if held.local[side] > 0:
+            return []
+        gone = self._wall()
+        with contextlib.suppress(ActionRefused):
+            await self._store(self.redis_store.seat(
+                code, side, "off", self.process, gone, int(self.idle_expiry)
+            ))  # fmt: skip
+        held.seats[side] = f"off|{gone!r}"
+        self._presence(held)
+        return held.room.views()
+
+    async def before_message(self, code: str) -> list[Outgoing]:
+        """A flag that fell ends the game first (stored as a ``tick``)."""
+        _held, out = await self._act(
+            code, lambda held: held.room.tick(), lambda out: {"kind": "tick", "extra": {}},
+            sync=False,
+        )
+        return out
+
+    async def message(self, code: str, side: Side, message: Mapping[str, Any]) -> list[Outgoing]:
+        """One checked message from ``side``, stored (one script) before its views are
+        returned."""
+        if message["type"] == "state":
+            held = await self._fresh(code)
+            return [Outgoing(side, {"type": "view", "view": held.room.view(side)})]
+
+        def event(out: list[Outgoing]) -> dict[str, Any]:
+            extra = {} if not out else {k: v for k, v in out[0].payload.items()
+                                         if k not in ("type", "view", "ref")}  # fmt: skip
+            return {"kind": "action", "side": side, "message": dict(message), "extra": extra}
+
+        _held, out = await self._act(
+            code, lambda held: held.room.handle(side, message), event, sync=False
+        )
+        return out
+
+    async def due(self, code: str) -> list[tuple[str, list[Outgoing]]]:
+        """Room ``code``'s deadline came: a flag falls (stored as a ``tick``; exactly one
+        process stores it), or a claim opens (the views say so)."""
+        held, out = await self._act(
+            code, lambda held: held.room.tick(), lambda out: {"kind": "tick", "extra": {}}
+        )
+        if out:
+            return [(held.room.code, out)]
+        room = held.room
+        if room.table.clock is not None:  # not due after all: the sweep looks again later
+            with contextlib.suppress(ActionRefused):
+                await self._store(
+                    self.redis_store.set_deadline(room.code, self._flag_deadline(room))
+                )
+            return []
+        return [(room.code, room.views())] if held.held_here() else []
+
+    def deadline(self, code: str) -> float | None:
+        """The next deadline of this process's copy, or None."""
+        held = self._held.get(code)
+        return None if held is None else held.room.next_deadline()
+
+
+__all__ = [
+    "LoadedRoom",
+    "RedisRoomStore",
+    "RoomEvent",
+    "RoomStoreUnavailable",
+    "SharedRoomService",
+]

@@ -1,0 +1,525 @@
+"""Online rooms shared by several server processes through a real Redis (gametable.redis_rooms).
+
+Each test starts Debian's ``redis-server`` on a free port in a temporary directory (AOF on,
+``appendfsync always``) and two servers on it (two apps, each on its own uvicorn event loop,
+each with its own rooms' copies: two processes as far as the rooms can tell). A game is played
+with the host on one and the guest on the other, the dice (backgammon) by commit-reveal
+rounds; the state each step comes from the record in Redis and the computer chooses the
+action, the seat whose turn it is sends it to its own server, and the other seat must be
+pushed the same version through the other server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from backgammon.adapter import RULES as BACKGAMMON
+from backgammon.server.app import create_app
+from backgammon.server.settings import ServerSettings
+from checkers.adapter import RULES as CHECKERS
+from gametable.fair import commitment_of
+from gametable.redis_rooms import RedisRoomStore, SharedRoomService
+from gametable.room import Room
+from serve_support import running_uvicorn
+
+GAMES: Any = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
+REDIS = shutil.which("redis-server")
+pytestmark = pytest.mark.skipif(
+    REDIS is None, reason="redis-server is not installed (scripts/test.sh installs Debian's)"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class RedisServer:
+    """A redis-server of the test's own: AOF with fsync at every write."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        (directory / "redis.conf").write_text(
+            f"port {self.port}\nbind 127.0.0.1\ndir {directory}\nappendonly yes\n"
+            "appendfsync always\nsave \"\"\ndaemonize no\nlogfile redis.log\n"
+        )
+
+    def start(self) -> None:
+        assert REDIS is not None
+        self.process = subprocess.Popen([REDIS, str(self.directory / "redis.conf")])
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(64).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown save; what survives is what the AOF holds."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def command(self, *args: str) -> Any:
+        import redis
+
+        client = redis.Redis(port=self.port, socket_timeout=5)
+        try:
+            return client.execute_command(*args)
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextmanager
+def game_server(redis_url: str, db: Path) -> Iterator[str]:
+    """A server on its own event loop, its online rooms in ``redis_url``; yields its base URL."""
+    app = create_app(ServerSettings(db_path=db, redis_url=redis_url))
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    with running_uvicorn(config) as port:
+        yield f"127.0.0.1:{port}"
+
+
+class Seat:
+    """One player's WebSocket to one server; keeps the views it is pushed."""
+
+    def __init__(self, host: str, code: str, token: str) -> None:
+        self.host, self.code, self.token = host, code, token
+        self._socket = connect(f"ws://{host}/ws/rooms/{code}", open_timeout=5)
+        self.ws: ClientConnection = self._socket.__enter__()
+        self.view: dict[str, Any] = {}
+        self.versions: list[int] = []
+        self.refs = 0
+        first = self.send({"type": "hello", "token": token}, wait=False)
+        assert first is None
+        self.until(lambda frame: frame["type"] == "view")
+
+    def frame(self, timeout: float = 10.0) -> dict[str, Any]:
+        frame: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if frame["type"] == "view":
+            self.view = frame["view"]
+            self.versions.append(frame["view"]["room"]["version"])
+        return frame
+
+    def until(self, done: Any, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = self.frame(max(0.01, deadline - time.monotonic()))
+            if done(frame):
+                return frame
+
+    def send(self, message: dict[str, Any], wait: bool = True) -> dict[str, Any] | None:
+        """Send ``message``; returns the answer to it (a view or an error)."""
+        self.refs += 1
+        ref = self.refs
+        self.ws.send(json.dumps({**message, "ref": ref} if wait else message))
+        if not wait:
+            return None
+        return self.until(lambda frame: frame.get("ref") == ref)
+
+    def wait_version(self, version: int) -> None:
+        """Read pushed views until this seat has seen ``version``."""
+        if self.view and self.view["room"]["version"] >= version:
+            return
+        self.until(lambda f: f["type"] == "view" and f["view"]["room"]["version"] >= version)
+
+    def close(self) -> None:
+        self._socket.__exit__(None, None, None)
+
+
+class Match:
+    """A room between two seats, each on a server of its own; the state read from Redis."""
+
+    def __init__(self, redis_url: str, game: str, settings: dict[str, Any],
+                 hosts: tuple[str, str], seed: int) -> None:  # fmt: skip
+        import redis
+
+        self.redis = redis.Redis.from_url(redis_url, socket_timeout=5)
+        self.game = game
+        self.rng = random.Random(seed)
+        made = httpx.post(f"http://{hosts[0]}/api/rooms", json={
+            "game": game, "settings": settings, "side": "white", "name": "Ann"}, timeout=10)
+        assert made.status_code == 201, made.text
+        self.code = made.json()["code"]
+        joined = httpx.post(f"http://{hosts[1]}/api/rooms/{self.code}/join",
+                            json={"name": "Bob"}, timeout=10)  # fmt: skip
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["side"] == "black"
+        self.tokens = {"white": made.json()["token"], "black": joined.json()["token"]}
+        self.seats = {"white": Seat(hosts[0], self.code, self.tokens["white"]),
+                      "black": Seat(hosts[1], self.code, self.tokens["black"])}  # fmt: skip
+        self.secrets: dict[tuple[int, str], bytes] = {}
+        self.accepted = 0
+
+    def stored(self) -> Room:
+        record = json.loads(self.redis.hget(f"gt:room:{self.code}", "record"))
+        return Room.from_record(record, GAMES, time.monotonic)
+
+    def next_message(self) -> tuple[str, dict[str, Any]]:
+        """Whose step it is and what it sends, from the stored room."""
+        room = self.stored()
+        current = room.round
+        if current is None:
+            due = sorted(room.table.chance_due())
+            if due:
+                side = due[0]
+                secret = self.rng.randbytes(32)
+                self.secrets[(room.next_round, side)] = secret
+                return side, {"type": "commit", "round": room.next_round,
+                              "commitment": commitment_of(secret)}  # fmt: skip
+            side = sorted(room.table.game.to_act())[0]
+            action = GAMES[self.game].computer_action(room.table.game, side, "easy", self.rng)
+            return side, {"type": "action", "action": action}
+        side = sorted(current.awaiting())[0]
+        kind = current.expects(side)
+        if kind == "commit":
+            secret = self.rng.randbytes(32)
+            self.secrets[(current.number, side)] = secret
+            return side, {"type": "commit", "round": current.number,
+                          "commitment": commitment_of(secret)}  # fmt: skip
+        if kind == "secret":
+            return side, {"type": "secret", "round": current.number,
+                          "secret": self.rng.randbytes(32).hex()}  # fmt: skip
+        return side, {"type": "reveal", "round": current.number,
+                      "secret": self.secrets[(current.number, side)].hex()}  # fmt: skip
+
+    def step(self) -> None:
+        """One step by the seat whose turn it is; the other seat is pushed the same version."""
+        side, message = self.next_message()
+        answer = self.send(side, message)
+        assert answer["type"] == "view", answer
+        version = answer["view"]["room"]["version"]
+        other = "black" if side == "white" else "white"
+        self.seats[other].wait_version(version)
+        assert self.seats[other].view["room"]["version"] == version
+        self.accepted += 1
+
+    def send(self, side: str, message: dict[str, Any]) -> dict[str, Any]:
+        answer = self.seats[side].send(message)
+        assert answer is not None
+        return answer
+
+    def play(self, steps: int) -> None:
+        for _ in range(steps):
+            if self.stored().table.game.outcome() is not None:
+                return
+            self.step()
+
+    def draw(self) -> None:
+        """End a checkers game by agreement."""
+        room = self.stored()
+        side = sorted(room.table.game.to_act())[0]
+        other = "black" if side == "white" else "white"
+        offered = self.send(side, {"type": "action", "action": {"type": "offer_draw"}})
+        assert offered["type"] == "view", offered
+        self.seats[other].wait_version(offered["view"]["room"]["version"])
+        accepted = self.send(other, {"type": "action", "action": {"type": "accept_draw"}})
+        assert accepted["type"] == "view", accepted
+        self.seats[side].wait_version(accepted["view"]["room"]["version"])
+
+    def close(self) -> None:
+        for seat in self.seats.values():
+            with _quiet():
+                seat.close()
+        self.redis.close()
+
+
+def _quiet() -> contextlib.suppress:
+    """Closing what may be gone already."""
+    return contextlib.suppress(Exception)
+
+
+def _same_game(match: Match) -> None:
+    """Both seats end on the same version and outcome as the record in Redis."""
+    room = match.stored()
+    white, black = match.seats["white"].view, match.seats["black"].view
+    assert white["room"]["version"] == black["room"]["version"] == room.version
+    outcome = room.table.game.outcome()
+    assert outcome is not None
+    assert white["outcome"] == black["outcome"] == outcome.to_dict()
+    for side in ("white", "black"):
+        assert match.seats[side].versions == sorted(match.seats[side].versions)
+
+
+@pytest.fixture
+def two_servers(redis_server: RedisServer, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    with game_server(redis_server.url, tmp_path / "a.sqlite3") as first, \
+            game_server(redis_server.url, tmp_path / "b.sqlite3") as second:  # fmt: skip
+        yield first, second
+
+
+def test_a_checkers_game_with_the_host_on_one_process_and_the_guest_on_the_other(
+    redis_server: RedisServer, two_servers: tuple[str, str]
+) -> None:
+    match = Match(redis_server.url, "checkers", {}, two_servers, seed=36)
+    try:
+        match.play(16)
+        match.draw()
+        _same_game(match)
+        assert match.seats["white"].view["outcome"] == {"winner": None, "reason": "agreement",
+                                                       "points": 0}  # fmt: skip
+        infos = [httpx.get(f"http://{host}/api/rooms/{match.code}", timeout=5).json()
+                 for host in two_servers]  # fmt: skip
+        assert infos[0] == infos[1]
+        assert infos[0]["names"] == {"white": "Ann", "black": "Bob"}
+        # the stream holds every accepted step once, in order of version
+        entries = match.redis.xrange(f"gt:room:{match.code}:events")
+        versions = [int(f[b"v"]) for _, f in entries if json.loads(f[b"e"])["kind"] != "seat"]
+        assert versions == list(range(1, len(versions) + 1))
+        assert len(versions) == 1 + 1 + match.accepted + 2  # create, join, steps, the draw
+    finally:
+        match.close()
+
+
+def test_a_backgammon_game_by_commit_reveal_across_two_processes(
+    redis_server: RedisServer, two_servers: tuple[str, str]
+) -> None:
+    match = Match(redis_server.url, "backgammon", {"length": 1}, two_servers, seed=7)
+    try:
+        match.play(600)
+        _same_game(match)
+        room = match.stored()
+        rolls = [e for e in room.table.game.log()[0]["games"][0]["events"]
+                 if e["type"] in ("roll", "opening_roll")]  # fmt: skip
+        assert len(rolls) > 10
+        assert all("given" in e for e in rolls)  # every roll came from a round's secrets
+    finally:
+        match.close()
+
+
+def test_a_process_stopped_mid_game_and_the_game_finished_through_the_other(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    with ExitStack() as stack:
+        survivor = stack.enter_context(game_server(redis_server.url, tmp_path / "b.sqlite3"))
+        with game_server(redis_server.url, tmp_path / "a.sqlite3") as doomed:
+            match = Match(redis_server.url, "checkers", {}, (doomed, survivor), seed=5)
+            stack.callback(match.close)
+            match.play(6)
+            before = match.stored().version
+        # the host's process is gone: its player comes back through the other one
+        match.seats["white"] = Seat(survivor, match.code, match.tokens["white"])
+        assert match.seats["white"].view["room"]["version"] == before
+        match.play(6)
+        match.draw()
+        _same_game(match)
+
+
+def test_a_redis_restart_mid_game_loses_nothing_acknowledged(
+    redis_server: RedisServer, two_servers: tuple[str, str]
+) -> None:
+    match = Match(redis_server.url, "checkers", {}, two_servers, seed=11)
+    try:
+        match.play(8)
+        acknowledged = match.seats["white"].view["room"]["version"]
+        redis_server.kill()  # SIGKILL: only the AOF (fsync always) survives
+        redis_server.start()
+        assert match.stored().version == acknowledged
+        _retry_until_accepted(match)
+        match.play(6)
+        match.draw()
+        _same_game(match)
+    finally:
+        match.close()
+
+
+def _retry_until_accepted(match: Match, seconds: float = 15.0) -> list[str]:
+    """Send the next step until a server takes it (it answers ``unavailable`` meanwhile);
+    returns the refusals' codes."""
+    codes: list[str] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        side, message = match.next_message()
+        answer = match.send(side, message)
+        if answer["type"] == "view":
+            other = "black" if side == "white" else "white"
+            match.seats[other].wait_version(answer["view"]["room"]["version"])
+            return codes
+        codes.append(answer["code"])
+        assert answer["code"] == "unavailable", answer
+        assert time.monotonic() < deadline, "the servers did not recover"
+        time.sleep(0.2)
+
+
+def test_redis_down_refuses_with_unavailable_then_recovers(
+    redis_server: RedisServer, two_servers: tuple[str, str]
+) -> None:
+    match = Match(redis_server.url, "checkers", {}, two_servers, seed=3)
+    try:
+        match.play(4)
+        room = match.stored()
+        side = sorted(room.table.game.to_act())[0]
+        action = CHECKERS.computer_action(room.table.game, side, "easy", random.Random(1))
+        version = match.seats[side].view["room"]["version"]
+        redis_server.stop()
+        answer = match.send(side, {"type": "action", "action": action})
+        assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+        assert "nothing was done" in answer["message"]
+        state = match.send(side, {"type": "state"})  # nothing half-applied
+        assert state["type"] == "error" or state["view"]["room"]["version"] == version
+        made = httpx.post(f"http://{two_servers[0]}/api/rooms", json={"game": "checkers"},
+                          timeout=10)  # fmt: skip
+        assert made.status_code == 503 and made.json()["error"]["code"] == "unavailable"
+        redis_server.start()  # the same AOF: the room is there
+        codes = _retry_until_accepted(match)
+        assert set(codes) <= {"unavailable"}
+        assert match.stored().version == version + 1
+        match.draw()
+        _same_game(match)
+    finally:
+        match.close()
+
+
+def test_two_processes_racing_the_same_action_exactly_one_is_accepted(
+    redis_server: RedisServer,
+) -> None:
+    async def race() -> None:
+        services = [SharedRoomService(GAMES, RedisRoomStore(redis_server.url)) for _ in "ab"]
+        try:
+            first, second = services
+            code, white, _side, _view = await first.open_room(
+                "checkers", {}, "none", name="Ann", side="white", owner="10.0.0.1"
+            )
+            await second.join_room(code, "Bob")
+            room = (await first._fresh(code)).room
+            move = CHECKERS.computer_action(room.table.game, "black", "easy", random.Random(2))
+            assert sorted(room.table.game.to_act()) == ["black"]
+            # both processes hold the room at the same version; both take the same move
+            await first._fresh(code)
+            await second._fresh(code)
+            results = await asyncio.gather(
+                *(s.message(code, "black", {"type": "action", "action": move})
+                  for s in services),
+                return_exceptions=True,
+            )
+            accepted = [r for r in results if isinstance(r, list)]
+            refused = [r for r in results if not isinstance(r, list)]
+            assert len(accepted) == 1 and len(refused) == 1, results
+            assert getattr(refused[0], "code", None) == "not_your_turn", refused
+            stored = await first.redis_store.load(code)
+            assert stored is not None and stored.version == 3  # create, join, one move
+            events = await first.redis_store.events(code, "0-0")
+            assert [e.event["kind"] for e in events] == ["create", "join", "action"]
+            # and both copies agree after catching up
+            a, b = await first._fresh(code), await second._fresh(code)
+            assert a.room.to_record()["table"]["log"] == b.room.to_record()["table"]["log"]
+            assert white
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(race())
+
+
+def test_a_flag_falls_once_whichever_processes_sweep(redis_server: RedisServer) -> None:
+    async def flags() -> None:
+        clock = [1000.0]
+        services = [SharedRoomService(GAMES, RedisRoomStore(redis_server.url),
+                                      now=lambda: clock[0], wall=lambda: clock[0])
+                    for _ in "ab"]  # fmt: skip
+        try:
+            first, second = services
+            code, _token, _side, _view = await first.open_room(
+                "checkers", {}, "bullet", name="Ann", side="white", owner=None
+            )
+            await second.join_room(code, "Bob")
+            room = (await second._fresh(code)).room
+            move = CHECKERS.computer_action(room.table.game, "black", "easy", random.Random(4))
+            await second.message(code, "black", {"type": "action", "action": move})
+            clock[0] += 3600.0  # white, on move since, has run out of time long ago
+            due = await first.redis_store.due(clock[0])
+            assert due == [code]
+            results = await asyncio.gather(first.due(code), second.due(code))
+            ticked = [r for r in results if r]
+            assert len(ticked) == 1
+            events = await first.redis_store.events(code, "0-0")
+            assert [e.event["kind"] for e in events] == ["create", "join", "action", "tick"]
+            stored = await first.redis_store.load(code)
+            assert stored is not None
+            assert stored.record["table"]["log"]  # the timeout is in the log
+            assert await first.redis_store.due(clock[0]) == []
+            room = Room.from_record(stored.record, GAMES, time.monotonic)
+            outcome = room.table.game.outcome()
+            assert outcome is not None and outcome.reason == "time"
+            assert outcome.winner == "black"
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(flags())
+
+
+def test_per_address_room_limit_is_shared_by_the_processes(redis_server: RedisServer) -> None:
+    async def limit() -> None:
+        services = [SharedRoomService(GAMES, RedisRoomStore(redis_server.url), max_per_owner=2)
+                    for _ in "ab"]  # fmt: skip
+        try:
+            for service in services:
+                await service.open_room("checkers", {}, "none", name="", side="white",
+                                        owner="10.0.0.9")  # fmt: skip
+            with pytest.raises(Exception) as refused:
+                await services[0].open_room("checkers", {}, "none", name="", side="white",
+                                            owner="10.0.0.9")  # fmt: skip
+            assert getattr(refused.value, "code", None) == "too_many_rooms"
+            await services[1].open_room("checkers", {}, "none", name="", side="white",
+                                        owner="10.0.0.10")  # fmt: skip
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(limit())
+
+
+def test_serve_takes_a_redis_url() -> None:
+    from backgammon.cli.common import UsageError
+    from backgammon.cli.serve_command import _redis_url
+
+    assert _redis_url(None) is None
+    assert _redis_url("redis://127.0.0.1:6379/2") == "redis://127.0.0.1:6379/2"
+    with pytest.raises(UsageError, match="redis://HOST:PORT/DB"):
+        _redis_url("127.0.0.1:6379")
+    assert os.environ.get("NO_SUCH_VARIABLE_FOR_REDIS") is None
