@@ -170,9 +170,10 @@ class RoomHub:
             old.close(CLOSE_REFUSED)
             del self._live[(code, side)]
             await self.service.seat_disconnected(code, side)
+        views = await self.service.seat_connected(code, side)  # refused: not attached
         connection.code, connection.side = code, side
         self._live[(code, side)] = connection
-        self.dispatch(code, await self.service.seat_connected(code, side))
+        self.dispatch(code, views)
         self.schedule(code)
 
     async def detach(self, connection: _Connection) -> None:

@@ -225,8 +225,8 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"backgammon: saving games in {settings.db_path}", file=sys.stderr)
     if settings.redis_url is not None:
-        print(f"backgammon: online rooms shared through Redis at {settings.redis_url}",
-              file=sys.stderr)
+        shown = settings.redis_url.rsplit("@", 1)[-1]  # no password on the terminal
+        print(f"backgammon: online rooms shared through Redis at {shown}", file=sys.stderr)
     if settings.analytics is not None:
         print(f"backgammon: analytics on, for {settings.analytics.domain} through "
               f"{settings.analytics.script}", file=sys.stderr)
