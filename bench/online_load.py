@@ -4,6 +4,13 @@
                                 [--limit 300] [--deflate] [--default-gc]
                                 [--loop auto|asyncio] [--profile PATH]
                                 [--store file|memory|none] [--synchronous normal|full]
+                                [--door online|tables] [--game checkers|backgammon|mixed]
+                                [--actions N] [--time-control none|bullet|blitz|rapid]
+                                [--pieces] [--json PATH]
+
+Two doors: ``--door online`` (the default) is backgammon's older door, ``/api/online/rooms``
+and its protocol (``backgammon.services.online.protocol``), described first below. ``--door
+tables`` is the door every game shares (``gametable.online``), described at the end.
 
 The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
 a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
@@ -49,6 +56,27 @@ action is printed: the mean and p99 of a commit, in milliseconds.
 Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
 seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
 when every room completed with a good record and p99 met ``--target-ms``.
+
+**The tables door** (``--door tables``): the server is :func:`gametable.online.install` on a
+:class:`gametable.rooms.RoomService` for both games with its SQLite
+:class:`~gametable.room_store.RoomStore` (``--store``; WAL, ``synchronous=NORMAL``, the whole
+room record saved after every accepted message), under uvicorn as above (:func:`start_server`,
+the one place a server is made). Each room (``--game``: all checkers, all backgammon, or
+``mixed``, alternating) is made by ``POST /api/rooms`` and joined by ``POST
+/api/rooms/{code}/join``; its two players open ``WS /ws/rooms/{code}``, say ``hello`` with their
+tokens and play a whole game (or ``--actions N`` messages): checkers a random path of the
+mover's view's ``state.legal``; backgammon its rolls by commit-reveal rounds with fresh 32-byte
+secrets (the opening's: both commit, both reveal; then the roller's commit, the opponent's
+secret, the roller's reveal; the dice the views show are checked against the secrets) and a
+random whole play of the view's board and dice (the view's ``legal`` lists single checker
+moves, so the client's engine lists the whole plays, as the page's replica checks them). Every
+message carries a ``ref``; its latency is the time from the send to the sender's own view (the
+answer with that ``ref``), and the opponent's pushed view is timed too. Pacing is as above:
+``--think-ms`` before each move and each commit of a roll. It prints p50, p95, p99, p99.9 and
+max, the server's messages in and out per second, each store save's time, and with
+``--pieces`` the time of each piece of the server's work (:data:`PIECES`: the room, its views,
+its record, the save, the dispatch); ``--json PATH`` writes the summary. The exit status is 0
+when every room completed, every message was answered and p99 met ``--target-ms``.
 """
 
 from __future__ import annotations
@@ -64,6 +92,7 @@ import socket
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -284,27 +313,270 @@ def _apply(replica: Any, moves: list[list[int]]) -> None:
     replica.play(play)
 
 
-async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
-                   compression: str | None, pages: bool) -> dict[str, Any]:
+# ------------------------------------------------------------------ the tables door (gametable)
+
+
+@dataclass
+class TableRoomResult:
+    """What one room's script saw at the game-agnostic door (``--door tables``).
+
+    ``latencies`` holds one ``(sent at, own view after, opponent's view after, kind)`` per
+    message sent in play (seconds; kind ``action``, ``commit``, ``secret`` or ``reveal``).
+    """
+
+    game: str = ""
+    ok: bool = False
+    error: str = ""
+    finished: bool = False
+    actions: int = 0
+    answered: int = 0
+    dice_checked: int = 0
+    sent: int = 0
+    received: int = 0
+    outcome: dict[str, Any] | None = None
+    latencies: list[tuple[float, float, float, str]] = field(default_factory=list)
+
+
+class _Player:
+    """One seat's WebSocket and the last view it was sent."""
+
+    def __init__(self, ws: Any, side: str) -> None:
+        self.ws = ws
+        self.side = side
+        self.view: dict[str, Any] = {}
+
+
+class _TableRoomScript:
+    """Both players of one room at ``/ws/rooms``, played by one coroutine: every message
+    carries a ``ref``; the server answers the sender with its own view (``ref`` echoed) and
+    pushes the opponent's view, and both are timed from the send."""
+
+    def __init__(self, result: TableRoomResult, rng: random.Random, think: float,
+                 actions: int, time_control: str) -> None:
+        self.result = result
+        self.rng = rng
+        self.think = think
+        self.max_actions = actions
+        self.time_control = time_control
+        self.ref = 0
+
+    async def read(self, player: _Player) -> dict[str, Any]:
+        async with asyncio.timeout(30):
+            text = await player.ws.recv()
+        self.result.received += 1
+        frame: dict[str, Any] = json.loads(text)
+        if frame.get("type") != "view":
+            raise RuntimeError(f"{player.side} got {str(frame)[:300]}")
+        player.view = frame["view"]
+        return frame
+
+    async def sync(self, player: _Player) -> None:
+        """Ask for the view and read up to its answer (the views pushed on connecting)."""
+        self.ref += 1
+        ref = self.ref
+        await player.ws.send(json.dumps({"type": "state", "ref": ref}))
+        self.result.sent += 1
+        while (await self.read(player)).get("ref") != ref:
+            pass
+
+    async def step(self, sender: _Player, other: _Player, payload: dict[str, Any], *,
+                   human: bool) -> dict[str, Any]:
+        """Send one message (after a person's thinking time, for a person's move), and read
+        the sender's own view (its ``ref``) and the opponent's pushed view, each timed."""
+        if human and self.think:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        self.ref += 1
+        ref = self.ref
+        text = json.dumps({**payload, "ref": ref})
+        start = time.perf_counter()
+        await sender.ws.send(text)
+        self.result.sent += 1
+        self.result.actions += 1
+
+        async def theirs() -> float:
+            await self.read(other)
+            return time.perf_counter() - start
+
+        pushed = asyncio.create_task(theirs())
+        try:
+            mine = await self.read(sender)
+            own = time.perf_counter() - start
+        except BaseException:
+            pushed.cancel()
+            raise
+        opponent = await pushed
+        if mine.get("ref") != ref:
+            raise RuntimeError(f"the answer to ref {ref} came with ref {mine.get('ref')!r}")
+        self.result.answered += 1
+        if sender.view["room"]["version"] != other.view["room"]["version"]:
+            raise RuntimeError("the two sides' views are at different versions")
+        self.result.latencies.append((start, own, opponent, payload["type"]))
+        return mine
+
+    async def run(self, http: Any, port: int) -> None:
+        import httpx
+        from websockets.asyncio.client import connect
+
+        game = self.result.game
+        for attempt in range(3):  # a pooled connection the server closed meanwhile: retry
+            try:
+                made = await http.post("/api/rooms", json={
+                    "game": game, "settings": {}, "time_control": self.time_control,
+                    "side": "white", "name": "Host"})
+                made.raise_for_status()
+                code = made.json()["code"]
+                joined = await http.post(f"/api/rooms/{code}/join", json={"name": "Guest"})
+                joined.raise_for_status()
+                break
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
+        tokens = {made.json()["side"]: made.json()["token"],
+                  joined.json()["side"]: joined.json()["token"]}
+        uri = f"ws://{HOST}:{port}/ws/rooms/{code}"
+        async with connect(uri, compression=None, max_size=1 << 20, open_timeout=30) as w_ws, \
+                connect(uri, compression=None, max_size=1 << 20, open_timeout=30) as b_ws:
+            players = {"white": _Player(w_ws, "white"), "black": _Player(b_ws, "black")}
+            # One hello at a time, each followed by a state request read up to its answer, and
+            # White's once more: every view pushed on connecting is read before play starts.
+            for side, player in players.items():
+                await player.ws.send(json.dumps({"type": "hello", "token": tokens[side]}))
+                self.result.sent += 1
+                await self.sync(player)
+            await self.sync(players["white"])
+            await self.play(players)
+
+    async def play(self, players: dict[str, _Player]) -> None:
+        white, black = players["white"], players["black"]
+        while white.view["outcome"] is None:
+            if self.max_actions and self.result.actions >= self.max_actions:
+                self.result.ok = True
+                return
+            if self.result.actions > MAX_TABLE_ACTIONS:
+                raise RuntimeError(f"no result after {MAX_TABLE_ACTIONS} messages")
+            room = white.view["room"]
+            if room["round"] is None and room["chance_due"]:
+                await self.roll(players, room["chance_due"], room["next_round"])
+                continue
+            to_act = white.view["to_act"]
+            if len(to_act) != 1:
+                raise RuntimeError(f"the game waits on {to_act} outside a round")
+            mover = players[to_act[0]]
+            other = players["black" if mover.side == "white" else "white"]
+            action = self.choose(mover.view["state"])
+            await self.step(mover, other, {"type": "action", "action": action}, human=True)
+        if white.view["outcome"] != black.view["outcome"]:
+            raise RuntimeError("the two sides were sent different outcomes")
+        self.result.outcome = white.view["outcome"]
+        self.result.finished = True
+        self.result.ok = True
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A random legal move read off the mover's view: checkers lists its legal paths
+        (``state.legal``); backgammon's view gives the board and the dice, and its ``legal``
+        lists single checker moves only, so the whole plays are listed from those by the
+        engine on the client (as the page's own replica checks a play)."""
+        if self.result.game == "checkers":
+            legal = state["legal"]
+            if not legal:
+                raise RuntimeError("checkers: the mover's view lists no legal move")
+            return {"type": "move", "path": legal[self.rng.randrange(len(legal))]}
+        from backgammon.core.moves import legal_plays
+        from backgammon.core.position import Position
+
+        if state["phase"] != "move":
+            raise RuntimeError(f"backgammon: the mover's view is in phase {state['phase']!r}")
+        position = Position.from_points(state["board"]["points"], state["turn"])
+        dice = state["dice"]
+        plays = legal_plays(position, (int(dice[0]), int(dice[1])))
+        if not len(plays):
+            raise RuntimeError("backgammon: a move phase with no legal play")
+        return {"type": "move", "play": str(plays[self.rng.randrange(len(plays))])}
+
+    async def roll(self, players: dict[str, _Player], due: list[str], number: int) -> None:
+        """A commit-reveal round with fresh 32-byte secrets: the opening's (both commit, then
+        both reveal) or a roll's (commit, the opponent's secret, reveal); the dice the views
+        show are checked against the secrets, as the page checks them."""
+        from backgammon.core.dice import dice_from_secrets
+        from gametable.fair import commitment_of
+
+        white, black = players["white"], players["black"]
+        if len(due) == 2:
+            secrets = {"white": self.rng.randbytes(32), "black": self.rng.randbytes(32)}
+            for player, other in ((white, black), (black, white)):
+                await self.step(player, other, {"type": "commit", "round": number,
+                                                "commitment": commitment_of(secrets[player.side])},
+                                human=True)
+            await self.step(white, black, {"type": "reveal", "round": number,
+                                           "secret": secrets["white"].hex()}, human=False)
+            frame = await self.step(black, white, {"type": "reveal", "round": number,
+                                                   "secret": secrets["black"].hex()}, human=False)
+            dice = dice_from_secrets(secrets["white"], secrets["black"], number)
+            opening = frame["view"]["state"]["opening"]
+            if dice[0] != dice[1] and opening is not None:
+                if (opening["white"], opening["black"]) != tuple(dice):
+                    raise RuntimeError(f"opening {opening} is not the secrets' {dice}")
+                self.result.dice_checked += 1
+            return
+        roller = players[due[0]]
+        other = black if roller is white else white
+        mine, theirs = self.rng.randbytes(32), self.rng.randbytes(32)
+        await self.step(roller, other, {"type": "commit", "round": number,
+                                        "commitment": commitment_of(mine)}, human=True)
+        await self.step(other, roller, {"type": "secret", "round": number,
+                                        "secret": theirs.hex()}, human=False)
+        frame = await self.step(roller, other, {"type": "reveal", "round": number,
+                                                "secret": mine.hex()}, human=False)
+        dice = dice_from_secrets(mine, theirs, number)
+        state = frame["view"]["state"]
+        if state["turn"] == roller.side and state["dice"]:
+            if sorted(state["dice"][:2]) != sorted(dice):
+                raise RuntimeError(f"dice {state['dice']} are not the secrets' {dice}")
+            self.result.dice_checked += 1
+
+
+#: A room at the tables door gives up after this many messages.
+MAX_TABLE_ACTIONS = 12000
+
+
+def _table_game(game: str, index: int) -> str:
+    """The game room ``index`` plays: ``mixed`` alternates checkers and backgammon."""
+    if game == "mixed":
+        return "checkers" if index % 2 == 0 else "backgammon"
+    return game
+
+
+async def _clients(port: int, args: argparse.Namespace) -> dict[str, Any]:
     import httpx
 
     watch = _Watch()
     probe = asyncio.create_task(watch.run_lag_probe())
-    rng = random.Random(seed)
-    results = [RoomResult() for _ in range(rooms)]
+    rng = random.Random(args.seed)
+    think = args.think_ms / 1000
+    compression = "deflate" if args.deflate else None
+    tables = args.door == "tables"
+    results: list[Any] = (
+        [TableRoomResult(game=_table_game(args.game, i)) for i in range(args.rooms)]
+        if tables else [RoomResult() for _ in range(args.rooms)]
+    )
     limits = httpx.Limits(max_connections=50)
     http = httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=30, limits=limits)
 
     async def one(index: int) -> None:
-        script = _RoomScript(results[index], random.Random(rng.random()), think, pages)
+        room_rng = random.Random(rng.random())
         try:
-            await script.run(http, port, compression)
+            if tables:
+                await _TableRoomScript(results[index], room_rng, think, args.actions,
+                                       args.time_control).run(http, port)
+            else:
+                await _RoomScript(results[index], room_rng, think, args.pages).run(
+                    http, port, compression)
         except Exception as exc:  # a room's failure is reported, not raised
             results[index].error = f"{type(exc).__name__}: {exc}"[:300]
 
     start = time.perf_counter()
-    tasks = [asyncio.create_task(one(i)) for i in range(rooms)]
-    _done, pending = await asyncio.wait(tasks, timeout=limit)
+    tasks = [asyncio.create_task(one(i)) for i in range(args.rooms)]
+    _done, pending = await asyncio.wait(tasks, timeout=args.limit)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
@@ -313,11 +585,12 @@ async def _clients(port: int, rooms: int, seed: int, think: float, limit: float,
     await http.aclose()
     for index, task in enumerate(tasks):
         if task in pending and not results[index].error:
-            results[index].error = f"not finished within {limit:g} s"
+            results[index].error = f"not finished within {args.limit:g} s"
     usage = resource.getrusage(resource.RUSAGE_SELF)
     summary = watch.summary()
-    for result in results:
-        _verify(result)
+    if not tables:
+        for result in results:
+            _verify(result)
     return {
         "elapsed": elapsed,
         "cpu": usage.ru_utime + usage.ru_stime,
@@ -368,10 +641,8 @@ def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
 
     if not args.default_gc:
         tune_gc()
-    compression = "deflate" if args.deflate else None
     with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
-        summary = runner.run(_clients(port, args.rooms, args.seed, args.think_ms / 1000,
-                                      args.limit, compression, args.pages))
+        summary = runner.run(_clients(port, args))
     out.put(summary)
 
 
@@ -397,12 +668,38 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
-    import uvicorn
+#: What a door's app gives back to close its store: the summary items it adds.
+_Close = Callable[[], dict[str, Any]]
+
+
+@dataclass
+class RunningServer:
+    """A door's app served by uvicorn in this process (:func:`start_server`).
+
+    ``store_timings`` collects each store write's seconds; ``pieces`` (``--pieces``) the
+    seconds of each timed piece of the server's work, by name; ``close`` releases the store
+    and returns what to add to the summary."""
+
+    port: int
+    server: Any
+    serving: asyncio.Task[Any]
+    store_timings: list[float]
+    pieces: dict[str, list[float]]
+    close: _Close
+
+    async def stop(self) -> dict[str, Any]:
+        """Stop serving; returns ``close()``'s summary items."""
+        self.server.should_exit = True
+        await asyncio.wait_for(self.serving, timeout=15)
+        return self.close()
+
+
+def _old_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[Any, _Close]:
+    """Backgammon's older door (``/api/online/rooms``), its rooms persisted as under
+    ``backgammon serve`` (``--store``, ``--synchronous``)."""
     from fastapi import FastAPI
 
     from backgammon.server.online import OnlineHub, RoomManager, router
-    from backgammon.server.runtime import tune_gc
     from backgammon.services.online.persist import PersistentRooms
     from backgammon.services.room_store import RoomStore
 
@@ -410,8 +707,7 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
     app.include_router(router)
     # Every simulated client comes from this machine's one address: lift the per-address room
     # limits, which would otherwise stop the bench at 10 rooms a minute.
-    limits = {"create_rate": 1 << 30, "max_waiting": 1 << 30}
-    timings: list[float] = []
+    limits = {"create_rate": 1 << 30, "max_waiting": 1 << 30, "max_per_address": 1 << 30}
     folder = None
     if args.store == "none":
         rooms: RoomManager = RoomManager(**limits)
@@ -423,6 +719,122 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
         store = RoomStore(path, synchronous=args.synchronous)
         rooms = PersistentRooms(store, timings=timings, **limits)
     app.state.online = OnlineHub(rooms)
+
+    def close() -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if isinstance(rooms, PersistentRooms):
+            extra["store_mode"] = f"{rooms.store.journal_mode}, synchronous {args.synchronous}"
+            rooms.store.close()
+        if folder is not None:
+            folder.cleanup()
+        return extra
+
+    return app, close
+
+
+def _tables_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[Any, _Close]:
+    """The game-agnostic door (``/api/rooms``, ``/ws/rooms``: :mod:`gametable.online`) for
+    both games, as ``backgammon serve`` composes it: a :class:`~gametable.rooms.RoomService`
+    saving every accepted message to a :class:`~gametable.room_store.RoomStore` (SQLite,
+    WAL, ``synchronous=NORMAL``) before it is relayed."""
+    import tempfile
+
+    from fastapi import FastAPI
+
+    from backgammon.adapter import RULES as BACKGAMMON
+    from checkers.adapter import RULES as CHECKERS
+    from gametable.online import install
+    from gametable.room_store import RoomStore
+    from gametable.rooms import RoomService
+
+    class TimedRoomStore(RoomStore):
+        """The store, each save (the record's JSON and its one-row transaction) timed."""
+
+        def save(self, code: str, game: str, owner: str | None, version: int,
+                 record: dict[str, Any]) -> None:
+            start = time.perf_counter()
+            try:
+                super().save(code, game, owner, version, record)
+            finally:
+                timings.append(time.perf_counter() - start)
+
+    folder = tempfile.TemporaryDirectory(prefix="online-load-")
+    store = None
+    if args.store != "none":
+        path = ":memory:" if args.store == "memory" else f"{folder.name}/games.sqlite3"
+        store = TimedRoomStore(path)
+    # Every simulated client comes from this machine's one address: lift the share per address.
+    service = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, store,
+                          max_rooms=1 << 30, max_per_owner=1 << 30)
+    app = FastAPI()
+    install(app, service)
+
+    def close() -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if store is not None:
+            extra["store_mode"] = "wal, synchronous normal"
+            store.close()
+        folder.cleanup()
+        return extra
+
+    return app, close
+
+
+#: The pieces of the tables door's work that ``--pieces`` times: (module, class, method).
+#: They nest: RoomService.handle holds Room.to_record (the record kept in case the save
+#: fails), Room.handle (the game's action and the two views: Room.view) and the save
+#: (Room.to_record again, then RoomStore.save: the record's JSON and its transaction);
+#: RoomHub.dispatch is the views' json.dumps and their queueing.
+PIECES: tuple[tuple[str, str, str], ...] = (
+    ("gametable.online", "", "parse_message"),
+    ("gametable.rooms", "RoomService", "handle"),
+    ("gametable.room", "Room", "handle"),
+    ("gametable.room", "Room", "view"),
+    ("gametable.room", "Room", "to_record"),
+    ("gametable.room_store", "RoomStore", "save"),
+    ("gametable.online", "RoomHub", "dispatch"),
+    ("gametable.online", "RoomHub", "schedule"),
+)
+
+
+def _time_pieces(pieces: dict[str, list[float]]) -> None:
+    """Wrap each of :data:`PIECES` in this (the server's) process with a timer."""
+    import functools
+    import importlib
+
+    for module_name, class_name, name in PIECES:
+        module = importlib.import_module(module_name)
+        owner: Any = getattr(module, class_name) if class_name else module
+        original = getattr(owner, name)
+        times = pieces.setdefault(f"{class_name or module_name}.{name}", [])
+
+        def timed(*a: Any, __original: Any = original, __times: list[float] = times,
+                  **k: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return __original(*a, **k)
+            finally:
+                __times.append(time.perf_counter() - start)
+
+        setattr(owner, name, functools.wraps(original)(timed))
+
+
+async def start_server(args: argparse.Namespace) -> RunningServer:
+    """The one place the bench makes its server: the door's app (``--door``) under uvicorn on
+    a free port of 127.0.0.1, in this process, as ``backgammon serve`` runs it (uvloop when
+    ``--loop auto``; the tuned collector unless ``--default-gc``)."""
+    import uvicorn
+
+    from backgammon.server.runtime import tune_gc
+
+    timings: list[float] = []
+    pieces: dict[str, list[float]] = {}
+    if args.door == "tables":
+        app, close = _tables_door_app(args, timings)
+        if args.pieces:
+            _time_pieces(pieces)
+    else:
+        app, close = _old_door_app(args, timings)
     port = _free_port()
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False,
                             ws_per_message_deflate=args.deflate, backlog=4096,
@@ -437,11 +849,17 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(0.05)
     else:
         raise RuntimeError("uvicorn did not start")
+    return RunningServer(port, server, serving, timings, pieces, close)
+
+
+async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
+    running = await start_server(args)
     watch = _Watch()
     probe = asyncio.create_task(watch.run_lag_probe())
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    process = context.Process(target=_client_process, args=(port, args, queue), daemon=True)
+    process = context.Process(target=_client_process, args=(running.port, args, queue),
+                              daemon=True)
     cpu_before = time.process_time()
     profiler = None
     if args.profile:
@@ -458,21 +876,133 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
         process.join(timeout=10)
         if process.is_alive():
             process.terminate()
-        server.should_exit = True
-        await asyncio.wait_for(serving, timeout=15)
+        extra = await running.stop()
     probe.cancel()
     summary["server_cpu"] = time.process_time() - cpu_before
-    summary["store_timings"] = timings
-    if isinstance(rooms, PersistentRooms):
-        summary["store_mode"] = f"{rooms.store.journal_mode}, synchronous {args.synchronous}"
-        rooms.store.close()
-    if folder is not None:
-        folder.cleanup()
+    summary["store_timings"] = running.store_timings
+    summary["pieces"] = running.pieces
+    summary.update(extra)
     summary["server_watch"] = watch.summary()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.profile)
     return summary
+
+
+def _pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted ``values`` (the nearest rank below)."""
+    return values[min(len(values) - 1, int(len(values) * q))]
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    """p50 to max of ``values`` (any order), and their count."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"count": 0}
+    return {"count": len(ordered), "p50": _pct(ordered, 0.5), "p95": _pct(ordered, 0.95),
+            "p99": _pct(ordered, 0.99), "p999": _pct(ordered, 0.999), "max": ordered[-1],
+            "mean": statistics.fmean(ordered)}
+
+
+def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
+                   load_before: tuple[float, float, float]) -> tuple[dict[str, Any], bool]:
+    """Print the tables door's figures; returns the JSON summary and whether p99 met the
+    target with every room complete."""
+    results = [TableRoomResult(**r) for r in summary["results"]]
+    elapsed = summary["elapsed"]
+    completed = sum(r.ok for r in results)
+    finished = sum(r.finished for r in results)
+    actions = sum(r.actions for r in results)
+    answered = sum(r.answered for r in results)
+    sent = sum(r.sent for r in results)
+    received = sum(r.received for r in results)
+    by_game = {g: [r for r in results if r.game == g] for g in sorted({r.game for r in results})}
+    games = ", ".join(
+        f"{g} {sum(r.ok for r in rs)}/{len(rs)} ({sum(r.finished for r in rs)} played to the "
+        f"end, {sum(r.actions for r in rs)} messages)" for g, rs in by_game.items())
+    print(f"rooms completed: {completed}/{args.rooms} in {elapsed:.1f} s: {games}; every "
+          f"message answered: {'yes' if answered == actions and completed == args.rooms else 'no'}"
+          f" ({answered}/{actions}); dice checked against the secrets: "
+          f"{sum(r.dice_checked for r in results)}")
+    print(f"server messages: in {sent} ({sent / elapsed:,.0f}/s), out {received} "
+          f"({received / elapsed:,.0f}/s)")
+    own = [lat[1] * 1000 for r in results for lat in r.latencies]
+    theirs = [lat[2] * 1000 for r in results for lat in r.latencies]
+    own_spread, their_spread = _spread(own), _spread(theirs)
+    p99 = own_spread.get("p99", float("nan"))
+    if own:
+        s = own_spread
+        print(f"send -> own view over {s['count']} messages: p50 {s['p50']:.1f} ms, p95 "
+              f"{s['p95']:.1f}, p99 {s['p99']:.1f}, p99.9 {s['p999']:.1f}, max {s['max']:.1f} ms"
+              f" (target p99 <= {args.target_ms:g} ms)")
+        t = their_spread
+        print(f"send -> opponent's view: p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f}, p99 "
+              f"{t['p99']:.1f}, max {t['max']:.1f} ms")
+        kinds = sorted({lat[3] for r in results for lat in r.latencies})
+        per_kind = {k: _spread([lat[1] * 1000 for r in results for lat in r.latencies
+                                if lat[3] == k]) for k in kinds}
+        print("  own view by message: " + ", ".join(
+            f"{k} {v['count']} p50 {v['p50']:.1f} p99 {v['p99']:.1f}" for k, v in per_kind.items()))
+        if len(by_game) > 1:
+            print("  own view by game: " + ", ".join(
+                f"{g} p50 {v['p50']:.1f} p99 {v['p99']:.1f}" for g, v in (
+                    (g, _spread([lat[1] * 1000 for r in rs for lat in r.latencies]))
+                    for g, rs in by_game.items()) if v["count"]))
+        slow = [(at, lag) for r in results for at, lag, _, _ in r.latencies if lag > 0.1]
+        print(f"  messages over 100 ms: {len(slow)}, sent in "
+              f"{len({int(at) for at, _ in slow})} distinct seconds of the run")
+    commits = [t * 1000 for t in summary["store_timings"]]
+    store = _spread(commits)
+    if commits:
+        print(f"store ({args.store}, {summary.get('store_mode', '')}): {len(commits)} saves, the "
+              f"whole room record in one transaction each: mean {store['mean']:.3f} ms, p99 "
+              f"{store['p99']:.3f} ms, max {store['max']:.1f} ms; {sum(commits) / 1000:.2f} s "
+              f"in all")
+    else:
+        print("store: none (rooms in memory only)")
+    pieces = {name: _spread([t * 1000 for t in times])
+              for name, times in summary["pieces"].items()}
+    for name, spread in pieces.items():
+        if spread["count"]:
+            print(f"  {name}: {spread['count']} calls, mean {spread['mean']:.3f} ms, p99 "
+                  f"{spread['p99']:.3f} ms, max {spread['max']:.1f} ms, "
+                  f"{spread['mean'] * spread['count'] / 1000:.2f} s in all")
+    load_after = os.getloadavg()
+    per_message = summary["server_cpu"] / sent * 1000 if sent else float("nan")
+    print(f"CPU seconds: server {summary['server_cpu']:.1f} ({per_message:.2f} ms a message in),"
+          f" clients {summary['cpu']:.1f}; load average after {load_after[0]:.2f}")
+    _print_watches(summary)
+    failures = [r.error for r in results if not r.ok]
+    for error in sorted(set(failures))[:5]:
+        print(f"  failed ({failures.count(error)}): {error}")
+    good = completed == args.rooms and answered == actions and p99 <= args.target_ms
+    data = {
+        "door": "tables", "game": args.game, "rooms": args.rooms, "think_ms": args.think_ms,
+        "time_control": args.time_control, "store": args.store, "actions_cap": args.actions,
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(),
+        "load_before": list(load_before), "load_after": list(load_after),
+        "completed": completed, "finished": finished, "elapsed_s": elapsed,
+        "messages": actions, "answered": answered,
+        "dice_checked": sum(r.dice_checked for r in results),
+        "server_in": sent, "server_out": received,
+        "server_in_per_s": sent / elapsed, "server_out_per_s": received / elapsed,
+        "own_view_ms": own_spread, "opponent_view_ms": their_spread,
+        "min_own_view_ms": min(own, default=float("nan")),
+        "min_opponent_view_ms": min(theirs, default=float("nan")),
+        "store_ms": store, "pieces_ms": pieces,
+        "server_cpu_s": summary["server_cpu"], "client_cpu_s": summary["cpu"],
+        "server_watch": summary["server_watch"], "client_watch": summary["watch"],
+        "errors": failures, "target_ms": args.target_ms, "met": good,
+    }
+    return data, good
+
+
+def _print_watches(summary: dict[str, Any]) -> None:
+    for name, watch in (("server", summary["server_watch"]), ("clients", summary["watch"])):
+        print(f"  {name}: gc {watch['gc_runs']:.0f} runs ({watch['gc_full']:.0f} full), "
+              f"{watch['gc_total']:.2f} s in all, longest {watch['gc_max'] * 1000:.0f} ms; "
+              f"event loop lag p99 {watch['lag_p99'] * 1000:.1f} ms, max "
+              f"{watch['lag_max'] * 1000:.0f} ms, {watch['lag_over_100ms']:.0f} over 100 ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -506,7 +1036,31 @@ def main(argv: list[str] | None = None) -> int:
                              "when the process dies) or full (each commit synced to disk)")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH")
+    parser.add_argument("--door", choices=("online", "tables"), default="online",
+                        help="online: backgammon's older door, /api/online/rooms (default); "
+                             "tables: the door every game shares, /api/rooms and /ws/rooms")
+    parser.add_argument("--game", choices=("checkers", "backgammon", "mixed"),
+                        default="backgammon",
+                        help="--door tables: the game every room plays (mixed: checkers and "
+                             "backgammon room by room; default backgammon)")
+    parser.add_argument("--actions", type=int, default=0,
+                        help="--door tables: messages a room sends before it stops (0: play "
+                             "every game to its end; default)")
+    parser.add_argument("--time-control", default="none",
+                        choices=("none", "bullet", "blitz", "rapid"),
+                        help="--door tables: the rooms' time control (default none)")
+    parser.add_argument("--pieces", action="store_true",
+                        help="--door tables: time the pieces of the server's work per message "
+                             "(the room, its views, the record, the save, the dispatch)")
+    parser.add_argument("--json", metavar="PATH", dest="json_out",
+                        help="--door tables: also write the summary to PATH as JSON")
     args = parser.parse_args(argv)
+    if args.door == "online" and (args.actions or args.pieces or args.json_out
+                                  or args.game != "backgammon" or args.time_control != "none"):
+        parser.error("--game, --actions, --time-control, --pieces and --json are for "
+                     "--door tables")
+    if args.door == "tables" and (args.pages or args.synchronous != "normal"):
+        parser.error("--pages and --synchronous full are for --door online")
 
     try:
         import websockets  # noqa: F401  (the clients' library; uvicorn's WebSockets need it too)
@@ -514,7 +1068,11 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/online_load.py needs the websockets package: pip install -e '.[dev]'")
         return 2
     load = os.getloadavg()
-    print(f"online load: {args.rooms} rooms, think {args.think_ms:g} ms, "
+    what = ("tables door (/api/rooms, /ws/rooms), game "
+            f"{args.game}{'' if not args.actions else f', {args.actions} messages a room'}, "
+            f"time control {args.time_control}, "
+            if args.door == "tables" else "")
+    print(f"online load: {what}{args.rooms} rooms, think {args.think_ms:g} ms, "
           f"{'clients ask for the state after every event as pages do, ' if args.pages else ''}"
           f"deflate {'on' if args.deflate else 'off'}, loop {_loop_name(args.loop)}, gc "
           f"{'default' if args.default_gc else 'tuned as backgammon serve does'}, store "
@@ -523,6 +1081,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
     with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
         summary = runner.run(_serve_and_run(args))
+    if args.door == "tables":
+        data, good = _report_tables(args, summary, load)
+        if args.json_out:
+            with open(args.json_out, "w", encoding="utf-8") as out:
+                json.dump(data, out, indent=1)
+        return 0 if good else 1
     results = [RoomResult(**r) for r in summary["results"]]
     completed = sum(r.ok for r in results)
     elapsed = summary["elapsed"]
@@ -559,11 +1123,7 @@ def main(argv: list[str] | None = None) -> int:
         print("store: none (rooms in memory only)")
     print(f"CPU seconds: server {summary['server_cpu']:.1f}, clients {summary['cpu']:.1f}; "
           f"load average after {os.getloadavg()[0]:.2f}")
-    for name, watch in (("server", summary["server_watch"]), ("clients", summary["watch"])):
-        print(f"  {name}: gc {watch['gc_runs']:.0f} runs ({watch['gc_full']:.0f} full), "
-              f"{watch['gc_total']:.2f} s in all, longest {watch['gc_max'] * 1000:.0f} ms; "
-              f"event loop lag p99 {watch['lag_p99'] * 1000:.1f} ms, max "
-              f"{watch['lag_max'] * 1000:.0f} ms, {watch['lag_over_100ms']:.0f} over 100 ms")
+    _print_watches(summary)
     failures = [r.error for r in results if not r.ok]
     for error in sorted(set(failures))[:5]:
         print(f"  failed ({failures.count(error)}): {error}")

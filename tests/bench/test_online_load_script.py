@@ -1,8 +1,10 @@
 """``bench/online_load.py`` still runs: a few rooms play whole games through it (a smoke test
-of the script, its checks included; the figures it prints are not judged here)."""
+of the script, its checks included; the figures it prints are not judged here, beyond being
+real: every message answered, every latency positive)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +28,38 @@ def test_three_rooms_finish_with_identical_legal_records() -> None:
     assert "every record identical on both sides and legal: yes" in out
     assert "send -> opponent's receipt over" in out
     assert "commits, one transaction per action: mean" in out  # persistence on by default
+
+
+def test_the_tables_door_answers_every_message_of_both_games(tmp_path: Path) -> None:
+    """``--door tables``: two rooms (one checkers, one backgammon) at ``/api/rooms`` and
+    ``/ws/rooms``, a few dozen messages each (the dice by commit-reveal rounds), every one
+    answered by the sender's own view and timed."""
+    summary_path = tmp_path / "summary.json"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--door", "tables", "--game", "mixed", "--rooms", "2",
+         "--actions", "30", "--think-ms", "0", "--seed", "7", "--limit", "120",
+         "--target-ms", "1000000", "--pieces", "--json", str(summary_path)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "rooms completed: 2/2" in out
+    assert "every message answered: yes" in out
+    summary = json.loads(summary_path.read_text())
+    assert summary["door"] == "tables" and summary["completed"] == 2
+    # a room stops at the first turn past 30 messages (a roll's round is 3 or 4 of them)
+    messages = summary["messages"]
+    assert 60 <= messages <= 68 and summary["answered"] == messages
+    assert summary["errors"] == []
+    assert summary["own_view_ms"]["count"] == messages
+    assert summary["min_own_view_ms"] > 0 and summary["min_opponent_view_ms"] > 0
+    assert 0 < summary["own_view_ms"]["p50"] <= summary["own_view_ms"]["p99"]
+    assert summary["own_view_ms"]["p99"] <= summary["own_view_ms"]["max"]
+    # in: 2 hellos and 3 state requests a room besides the messages timed; out: two views
+    # (one a side) for every message, besides those of connecting
+    assert summary["server_in"] == messages + 2 * 5
+    assert summary["server_out"] > 2 * messages
+    assert summary["server_in_per_s"] > 0 and summary["server_out_per_s"] > 0
+    assert summary["dice_checked"] >= 1  # the backgammon room's rolls match their secrets
+    assert summary["store_ms"]["count"] >= messages  # every accepted message saved
+    assert summary["pieces_ms"]["RoomService.handle"]["count"] >= messages
