@@ -523,3 +523,42 @@ def test_serve_takes_a_redis_url() -> None:
     with pytest.raises(UsageError, match="redis://HOST:PORT/DB"):
         _redis_url("127.0.0.1:6379")
     assert os.environ.get("NO_SUCH_VARIABLE_FOR_REDIS") is None
+
+
+def test_a_claim_against_a_player_gone_from_another_process(redis_server: RedisServer) -> None:
+    async def claim() -> None:
+        clock = [5000.0]
+        services = [SharedRoomService(GAMES, RedisRoomStore(redis_server.url),
+                                      now=lambda: clock[0], wall=lambda: clock[0])
+                    for _ in "ab"]  # fmt: skip
+        try:
+            first, second = services
+            code, _token, _side, _view = await first.open_room(
+                "checkers", {}, "none", name="Ann", side="white", owner=None
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            held = await first._fresh(code)
+            assert held.room.connections == {"white": 1, "black": 1}
+            # black (on move) is connected to the other process: no claim
+            with pytest.raises(Exception) as early:
+                await first.message(code, "white", {"type": "claim"})
+            assert getattr(early.value, "code", None) == "not_claimable"
+            await second.seat_disconnected(code, "black")
+            clock[0] += 121.0
+            held = await first._fresh(code)  # the seat event read from the stream
+            assert held.room.connections == {"white": 1, "black": 0}
+            assert held.room.claimable() == "black"
+            out = await first.message(code, "white", {"type": "claim"})
+            assert out[0].payload["view"]["outcome"]["winner"] == "white"
+            stored = await second.redis_store.load(code)
+            assert stored is not None
+            room = Room.from_record(stored.record, GAMES, time.monotonic)
+            outcome = room.table.game.outcome()
+            assert outcome is not None and outcome.winner == "white"
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(claim())
