@@ -10,6 +10,11 @@
    light and the dark theme, at each size of :data:`SIZES`.
 4. ``docs/screenshots/{size}-{theme}.png`` are written; the README's picture is
    ``desktop-light.png``.
+5. American checkers too: a pass & play table from the three-move ballot
+   :data:`CHECKERS_BALLOT`, then :data:`CHECKERS_PLIES` moves drawn by a seeded generator
+   among the legal ones (:func:`checkers_paths`), made through the table's door
+   (``/api/tables``); the checkers page opens it as the browser's current game with a piece
+   that can move picked up, and ``docs/screenshots/checkers-{size}-{theme}.png`` are written.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ OUT = ROOT / "docs" / "screenshots"
 SEED = 2024
 TURNS = 9
 GAME_ID = "screenshot-game"
+#: The checkers game's three-move ballot (ACF 126) and how many moves follow it.
+CHECKERS_BALLOT = "11-15 23-19 8-11"
+CHECKERS_PLIES = 13
 #: name -> (CSS width, CSS height, device pixel ratio): a 6.1" phone, a 12.9" tablet, a laptop.
 SIZES = {"phone": (390, 844, 3), "tablet": (1024, 1366, 2), "desktop": (1440, 900, 2)}
 THEMES = ("light", "dark")
@@ -153,6 +161,86 @@ def take(url: str, out: Path, sizes: list[str]) -> list[Path]:
     return written
 
 
+def checkers_paths(seed: int = SEED, plies: int = CHECKERS_PLIES) -> list[list[int]]:
+    """The checkers moves after :data:`CHECKERS_BALLOT`: each drawn among the legal moves by
+    ``random.Random(seed)`` (the same every time), as paths for the table's ``move`` action."""
+    from checkers.game import Game
+
+    game = Game()
+    for text in CHECKERS_BALLOT.split():
+        game.play(text)
+    rng = random.Random(seed)
+    paths = []
+    for _ in range(plies):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        move = rng.choice(legal)
+        game.play(move)
+        paths.append(list(move.path))
+    return paths
+
+
+def _post(url: str, body: dict[str, object], token: str | None = None) -> dict[str, object]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Table-Token"] = token
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, object] = json.loads(response.read())
+        return answer
+
+
+def checkers_table(url: str) -> dict[str, object]:
+    """A pass & play checkers table played through :func:`checkers_paths`; the page's
+    ``checkers.table`` record of it."""
+    made = _post(url + "/api/tables", {
+        "game": "checkers", "settings": {"ballot": CHECKERS_BALLOT}, "time_control": "none",
+        "seats": {"black": {"kind": "person"}, "white": {"kind": "person"}}})
+    table_id, token = str(made["id"]), str(made["token"])
+    side = "white"  # the ballot's three moves leave White to move
+    for path in checkers_paths():
+        _post(f"{url}/api/tables/{table_id}/actions",
+              {"side": side, "action": {"type": "move", "path": path}}, token)
+        side = "black" if side == "white" else "white"
+    return {"id": table_id, "token": token, "mode": "pass_and_play", "level": "medium",
+            "sideChoice": "black", "side": None, "timeControl": "none", "start": None,
+            "ballot": CHECKERS_BALLOT}
+
+
+def take_checkers(url: str, out: Path, sizes: list[str]) -> list[Path]:
+    """The checkers page with :func:`checkers_table`'s game, a piece that can move picked up."""
+    from playwright.sync_api import sync_playwright
+
+    table = checkers_table(url)
+    written = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for size in sizes:
+            width, height, scale = SIZES[size]
+            for theme in THEMES:
+                context = browser.new_context(viewport={"width": width, "height": height},
+                                              device_scale_factor=scale,
+                                              color_scheme=theme)
+                context.add_init_script(
+                    f"localStorage.setItem('backgammon.settings', "
+                    f"{json.dumps(json.dumps({'theme': theme}))});"
+                    f"localStorage.setItem('checkers.table', {json.dumps(json.dumps(table))});")
+                page = context.new_page()
+                page.goto(url + "/checkers")
+                page.wait_for_function("() => document.body.dataset.ready === '1' && "
+                                       "document.body.dataset.state === 'idle'")
+                picked = page.get_attribute("#board .ck-piece.movable", "data-square")
+                page.click(f'#board .ck-sq[data-square="{picked}"]')
+                page.wait_for_timeout(400)  # the pieces have stopped sliding
+                path = out / f"checkers-{size}-{theme}.png"
+                page.screenshot(path=str(path), animations="disabled")
+                written.append(path)
+                context.close()
+        browser.close()
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT, help=f"folder (default {OUT})")
@@ -166,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         process, url = serve(db, Path(folder) / "server.log")
         try:
             for path in take(url, args.out, args.sizes):
+                print(path)
+            for path in take_checkers(url, args.out, args.sizes):
                 print(path)
         finally:
             process.terminate()

@@ -22,11 +22,25 @@ def test_phone_screenshots_in_both_themes(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--sizes", "phone", "--out",
                            str(tmp_path)], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["phone-dark.png", "phone-light.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "checkers-phone-dark.png", "checkers-phone-light.png", "phone-dark.png",
+        "phone-light.png"]
+    with PIL.open(tmp_path / "checkers-phone-dark.png") as checkers:
+        assert checkers.size == (390 * 3, 844 * 3)
     light, dark = (PIL.open(tmp_path / f"phone-{t}.png") for t in ("light", "dark"))
     assert light.size == dark.size == (390 * 3, 844 * 3)
     # the themes differ: the page's top-left pixel is the page colour of each
     assert light.convert("RGB").getpixel((5, 5)) != dark.convert("RGB").getpixel((5, 5))
+
+
+def test_the_checkers_moves_are_the_same_every_time_and_legal() -> None:
+    spec = importlib.util.spec_from_file_location("screenshots", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    paths = module.checkers_paths()
+    assert paths == module.checkers_paths() and len(paths) == module.CHECKERS_PLIES
+    assert paths[-1] == [22, 15, 8]  # White's double jump: Black to move, a capture forced
 
 
 def test_the_seeded_game_is_the_same_every_time() -> None:
