@@ -540,7 +540,8 @@ def _event(entry: Any) -> RoomEvent:
 @dataclass(eq=False, slots=True)
 class _Held:
     """A process's copy of a room: the room, its stored version, the last stream entry read,
-    the last version pushed to the seats here, and the seats connected here."""
+    the last version pushed to the seats here, the seats' marks, the record stored last (what
+    the copy goes back to when a step is not stored) and the seats connected here."""
 
     room: Room
     owner: str | None
@@ -548,6 +549,7 @@ class _Held:
     last_id: str
     pushed: int
     seats: dict[str, str] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
     local: dict[Side, int] = field(default_factory=lambda: {side: 0 for side in SIDES})
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used: float = 0.0
@@ -666,7 +668,7 @@ class SharedRoomService(RoomService):
             raise ActionRefused("not_found", f"no room {code!r}")
         room = self._rebuild(loaded.record, loaded.saved_at)
         held = _Held(room, loaded.owner, loaded.version, loaded.last_id, loaded.version,
-                     dict(loaded.seats), used=self._now())  # fmt: skip
+                     dict(loaded.seats), loaded.record, used=self._now())  # fmt: skip
         self._presence(held)
         return held
 
@@ -701,6 +703,7 @@ class SharedRoomService(RoomService):
                 fresh = await self._load(key)
                 held.room, held.stored, held.pushed = fresh.room, fresh.stored, fresh.stored
                 held.last_id, held.seats, held.owner = fresh.last_id, fresh.seats, fresh.owner
+                held.record = fresh.record
         held.used = self._now()
         return held
 
@@ -740,6 +743,7 @@ class SharedRoomService(RoomService):
         ))  # fmt: skip
         held.stored += 1
         held.pushed = max(held.pushed, held.stored)
+        held.record = record
 
     def _flag_deadline(self, room: Room) -> float | None:
         """The wall-clock instant a flag falls (timed games only), or None."""
@@ -768,7 +772,7 @@ class SharedRoomService(RoomService):
         key = held.room.code
         for attempt in range(2):
             async with held.lock:
-                before = held.room.to_record()
+                before = held.record
                 out = step(held)
                 if not out:
                     return held, out
@@ -827,6 +831,7 @@ class SharedRoomService(RoomService):
                     held.room = self._rebuild(loaded.record, loaded.saved_at)
                     held.room.adopt_presence(old)
                     held.stored, held.seats = loaded.version, dict(loaded.seats)
+                    held.record = loaded.record
                 elif seated:
                     held.seats = await self._store(self.redis_store.seats(code))
                 for e in seated:
@@ -1018,7 +1023,8 @@ class SharedRoomService(RoomService):
                 ))  # fmt: skip
             except StaleRoomError:
                 continue
-            self._held[code] = _Held(room, owner, 1, last_id, 1, used=self._now())
+            self._held[code] = _Held(room, owner, 1, last_id, 1, record=record,
+                                     used=self._now())
             return code, token, host, room.view(host)
         raise ActionRefused("conflict", "no free room code: try again")
 
