@@ -23,6 +23,7 @@ import {
 } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
+import { createOnline } from "./checkers_online.js";
 import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
@@ -106,6 +107,24 @@ const board = new CheckersBoard($("board"), {
   },
 });
 const clocks = new CheckersClock($("clocks"), { onZero: () => reread() });
+// Online play (checkers_online.js): a room of the shared table instead of app.table.
+const online = createOnline({
+  board,
+  show: (view, options) => show(view, options),
+  showError: (message) => showError(message),
+  setBusy: (busy) => setBusy(busy),
+  reset: () => {
+    app.table = null;
+    app.view = null;
+    app.review = null;
+    app.notice = "";
+    board.cancelChain();
+  },
+  idle: () => {
+    showStart();
+    openNewGame();
+  },
+});
 
 // ------------------------------------------------------------------ who is who
 
@@ -116,6 +135,7 @@ function isComputerGame() {
 /** The side whose view the page reads: the person's against the computer, else the side the
  * game waits on (pass & play). */
 function viewerSide(view) {
+  if (online.active) return online.side;
   if (isComputerGame()) return app.table.side;
   if (!view) return null;
   return (view.to_act && view.to_act[0]) || view.state.turn;
@@ -123,6 +143,7 @@ function viewerSide(view) {
 
 /** The players' names: "You" and "Computer (Hard)" (`short`: "Computer"), or the sides'. */
 function names(short = false) {
+  if (online.active) return online.names();
   if (!isComputerGame()) return { black: "Black", white: "White" };
   const me = app.table.side;
   const computer = short ? "Computer" : `Computer (${LEVELS[app.table.level] || app.table.level})`;
@@ -166,6 +187,7 @@ function show(view, { animate = true } = {}) {
   announce(view);
   if (app.review) drawReview();
   else drawReviewBar();
+  if (online.active) online.decorate(view);
 }
 
 function drawPieces(state) {
@@ -585,6 +607,7 @@ function wait(ms) {
  * the server took it.
  */
 async function send(side, action, { before = null } = {}) {
+  if (online.active) return online.send(action, { before });
   const table = app.table;
   setBusy(true);
   showError("");
@@ -652,6 +675,7 @@ async function resign() {
 
 /** Start a table with `choice` {mode, level, side ("random" too), time_control, start, ballot}. */
 async function startGame(choice) {
+  online.stop(); // a local game ends online play on this page
   const side = choice.side === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice.side;
   const computer = choice.mode === "computer";
   const seats = computer
@@ -693,6 +717,7 @@ async function startGame(choice) {
 }
 
 async function rematch() {
+  if (online.active) return online.rematch();
   const table = app.table;
   if (!table) return;
   const error = await startGame({
@@ -757,7 +782,7 @@ async function downloadPdn() {
 function openNewGame(fen = null) {
   const form = $("new-game-form");
   const s = app.settings;
-  form.querySelector(`input[name=mode][value=${s.mode === "pass_and_play" ? "pass_and_play" : "computer"}]`).checked = true;
+  form.querySelector(`input[name=mode][value=${["pass_and_play", "online"].includes(s.mode) ? s.mode : "computer"}]`).checked = true;
   $("level-select").value = s.level;
   $("side-select").value = s.side;
   $("clock-select").value = s.time_control;
@@ -808,6 +833,7 @@ function syncOpening() {
 function syncModeRows() {
   const mode = $("new-game-form").querySelector("input[name=mode]:checked").value;
   for (const row of document.querySelectorAll("#new-game-form .computer-only")) row.hidden = mode !== "computer";
+  for (const row of document.querySelectorAll("#new-game-form .online-only")) row.hidden = mode !== "online";
 }
 
 async function submitNewGame(event) {
@@ -833,7 +859,7 @@ async function submitNewGame(event) {
   };
   writeJson(SETTINGS_KEY, app.settings);
   $("new-game-start").disabled = true;
-  const error = await startGame(choice);
+  const error = choice.mode === "online" ? await online.start(choice) : await startGame(choice);
   $("new-game-start").disabled = false;
   if (error) {
     $("new-game-error").textContent = error;
@@ -942,6 +968,10 @@ async function init() {
   wire();
   setBusy(false);
   const fen = new URLSearchParams(window.location.search).get("fen");
+  if (fen === null && (await online.boot())) {
+    document.body.dataset.ready = "1"; // an invite link, or the online game this page was in
+    return;
+  }
   const stored = readJson(TABLE_KEY);
   if (stored && stored.id && stored.token) {
     app.table = stored;

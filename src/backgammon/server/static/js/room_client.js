@@ -187,6 +187,7 @@ export class RoomClient {
     this.pending = new Map(); // ref -> resolve
     this.roundSent = new Set(); // "number:step" sent on this connection
     this.memorySecrets = new Map(); // where sessionStorage is unavailable
+    this.rematched = false; // a rematch began: the next view is its first
     this.wake = () => {
       if (this.state === "reconnecting") this.reconnectNow();
     };
@@ -232,7 +233,7 @@ export class RoomClient {
     return `${scheme}://${window.location.host}/ws/rooms/${encodeURIComponent(this.code)}`;
   }
 
-  connect() {
+  connect({ quiet = false } = {}) {
     clearTimeout(this.timer);
     if (this.final) return;
     const token = this.token;
@@ -240,7 +241,7 @@ export class RoomClient {
       this.finish("gone");
       return;
     }
-    this.setState(this.attempt === 0 && !this.view ? "connecting" : "reconnecting");
+    if (!quiet) this.setState(this.attempt === 0 && !this.view ? "connecting" : "reconnecting");
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -272,6 +273,15 @@ export class RoomClient {
     });
   }
 
+  /** Say hello again on a new connection, without reporting a lost connection. */
+  reopen() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close(1000);
+    this.settleAll("offline", "the connection was renewed");
+    this.connect({ quiet: true });
+  }
+
   retry() {
     if (this.final) return;
     const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
@@ -299,7 +309,20 @@ export class RoomClient {
   }
 
   receive(frame) {
+    if (frame.type === "view" && frame.rematch) {
+      // The door keeps each connection on the side it said hello as, while a rematch swaps
+      // the seats: this frame is the other seat's view. A fresh hello on a new connection
+      // opens the seat this token holds now; its first view is delivered as the rematch's.
+      this.settle(frame.ref, { ok: true, view: null });
+      this.rematched = true;
+      this.reopen();
+      return;
+    }
     if (frame.type === "view") {
+      if (this.rematched) {
+        this.rematched = false;
+        frame = { ...frame, rematch: true };
+      }
       this.view = frame.view;
       this.greeted = true;
       this.attempt = 0;

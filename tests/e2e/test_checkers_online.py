@@ -1,0 +1,368 @@
+"""Online checkers in a real browser: two browser contexts at one room of the shared table
+(``/api/rooms``, ``/ws/rooms``) through the checkers page (``js/checkers_online.js`` on the
+game-agnostic ``js/room_client.js``).
+
+* An invite made in the New game dialog, joined by its link; a game with a resignation, a
+  rematch (sides swapped), then a draw offer declined and one accepted.
+* A reload mid-game: the same position and clocks, and the game goes on.
+* A server restart mid-game (stopped, then started again on the same database file): both
+  pages reconnect by themselves to the same position and clocks.
+* A Bullet game lost on time with nobody touching the page.
+
+The server runs with ``BACKGAMMON_TEST_TIME_CONTROLS`` shortening Bullet to 3 s + 1 s and Blitz
+to 30 s + 1 s (the rooms' clocks take the server's time controls), so the flag falls in
+seconds. Every page is watched for console errors; screenshots (desktop light, phone dark)
+go to test-artifacts/e2e.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from browser_support import ARTIFACTS, ServerProcess, launched_chromium
+
+from backgammon.services.timing import TEST_CONTROLS_ENV
+from checkers import Position, apply_move, legal_moves
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+Browser = sync_api.Browser
+BrowserContext = sync_api.BrowserContext
+Page = sync_api.Page
+
+CONTROLS = "bullet=3+1,blitz=30+1"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    yield from launched_chromium()
+
+
+def start_server(process: ServerProcess) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(TEST_CONTROLS_ENV, CONTROLS)
+        process.start()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    folder = tmp_path_factory.mktemp("checkers-online")
+    process = ServerProcess(folder / "games.sqlite3", ARTIFACTS / "checkers-online-server.log")
+    start_server(process)
+    yield process
+    process.stop()
+
+
+Opener = Callable[..., Page]
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: ServerProcess) -> Iterator[Opener]:
+    """Opens /checkers (with ``fragment``) in a new browser context (``name``: the player's
+    name kept in that browser); every page's console errors are checked at the end."""
+    opened: list[tuple[BrowserContext, list[str]]] = []
+
+    def opener(fragment: str = "", name: str = "", viewport: dict[str, int] | None = None,
+               color_scheme: str = "light") -> Page:
+        context = browser.new_context(viewport=viewport or DESKTOP, color_scheme=color_scheme)
+        if name:
+            context.add_init_script(
+                f"localStorage.setItem('checkers.online.name', {name!r});")
+        errors: list[str] = []
+        opened.append((context, errors))
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server.url + "/checkers" + fragment)
+        page.wait_for_function("() => document.body.dataset.ready === '1'")
+        return page
+
+    yield opener
+    for context, errors in opened:
+        # (the WebSocket refused while the server restarts is the one error a page may log)
+        assert [e for e in errors if "WebSocket connection" not in e] == []
+        context.close()
+
+
+# -------------------------------------------------------------------------------- helpers
+
+
+def wait_open(page: Page) -> None:
+    page.wait_for_function(
+        "() => document.body.dataset.online === 'open' && document.body.dataset.state === 'idle'")
+
+
+def host(page: Page, side: str = "black", clock: str = "none", name: str = "Ann") -> str:
+    """Make an online game in the New game dialog; its code."""
+    if not page.locator("#new-game-dialog").is_visible():
+        page.click("#new-game-button")
+    page.check("input[name=mode][value=online]")
+    assert page.locator("#online-side-select").is_visible()
+    assert not page.locator("#level-select").is_visible()
+    page.select_option("#online-side-select", side)
+    page.fill("#online-name", name)
+    page.select_option("#clock-select", clock)
+    page.click("#new-game-start")
+    page.wait_for_function("() => !document.querySelector('#new-game-dialog').open")
+    wait_open(page)
+    code: str = page.evaluate("() => document.body.dataset.room")
+    return code
+
+
+def join(open_page: Opener, code: str, name: str = "Bob", **options: Any) -> Page:
+    page = open_page(f"#join={code}", name=name, **options)
+    wait_open(page)
+    return page
+
+
+def fen(page: Page) -> str:
+    return page.get_attribute("#board", "data-fen") or ""
+
+
+def moves_shown(page: Page) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(
+        "#move-list .ck-mv", "nodes => nodes.map(n => n.textContent).filter(t => t && t !== '…')")
+    return found
+
+
+def square(page: Page, number: int) -> Any:
+    return page.locator(f'.ck-sq[data-square="{number}"]')
+
+
+def same_position(pages: list[Page], wanted: str) -> None:
+    for page in pages:
+        page.wait_for_function(
+            "(f) => document.querySelector('#board').dataset.fen === f"
+            " && document.body.dataset.state === 'idle'", arg=wanted)
+
+
+def play(pages: dict[str, Page], count: int) -> list[str]:
+    """Play ``count`` moves by clicks, each on the page of the side to move (the first legal
+    move of the position, as the engine orders them); both boards follow. The moves' paths."""
+    played: list[str] = []
+    for _ in range(count):
+        position = Position.from_fen(fen(pages["black"]))
+        side = "black" if fen(pages["black"]).startswith("B") else "white"
+        move = legal_moves(position)[0]
+        page = pages[side]
+        page.wait_for_function("() => document.querySelectorAll('#board .ck-piece.movable').length")
+        for number in move.path:
+            square(page, number).click()
+        same_position(list(pages.values()), apply_move(position, move).fen())
+        played.append(str(move))
+    return played
+
+
+def clock_seconds(page: Page, side: str) -> float:
+    return float(page.get_attribute(f'#clocks .clock[data-color="{side}"]', "data-seconds") or -1)
+
+
+def text(page: Page, selector: str) -> str:
+    return page.inner_text(selector).strip()
+
+
+def wait_text(page: Page, selector: str, wanted: str) -> None:
+    page.wait_for_function(
+        "([s, w]) => document.querySelector(s).textContent === w", arg=[selector, wanted])
+
+
+def picture(page: Page, name: str) -> None:
+    page.wait_for_timeout(450)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def wait_result(page: Page, reason: str) -> None:
+    page.wait_for_function(
+        "(r) => !document.querySelector('#result').hidden"
+        " && document.querySelector('#result').dataset.reason === r", arg=reason)
+
+
+# -------------------------------------------------------------------------------- the tests
+
+
+def test_an_online_game_resigned_then_a_rematch_drawn_by_agreement(
+        open_page: Opener, server: ServerProcess) -> None:
+    ann = open_page()
+    assert ann.locator("#new-game-dialog").is_visible()
+    code = host(ann, side="black", name="Ann")
+    assert text(ann, "#online-code") == code and len(code) == 8
+    assert ann.input_value("#online-link") == f"{server.url}/checkers#join={code}"
+    assert ann.url.endswith(f"#room={code}")
+    assert text(ann, "#status") == "Waiting for your opponent to join: send them the invite link."
+    assert ann.locator("#online-invite").is_visible()
+    assert not ann.locator("#board .ck-piece.movable").count()  # nobody to play yet
+    picture(ann, "checkers-online-invite.png")
+
+    # Bob opens the link on a phone in the dark theme: he joins as White.
+    bob = join(open_page, code, "Bob", viewport=PHONE, color_scheme="dark")
+    assert bob.evaluate("() => document.body.dataset.side") == "white"
+    assert bob.url.endswith(f"#room={code}")
+    wait_text(ann, "#status", "Your move (Black).")
+    assert text(bob, "#status") == "Ann (Black) to move."
+    wait_text(ann, "#online-presence", "Bob is here.")
+    assert text(bob, "#online-presence") == "Ann is here."
+    assert not ann.locator("#online-invite").is_visible()
+    assert text(ann, "#online-players") == "You (Ann): Black. Bob: White."
+    assert text(ann, "#pieces-black .name") == "You" and text(ann, "#pieces-white .name") == "Bob"
+    assert text(bob, "#pieces-white .name") == "You" and text(bob, "#pieces-black .name") == "Ann"
+    # Each board is seen from its player's side: Black's from square 1, White's from 32.
+    a1, a32 = square(ann, 1).bounding_box(), square(ann, 32).bounding_box()
+    b1, b32 = square(bob, 1).bounding_box(), square(bob, 32).bounding_box()
+    assert a1 and a32 and b1 and b32 and a1["y"] > a32["y"] and b1["y"] < b32["y"]
+    # Only the side to move is offered moves.
+    assert ann.locator("#board .ck-piece.movable").count() > 0
+    assert bob.locator("#board .ck-piece.movable").count() == 0
+
+    pages = {"black": ann, "white": bob}
+    played = play(pages, 4)
+    assert moves_shown(ann) == moves_shown(bob) == played
+    assert text(ann, "#status") == "Your move (Black)."
+    assert text(ann, "#announce") == f"Bob played {played[-1]}. Your move."
+    picture(bob, "checkers-online-phone-dark.png")
+
+    # Bob resigns.
+    bob.click("#resign-button")
+    bob.click("#resign-confirm")
+    for page in (ann, bob):
+        wait_result(page, "resignation")
+    assert text(ann, "#result-title") == "You win"
+    assert text(ann, "#result-text") == "Bob resigned."
+    assert text(bob, "#result-title") == "Ann wins"
+    assert text(bob, "#result-text") == "You resigned."
+    assert ann.get_attribute("#result", "data-winner") == "black"
+
+    # A rematch: Ann asks, Bob accepts; the sides swap.
+    ann.click("#rematch-button")
+    ann.wait_for_function("() => document.querySelector('#rematch-button').disabled")
+    assert text(ann, "#rematch-button") == "Rematch asked…"
+    bob.wait_for_function(
+        "() => document.querySelector('#rematch-button').textContent === 'Accept the rematch'")
+    assert text(bob, "#result-text") == (
+        "You resigned. Ann asks for a rematch (you would swap sides).")
+    bob.click("#rematch-button")
+    for page, side in ((ann, "white"), (bob, "black")):
+        page.wait_for_function(
+            "(s) => document.body.dataset.side === s && document.querySelector('#result').hidden",
+            arg=side)
+    start = Position.start().fen()
+    same_position([ann, bob], start)
+    assert text(bob, "#status").endswith("Your move (Black).")
+    assert text(ann, "#status").endswith("Bob (Black) to move.")
+    assert moves_shown(ann) == []
+    pages = {"black": bob, "white": ann}
+    play(pages, 3)
+
+    # Bob (Black) offers a draw: Ann declines. Then Ann offers one: Bob accepts.
+    bob.click("#draw-button")
+    ann.wait_for_selector("#offer:not([hidden])")
+    assert text(ann, "#offer-text") == "Bob offers a draw. Do you accept?"
+    assert text(bob, "#status") == "You offered a draw: waiting for Ann's answer."
+    assert not bob.locator("#offer").is_visible()
+    ann.click("#decline-button")
+    for page in (ann, bob):
+        page.wait_for_function(
+            "() => document.querySelector('#offer').hidden"
+            " && !document.querySelector('#status').textContent.includes('draw')")
+    assert text(ann, "#status") == "Your move (White)."
+    ann.click("#draw-button")
+    bob.wait_for_selector("#offer:not([hidden])")
+    assert text(bob, "#offer-text") == "Ann offers a draw. Do you accept?"
+    picture(bob, "checkers-online-draw-offer-phone-dark.png")
+    bob.click("#accept-button")
+    for page in (ann, bob):
+        wait_result(page, "agreement")
+        assert text(page, "#result-title") == "Draw"
+        assert text(page, "#result-text") == "The game is drawn by agreement."
+    picture(ann, "checkers-online-draw.png")
+
+
+def test_a_reload_mid_game_picks_up_the_position_and_the_clocks(open_page: Opener) -> None:
+    ann = open_page()
+    code = host(ann, side="black", clock="blitz")
+    bob = join(open_page, code)
+    pages = {"black": ann, "white": bob}
+    played = play(pages, 3)  # White's clock runs
+    bob.wait_for_function("() => Number(document.querySelector("
+                          "'#clocks .clock[data-color=\"white\"]').dataset.seconds) < 30.5")
+    position, black_left = fen(bob), clock_seconds(bob, "black")
+    white_before, reloaded_at = clock_seconds(bob, "white"), time.monotonic()
+    assert 27 < black_left <= 33 and white_before <= 31
+
+    bob.reload()
+    bob.wait_for_function("() => document.body.dataset.ready === '1'")
+    wait_open(bob)
+    assert fen(bob) == position and moves_shown(bob) == played
+    assert bob.evaluate("() => document.body.dataset.side") == "white"
+    assert abs(clock_seconds(bob, "black") - black_left) < 0.15  # a stopped clock stays put
+    white_after = clock_seconds(bob, "white")
+    assert white_before - (time.monotonic() - reloaded_at) - 0.5 <= white_after <= white_before
+    assert bob.locator("#clocks .clock[data-color=white].running").count() == 1
+    assert text(bob, "#status") == "Your move (White)."
+    # The game goes on from the reloaded page.
+    more = play(pages, 1)
+    assert moves_shown(ann) == played + more
+    picture(bob, "checkers-online-reloaded.png")
+
+
+def test_a_server_restart_mid_game_both_pages_reconnect(
+        open_page: Opener, server: ServerProcess) -> None:
+    ann = open_page()
+    code = host(ann, side="white", clock="blitz")
+    bob = join(open_page, code)
+    pages = {"black": bob, "white": ann}
+    played = play(pages, 4)  # Black's clock runs
+    position = fen(ann)
+    white_left = clock_seconds(ann, "white")
+
+    server.stop()
+    stopped_at = time.monotonic()
+    for page in (ann, bob):
+        page.wait_for_function("() => document.body.dataset.online === 'reconnecting'")
+        page.wait_for_function(
+            "() => document.querySelector('#online-connection').textContent"
+            " === 'Connection lost: reconnecting…'")
+    black_at_stop = clock_seconds(bob, "black")
+    picture(ann, "checkers-online-reconnecting.png")
+    time.sleep(1.0)
+    start_server(server)
+    for page in (ann, bob):
+        page.wait_for_function("() => document.body.dataset.online === 'open'", timeout=20_000)
+        assert fen(page) == position and moves_shown(page) == played
+        assert text(page, "#online-connection") == ""
+    assert abs(clock_seconds(ann, "white") - white_left) < 0.15
+    # The server charged the downtime to no one: Black's clock is back near where it stood.
+    downtime = time.monotonic() - stopped_at
+    black_now = clock_seconds(bob, "black")
+    assert black_now > black_at_stop - downtime + 0.5, (black_now, black_at_stop, downtime)
+    wait_text(ann, "#online-presence", "Bob is here.")
+    more = play(pages, 2)
+    assert moves_shown(ann) == moves_shown(bob) == played + more
+
+
+def test_a_bullet_game_lost_on_time(open_page: Opener) -> None:
+    ann = open_page(viewport=PHONE, color_scheme="dark")
+    assert ann.locator("#new-game-dialog").is_visible()  # nothing kept in this browser yet
+    ann.check("input[name=mode][value=online]")
+    picture(ann, "checkers-online-dialog-phone-dark.png")
+    code = host(ann, side="black", clock="bullet")
+    bob = join(open_page, code)
+    for page in (ann, bob):
+        page.wait_for_selector("#clocks:not([hidden])")
+        assert "Bullet: 3 s each" in text(page, "#clocks .clock-caption")
+    # The clocks start with the first move: Black plays, then White never answers.
+    play({"black": ann, "white": bob}, 1)
+    for page in (ann, bob):
+        wait_result(page, "time")
+    assert text(ann, "#result-title") == "You win"
+    assert text(ann, "#result-text") == "Bob ran out of time."
+    assert text(bob, "#result-title") == "Ann wins"
+    assert text(bob, "#result-text") == "You ran out of time."
+    assert clock_seconds(bob, "white") == 0.0
+    assert bob.locator("#clocks .clock[data-color=white].flagged").count() == 1
+    assert clock_seconds(ann, "black") == 3.0  # the clocks started with Black's first move
+    picture(ann, "checkers-online-flag-phone-dark.png")
