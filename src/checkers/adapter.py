@@ -413,7 +413,8 @@ class CheckersRules:
         """The rules page's worked examples (:data:`RULE_EXAMPLES`), each worked out by the
         engine: ``[{"id", "title", "fen", "board": {square: "b"|"B"|"w"|"W"}, "turn",
         "legal": [move text], "shown": {"path", "captures"} or None, "outcome": words or None,
-        "caption"}]``; ``shown`` is the first legal move when it is a capture (the one the caption is about)."""
+        "caption"}]``; ``shown`` is the first legal move when it is a capture (the one the
+        caption is about)."""
         out = []
         for example_id, title, fen, caption in RULE_EXAMPLES:
             position = Position.from_fen(fen)
