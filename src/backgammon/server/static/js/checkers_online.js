@@ -85,7 +85,8 @@ export function createOnline(page) {
     /** The players for the clocks and the pieces: "You" and the opponent's name. */
     names() {
       const me = online.side || "white";
-      return { [me]: "You", [other(me)]: opponentName(true) };
+      const name = view && view.room ? view.room.names[other(me)] : "";
+      return { [me]: "You", [other(me)]: name || "Opponent" };
     },
 
     start, boot, stop, decorate, send, rematch,
