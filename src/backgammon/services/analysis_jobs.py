@@ -20,7 +20,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from backgammon.core.match import Match
 from backgammon.core.notation import format_play
 from backgammon.core.xgid import Xgid
 from backgammon.records import MatReplay, ReadLimits, read_and_replay
+from backgammon.services.jobs import JobPool
 from backgammon.services.setup import SetupError, setup_match
 
 #: Analyses run at once by default.
@@ -257,24 +257,10 @@ def read_record(text: str, limits: ReadLimits | None = None) -> MatReplay:
     return read_and_replay(text, limits=limits)
 
 
-@dataclass
-class _Queued:
-    job: Job
-    source: MatReplay | Match
-    names: tuple[str, str] | None
-
-
-class AnalysisJobs:
-    """A bounded pool of analyses, fair between clients.
-
-    Jobs wait in one queue, first come first served, except that one client (its address)
-    never runs on every worker: with ``workers`` > 1 it runs at most ``workers - 1`` at once,
-    so another client's job starts on the next free worker. The worker threads are daemons,
-    and :meth:`close` cancels what runs, so a server stops at once.
-
-    Finished jobs are kept for their clients to read, ``max_jobs`` in all: past that, the
-    oldest finished job of the client that has the most is forgotten, so one client's
-    jobs cannot push another's out.
+class AnalysisJobs(JobPool[Job]):
+    """A bounded pool of analyses, fair between clients (:class:`~.jobs.JobPool`: one
+    client never runs on every worker; finished jobs kept, ``max_jobs`` in all). The worker
+    threads are daemons, and :meth:`close` cancels what runs, so a server stops at once.
 
     Args:
         workers: analyses run at once (worker threads).
@@ -286,25 +272,20 @@ class AnalysisJobs:
             3,000, is about ten minutes of one core.
     """
 
+    noun = "analysis"
+    nouns = "analyses"
+    finished = FINISHED
+    busy = TooManyJobsError
+    missing = NoSuchJobError
+    not_yours = NotYourJobError
+
     def __init__(self, workers: int = DEFAULT_WORKERS, max_jobs: int = DEFAULT_MAX_JOBS,
                  level: str = "expert", per_client: int = DEFAULT_PER_CLIENT,
                  max_turns: int = DEFAULT_MAX_TURNS) -> None:
-        self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._queue: deque[_Queued] = deque()
-        self._running: Counter[str | None] = Counter()
-        self._closed = False
-        self.max_jobs = max_jobs
+        super().__init__(workers, max_jobs, per_client)
         self.level = level
-        self.per_client = per_client
         self.max_turns = max_turns
-        #: jobs one client runs at once: never every worker, when there are two or more
-        self.running_per_client = max(1, workers - 1)
-        self._threads = [threading.Thread(target=self._work, name=f"analysis-{i}", daemon=True)
-                         for i in range(workers)]
-        for thread in self._threads:
-            thread.start()
+        self._inputs: dict[str, tuple[MatReplay | Match, tuple[str, str] | None]] = {}
 
     def submit(self, source: MatReplay | Match, names: tuple[str, str] | None = None,
                client: str | None = None) -> Job:
@@ -325,47 +306,15 @@ class AnalysisJobs:
         if turns > self.max_turns:
             raise AnalysisTooLargeError(
                 f"{turns} turns: one analysis takes at most {self.max_turns}; send fewer games")
+        job = Job(uuid.uuid4().hex, client=client)
         with self._lock:
-            if self._closed:
-                raise TooManyJobsError("the server is stopping: no analysis is taken")
-            unfinished = [j for j in self._jobs.values() if j.status not in FINISHED]
-            if len(unfinished) >= self.max_jobs:
-                raise TooManyJobsError(f"{len(unfinished)} analyses are waiting or running: "
-                                       "try later")
-            mine = sum(1 for j in unfinished if client is not None and j.client == client)
-            if client is not None and mine >= self.per_client:
-                raise TooManyJobsError(f"you have {mine} analyses waiting or running: try "
-                                       "again once one is done")
-            job = Job(uuid.uuid4().hex, client=client)
-            self._jobs[job.id] = job
-            self._forget_finished()
-            self._queue.append(_Queued(job, source, names))
-            self._wake.notify()
-        return job
-
-    def _forget_finished(self) -> None:
-        """Past ``max_jobs`` kept, forget the oldest finished job of the client with the most
-        finished (the lock held)."""
-        while len(self._jobs) > self.max_jobs:
-            finished = [j for j in self._jobs.values() if j.status in FINISHED]
-            if not finished:
-                return
-            counts = Counter(j.client for j in finished)
-            most = max(counts.values())
-            oldest = next(j for j in finished if counts[j.client] == most)
-            del self._jobs[oldest.id]
-
-    def get(self, job_id: str) -> Job:
-        """The job with this id.
-
-        Raises:
-            NoSuchJobError: unknown id.
-        """
-        with self._lock:
-            job = self._jobs.get(job_id)
-        if job is None:
-            raise NoSuchJobError(f"no analysis has the id {job_id!r}")
-        return job
+            self._inputs[job.id] = (source, names)
+        try:
+            return self._admit(job, client)
+        except TooManyJobsError:
+            with self._lock:
+                del self._inputs[job.id]
+            raise
 
     def cancel(self, job_id: str, client: str | None = None) -> Job:
         """Cancel the job ``job_id`` for ``client`` (its address; None: the server's own, which
@@ -376,42 +325,20 @@ class AnalysisJobs:
             NoSuchJobError: unknown id.
             NotYourJobError: ``client`` is not the client that started it.
         """
-        job = self.get(job_id)
-        if client is not None and job.client != client:
-            raise NotYourJobError("this analysis was started by another client")
+        job = self._owned(job_id, client)
         job.cancel()
         return job
 
-    def _next(self) -> _Queued | None:
-        """The first queued job whose client may run one more (the lock held); cancelled
-        ones leave the queue."""
-        for item in list(self._queue):
-            if item.job.status == "cancelled":
-                self._queue.remove(item)
-                continue
-            if self._running[item.job.client] < self.running_per_client:
-                self._queue.remove(item)
-                return item
-        return None
+    def _halt(self, job: Job) -> None:
+        job.cancel()
 
-    def _work(self) -> None:
-        while True:
-            with self._wake:
-                item = self._next()
-                while item is None:
-                    if self._closed:
-                        return
-                    self._wake.wait()
-                    item = self._next()
-                self._running[item.job.client] += 1
-            try:
-                self._run(item.job, item.source, item.names)
-            finally:
-                with self._wake:
-                    self._running[item.job.client] -= 1
-                    self._wake.notify_all()
+    def _run(self, job: Job) -> None:
+        with self._lock:
+            source, names = self._inputs.pop(job.id)
+        self._analyze(job, source, names)
 
-    def _run(self, job: Job, source: MatReplay | Match, names: tuple[str, str] | None) -> None:
+    def _analyze(self, job: Job, source: MatReplay | Match,
+                 names: tuple[str, str] | None) -> None:
         with job.lock:
             if job.status == "cancelled":
                 return
@@ -442,16 +369,6 @@ class AnalysisJobs:
             job.result = data
             job.done = job.total
             job.status = "done"
-
-    def close(self) -> None:
-        """Stop: no job is taken any more, queued and running ones are cancelled (a running
-        one stops at its next turn); returns at once."""
-        with self._wake:
-            self._closed = True
-            jobs = list(self._jobs.values())
-            self._wake.notify_all()
-        for job in jobs:
-            job.cancel()
 
 
 # --------------------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ import dataclasses
 import threading
 import time
 import uuid
-from collections import Counter, OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -37,6 +36,7 @@ from backgammon.core.errors import BackgammonError
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import outcome
 from backgammon.core.xgid import Xgid
+from backgammon.services.jobs import JobPool
 from backgammon.services.setup import read_ids
 
 #: Rollouts run at once by default (each on one core).
@@ -269,13 +269,9 @@ class RolloutJob:
                     "result": None if self.result is None else self.result.to_dict()}
 
 
-class RolloutJobs:
-    """A bounded pool of rollouts, fair between clients (see the module docstring).
-
-    The worker threads start with the first job and are daemons; :meth:`close` stops what
-    runs, so a server stops at once. Finished jobs are kept for their clients to read,
-    ``max_jobs`` in all: past that the oldest finished job of the client that has the most is
-    forgotten.
+class RolloutJobs(JobPool[RolloutJob]):
+    """A bounded pool of rollouts, fair between clients (:class:`~.jobs.JobPool`; see the
+    module docstring). :meth:`close` stops what runs, so a server stops at once.
 
     Args:
         workers: rollouts run at once (worker threads; each rollout runs in its thread, one
@@ -286,25 +282,20 @@ class RolloutJobs:
         clock: seconds, rising (the time limit's; tests inject their own).
     """
 
+    noun = "rollout"
+    nouns = "rollouts"
+    wait_words = "stop it or wait until it is done"
+    finished = FINISHED
+    busy = RolloutBusyError
+    missing = NoSuchRolloutError
+    not_yours = NotYourRolloutError
+
     def __init__(self, workers: int = DEFAULT_WORKERS, max_jobs: int = DEFAULT_MAX_JOBS,
                  per_client: int = DEFAULT_PER_CLIENT, limits: RolloutLimits | None = None,
                  clock: Any = time.monotonic) -> None:
-        if workers < 1 or max_jobs < 1 or per_client < 1:
-            raise ValueError("workers, max_jobs and per_client must be at least 1")
-        self.workers = workers
-        self.max_jobs = max_jobs
-        self.per_client = per_client
+        super().__init__(workers, max_jobs, per_client)
         self.limits = limits or RolloutLimits()
         self._clock = clock
-        self._jobs: OrderedDict[str, RolloutJob] = OrderedDict()
-        self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._queue: deque[RolloutJob] = deque()
-        self._running: Counter[str | None] = Counter()
-        self._threads: list[threading.Thread] = []
-        self._closed = False
-        #: jobs one client runs at once: never every worker, when there are two or more
-        self.running_per_client = max(1, workers - 1)
 
     def submit(self, request: RolloutRequest, client: str | None = None) -> RolloutJob:
         """Queue ``request`` for ``client`` (its address; None: the server's own); returns
@@ -314,53 +305,7 @@ class RolloutJobs:
             RolloutBusyError: ``max_jobs`` rollouts are unfinished, or ``client`` has
                 ``per_client`` unfinished, or the pool is closed.
         """
-        with self._lock:
-            if self._closed:
-                raise RolloutBusyError("the server is stopping: no rollout is taken")
-            unfinished = [j for j in self._jobs.values() if j.status not in FINISHED]
-            if len(unfinished) >= self.max_jobs:
-                raise RolloutBusyError(f"{len(unfinished)} rollouts are waiting or running: "
-                                       "try later")
-            mine = sum(1 for j in unfinished if client is not None and j.client == client)
-            if client is not None and mine >= self.per_client:
-                raise RolloutBusyError(
-                    f"you have {mine} rollout{'s' if mine != 1 else ''} waiting or running: "
-                    "stop it or wait until it is done")
-            job = RolloutJob(uuid.uuid4().hex, request, client=client)
-            self._jobs[job.id] = job
-            self._forget_finished()
-            self._queue.append(job)
-            if not self._threads:
-                self._threads = [threading.Thread(target=self._work, name=f"rollout-{i}",
-                                                  daemon=True) for i in range(self.workers)]
-                for thread in self._threads:
-                    thread.start()
-            self._wake.notify()
-        return job
-
-    def _forget_finished(self) -> None:
-        """Past ``max_jobs`` kept, forget the oldest finished job of the client with the most
-        finished (the lock held)."""
-        while len(self._jobs) > self.max_jobs:
-            finished = [j for j in self._jobs.values() if j.status in FINISHED]
-            if not finished:
-                return
-            counts = Counter(j.client for j in finished)
-            most = max(counts.values())
-            oldest = next(j for j in finished if counts[j.client] == most)
-            del self._jobs[oldest.id]
-
-    def get(self, job_id: str) -> RolloutJob:
-        """The job with this id.
-
-        Raises:
-            NoSuchRolloutError: unknown id.
-        """
-        with self._lock:
-            job = self._jobs.get(job_id)
-        if job is None:
-            raise NoSuchRolloutError(f"no rollout has the id {job_id!r}")
-        return job
+        return self._admit(RolloutJob(uuid.uuid4().hex, request, client=client), client)
 
     def stop(self, job_id: str, client: str | None = None) -> RolloutJob:
         """Stop the job ``job_id`` for ``client`` (its address; None: the server's own, which
@@ -371,40 +316,12 @@ class RolloutJobs:
             NoSuchRolloutError: unknown id.
             NotYourRolloutError: ``client`` is not the client that started it.
         """
-        job = self.get(job_id)
-        if client is not None and job.client != client:
-            raise NotYourRolloutError("this rollout was started by another client")
+        job = self._owned(job_id, client)
         job.stop("client")
         return job
 
-    def _next(self) -> RolloutJob | None:
-        """The first queued job whose client may run one more (the lock held); stopped ones
-        leave the queue."""
-        for job in list(self._queue):
-            if job.status != "queued":
-                self._queue.remove(job)
-                continue
-            if self._running[job.client] < self.running_per_client:
-                self._queue.remove(job)
-                return job
-        return None
-
-    def _work(self) -> None:
-        while True:
-            with self._wake:
-                job = self._next()
-                while job is None:
-                    if self._closed:
-                        return
-                    self._wake.wait()
-                    job = self._next()
-                self._running[job.client] += 1
-            try:
-                self._run(job)
-            finally:
-                with self._wake:
-                    self._running[job.client] -= 1
-                    self._wake.notify_all()
+    def _halt(self, job: RolloutJob) -> None:
+        job.stop("server")
 
     def _run(self, job: RolloutJob) -> None:
         with job.lock:
@@ -438,16 +355,6 @@ class RolloutJobs:
             job.status = "stopped" if result.stopped else "done"
             if result.stopped and job.stopped_by is None:
                 job.stopped_by = "server"
-
-    def close(self) -> None:
-        """Stop: no job is taken any more, queued and running ones are stopped (a running
-        one between plies); returns at once."""
-        with self._wake:
-            self._closed = True
-            jobs = list(self._jobs.values())
-            self._wake.notify_all()
-        for job in jobs:
-            job.stop("server")
 
 
 __all__ = [
