@@ -426,8 +426,15 @@ class Room:
 
     def view(self, side: Side | None) -> dict[str, Any]:
         """What ``side`` sees: the table's view (:meth:`Table.view`) and under ``"room"`` the
-        code, names, presence, the round, whether a claim is open and the rematch asked."""
+        code, names, presence, the round, whether a claim is open and the rematch asked.
+        Until the guest has joined, nothing can be done (every ``can`` of the game's part is
+        false), as the room refuses every action then."""
         view = self.table.view(side)
+        state = view.get("state")
+        if self.free_seat() is not None and isinstance(state, dict):
+            can = state.get("can")
+            if isinstance(can, dict):
+                state["can"] = {name: False for name in can}
         claimable = self.claimable()
         view["room"] = {
             "code": self.code,

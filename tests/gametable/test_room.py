@@ -261,3 +261,14 @@ def test_a_damaged_stored_room_is_left_out_and_the_others_restored(tmp_path: Pat
     store.save(bad, "checkers", None, 3, record)
     again = service(now, RoomStore(db))
     assert again.restore() == [good]
+
+
+def test_nothing_can_be_done_before_the_guest_joins() -> None:
+    svc = service(FakeNow())
+    code, _, _, room = svc.create("checkers", {}, "none", name="Ann", side="black")
+    assert room.view("black")["state"]["can"] == {
+        "move": False, "offer_draw": False, "accept_draw": False, "decline_draw": False,
+        "resign": False,
+    }  # fmt: skip
+    svc.join(code, "Bob")
+    assert room.view("black")["state"]["can"]["move"] is True
