@@ -413,19 +413,23 @@ class _TableRoomScript:
         self.result.latencies.append((start, own, opponent, payload["type"]))
         return mine
 
-    async def run(self, http: Any, port: int) -> None:
+    async def run(self, http: Any, port: int, guest_port: int | None = None) -> None:
+        """Play the room: the host makes it and plays through ``port``, the guest joins and
+        plays through ``guest_port`` (another server process; default the same)."""
         import httpx
         from websockets.asyncio.client import connect
 
         game = self.result.game
+        guest_port = port if guest_port is None else guest_port
         for attempt in range(3):  # a pooled connection the server closed meanwhile: retry
             try:
-                made = await http.post("/api/rooms", json={
+                made = await http.post(f"http://{HOST}:{port}/api/rooms", json={
                     "game": game, "settings": {}, "time_control": self.time_control,
                     "side": "white", "name": "Host"})
                 made.raise_for_status()
                 code = made.json()["code"]
-                joined = await http.post(f"/api/rooms/{code}/join", json={"name": "Guest"})
+                joined = await http.post(f"http://{HOST}:{guest_port}/api/rooms/{code}/join",
+                                         json={"name": "Guest"})
                 joined.raise_for_status()
                 break
             except httpx.TransportError:
@@ -433,9 +437,12 @@ class _TableRoomScript:
                     raise
         tokens = {made.json()["side"]: made.json()["token"],
                   joined.json()["side"]: joined.json()["token"]}
-        uri = f"ws://{HOST}:{port}/ws/rooms/{code}"
-        async with connect(uri, compression=None, max_size=1 << 20, open_timeout=30) as w_ws, \
-                connect(uri, compression=None, max_size=1 << 20, open_timeout=30) as b_ws:
+        uris = {made.json()["side"]: f"ws://{HOST}:{port}/ws/rooms/{code}",
+                joined.json()["side"]: f"ws://{HOST}:{guest_port}/ws/rooms/{code}"}
+        async with connect(uris["white"], compression=None, max_size=1 << 20,
+                           open_timeout=30) as w_ws, \
+                connect(uris["black"], compression=None, max_size=1 << 20,
+                        open_timeout=30) as b_ws:
             players = {"white": _Player(w_ws, "white"), "black": _Player(b_ws, "black")}
             # One hello at a time, each followed by a state request read up to its answer, and
             # White's once more: every view pushed on connecting is read before play starts.
@@ -546,7 +553,8 @@ def _table_game(game: str, index: int) -> str:
     return game
 
 
-async def _clients(port: int, args: argparse.Namespace) -> dict[str, Any]:
+async def _clients(port: int, args: argparse.Namespace,
+                   ports: list[int] | None = None) -> dict[str, Any]:
     import httpx
 
     watch = _Watch()
@@ -566,8 +574,11 @@ async def _clients(port: int, args: argparse.Namespace) -> dict[str, Any]:
         room_rng = random.Random(rng.random())
         try:
             if tables:
+                # several server processes: each room's host on one, its guest on the next
+                host, guest = ((port, port) if not ports else
+                               (ports[index % len(ports)], ports[(index + 1) % len(ports)]))
                 await _TableRoomScript(results[index], room_rng, think, args.actions,
-                                       args.time_control).run(http, port)
+                                       args.time_control).run(http, host, guest)
             else:
                 await _RoomScript(results[index], room_rng, think, args.pages).run(
                     http, port, compression)
@@ -636,13 +647,14 @@ class _Watch:
         }
 
 
-def _client_process(port: int, args: argparse.Namespace, out: Any) -> None:
+def _client_process(port: int, args: argparse.Namespace, out: Any,
+                    ports: list[int] | None = None) -> None:
     from backgammon.server.runtime import tune_gc
 
     if not args.default_gc:
         tune_gc()
     with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
-        summary = runner.run(_clients(port, args))
+        summary = runner.run(_clients(port, args, ports))
     out.put(summary)
 
 
@@ -758,6 +770,8 @@ def _tables_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[An
             finally:
                 timings.append(time.perf_counter() - start)
 
+    if getattr(args, "redis", None):
+        return _shared_door_app(args, timings)
     folder = tempfile.TemporaryDirectory(prefix="online-load-")
     store = None
     if args.store != "none":
@@ -778,6 +792,97 @@ def _tables_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[An
         return extra
 
     return app, close
+
+
+def _shared_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[Any, _Close]:
+    """The game-agnostic door with its rooms in Redis (``--redis``), as ``backgammon serve
+    --redis URL`` composes it: a :class:`~gametable.redis_rooms.SharedRoomService`, each
+    accepted message one Lua script (timed: the script's round trip) before it is relayed."""
+    from contextlib import asynccontextmanager
+
+    from fastapi import FastAPI
+
+    from backgammon.adapter import RULES as BACKGAMMON
+    from checkers.adapter import RULES as CHECKERS
+    from gametable.online import install
+    from gametable.redis_rooms import RedisRoomStore, SharedRoomService
+
+    class TimedRedisStore(RedisRoomStore):
+        """The store, each save (the record's JSON and the script's round trip) timed."""
+
+        async def save(self, *a: Any, **k: Any) -> str:
+            start = time.perf_counter()
+            try:
+                return await super().save(*a, **k)
+            finally:
+                timings.append(time.perf_counter() - start)
+
+    service = SharedRoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS},
+                                TimedRedisStore(args.redis), max_rooms=1 << 30,
+                                max_per_owner=1 << 30)
+
+    @asynccontextmanager
+    async def lifespan(_app: Any) -> Any:
+        await service.start()
+        yield
+        await service.stop()
+
+    app = FastAPI(lifespan=lifespan)
+    install(app, service)
+    return app, lambda: {"store_mode": "redis"}
+
+
+def _redis_server() -> tuple[str, Callable[[], dict[str, Any]]]:
+    """A redis-server of the bench's own on a free port in a temporary folder (AOF on,
+    ``appendfsync everysec`` as a deployment would run it); returns its URL and a stop that
+    gives its cost figures."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("--redis needs redis-server (Debian: apt-get install redis-server) or "
+                         "a URL: --redis redis://HOST:PORT/DB")
+    folder = tempfile.TemporaryDirectory(prefix="online-load-redis-")
+    port = _free_port()
+    conf = f"{folder.name}/redis.conf"
+    with open(conf, "w", encoding="utf-8") as out:
+        out.write(f"port {port}\nbind {HOST}\ndir {folder.name}\nappendonly yes\n"
+                  "appendfsync everysec\nsave \"\"\nlogfile redis.log\n")
+    process = subprocess.Popen([binary, conf])
+    for _ in range(200):
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5):
+                break
+        except OSError:
+            time.sleep(0.05)
+
+    def stop() -> dict[str, Any]:
+        process.terminate()
+        process.wait(10)
+        folder.cleanup()
+        return {}
+
+    return f"redis://{HOST}:{port}/0", stop
+
+
+def _redis_figures(url: str) -> dict[str, float]:
+    """Redis's own counters: CPU seconds (user + system) and each command's calls and
+    microseconds."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        cpu = client.info("cpu")
+        stats = client.info("commandstats")
+    finally:
+        client.close()
+    figures = {"cpu": float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])}
+    for name, value in stats.items():
+        figures[f"{name}.calls"] = float(value["calls"])
+        figures[f"{name}.usec"] = float(value["usec"])
+    return figures
 
 
 #: The pieces of the tables door's work that ``--pieces`` times: (module, class, method).
@@ -889,6 +994,68 @@ async def _serve_and_run(args: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def _server_process(args: argparse.Namespace, ports: Any, stop: Any, out: Any) -> None:
+    """One of ``--processes`` server processes: serves until ``stop`` is set, then reports its
+    CPU seconds, store timings and watch."""
+
+    async def serve() -> None:
+        running = await start_server(args)
+        watch = _Watch()
+        probe = asyncio.create_task(watch.run_lag_probe())
+        cpu_before = time.process_time()
+        ports.put(running.port)
+        await asyncio.get_running_loop().run_in_executor(None, stop.wait)
+        probe.cancel()
+        await running.stop()
+        out.put({"cpu": time.process_time() - cpu_before, "store_timings": running.store_timings,
+                 "watch": watch.summary()})
+
+    with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
+        runner.run(serve())
+
+
+async def _serve_many_and_run(args: argparse.Namespace) -> dict[str, Any]:
+    """``--processes N``: N server processes on one Redis, the clients in another; each
+    room's host on one server and its guest on the next."""
+    context = multiprocessing.get_context("spawn")
+    ports, outs, stop = context.Queue(), context.Queue(), context.Event()
+    servers = [context.Process(target=_server_process, args=(args, ports, stop, outs),
+                               daemon=True) for _ in range(args.processes)]
+    for server in servers:
+        server.start()
+    loop = asyncio.get_running_loop()
+    port_list = [await loop.run_in_executor(None, lambda: ports.get(timeout=60))
+                 for _ in servers]
+    before = _redis_figures(args.redis)
+    queue = context.Queue()
+    client = context.Process(target=_client_process,
+                             args=(port_list[0], args, queue, port_list), daemon=True)
+    client.start()
+    try:
+        summary: dict[str, Any] = await loop.run_in_executor(
+            None, lambda: queue.get(timeout=args.limit + 60))
+    finally:
+        client.join(timeout=10)
+        if client.is_alive():
+            client.terminate()
+        after = _redis_figures(args.redis)
+        stop.set()
+        reports = [await loop.run_in_executor(None, lambda: outs.get(timeout=30))
+                   for _ in servers]
+        for server in servers:
+            server.join(timeout=10)
+            if server.is_alive():
+                server.terminate()
+    summary["server_cpu"] = sum(r["cpu"] for r in reports)
+    summary["server_cpus"] = [r["cpu"] for r in reports]
+    summary["store_timings"] = [t for r in reports for t in r["store_timings"]]
+    summary["pieces"] = {}
+    summary["store_mode"] = f"redis, {args.processes} server processes"
+    summary["server_watch"] = max((r["watch"] for r in reports), key=lambda w: w["lag_p99"])
+    summary["redis"] = {k: after.get(k, 0.0) - before.get(k, 0.0) for k in after}
+    return summary
+
+
 def _pct(values: list[float], q: float) -> float:
     """The ``q`` quantile of sorted ``values`` (the nearest rank below)."""
     return values[min(len(values) - 1, int(len(values) * q))]
@@ -967,6 +1134,20 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
             print(f"  {name}: {spread['count']} calls, mean {spread['mean']:.3f} ms, p99 "
                   f"{spread['p99']:.3f} ms, max {spread['max']:.1f} ms, "
                   f"{spread['mean'] * spread['count'] / 1000:.2f} s in all")
+    redis_cost = summary.get("redis")
+    if redis_cost:
+        scripts = redis_cost.get("cmdstat_evalsha.calls", 0.0)
+        busy = {k[len("cmdstat_"):-len(".usec")]: v for k, v in redis_cost.items()
+                if k.endswith(".usec") and v}
+        print(f"redis: {redis_cost['cpu']:.2f} CPU s in all, "
+              f"{redis_cost['cpu'] / actions * 1000 if actions else float('nan'):.3f} ms a "
+              f"message; {scripts:.0f} scripts (one per stored step), "
+              f"{busy.get('evalsha', 0.0) / max(scripts, 1):.1f} us each inside Redis; "
+              "commands' time: " + ", ".join(
+                  f"{k} {v / 1e6:.2f} s"
+                  for k, v in sorted(busy.items(), key=lambda kv: -kv[1])[:6]))
+        print(f"server processes' CPU seconds: "
+              f"{', '.join(f'{c:.1f}' for c in summary.get('server_cpus', []))}")
     load_after = os.getloadavg()
     per_message = summary["server_cpu"] / sent * 1000 if sent else float("nan")
     print(f"CPU seconds: server {summary['server_cpu']:.1f} ({per_message:.2f} ms a message in),"
@@ -993,6 +1174,7 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
         "server_cpu_s": summary["server_cpu"], "client_cpu_s": summary["cpu"],
         "server_watch": summary["server_watch"], "client_watch": summary["watch"],
         "errors": failures, "target_ms": args.target_ms, "met": good,
+        "processes": getattr(args, "processes", 1), "redis": summary.get("redis"),
     }
     return data, good
 
@@ -1054,7 +1236,18 @@ def main(argv: list[str] | None = None) -> int:
                              "(the room, its views, the record, the save, the dispatch)")
     parser.add_argument("--json", metavar="PATH", dest="json_out",
                         help="--door tables: also write the summary to PATH as JSON")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="--door tables --redis: server processes sharing the rooms "
+                             "(default 1); each room's host plays through one, its guest "
+                             "through the next")
+    parser.add_argument("--redis", metavar="URL", nargs="?", const="auto", default=None,
+                        help="--door tables: the rooms in Redis (gametable.redis_rooms): a "
+                             "URL, or none to start a redis-server of the bench's own")
     args = parser.parse_args(argv)
+    if args.processes < 1 or (args.processes > 1 and not args.redis):
+        parser.error("--processes N > 1 needs --redis (the processes share the rooms there)")
+    if args.redis and args.door != "tables":
+        parser.error("--redis is for --door tables")
     if args.door == "online" and (args.actions or args.pieces or args.json_out
                                   or args.game != "backgammon" or args.time_control != "none"):
         parser.error("--game, --actions, --time-control, --pieces and --json are for "
@@ -1079,8 +1272,19 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.store}{'' if args.store == 'none' else ' ' + args.synchronous}; "
           f"{os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
-    with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
-        summary = runner.run(_serve_and_run(args))
+    stop_redis: Callable[[], dict[str, Any]] = dict
+    if args.redis == "auto":
+        args.redis, stop_redis = _redis_server()
+    try:
+        with asyncio.Runner(loop_factory=_loop_factory(args.loop)) as runner:
+            if args.processes > 1:
+                summary = runner.run(_serve_many_and_run(args))
+            else:
+                summary = runner.run(_serve_and_run(args))
+                if args.redis:
+                    summary["store_mode"] = "redis, 1 server process"
+    finally:
+        stop_redis()
     if args.door == "tables":
         data, good = _report_tables(args, summary, load)
         if args.json_out:
