@@ -28,6 +28,7 @@ clock keeps running).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -71,6 +72,9 @@ class TableGame:
         self.game = game
         self.ballot = ballot
         self.preset = 0 if ballot is None else len(ballot.moves)
+        #: The computer's last move's thinking time: ``(moves played after it, seconds)``; not
+        #: kept in the record (a table rebuilt after a restart has none until it moves again).
+        self.thought: tuple[int, float] | None = None
 
     def to_act(self) -> frozenset[Side]:
         """The side that must answer a draw offer while one waits, else the side to move (who
@@ -175,7 +179,9 @@ class TableGame:
         whether a capture is forced, the last move, the move list in PDN, the pieces left
         (``pieces``: each side's men and kings) and taken (``captured``: how many of the
         opponent's pieces each side has taken since the game's start), the ballot, the draw
-        counts and what ``side`` can do now."""
+        counts, the computer's thinking time for its last move (``thought``: ``{"moves",
+        "seconds"}``, ``moves`` the length of the move list after that move, or None) and what
+        ``side`` can do now."""
         game = self.game
         position = game.position
         over = game.outcome is not None
@@ -213,6 +219,9 @@ class TableGame:
             },
             "quiet_plies": game.quiet_plies,
             "repetitions": game.repetitions(),
+            "thought": None
+            if self.thought is None
+            else {"moves": self.thought[0], "seconds": round(self.thought[1], 3)},
             "can": {
                 "move": not over and side == mover,
                 "offer_draw": not over and me is not None and game.draw_offer is None,
@@ -368,16 +377,20 @@ class CheckersRules:
     def computer_action(
         self, game: GameInProgress, side: Side, level: str, rng: random.Random
     ) -> dict[str, Any]:
-        """The computer's answer to a draw offer made to it, else its move."""
+        """The computer's answer to a draw offer made to it, else its move (its thinking
+        time kept for the view: ``thought``)."""
         checkers_game = _checkers_game(game)
         offer = checkers_game.draw_offer
         color = _color(side)
         if offer is not None and offer is not color:
             accept = accepts_draw(checkers_game, color, level, rng=rng)
             return {"type": "accept_draw" if accept else "decline_draw"}
+        started = time.perf_counter()
         found = choose_move(
             checkers_game.position, level, rng=rng, history=checkers_game.positions[:-1]
         )
+        if isinstance(game, TableGame):
+            game.thought = (len(checkers_game.moves) + 1, time.perf_counter() - started)
         return {"type": "move", "path": list(found.move.path)}
 
     def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:

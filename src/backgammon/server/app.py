@@ -53,6 +53,7 @@ from backgammon.server.rollouts_api import install as install_rollouts
 from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
+from backgammon.server.table_stats_api import install_table_stats
 from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
 from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
@@ -60,6 +61,7 @@ from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
 from backgammon.services.store import GameStore
+from backgammon.services.table_stats import TableStatsStore
 from checkers.adapter import RULES as CHECKERS
 from gametable.http import install as install_tables
 from gametable.online import install as install_rooms
@@ -101,6 +103,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     store = GameStore(settings.db_path)
     positions = PositionStore(settings.db_path)
     stats = StatsStore(settings.db_path)  # the browsers' records (server/stats_api.py)
+    # ... and of the games against the computer at the shared table (checkers)
+    table_stats = TableStatsStore(settings.db_path)
     service = GameService(store, rng=settings.rng, dice=settings.dice, now=settings.now,
                           time_controls=settings.time_controls, stats=stats)
 
@@ -141,6 +145,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             app.state.online.rooms.store.close()
         positions.close()
         stats.close()
+        table_stats.close()
 
     from backgammon import __version__
 
@@ -185,6 +190,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     install_stats(app, stats)  # /api/stats, /api/start-over
     app.include_router(rules_router)  # the rules page's worked examples
     install_tables(app, tables)  # /api/tables: any game at the shared table
+    install_table_stats(app, table_stats)  # /api/stats/tables: its games' records
     install_rooms(app, table_rooms)  # /api/rooms, /ws/rooms: any game between two screens
     app.include_router(checkers_router(CHECKERS))  # the checkers page's review, PDN files
     # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
