@@ -28,8 +28,8 @@ import contextlib
 import json
 from typing import Annotated, Any, Final
 
-from fastapi import APIRouter, FastAPI, Path, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -54,6 +54,8 @@ STATUS: Final = {
     "invalid_name": 422,
     "unknown_game": 422,
     "not_found": 404,
+    "unknown_format": 404,
+    "not_your_room": 403,
     "room_full": 409,
     "too_many_rooms": 429,
     "unavailable": 503,
@@ -136,6 +138,7 @@ class RoomHub:
     def deliver(self, code: str, messages: list[Outgoing]) -> None:
         """Views the service brings from elsewhere (another process's action): queued for
         the seats connected here, the room's timer re-armed."""
+        self.swap_sides(code, messages)
         self.dispatch(code, messages)
         self.schedule(code)
 
@@ -147,6 +150,20 @@ class RoomHub:
                 error_message(ActionRefused("replaced", "this seat was opened in another window"))
             )
             connection.close(CLOSE_REFUSED)
+
+    def swap_sides(self, code: str, messages: list[Outgoing]) -> None:
+        """After a rematch (a view marked ``rematch``), the seats' sides are swapped: each
+        connection here now plays the other side, so it is keyed and told as such."""
+        if not any(m.payload.get("rematch") for m in messages):
+            return
+        white = self._live.pop((code, "white"), None)
+        black = self._live.pop((code, "black"), None)
+        if white is not None:
+            white.side = "black"
+            self._live[(code, "black")] = white
+        if black is not None:
+            black.side = "white"
+            self._live[(code, "white")] = black
 
     def dispatch(self, code: str, messages: list[Outgoing]) -> None:
         """Queue each message for its seat's live connection (a seat not connected gets the
@@ -243,6 +260,20 @@ def router(hub: RoomHub) -> APIRouter:
             return _refusal(error)
         return {"code": code, "token": token, "side": side, "view": view}
 
+    @api.get("/api/rooms/{code}/export.{fmt}", summary="Download the game in play as a file")
+    async def export(
+        code: RoomCode,
+        fmt: Annotated[str, Path(max_length=8)],
+        token: Annotated[str, Header(alias="X-Seat-Token", min_length=8, max_length=80)],
+    ) -> Any:
+        try:
+            name, text = await service.export(code, token, fmt)
+        except ActionRefused as error:
+            return _refusal(error)
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
     @api.get("/api/rooms/{code}", summary="What a guest sees before joining")
     async def info(code: RoomCode) -> Any:
         try:
@@ -305,6 +336,7 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
                 raise ActionRefused("already_joined", "this connection has said hello")
             hub.dispatch(code, await service.before_message(code))
             out = await service.message(code, connection.side, message)
+            hub.swap_sides(code, out)
             if ref is not None:
                 out = [
                     Outgoing(m.side, {**m.payload, "ref": ref})

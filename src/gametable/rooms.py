@@ -384,6 +384,23 @@ class RoomService:
         """:meth:`seat_for`."""
         return self.seat_for(code, token)
 
+    async def export(self, code: str, token: str, fmt: str) -> tuple[str, str]:
+        """The game in play in room ``code`` as a file, for a seat's token: ``(file name,
+        text)``.
+
+        Raises:
+            ActionRefused: ``not_found``, ``not_your_room``, ``unknown_format``.
+        """
+        await self.open_seat(code, token)
+        room = self.room(code)
+        writers = room.table.rules.exports()
+        if fmt not in writers:
+            raise ActionRefused(
+                "unknown_format",
+                f"{room.table.rules.name} exports {', '.join(writers)}, not {fmt}",
+            )
+        return f"{room.table.rules.name}-{room.code}.{fmt}", writers[fmt](room.table.game, {})
+
     async def seat_connected(self, code: str, side: Side) -> list[Outgoing]:
         """:meth:`connect`."""
         return self.connect(code, side)
