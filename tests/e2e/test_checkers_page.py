@@ -192,7 +192,7 @@ def test_the_page_is_served_with_the_house_headers_and_linked(server: ServerProc
     assert headers["x-frame-options"] == "DENY"
     assert headers["cache-control"] == "no-cache"
     assert '<script type="module" src="/static/js/checkers_main.js"></script>' in html
-    assert 'href="/"' in html and "style=" not in html  # no inline style (the CSP)
+    assert 'href="/?game=backgammon"' in html and "style=" not in html  # no inline style (CSP)
     with urllib.request.urlopen(server.url + "/", timeout=10) as response:
         assert 'id="checkers-link" href="/checkers"' in response.read().decode()
 

@@ -32,7 +32,7 @@ def load_script():  # type: ignore[no-untyped-def]
 def test_the_script_writes_every_file_at_its_size(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=120, check=True)
-    assert len(done.stdout.splitlines()) == 8
+    assert len(done.stdout.splitlines()) == 14  # 8 backgammon's, 6 the checkers page's
     sizes = {"favicon-16.png": (16, 16), "favicon-32.png": (32, 32),
              "icon-128.png": (128, 128), "icon-192.png": (192, 192),
              "icon-512.png": (512, 512), "apple-touch-icon.png": (180, 180),
@@ -50,8 +50,22 @@ def test_the_script_writes_every_file_at_its_size(tmp_path: Path) -> None:
     with PIL.open(tmp_path / "favicon.ico") as ico:
         assert ico.format == "ICO"
         assert sorted(ico.info["sizes"]) == [(16, 16), (32, 32), (48, 48)]
+    # the checkers page's, from its own mark
+    checkers = {"checkers-favicon-16.png": (16, 16), "checkers-favicon-32.png": (32, 32),
+                "checkers-icon-192.png": (192, 192), "checkers-icon-512.png": (512, 512),
+                "checkers-apple-touch-icon.png": (180, 180),
+                "checkers-og-image.png": (1200, 630)}
+    for name, size in checkers.items():
+        with PIL.open(tmp_path / name) as image:
+            assert (name, image.size, image.format) == (name, size, "PNG")
+    with PIL.open(tmp_path / "checkers-icon-512.png") as icon:
+        assert icon.getpixel((0, 0))[3] == 0  # rounded corner
+        assert icon.getpixel((90, 90))[:3] == (0xD9, 0xB7, 0x7E)  # a light square
+        assert icon.getpixel((200, 90))[:3] == (0x1F, 0x5C, 0x45)  # a dark square
+    with PIL.open(tmp_path / "checkers-apple-touch-icon.png") as apple:
+        assert apple.mode == "RGB" and apple.getpixel((0, 0)) == (0x6B, 0x42, 0x26)
     # the committed icons are the script's output
-    for name in sizes:
+    for name in [*sizes, *checkers]:
         assert (STATIC / "icons" / name).exists()
 
 
@@ -81,8 +95,16 @@ def test_manifest_and_its_icons_are_served(tmp_path: Path) -> None:
             got = client.get(icon["src"])
             assert (icon["src"], got.status_code) == (icon["src"], 200)
             assert got.headers["content-type"] == icon["type"]
-        page = client.get("/").text
-        for href in re.findall(r'(?:href|content)="(/static/[^"]+)"', page):
-            assert (href, client.get(href).status_code) == (href, 200)
+        for address in ("/", "/checkers"):
+            page = client.get(address).text
+            for href in re.findall(r'(?:href|content|src)="(/static/[^"]+)"', page):
+                assert (href, client.get(href).status_code) == (href, 200)
+        checkers = client.get("/static/checkers.webmanifest")
+        assert checkers.headers["content-type"].startswith("application/manifest+json")
+        assert checkers.json()["name"] == "Checkers" and checkers.json()["start_url"] == "/checkers"
+        for icon in checkers.json()["icons"]:
+            got = client.get(icon["src"])
+            assert (icon["src"], got.status_code, got.headers["content-type"]) == (
+                icon["src"], 200, icon["type"])
         assert client.get("/favicon.ico").content[:4] == b"\x00\x00\x01\x00"
         assert json.loads(client.get("/static/manifest.webmanifest").text) == manifest

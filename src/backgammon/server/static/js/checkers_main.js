@@ -15,6 +15,10 @@
 // open in review, one at a time; a game the server could not read whole says where and why
 // (game, move number, side, reason) and shows the moves read before the problem.
 //
+// Against the computer, the page says how long it thought for its last move (the view's
+// state.thought, timed by the server), and a finished game is counted in this browser's record
+// (js/checkers_record.js: won, lost and drawn by level; the Record button shows it).
+//
 // Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
 // (the position shown in review, absent when the board shows the game as it stands).
 
@@ -24,6 +28,7 @@ import {
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
 import { createOnline } from "./checkers_online.js";
+import { RecordView, countTable, fetchRecord, recordWords } from "./checkers_record.js";
 import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
@@ -90,6 +95,7 @@ const app = {
   table: null, // {id, token, mode, level, sideChoice, side, timeControl, start, ballot}
   view: null,
   busy: false,
+  thinking: false, // the person's move is sent, the computer's answer awaited
   notice: "", // a line for the status (the computer's answer to a draw offer)
   // What the live region has said of the table's game: {table, moves, over}.
   announced: null,
@@ -107,6 +113,7 @@ const board = new CheckersBoard($("board"), {
   },
 });
 const clocks = new CheckersClock($("clocks"), { onZero: () => reread() });
+const record = new RecordView();
 // Online play (checkers_online.js): a room of the shared table instead of app.table.
 const online = createOnline({
   board,
@@ -182,6 +189,8 @@ function show(view, { animate = true } = {}) {
   drawBallot(state);
   drawOffer(view);
   drawResult(view);
+  drawThought(view);
+  countFinished(view);
   drawStatus();
   updateControls();
   announce(view);
@@ -323,6 +332,64 @@ function drawResult(view) {
   box.dataset.reason = view.outcome.reason;
 }
 
+/** Seconds in words: "less than 0.01 s", "0.04 s", "0.8 s", "12 s". */
+function secondsWords(seconds) {
+  if (seconds < 0.005) return "less than 0.01 s";
+  if (seconds < 0.095) return `${seconds.toFixed(2)} s`;
+  return seconds < 9.95 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds)} s`;
+}
+
+/** How long the computer thought for its last move, while that move is the game's last. */
+function drawThought(view) {
+  const node = $("thought-note");
+  const state = view.state;
+  const thought = state.thought;
+  const shown = isComputerGame() && !online.active && Boolean(thought) && thought.moves === state.moves.length;
+  node.hidden = !shown;
+  if (!shown) {
+    node.textContent = "";
+    delete node.dataset.seconds;
+    return;
+  }
+  const level = LEVELS[app.table.level] || app.table.level;
+  const move = document.createElement("span");
+  move.className = "ck-nowrap";
+  move.textContent = state.moves[state.moves.length - 1];
+  node.replaceChildren(`The computer (${level}) thought ${secondsWords(thought.seconds)} for `, move, ".");
+  node.dataset.seconds = String(thought.seconds);
+}
+
+/**
+ * A game against the computer that is over is counted in this browser's record (once: the
+ * table remembers it was, and the server counts a table once); the result box then says the
+ * record against that level.
+ */
+function countFinished(view) {
+  const line = $("result-record");
+  const table = app.table;
+  if (!view.outcome || !isComputerGame() || online.active) {
+    line.hidden = true;
+    return;
+  }
+  if (table.counting) return;
+  table.counting = true;
+  const asked = table.counted ? fetchRecord() : countTable(table.id, table.token).then((answer) => {
+    table.counted = true;
+    if (table === app.table) writeJson(TABLE_KEY, { ...table, counting: undefined });
+    return answer.record;
+  });
+  asked.then((counts) => {
+    if (table !== app.table) return;
+    const row = counts.rows.find((r) => r.opponent === table.level);
+    if (!row) return;
+    line.textContent = `Your record against the computer (${LEVELS[table.level] || table.level}): ${recordWords(row)}.`;
+    line.dataset.games = String(row.games);
+    line.hidden = false;
+  }).catch(() => {
+    table.counting = false; // asked again at the next view
+  });
+}
+
 function drawStatus() {
   const view = app.view;
   const status = $("status");
@@ -339,7 +406,7 @@ function drawStatus() {
     return;
   }
   let text;
-  if (app.busy && isComputerGame() && state.turn !== app.table.side) {
+  if (app.busy && isComputerGame() && (app.thinking || state.turn !== app.table.side)) {
     text = "The computer is thinking…";
   } else if (view.offer && !isComputerGame() && (state.can.accept_draw || state.can.decline_draw)) {
     text = `${NAME[other(view.offer.by)]}: answer ${NAME[view.offer.by]}'s draw offer.`;
@@ -616,14 +683,19 @@ async function send(side, action, { before = null } = {}) {
   try {
     const answer = await act(table.id, table.token, side, action);
     let view = answer.view;
-    if (table !== app.table) return false; // a new game began meanwhile
+    if (table !== app.table) {
+      app.thinking = false;
+      return false; // a new game began meanwhile
+    }
     if (!isComputerGame()) view = await fetchView(viewerSide(view));
     const left = REPLY_PAUSE_MS - (performance.now() - started);
     if (action.type === "move" && isComputerGame() && left > 0) await wait(left);
+    app.thinking = false;
     setBusy(false);
     show(view);
     return true;
   } catch (err) {
+    app.thinking = false;
     setBusy(false);
     if (app.view) show(app.view, { animate: false });
     showError(err instanceof ApiError ? err.message : String(err));
@@ -642,7 +714,11 @@ async function sendMove(path, { refused = false } = {}) {
     before: refused ? null : () => {
       board.showPending(path);
       board.setEnabled(false);
-      if (isComputerGame()) clocks.runLocally(other(side));
+      if (isComputerGame()) {
+        clocks.runLocally(other(side));
+        app.thinking = true;
+        $("thought-note").hidden = true;
+      }
       drawStatus();
     },
   });

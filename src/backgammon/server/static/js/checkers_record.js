@@ -1,0 +1,106 @@
+// This browser's record of its checkers games against the computer: won, lost and drawn by
+// level, kept by the server (/api/stats/tables, server/table_stats_api.py) under this
+// browser's random id (the one the backgammon page's record and saved positions use).
+//
+// A game is counted when it ends (the result is the table's, refereed by the server; a table
+// is counted once however often the page asks). The Record dialog shows the counts and clears
+// them after asking.
+
+import { ApiError, request } from "./api.js";
+import { browserId } from "./saved.js";
+
+const $ = (id) => document.getElementById(id);
+const GAME = "checkers";
+export const LEVEL_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+
+const query = (browser) => `?browser=${encodeURIComponent(browser)}&game=${GAME}`;
+
+/** This browser's checkers record: {game, rows: [{opponent, games, won, lost, drawn}], total}. */
+export function fetchRecord(browser = browserId()) {
+  return request("GET", `/api/stats/tables${query(browser)}`);
+}
+
+/** Count the finished game at a table in this browser's record: {counted, record}. */
+export function countTable(table, token, browser = browserId()) {
+  return request("POST", "/api/stats/tables", { browser, table, token });
+}
+
+/** Forget this browser's checkers record: {cleared}. */
+export function clearRecord(browser = browserId()) {
+  return request("DELETE", `/api/stats/tables${query(browser)}`);
+}
+
+/** "2 won, 1 lost, 0 drawn" */
+export function recordWords(row) {
+  return `${row.won} won, ${row.lost} lost, ${row.drawn} drawn`;
+}
+
+function cell(tag, text, attrs = {}) {
+  const node = document.createElement(tag);
+  node.textContent = String(text);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}
+
+function line(row, name, kind) {
+  const tr = document.createElement("tr");
+  tr.dataset.kind = kind;
+  if (row.opponent) tr.dataset.level = row.opponent;
+  tr.append(cell("th", name, { scope: "row" }), cell("td", row.games), cell("td", row.won),
+    cell("td", row.lost), cell("td", row.drawn));
+  return tr;
+}
+
+/** The Record dialog (#record-dialog) and its button. */
+export class RecordView {
+  constructor() {
+    $("record-button").addEventListener("click", () => this.open());
+    $("record-close").addEventListener("click", () => $("record-dialog").close());
+    $("record-clear").addEventListener("click", () => this.ask(true));
+    $("record-clear-no").addEventListener("click", () => this.ask(false));
+    $("record-clear-yes").addEventListener("click", () => this.clear());
+  }
+
+  async open() {
+    this.ask(false);
+    $("record-status").textContent = "";
+    const dialog = $("record-dialog");
+    if (!dialog.open) dialog.showModal();
+    await this.refresh();
+  }
+
+  ask(asking) {
+    $("record-confirm").hidden = !asking;
+    $("record-clear").hidden = asking;
+    if (asking) $("record-clear-no").focus();
+  }
+
+  async refresh() {
+    try {
+      this.draw(await fetchRecord());
+    } catch (err) {
+      $("record-status").textContent = err instanceof ApiError ? err.message : String(err);
+    }
+  }
+
+  draw(record) {
+    const body = $("record-body");
+    const rows = record.rows.map((row) => line(row, `Computer (${LEVEL_NAMES[row.opponent] || row.opponent})`, "row"));
+    if (record.total.games) rows.push(line(record.total, "Total", "total"));
+    body.replaceChildren(...rows);
+    $("record-table").hidden = !record.total.games;
+    $("record-empty").hidden = Boolean(record.total.games);
+    $("record-clear").disabled = !record.total.games;
+  }
+
+  async clear() {
+    try {
+      const { cleared } = await clearRecord();
+      this.ask(false);
+      $("record-status").textContent = `The record is cleared (${cleared} game${cleared === 1 ? "" : "s"} forgotten).`;
+      await this.refresh();
+    } catch (err) {
+      $("record-status").textContent = err instanceof ApiError ? err.message : String(err);
+    }
+  }
+}
