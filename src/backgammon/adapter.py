@@ -363,6 +363,10 @@ class BackgammonRules:
             raise ActionRefused("invalid_settings", str(error)) from error
         return settings
 
+    def stored_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """A saved record's settings: as :meth:`settings` (no setting was added since)."""
+        return self.settings(raw)
+
     def new(self, settings: Mapping[str, Any], seed: int) -> TableMatch:
         """A new match, its dice seeded with ``seed``."""
         return TableMatch(_match(settings, seed))

@@ -1,7 +1,7 @@
 """American checkers at the table: the plug-in that :mod:`gametable` runs.
 
 :data:`RULES` is the game's :class:`~gametable.seam.GameRules`: no chance, the computer's
-levels, PDN export, and settings of two keys (one at most given):
+levels, PDN export, and settings of three keys (``start`` and ``ballot``: one at most given):
 
 * ``start``: a PDN FEN to start from (the standard start by default);
 * ``ballot``: a three-move ballot (:mod:`checkers.ballots`): its moves (``"11-15 23-18
@@ -9,6 +9,11 @@ levels, PDN export, and settings of two keys (one at most given):
   seed (so the table's record replays it). The game starts from the standard position with
   the ballot's three moves played (they are the game's first moves, in its PDN too); the
   clock starts with the first move after them.
+* ``draws``: ``"claim"`` (a new table's default: draws by threefold repetition and the 40-move
+  rule are claimed by a player, as the WCDF rules the ACF plays under have it, rules 1.32.1
+  and 1.32.2; see :mod:`checkers.game`) or ``"automatic"`` (they end the game as they
+  happen). A record saved before this setting existed has none and replays as its game was
+  played: automatic (:meth:`CheckersRules.stored_settings`).
 
 A game in progress (:class:`TableGame`) wraps a :class:`checkers.Game`.
 
@@ -17,6 +22,8 @@ Actions (the same JSON through every door):
 * ``{"type": "move", "path": [11, 15]}``: a whole move, its full path in PDN squares
   (a multi-jump is one action);
 * ``{"type": "offer_draw"}``, ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}``;
+* ``{"type": "claim_draw"}``: claim the draw the view's ``claimable`` names (either side, on
+  either turn, while the condition holds; refused ``not_allowed`` with the reason otherwise);
 * ``{"type": "resign"}``.
 
 A move completes the turn (the clock's increment); an offer or an answer does not. The clock
@@ -32,10 +39,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from checkers.ai import LEVELS, accepts_draw, choose_move
+from checkers.ai import LEVELS, accepts_draw, choose_move, claims_draw
 from checkers.ballots import DECK, Ballot, BallotError, draw_ballot, find_ballot
 from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError, PdnError
-from checkers.game import Game
+from checkers.game import DRAW_MODES, DrawMode, Game
 from checkers.moves import Move, explain_illegal
 from checkers.pdn import PdnGame, PdnGameError, PdnMoveError, read_pdn, write_pdn
 from checkers.position import BLACK, Color, Position
@@ -43,13 +50,17 @@ from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
 
 #: The action types a checkers game takes.
-ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "resign")
+ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "resign")
 #: The longest path a move can have (a king's jumps take at most 12 pieces).
 LONGEST_PATH: Final = 13
 #: The ``ballot`` setting that draws one of the deck's ballots from the table's seed.
 RANDOM_BALLOT: Final = "random"
 #: The most games of one PDN file the page is given (the others are counted).
 MAX_GAMES: Final = 200
+#: A new table's draws: claimed, as the ACF's rules have them.
+DEFAULT_DRAWS: Final[DrawMode] = "claim"
+#: The draws of a record saved before the ``draws`` setting: they were automatic then.
+STORED_DRAWS: Final[DrawMode] = "automatic"
 
 
 def _color(side: Side) -> Color:
@@ -124,6 +135,8 @@ class TableGame:
                 self.game.accept_draw(color)
             elif kind == "decline_draw":
                 self.game.decline_draw(color)
+            elif kind == "claim_draw":
+                self.game.claim_draw(color)
             else:
                 self.game.resign(color)
         except IllegalMoveError as error:
@@ -179,9 +192,11 @@ class TableGame:
         whether a capture is forced, the last move, the move list in PDN, the pieces left
         (``pieces``: each side's men and kings) and taken (``captured``: how many of the
         opponent's pieces each side has taken since the game's start), the ballot, the draw
-        counts, the computer's thinking time for its last move (``thought``: ``{"moves",
-        "seconds"}``, ``moves`` the length of the move list after that move, or None) and what
-        ``side`` can do now."""
+        counts and mode (``quiet_plies``, ``repetitions``, ``draws``), the draw ``side`` can
+        claim now (``claimable``: ``"threefold repetition"``, ``"40-move rule"`` or None;
+        None for a spectator), the computer's thinking time for its last move (``thought``:
+        ``{"moves", "seconds"}``, ``moves`` the length of the move list after that move, or
+        None) and what ``side`` can do now (``can``, ``claim_draw`` among it)."""
         game = self.game
         position = game.position
         over = game.outcome is not None
@@ -191,6 +206,7 @@ class TableGame:
         last = game.moves[-1] if game.moves else None
         me = None if side is None else _color(side)
         offer_to_me = me is not None and game.draw_offer is not None and game.draw_offer is not me
+        claimable = None if me is None else game.claimable(me)
         return {
             "board": {str(sq): piece.value for sq, piece in position.pieces().items()},
             "fen": position.fen(),
@@ -219,6 +235,8 @@ class TableGame:
             },
             "quiet_plies": game.quiet_plies,
             "repetitions": game.repetitions(),
+            "draws": game.draws,
+            "claimable": None if claimable is None else claimable.value,
             "thought": None
             if self.thought is None
             else {"moves": self.thought[0], "seconds": round(self.thought[1], 3)},
@@ -227,6 +245,7 @@ class TableGame:
                 "offer_draw": not over and me is not None and game.draw_offer is None,
                 "accept_draw": not over and offer_to_me,
                 "decline_draw": not over and offer_to_me,
+                "claim_draw": claimable is not None,
                 "resign": not over and me is not None,
             },
         }
@@ -271,9 +290,9 @@ RULE_EXAMPLES: Final = (
         "The 40-move rule",
         "B:WK30:BK1",
         "One king each: neither side can force a win. Once both sides have made 40 moves "
-        "(80 in all) in which no piece was captured and no man moved, the game is drawn. "
-        "Any capture or move of a man starts the count again. The page shows the count from "
-        "20 moves on.",
+        "(80 in all) in which no piece was captured and no man moved, either player may "
+        "claim a draw, and the page offers the claim. Any capture or move of a man starts "
+        "the count again. The page shows the count from 20 moves on.",
     ),
 )
 
@@ -292,18 +311,39 @@ class CheckersRules:
     levels: tuple[str, ...] = LEVELS
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"start": FEN or None, "ballot": the ballot's moves, "random" or None}``.
+        """``{"start": FEN or None, "ballot": the ballot's moves, "random" or None, "draws":
+        "claim" (the default) or "automatic"}``.
 
         Raises:
             ActionRefused: ``invalid_settings`` for an unknown setting, a bad FEN, a ballot
-                that is not in the ACF's deck (unknown or barred), or both a start and a
-                ballot.
+                that is not in the ACF's deck (unknown or barred), both a start and a
+                ballot, or a ``draws`` that is not a draw mode.
         """
-        unknown = sorted(set(raw) - {"start", "ballot"})
+        return self._settings(raw, DEFAULT_DRAWS)
+
+    def stored_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """A saved record's settings: as :meth:`settings`, but a record without ``draws``
+        (saved before the setting existed) was played with automatic draws, and replays so.
+
+        Raises:
+            ActionRefused: as :meth:`settings`.
+        """
+        return self._settings(raw, STORED_DRAWS)
+
+    def _settings(self, raw: Mapping[str, Any], default_draws: DrawMode) -> dict[str, Any]:
+        unknown = sorted(set(raw) - {"start", "ballot", "draws"})
         if unknown:
             raise ActionRefused(
                 "invalid_settings", f"unknown checkers setting(s): {', '.join(unknown)}"
             )
+        draws = raw.get("draws", default_draws)
+        if draws not in DRAW_MODES:
+            raise ActionRefused(
+                "invalid_settings", f"draws {draws!r} is not one of {', '.join(DRAW_MODES)}"
+            )
+        return {**self._position_settings(raw), "draws": draws}
+
+    def _position_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         start = raw.get("start")
         ballot = raw.get("ballot")
         if ballot is not None:
@@ -335,6 +375,9 @@ class CheckersRules:
         start = settings.get("start")
         return None if start is None else Position.from_fen(start)
 
+    def _draws(self, settings: Mapping[str, Any]) -> DrawMode:
+        return "claim" if settings.get("draws", STORED_DRAWS) == "claim" else "automatic"
+
     def ballot(self, settings: Mapping[str, Any], seed: int) -> Ballot | None:
         """The settings' ballot: the one named, or for ``"random"`` the one the table's
         ``seed`` draws (the same every time); None without a ballot."""
@@ -349,7 +392,7 @@ class CheckersRules:
         """A new game from the settings' start, or with the settings' ballot's three moves
         played (``seed`` draws a random ballot)."""
         ballot = self.ballot(settings, seed)
-        game = Game(self._start(settings))
+        game = Game(self._start(settings), self._draws(settings))
         if ballot is not None:
             for move in ballot.moves:
                 game.play(move)
@@ -364,7 +407,7 @@ class CheckersRules:
             ActionRefused: ``invalid_log`` naming the first bad event.
         """
         try:
-            game = Game.replay(log, self._start(settings))
+            game = Game.replay(log, self._start(settings), self._draws(settings))
             ballot = self.ballot(settings, seed)
         except CheckersError as error:
             raise ActionRefused("invalid_log", str(error)) from error
@@ -377,8 +420,10 @@ class CheckersRules:
     def computer_action(
         self, game: GameInProgress, side: Side, level: str, rng: random.Random
     ) -> dict[str, Any]:
-        """The computer's answer to a draw offer made to it, else its move (its thinking
-        time kept for the view: ``thought``)."""
+        """The computer's answer to a draw offer made to it, else its claim of a draw it can
+        claim when it does not stand better (:func:`checkers.ai.claims_draw`, judged on the
+        search that finds its move), else its move (its thinking time kept for the view:
+        ``thought``)."""
         checkers_game = _checkers_game(game)
         offer = checkers_game.draw_offer
         color = _color(side)
@@ -389,6 +434,10 @@ class CheckersRules:
         found = choose_move(
             checkers_game.position, level, rng=rng, history=checkers_game.positions[:-1]
         )
+        if checkers_game.claimable(color) is not None and claims_draw(
+            found, checkers_game.position
+        ):
+            return {"type": "claim_draw"}
         if isinstance(game, TableGame):
             game.thought = (len(checkers_game.moves) + 1, time.perf_counter() - started)
         return {"type": "move", "path": list(found.move.path)}

@@ -1,22 +1,46 @@
 """One game of checkers: moves, draws, resignation, the outcome, and the event log.
 
-Rules of the game's end (WCDF *Rules of the Game of Checkers (English Draughts)*, section 1.30
-onward; ACF *Standard Laws*):
+Rules of the game's end: the WCDF *Rules of Draughts (Checkers)*, the rules harmonised in 2008
+that the American Checker Federation plays under (the ACF's National Tournament rules,
+e.g. 2016's at nccheckers.org, include the "harmonized checker rules implemented by the World
+Checkers & Draughts Federation (WCDF) in 2008"):
 
 * A side that cannot move on its turn (no pieces, or every piece blocked) loses.
-* A side may resign; a side may offer a draw, and the opponent accepts or declines it.
-* **Threefold repetition**: the game is drawn when the same position (same pieces, same side to
-  move) occurs for the third time.
-* **The 40-move rule**: the game is drawn after 40 moves by each side (80 plies) in which no
-  piece was captured and no man moved.
+* A side may resign; a side may offer a draw, and the opponent accepts or declines it (rule
+  1.32: drawn "if at any stage both players agree").
+* **Threefold repetition** (rule 1.32.1): a draw where "a player can demonstrate to the
+  satisfaction of the referee that with their next move they would create the same position
+  for the third time during the game" (same pieces, same side to move).
+* **The 40-move rule** (rule 1.32.2): a draw where a player can demonstrate that neither player
+  has advanced an uncrowned man, and no piece has been removed, during their own previous 40
+  moves (80 plies).
 
-Both draws are applied as soon as they happen (no claim is needed), so that no player can
-stall a game that is only being shuffled.
+Under those rules both draws are **claimed** by a player while the condition holds; nothing
+ends the game by itself. A :class:`Game` plays them one of two ways (``draws``):
 
-A game is its event log: ``Game.replay(log, start=...)`` rebuilds it, and ``game.log`` is a list
-of JSON-ready dicts: ``{"move": "11-15"}`` (the full path), ``{"offer_draw": "black"}``,
-``{"accept_draw": "white"}``, ``{"decline_draw": "white"}``, ``{"resign": "black"}``,
-``{"time_out": "white"}``.
+* ``"automatic"`` (the default, for the library, PDN replay and the terminal): each draw is
+  applied as soon as it happens, no claim needed.
+* ``"claim"`` (the ACF's way; the table's games): :meth:`Game.claimable` says which draw a
+  side can claim now and :meth:`Game.claim_draw` claims it. A side may claim a repetition when
+  the current position has occurred a third time (or more), or, on its move, when one of its
+  moves would create a position for the third time (rule 1.32.1's own words); either side may
+  claim the 40-move rule once 80 plies have passed without a capture or a man's move. The
+  claim lapses with the condition (a repetition when the position changes; the 40-move count
+  when a man moves or a piece is taken).
+  So that an unclaimed shuffle cannot last forever at the table, a claim-mode game is drawn
+  by itself when one position occurs a fifth time (:data:`REPETITION_LIMIT`) or after 160
+  plies without a capture or a man's move (:data:`QUIET_PLY_LIMIT`, 80 moves each). Those
+  bounds are **this program's own**: the checkers rules have none; they follow the FIDE Laws
+  of Chess, article 9.6 (a game of chess is drawn without a claim at a fivefold repetition
+  or after 75 moves each without a capture or a pawn move, where the claimed draws come at
+  three and 50).
+
+A game is its event log: ``Game.replay(log, start=..., draws=...)`` rebuilds it (the mode is
+not in the log: the caller keeps it, as the table keeps it in its settings), and ``game.log``
+is a list of JSON-ready dicts: ``{"move": "11-15"}`` (the full path),
+``{"offer_draw": "black"}``, ``{"accept_draw": "white"}``, ``{"decline_draw": "white"}``,
+``{"claim_draw": "white"}`` (the draw claimed is the one :meth:`Game.claimable` names then),
+``{"resign": "black"}``, ``{"time_out": "white"}``, ``{"forfeit": "white"}``.
 """
 
 from __future__ import annotations
@@ -25,7 +49,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from checkers.errors import IllegalActionError, IllegalMoveError, InvalidLogError
 from checkers.moves import Move, children, parse_move, parse_squares
@@ -36,6 +60,19 @@ from checkers.squares import BIT
 FORTY_MOVE_PLIES: Final = 80
 #: How many times one position must occur for a draw by repetition.
 REPETITIONS: Final = 3
+#: In claim mode, the occurrence of one position that draws the game without a claim (this
+#: program's bound, after the FIDE Laws of Chess, article 9.6: fivefold repetition).
+REPETITION_LIMIT: Final = 5
+#: In claim mode, the plies without a capture or a man's move that draw the game without a
+#: claim (this program's bound: 80 moves each, twice the 40-move rule, after the FIDE Laws of
+#: Chess, article 9.6, whose automatic 75 moves stand beside the claimed 50).
+QUIET_PLY_LIMIT: Final = 160
+
+#: How a game's draws by repetition and by the 40-move rule come: applied by themselves, or
+#: claimed by a player (the WCDF/ACF rules 1.32.1 and 1.32.2).
+DrawMode = Literal["automatic", "claim"]
+#: The draw modes.
+DRAW_MODES: Final[tuple[DrawMode, ...]] = ("automatic", "claim")
 
 
 class Reason(StrEnum):
@@ -48,14 +85,19 @@ class Reason(StrEnum):
     REPETITION = "threefold repetition"
     FORTY_MOVES = "40-move rule"
     FORFEIT = "forfeit"
+    #: A claim-mode game's own bounds (:data:`REPETITION_LIMIT`, :data:`QUIET_PLY_LIMIT`).
+    FIVEFOLD = "fivefold repetition"
+    MOVE_LIMIT = "80-move limit"
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner (None for a draw) and the reason."""
+    """How a game ended: the winner (None for a draw), the reason, and for a draw claimed
+    (repetition or the 40-move rule in claim mode) the side that claimed it."""
 
     winner: Color | None
     reason: Reason
+    claimed_by: Color | None = None
 
     @property
     def result(self) -> str:
@@ -66,6 +108,8 @@ class Outcome:
 
     def __str__(self) -> str:
         if self.winner is None:
+            if self.claimed_by is not None:
+                return f"Draw by {self.reason.value}, claimed by {self.claimed_by.value}"
             return f"Draw by {self.reason.value}"
         loser = self.winner.opponent.value.capitalize()
         text = {
@@ -83,6 +127,12 @@ class Game:
     Args:
         start: the starting position (the standard start by default), e.g. a ballot opening
             or a position from a PDN ``[FEN]`` tag.
+        draws: ``"automatic"`` (the default: threefold repetition and the 40-move rule end
+            the game as they happen) or ``"claim"`` (the ACF's rules 1.32.1 and 1.32.2: a
+            player claims them, see the module docstring).
+
+    Raises:
+        ValueError: for a ``draws`` that is neither.
 
     Attributes:
         start: the starting position.
@@ -91,9 +141,13 @@ class Game:
             current position (one longer than ``moves``).
         draw_offer: the side whose draw offer waits for an answer, or None.
         outcome: how the game ended, or None while it goes on.
+        draws: the draw mode.
     """
 
-    def __init__(self, start: Position | None = None) -> None:
+    def __init__(self, start: Position | None = None, draws: DrawMode = "automatic") -> None:
+        if draws not in DRAW_MODES:
+            raise ValueError(f"draws {draws!r} is not one of {', '.join(DRAW_MODES)}")
+        self.draws: DrawMode = draws
         self.start: Position = start if start is not None else Position.start()
         self.moves: list[Move] = []
         self.positions: list[Position] = [self.start]
@@ -130,6 +184,33 @@ class Game:
     def repetitions(self) -> int:
         """How many times the current position has occurred (1 the first time)."""
         return self._seen[self.position]
+
+    def claimable(self, side: Color | str | None = None) -> Reason | None:
+        """The draw ``side`` (the side to move by default) can claim now, in claim mode, or
+        None:
+
+        * :attr:`Reason.REPETITION` when the current position has occurred a third time or
+          more (rule 1.32.1; either side may claim it);
+        * else :attr:`Reason.FORTY_MOVES` after 80 plies or more without a capture or a man's
+          move (rule 1.32.2; either side);
+        * else :attr:`Reason.REPETITION` when it is ``side``'s move and one of its moves
+          would create a position for the third time (rule 1.32.1's own case: "with their
+          next move they would create the same position for the third time").
+
+        Always None in automatic mode (those draws happen by themselves) and once the game
+        is over."""
+        if self.draws != "claim" or self.outcome is not None:
+            return None
+        color = self.turn if side is None else _side(side)
+        if self.repetitions() >= REPETITIONS:
+            return Reason.REPETITION
+        if self.quiet_plies >= FORTY_MOVE_PLIES:
+            return Reason.FORTY_MOVES
+        if color is self.turn and any(
+            self._seen[after] >= REPETITIONS - 1 for after in self._children().values()
+        ):
+            return Reason.REPETITION
+        return None
 
     def legal_moves(self) -> list[Move]:
         """The legal moves now (none once the game is over), sorted by path."""
@@ -175,10 +256,15 @@ class Game:
         self.draw_offer = None
         self.log.append({"move": str(played)})
         if not self._end_if_no_move():
-            if self._seen[after] >= REPETITIONS:
-                self.outcome = Outcome(None, Reason.REPETITION)
-            elif quiet >= FORTY_MOVE_PLIES:
-                self.outcome = Outcome(None, Reason.FORTY_MOVES)
+            if self.draws == "automatic":
+                if self._seen[after] >= REPETITIONS:
+                    self.outcome = Outcome(None, Reason.REPETITION)
+                elif quiet >= FORTY_MOVE_PLIES:
+                    self.outcome = Outcome(None, Reason.FORTY_MOVES)
+            elif self._seen[after] >= REPETITION_LIMIT:
+                self.outcome = Outcome(None, Reason.FIVEFOLD)
+            elif quiet >= QUIET_PLY_LIMIT:
+                self.outcome = Outcome(None, Reason.MOVE_LIMIT)
         return played
 
     def undo(self) -> Move:
@@ -243,6 +329,36 @@ class Game:
         self.draw_offer = None
         self.log.append({"decline_draw": color.value})
 
+    def claim_draw(self, side: Color | str) -> Reason:
+        """``side`` claims the draw :meth:`claimable` names for it (claim mode only): the
+        game is drawn by threefold repetition (WCDF/ACF rule 1.32.1) or the 40-move rule
+        (rule 1.32.2), the claimant recorded in the outcome. Any draw offer lapses. Returns
+        the reason.
+
+        Raises:
+            IllegalActionError: when the game is over, in automatic mode, or when ``side``
+                has nothing to claim now (the message says why).
+        """
+        color = _side(side)
+        self._require_running()
+        if self.draws != "claim":
+            raise IllegalActionError(
+                "draws by repetition and the 40-move rule come by themselves in this game: "
+                "there is nothing to claim"
+            )
+        reason = self.claimable(color)
+        if reason is None:
+            moves = self.quiet_plies // 2
+            raise IllegalActionError(
+                f"no draw can be claimed now: this position has occurred "
+                f"{self.repetitions()} time(s) (a repetition is claimed at the third), and "
+                f"{moves} of 40 moves each have passed without a capture or a man's move"
+            )
+        self.draw_offer = None
+        self.outcome = Outcome(None, reason, claimed_by=color)
+        self.log.append({"claim_draw": color.value})
+        return reason
+
     def resign(self, side: Color | str) -> None:
         """``side`` resigns: the opponent wins.
 
@@ -283,17 +399,25 @@ class Game:
     # ------------------------------------------------------------------ the log
 
     @classmethod
-    def replay(cls, log: Iterable[Mapping[str, Any]], start: Position | None = None) -> Game:
-        """Rebuild a game from its event log (see the module docstring for the shapes).
+    def replay(
+        cls,
+        log: Iterable[Mapping[str, Any]],
+        start: Position | None = None,
+        draws: DrawMode = "automatic",
+    ) -> Game:
+        """Rebuild a game from its event log (see the module docstring for the shapes),
+        played with the same draw mode as it was (a claim checked as it was made).
 
         Raises:
             InvalidLogError: naming the index of the first bad event and why.
+            ValueError: for a ``draws`` that is not a draw mode.
         """
-        game = cls(start)
-        actions = {
+        game = cls(start, draws)
+        actions: dict[str, Any] = {
             "offer_draw": game.offer_draw,
             "accept_draw": game.accept_draw,
             "decline_draw": game.decline_draw,
+            "claim_draw": game.claim_draw,
             "resign": game.resign,
             "time_out": game.time_out,
             "forfeit": game.forfeit,
@@ -351,4 +475,16 @@ def _side(value: Color | str) -> Color:
         raise IllegalActionError(f"side {value!r} is not black or white") from None
 
 
-__all__ = ["BLACK", "FORTY_MOVE_PLIES", "REPETITIONS", "WHITE", "Game", "Outcome", "Reason"]
+__all__ = [
+    "BLACK",
+    "DRAW_MODES",
+    "FORTY_MOVE_PLIES",
+    "QUIET_PLY_LIMIT",
+    "REPETITIONS",
+    "REPETITION_LIMIT",
+    "WHITE",
+    "DrawMode",
+    "Game",
+    "Outcome",
+    "Reason",
+]

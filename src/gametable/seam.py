@@ -181,6 +181,17 @@ class GameRules(Protocol):
         """
         ...
 
+    def stored_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The game's settings from a saved record (:meth:`gametable.table.Table.from_record`),
+        checked: as :meth:`settings`, except that a setting added since the record was
+        written takes the value that the record's game was played with, not a new table's
+        default.
+
+        Raises:
+            ActionRefused: ``invalid_settings``, naming the bad setting.
+        """
+        ...
+
     def new(self, settings: Mapping[str, Any], seed: int) -> GameInProgress:
         """A new game with these (checked) settings; ``seed`` drives any chance."""
         ...

@@ -333,7 +333,7 @@ class Table:
             seats_data = record["seats"]
             seats = {side: Seat.from_dict(seats_data[side]) for side in SIDES}
             seed = int(record.get("seed", 0))
-            settings = rules.settings(record.get("settings") or {})
+            settings = rules.stored_settings(record.get("settings") or {})
             log = record.get("log")
             if not isinstance(log, list):
                 raise ActionRefused("invalid_record", "the record's log is not a list")

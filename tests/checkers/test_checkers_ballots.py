@@ -84,9 +84,17 @@ def test_draws_cover_the_deck_and_repeat_with_the_seed() -> None:
 
 
 def test_the_ballot_setting_is_checked() -> None:
-    assert RULES.settings({}) == {"start": None, "ballot": None}
-    assert RULES.settings({"ballot": "random"}) == {"start": None, "ballot": "random"}
-    assert RULES.settings({"ballot": 121}) == {"start": None, "ballot": "11-15 23-18 8-11"}
+    assert RULES.settings({}) == {"start": None, "ballot": None, "draws": "claim"}
+    assert RULES.settings({"ballot": "random"}) == {
+        "start": None,
+        "ballot": "random",
+        "draws": "claim",
+    }
+    assert RULES.settings({"ballot": 121}) == {
+        "start": None,
+        "ballot": "11-15 23-18 8-11",
+        "draws": "claim",
+    }
     for bad, words in (
         ({"ballot": "10-15 22-17 9-14"}, "barred"),
         ({"ballot": True}, "is not a ballot"),
@@ -144,7 +152,7 @@ def test_a_random_ballot_comes_from_the_seed_and_the_record_replays_it() -> None
     state = table.view("black")["state"]
     assert len(state["moves"]) == 4 and state["turn"] == "black"
     record = table.to_record()
-    assert record["settings"] == {"start": None, "ballot": "random"}
+    assert record["settings"] == {"start": None, "ballot": "random", "draws": "claim"}
     back = Table.from_record(record, {"checkers": RULES})
     assert back.view("black")["state"] == state
     # A log that does not begin with the seed's ballot is refused.

@@ -5,8 +5,9 @@ every action.
 
 * Backgammon: a seeded timed match; each online roll's secrets are found so that they give
   the dice the seeded door threw (one round per roll, opening ties included).
-* Checkers: a seeded game ended by a draw by agreement, one ended by threefold repetition
-  (kings shuttling), and one lost on time, noticed in both doors without any move.
+* Checkers: a seeded game ended by a draw by agreement, one ended by a claimed threefold
+  repetition (kings shuttling, then a claim), and one lost on time, noticed in both doors
+  without any move.
 """
 
 from __future__ import annotations
@@ -264,14 +265,23 @@ def test_a_checkers_draw_by_agreement_through_both_doors(doors: Doors) -> None:
                                               "points": 0}  # fmt: skip
 
 
-def test_a_checkers_draw_by_threefold_repetition_through_both_doors(doors: Doors) -> None:
+def test_a_checkers_draw_by_threefold_repetition_claimed_through_both_doors(doors: Doors) -> None:
     doors.open("checkers", {"start": "B:WK4,K8:BK29,K25"}, "none")
     shuttle = [("black", [25, 22]), ("white", [8, 11]), ("black", [22, 25]), ("white", [11, 8])]
     for side, path in shuttle * 2:
         doors.now.advance(1.0)
         doors.act(side, {"type": "move", "path": path})
+    # the start stands a third time: not drawn by itself (the ACF's draws are claimed), and
+    # either side may claim it, through either door
+    assert doors.views["black"]["outcome"] is None
+    for side in ("black", "white"):
+        assert doors.views[side]["state"]["claimable"] == "threefold repetition"
+        assert doors.views[side]["state"]["can"]["claim_draw"] is True
+    doors.act("black", {"type": "claim_draw"})
     outcome = doors.views["black"]["outcome"]
     assert outcome == {"winner": None, "reason": "threefold repetition", "points": 0}
+    assert doors.http_table().game.log()[-1] == {"claim_draw": "black"}
+    assert doors.room().table.game.log() == doors.http_table().game.log()
 
 
 def test_a_checkers_game_lost_on_time_in_both_doors(doors: Doors) -> None:

@@ -31,7 +31,10 @@ def test_two_computers_play_a_whole_game_and_the_record_rebuilds_it() -> None:
     done = table.play_computer()
     outcome = table.game.outcome()
     assert outcome is not None and len(done) == len(table.game.log())
-    assert all(applied.turn_complete for applied in done)
+    # every action a move, but the last: Black claims the draw the 40-move rule gives it
+    assert all(applied.turn_complete for applied in done[:-1])
+    assert table.game.log()[-1] == {"claim_draw": "black"}
+    assert outcome.reason == "40-move rule" and outcome.winner is None
     again = Table.from_record(table.to_record(), {"checkers": RULES})
     assert again.view("black") == table.view("black")
     # the same seed plays the same game
@@ -75,8 +78,10 @@ def test_the_view_shows_the_board_the_legal_moves_and_what_each_side_can_do() ->
         "offer_draw": True,
         "accept_draw": False,
         "decline_draw": False,
+        "claim_draw": False,
         "resign": True,
     }
+    assert view["draws"] == "claim" and view["claimable"] is None
     assert table.view("black")["state"]["legal"] == []  # not shown to the other side
     table.act("white", move(18, 9))
     view = table.view(None)["state"]
@@ -113,8 +118,8 @@ def test_the_computer_answers_a_draw_offer_by_its_evaluation() -> None:
     assert level.view()["outcome"] == {"winner": None, "reason": "agreement", "points": 0}
 
 
-def test_threefold_repetition_ends_the_game_at_the_table() -> None:
-    table = Table(RULES, {"start": "B:WK32:BK1"})
+def test_threefold_repetition_ends_the_game_by_itself_with_automatic_draws() -> None:
+    table = Table(RULES, {"start": "B:WK32:BK1", "draws": "automatic"})
     for _ in range(2):
         for side, path in (("black", (1, 6)), ("white", (32, 27)), ("black", (6, 1)),
                            ("white", (27, 32))):  # fmt: skip
@@ -124,6 +129,85 @@ def test_threefold_repetition_ends_the_game_at_the_table() -> None:
         "reason": "threefold repetition",
         "points": 0,
     }
+
+
+SHUTTLE = (("black", (1, 6)), ("white", (32, 27)), ("black", (6, 1)), ("white", (27, 32)))
+
+
+def test_a_repetition_is_claimed_at_the_table_and_the_record_replays_the_claim() -> None:
+    table = Table(RULES, {"start": "B:WK32:BK1"})  # a new table's draws are claimed
+    with pytest.raises(ActionRefused, match="no draw can be claimed now") as refused:
+        table.act("white", {"type": "claim_draw"})
+    assert refused.value.code == "not_allowed"
+    with pytest.raises(ActionRefused) as refused:
+        table.act("white", {"type": "claim_draw", "path": [1, 6]})
+    assert refused.value.code == "invalid_action"
+    for side, path in SHUTTLE + SHUTTLE[:3]:
+        table.act(side, move(*path))
+    # White's 27-32 would make the start a third time: White may claim on its move (rule
+    # 1.32.1), Black may not yet
+    white, black = table.view("white")["state"], table.view("black")["state"]
+    assert (white["claimable"], white["can"]["claim_draw"]) == ("threefold repetition", True)
+    assert (black["claimable"], black["can"]["claim_draw"]) == (None, False)
+    assert table.view(None)["state"]["can"]["claim_draw"] is False  # a spectator claims nothing
+    table.act("white", move(27, 32))  # White plays on: the start stands a third time
+    assert table.view()["outcome"] is None  # not drawn by itself
+    assert table.view("black")["state"]["claimable"] == "threefold repetition"
+    applied = table.act("black", {"type": "claim_draw"})
+    assert applied.events == ({"claim_draw": "black"},) and not applied.turn_complete
+    assert table.view()["outcome"] == {
+        "winner": None,
+        "reason": "threefold repetition",
+        "points": 0,
+    }
+    assert table.view("black")["state"]["can"]["claim_draw"] is False
+    record = table.to_record()
+    assert record["settings"]["draws"] == "claim" and record["log"][-1] == {"claim_draw": "black"}
+    again = Table.from_record(record, {"checkers": RULES})
+    assert again.view("black") == table.view("black")
+
+
+def test_a_record_without_the_draws_setting_replays_with_automatic_draws() -> None:
+    table = Table(RULES, {"start": "B:WK32:BK1", "draws": "automatic"})
+    for side, path in SHUTTLE * 2:
+        table.act(side, move(*path))
+    record = table.to_record()
+    del record["settings"]["draws"]  # as the tables saved before the setting have it
+    again = Table.from_record(record, {"checkers": RULES})
+    assert again.settings["draws"] == "automatic"
+    assert again.view("white") == table.view("white")
+    assert again.view()["outcome"] == {"winner": None, "reason": "threefold repetition",
+                                       "points": 0}  # fmt: skip
+    with pytest.raises(ActionRefused, match="draws 'sometimes' is not one of automatic, claim"):
+        Table(RULES, {"draws": "sometimes"})
+
+
+def test_the_computer_claims_a_draw_unless_it_stands_better() -> None:
+    # a lone king each: when the shuttle gives White a claim on its move, it claims (people
+    # play the shuttle, then the computer takes White's seat)
+    people = Table(RULES, {"start": "B:WK32:BK1"})
+    for side, path in SHUTTLE + SHUTTLE[:3]:
+        people.act(side, move(*path))
+    level = Table.from_record({**people.to_record(), "seats": {
+        "black": {"kind": "person"}, "white": {"kind": "computer", "level": "hard"}}},
+        {"checkers": RULES})  # fmt: skip
+    assert level.game.view("white")["claimable"] == "threefold repetition"
+    level.play_computer()
+    assert level.game.log()[-1] == {"claim_draw": "white"}
+    assert level.view()["outcome"] == {"winner": None, "reason": "threefold repetition",
+                                       "points": 0}  # fmt: skip
+    # three kings against one: White may claim the same repetition but stands better, and
+    # plays on
+    ahead = Table(RULES, {"start": "B:WK30,K31,K32:BK1"})
+    for side, path in SHUTTLE + SHUTTLE[:3]:
+        ahead.act(side, move(*path))
+    assert ahead.game.view("white")["claimable"] == "threefold repetition"
+    better = Table.from_record({**ahead.to_record(), "seats": {
+        "black": {"kind": "person"}, "white": {"kind": "computer", "level": "hard"}}},
+        {"checkers": RULES})  # fmt: skip
+    better.play_computer()
+    assert better.view()["outcome"] is None
+    assert "move" in better.game.log()[-1] and better.view()["to_act"] == ["black"]
 
 
 def test_the_clock_starts_with_the_first_move_and_adds_the_increment() -> None:

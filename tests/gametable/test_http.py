@@ -55,6 +55,36 @@ def test_a_checkers_game_against_the_computer_over_http(tmp_path: Path) -> None:
         assert again.status_code == 200 and again.json()["view"]["state"] == state
 
 
+def test_draws_are_claimed_over_http_and_the_computer_claims_one(tmp_path: Path) -> None:
+    with app_client(tmp_path / "db.sqlite3") as client:
+        made = make(client, **CHECKERS_VS_HARD, settings={"start": "B:WK32:BK1"})
+        table_id, headers = made["id"], {"X-Table-Token": made["token"]}
+        url = f"/api/tables/{table_id}/actions"
+        state = made["view"]["state"]
+        assert state["draws"] == "claim" and state["claimable"] is None
+        assert state["can"]["claim_draw"] is False
+        refused = client.post(url, json={"side": "black", "action": {"type": "claim_draw"}},
+                              headers=headers)  # fmt: skip
+        assert refused.status_code == 409
+        assert refused.json()["error"]["code"] == "not_allowed"
+        assert "no draw can be claimed now" in refused.json()["error"]["message"]
+        view = made["view"]
+        for _ in range(40):  # Black's king goes to and fro; the computer claims its draw
+            path = view["state"]["legal"][0]
+            answer = client.post(url, json={"side": "black", "action": {"type": "move",
+                                 "path": path}}, headers=headers)  # fmt: skip
+            assert answer.status_code == 200, answer.text
+            view = answer.json()["view"]
+            if view["outcome"] is not None:
+                break
+        assert view["outcome"] == {"winner": None, "reason": "threefold repetition", "points": 0}
+        exported = client.get(f"/api/tables/{table_id}/export.pdn", headers=headers)
+        assert '[Result "1/2-1/2"]' in exported.text
+        table = client.app.state.tables._tables[table_id].table  # type: ignore[attr-defined]
+        assert table.game.log()[-1] == {"claim_draw": "white"}
+        assert len(view["state"]["moves"]) == 7
+
+
 def test_refusals_answer_in_one_shape_and_change_nothing(tmp_path: Path) -> None:
     with app_client(tmp_path / "db.sqlite3") as client:
         made = make(client, **CHECKERS_VS_HARD)

@@ -268,7 +268,7 @@ def test_nothing_can_be_done_before_the_guest_joins() -> None:
     code, _, _, room = svc.create("checkers", {}, "none", name="Ann", side="black")
     assert room.view("black")["state"]["can"] == {
         "move": False, "offer_draw": False, "accept_draw": False, "decline_draw": False,
-        "resign": False,
+        "claim_draw": False, "resign": False,
     }  # fmt: skip
     svc.join(code, "Bob")
     assert room.view("black")["state"]["can"]["move"] is True

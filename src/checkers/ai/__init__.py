@@ -18,7 +18,13 @@ kings-only database, computed by our own retrograde analysis), :mod:`~checkers.a
 """
 
 from checkers.ai.levels import LEVELS, Level, get_level
-from checkers.ai.player import ComputerPlayer, SearchResult, accepts_draw, choose_move
+from checkers.ai.player import (
+    ComputerPlayer,
+    SearchResult,
+    accepts_draw,
+    choose_move,
+    claims_draw,
+)
 
 __all__ = [
     "LEVELS",
@@ -27,5 +33,6 @@ __all__ = [
     "SearchResult",
     "accepts_draw",
     "choose_move",
+    "claims_draw",
     "get_level",
 ]

@@ -210,3 +210,20 @@ def accepts_draw(game: Game, side: Color, level: str, *, rng: random.Random | No
         return True
     pieces = (position.black | position.white).bit_count()
     return found.score <= DRAW_ACCEPT_SCORE or (found.score < EDGE_SCORE and pieces <= FEW_PIECES)
+
+
+#: The computer claims a draw it may claim (threefold repetition, the 40-move rule) when its
+#: search sees no more than this for itself (hundredths of a man): a tenth of a man, no real
+#: advantage.
+DRAW_CLAIM_SCORE = 10
+
+
+def claims_draw(found: SearchResult, position: Position) -> bool:
+    """Whether the computer, whose search of ``position`` (its own move) found ``found``,
+    claims a draw it may claim now: when it does not stand better, that is when its search
+    sees at most :data:`DRAW_CLAIM_SCORE` for itself, or when the ending is level as
+    :func:`accepts_draw` judges one (at most :data:`FEW_PIECES` pieces and less than half a
+    man ahead). A side that stands better plays on (the search scores a move back into an
+    earlier position as a draw, so its score is what it sees beyond the repetition)."""
+    pieces = (position.black | position.white).bit_count()
+    return found.score <= DRAW_CLAIM_SCORE or (found.score < EDGE_SCORE and pieces <= FEW_PIECES)
