@@ -194,7 +194,8 @@ class TableGame:
         opponent's pieces each side has taken since the game's start), the ballot, the draw
         counts and mode (``quiet_plies``, ``repetitions``, ``draws``), the draw ``side`` can
         claim now (``claimable``: ``"threefold repetition"``, ``"40-move rule"`` or None;
-        None for a spectator), the computer's thinking time for its last move (``thought``:
+        None for a spectator) and the side that claimed the draw that ended the game
+        (``claimed_by``), the computer's thinking time for its last move (``thought``:
         ``{"moves", "seconds"}``, ``moves`` the length of the move list after that move, or
         None) and what ``side`` can do now (``can``, ``claim_draw`` among it)."""
         game = self.game
@@ -207,6 +208,7 @@ class TableGame:
         me = None if side is None else _color(side)
         offer_to_me = me is not None and game.draw_offer is not None and game.draw_offer is not me
         claimable = None if me is None else game.claimable(me)
+        claimed = None if game.outcome is None else game.outcome.claimed_by
         return {
             "board": {str(sq): piece.value for sq, piece in position.pieces().items()},
             "fen": position.fen(),
@@ -237,6 +239,7 @@ class TableGame:
             "repetitions": game.repetitions(),
             "draws": game.draws,
             "claimable": None if claimable is None else claimable.value,
+            "claimed_by": None if claimed is None else _side(claimed),
             "thought": None
             if self.thought is None
             else {"moves": self.thought[0], "seconds": round(self.thought[1], 3)},

@@ -81,7 +81,7 @@ def test_the_view_shows_the_board_the_legal_moves_and_what_each_side_can_do() ->
         "claim_draw": False,
         "resign": True,
     }
-    assert view["draws"] == "claim" and view["claimable"] is None
+    assert view["draws"] == "claim" and view["claimable"] is None and view["claimed_by"] is None
     assert table.view("black")["state"]["legal"] == []  # not shown to the other side
     table.act("white", move(18, 9))
     view = table.view(None)["state"]
@@ -161,6 +161,7 @@ def test_a_repetition_is_claimed_at_the_table_and_the_record_replays_the_claim()
         "points": 0,
     }
     assert table.view("black")["state"]["can"]["claim_draw"] is False
+    assert table.view("white")["state"]["claimed_by"] == "black"
     record = table.to_record()
     assert record["settings"]["draws"] == "claim" and record["log"][-1] == {"claim_draw": "black"}
     again = Table.from_record(record, {"checkers": RULES})

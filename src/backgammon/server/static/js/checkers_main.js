@@ -27,6 +27,7 @@ import {
 } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
 import { CheckersClock } from "./checkers_clock.js";
+import { claimLabel, claimWhy, drawnWords } from "./checkers_draws.js";
 import { createOnline } from "./checkers_online.js";
 import { RecordView, countTable, fetchRecord, recordWords } from "./checkers_record.js";
 import {
@@ -233,7 +234,8 @@ function drawMoves(state) {
     counts.push(`${Math.floor(state.quiet_plies / 2)} of 40 moves each without a capture or a man's move (the 40-move rule).`);
   }
   if (state.repetitions >= 2) {
-    counts.push(`This position has occurred ${state.repetitions} times (the third is a draw).`);
+    const third = state.draws === "claim" ? "at the third, a draw can be claimed" : "the third is a draw";
+    counts.push(`This position has occurred ${state.repetitions} times (${third}).`);
   }
   $("draw-counts").textContent = counts.join(" ");
 }
@@ -265,7 +267,16 @@ function announce(view) {
   else if (!over && parts.length && state.can.move) {
     parts.push(computer ? "Your move." : `${NAME[state.turn]} to move.`);
   }
-  app.announced = { table: app.table.id, moves: state.moves.length, over };
+  // A draw the viewer may claim, said once: the 40-move rule once a side, a repetition at
+  // each position it comes with.
+  const claimable = !over && state.can.claim_draw ? state.claimable : null;
+  const side = viewerSide(view);
+  const claim = claimable && (claimable === "40-move rule" ? `${side}:40` : `${side}:${state.moves.length}`);
+  if (claim && claim !== heard.claim) {
+    const who = computer ? "You" : NAME[side];
+    parts.push(`${who} may claim a draw (${claimable}): ${claimWhy(claimable, state.repetitions)}.`);
+  }
+  app.announced = { table: app.table.id, moves: state.moves.length, over, claim };
   if (parts.length) $("announce").textContent = parts.join(" ");
 }
 
@@ -296,12 +307,9 @@ function resultWords(view) {
   const { winner, reason } = view.outcome;
   const computer = isComputerGame();
   if (!winner) {
-    const why = {
-      agreement: "by agreement",
-      "threefold repetition": "by threefold repetition",
-      "40-move rule": "by the 40-move rule: 40 moves each without a capture or a man's move",
-    }[reason] || `(${reason})`;
-    return ["Draw", `The game is drawn ${why}.`];
+    const by = view.state.claimed_by;
+    const claimer = !by ? null : computer ? (by === app.table.side ? "You" : "The computer") : NAME[by];
+    return ["Draw", drawnWords(reason, claimer)];
   }
   const loser = other(winner);
   const you = computer && loser === app.table.side;
@@ -448,6 +456,15 @@ function updateControls() {
   const over = !view || Boolean(view.outcome) || Boolean(app.review && app.review.source === "file");
   $("undo-button").disabled = app.busy || board.chain.length < 1 || over;
   $("draw-button").disabled = app.busy || over || !state.can.offer_draw || Boolean(view.offer);
+  // A draw the viewer may claim (threefold repetition, the 40-move rule): shown while it can.
+  const claim = $("claim-button");
+  const claimable = !over && state.can.claim_draw ? state.claimable : null;
+  claim.hidden = !claimable;
+  claim.disabled = app.busy || !claimable;
+  if (claimable) {
+    claim.textContent = claimLabel(claimable);
+    claim.title = `You may claim a draw: ${claimWhy(claimable, state.repetitions)}.`;
+  }
   $("resign-button").disabled = app.busy || over || !state.can.resign;
   const exportable = Boolean(app.table && view) && !(app.review && app.review.source === "file");
   $("pdn-copy").disabled = !exportable;
@@ -735,6 +752,13 @@ async function offerDraw() {
   }
 }
 
+async function claimDraw() {
+  if (!app.view || !app.view.state.can.claim_draw) return;
+  const side = viewerSide(app.view);
+  app.notice = "";
+  await send(side, { type: "claim_draw" });
+}
+
 async function answerDraw(accept) {
   if (!app.view) return;
   const side = viewerSide(app.view);
@@ -975,6 +999,7 @@ function wire() {
   });
   $("undo-button").addEventListener("click", () => board.undoHop());
   $("draw-button").addEventListener("click", () => offerDraw());
+  $("claim-button").addEventListener("click", () => claimDraw());
   $("accept-button").addEventListener("click", () => answerDraw(true));
   $("decline-button").addEventListener("click", () => answerDraw(false));
   $("resign-button").addEventListener("click", () => {

@@ -20,6 +20,7 @@
 import {
   ApiError, RoomClient, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
+import { claimWhy, drawnWords } from "./checkers_draws.js";
 
 const CURRENT_KEY = "checkers.online";
 const NAME_KEY = "checkers.online.name";
@@ -290,12 +291,8 @@ export function createOnline(page) {
     const { winner, reason } = next.outcome;
     const me = next.room.you;
     if (!winner) {
-      const why = {
-        agreement: "by agreement",
-        "threefold repetition": "by threefold repetition",
-        "40-move rule": "by the 40-move rule: 40 moves each without a capture or a man's move",
-      }[reason] || `(${reason})`;
-      return ["Draw", `The game is drawn ${why}.`];
+      const by = next.state.claimed_by;
+      return ["Draw", drawnWords(reason, !by ? null : by === me ? "You" : opponentName(true))];
     }
     const loser = other(winner);
     const mine = loser === me;
@@ -388,7 +385,15 @@ export function createOnline(page) {
     });
     if (over && !heard.over) parts.push(resultWords(next).join(": "));
     else if (!over && parts.length && next.state.can.move) parts.push("Your move.");
-    heard = { key, moves: count, over };
+    // A draw this side may claim, said once: the 40-move rule once, a repetition at each
+    // position it comes with.
+    const state = next.state;
+    const claimable = !over && state.can.claim_draw ? state.claimable : null;
+    const claim = claimable && (claimable === "40-move rule" ? "40" : String(count));
+    if (claim && claim !== heard.claim) {
+      parts.push(`You may claim a draw (${claimable}): ${claimWhy(claimable, state.repetitions)}.`);
+    }
+    heard = { key, moves: count, over, claim };
     if (parts.length) $("announce").textContent = parts.join(" ");
   }
 
