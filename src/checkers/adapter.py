@@ -35,7 +35,6 @@ clock keeps running).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -83,9 +82,6 @@ class TableGame:
         self.game = game
         self.ballot = ballot
         self.preset = 0 if ballot is None else len(ballot.moves)
-        #: The computer's last move's thinking time: ``(moves played after it, seconds)``; not
-        #: kept in the record (a table rebuilt after a restart has none until it moves again).
-        self.thought: tuple[int, float] | None = None
 
     def to_act(self) -> frozenset[Side]:
         """The side that must answer a draw offer while one waits, else the side to move (who
@@ -195,9 +191,7 @@ class TableGame:
         counts and mode (``quiet_plies``, ``repetitions``, ``draws``), the draw ``side`` can
         claim now (``claimable``: ``"threefold repetition"``, ``"40-move rule"`` or None;
         None for a spectator) and the side that claimed the draw that ended the game
-        (``claimed_by``), the computer's thinking time for its last move (``thought``:
-        ``{"moves", "seconds"}``, ``moves`` the length of the move list after that move, or
-        None) and what ``side`` can do now (``can``, ``claim_draw`` among it)."""
+        (``claimed_by``) and what ``side`` can do now (``can``, ``claim_draw`` among it)."""
         game = self.game
         position = game.position
         over = game.outcome is not None
@@ -240,9 +234,6 @@ class TableGame:
             "draws": game.draws,
             "claimable": None if claimable is None else claimable.value,
             "claimed_by": None if claimed is None else _side(claimed),
-            "thought": None
-            if self.thought is None
-            else {"moves": self.thought[0], "seconds": round(self.thought[1], 3)},
             "can": {
                 "move": not over and side == mover,
                 "offer_draw": not over and me is not None and game.draw_offer is None,
@@ -425,15 +416,13 @@ class CheckersRules:
     ) -> dict[str, Any]:
         """The computer's answer to a draw offer made to it, else its claim of a draw it can
         claim when it does not stand better (:func:`checkers.ai.claims_draw`, judged on the
-        search that finds its move), else its move (its thinking time kept for the view:
-        ``thought``)."""
+        search that finds its move), else its move (the table times it: ``thought``)."""
         checkers_game = _checkers_game(game)
         offer = checkers_game.draw_offer
         color = _color(side)
         if offer is not None and offer is not color:
             accept = accepts_draw(checkers_game, color, level, rng=rng)
             return {"type": "accept_draw" if accept else "decline_draw"}
-        started = time.perf_counter()
         found = choose_move(
             checkers_game.position, level, rng=rng, history=checkers_game.positions[:-1]
         )
@@ -441,8 +430,6 @@ class CheckersRules:
             found, checkers_game.position
         ):
             return {"type": "claim_draw"}
-        if isinstance(game, TableGame):
-            game.thought = (len(checkers_game.moves) + 1, time.perf_counter() - started)
         return {"type": "move", "path": list(found.move.path)}
 
     def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:

@@ -139,6 +139,11 @@ class Table:
         self.game: GameInProgress = game
         self._now = now
         self.clock: Clock[str] | None = Clock(time_control, now) if time_control else None
+        #: Actions carried out at this table so far.
+        self.actions = 0
+        #: The computer's last action: ``{"side", "seconds" (its thinking time, wall clock),
+        #: "actions" (the table's count after it)}``, or None.
+        self.thought: dict[str, Any] | None = None
         self._rng = random.Random(seed ^ 0x5EA7)
 
     # ---------------------------------------------------------------- acting
@@ -195,6 +200,7 @@ class Table:
                 raise ActionRefused("invalid_action", "no chance is drawn by rounds here")
             applied = game.apply_chance(mover, action, shared)
         self._after(applied)
+        self.actions += 1
         return applied
 
     def _after(self, applied: Applied) -> None:
@@ -250,16 +256,21 @@ class Table:
             if side is None:
                 break
             level = self.seats[side].level or self.rules.levels[0]
+            started = time.perf_counter()
             action = self.rules.computer_action(self.game, side, level, self._rng)
+            seconds = time.perf_counter() - started
             done.append(self.act(side, action))
+            self.thought = {"side": side, "seconds": round(seconds, 3), "actions": self.actions}
         return done
 
     # ---------------------------------------------------------------- reading
 
     def view(self, side: Side | None = None) -> dict[str, Any]:
         """What ``side`` sees (None: a spectator): the game's name, the seats, who must act,
-        the offer waiting, the outcome, the clock, and under ``"state"`` the game's own part
-        (board, legal moves, ``can``, move list)."""
+        the offer waiting, the outcome, the clock, the count of actions carried out, the
+        computer's last action's thinking time (``thought``: ``{"side", "seconds",
+        "actions"}`` or None), and under ``"state"`` the game's own part (board, legal moves,
+        ``can``, move list)."""
         offer = self.game.offer()
         outcome = self.game.outcome()
         return {
@@ -269,6 +280,8 @@ class Table:
             "offer": None if offer is None else {"kind": offer.kind, "by": offer.by},
             "outcome": None if outcome is None else outcome.to_dict(),
             "clock": self.clock_view(),
+            "actions": self.actions,
+            "thought": self.thought,
             "state": self.game.view(side),
         }
 
@@ -300,6 +313,8 @@ class Table:
             "fair": self.fair,
             "log": self.game.log(),
             "clock": None if self.clock is None else self.clock.to_dict(),
+            "actions": self.actions,
+            "thought": self.thought,
         }
 
     @classmethod
@@ -346,6 +361,21 @@ class Table:
             if clock_data is not None:
                 table.clock = Clock.from_dict(clock_data, now)
                 table.clock.resume()
+            actions = record.get("actions", 0)
+            thought = record.get("thought")
+            if isinstance(actions, int) and not isinstance(actions, bool) and actions >= 0:
+                table.actions = actions
+            if (
+                isinstance(thought, dict)
+                and thought.get("side") in SIDES
+                and isinstance(thought.get("seconds"), int | float)
+                and isinstance(thought.get("actions"), int)
+            ):
+                table.thought = {
+                    "side": thought["side"],
+                    "seconds": float(thought["seconds"]),
+                    "actions": thought["actions"],
+                }
         except ActionRefused as error:
             if error.code == "invalid_record":
                 raise

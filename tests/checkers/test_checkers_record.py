@@ -1,5 +1,5 @@
 """A browser's record of its checkers games against the computer (``/api/stats/tables``) and
-the computer's thinking time in the table's view (``state.thought``), in the real app."""
+the computer's thinking time in the table's view (``thought``), in the real app."""
 
 from __future__ import annotations
 
@@ -51,15 +51,19 @@ def _count(client: TestClient, table: tuple[str, str, Any], browser: str = BROWS
 
 def test_the_view_says_how_long_the_computer_thought(client: TestClient) -> None:
     table = _table(client, level="easy")
-    assert table[2]["state"]["thought"] is None  # nobody has moved
+    assert table[2]["thought"] is None and table[2]["actions"] == 0  # nobody has moved
     view = _act(client, table, "black", {"type": "move", "path": [11, 15]})
-    thought = view["state"]["thought"]
-    assert thought["moves"] == 2 == len(view["state"]["moves"])  # the computer's reply
+    thought = view["thought"]
+    assert view["actions"] == 2 and len(view["state"]["moves"]) == 2
+    assert thought["side"] == "white" and thought["actions"] == 2  # the computer's reply
     assert 0 < thought["seconds"] < 5
     # the computer moving first (the person is White) thinks at the table's making
     white = _table(client, level="medium", me="white")
-    assert white[2]["state"]["thought"]["moves"] == 1
+    assert white[2]["thought"]["actions"] == 1 == white[2]["actions"]
     assert len(white[2]["state"]["moves"]) == 1
+    # read again, it is the same (the table's record holds it too)
+    again = client.get(f"/api/tables/{table[0]}", headers={"X-Table-Token": table[1]}).json()
+    assert again["view"]["thought"] == thought
 
 
 def test_a_finished_game_is_counted_once_by_level(client: TestClient) -> None:

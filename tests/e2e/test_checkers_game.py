@@ -242,8 +242,9 @@ def test_the_computers_thinking_time_is_shown(
         "() => document.body.dataset.state === 'idle' || "
         "document.querySelector('#status').textContent.includes('The computer is thinking')")
     wait_idle(page)
-    state = view_of(server, table_of(page))["state"]
-    assert state["thought"]["moves"] == 2
+    view = view_of(server, table_of(page))
+    state, thought = view["state"], view["thought"]
+    assert thought["actions"] == 2 == view["actions"] and thought["side"] == "white"
     note = page.locator("#thought-note")
     assert note.is_visible()
     name = level.capitalize()
@@ -251,8 +252,8 @@ def test_the_computers_thinking_time_is_shown(
     said = r"(less than 0\.01|\d+(\.\d+)?)"
     assert re.fullmatch(rf"The computer \({name}\) thought {said} s for {state['moves'][1]}\.",
                         text), text
-    assert float(note.get_attribute("data-seconds") or "-1") == state["thought"]["seconds"]
-    assert 0 < state["thought"]["seconds"] < 5
+    assert float(note.get_attribute("data-seconds") or "-1") == thought["seconds"]
+    assert 0 < thought["seconds"] < 5
     if level == "expert":
         picture(page, "checkers-thought-expert.png")
 

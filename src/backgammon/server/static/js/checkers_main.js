@@ -16,7 +16,7 @@
 // (game, move number, side, reason) and shows the moves read before the problem.
 //
 // Against the computer, the page says how long it thought for its last move (the view's
-// state.thought, timed by the server), and a finished game is counted in this browser's record
+// thought, timed by the table), and a finished game is counted in this browser's record
 // (js/checkers_record.js: won, lost and drawn by level; the Record button shows it).
 //
 // Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
@@ -351,8 +351,9 @@ function secondsWords(seconds) {
 function drawThought(view) {
   const node = $("thought-note");
   const state = view.state;
-  const thought = state.thought;
-  const shown = isComputerGame() && !online.active && Boolean(thought) && thought.moves === state.moves.length;
+  const thought = view.thought;
+  const shown = isComputerGame() && !online.active && Boolean(thought) && thought.actions === view.actions
+    && state.moves.length > 0;
   node.hidden = !shown;
   if (!shown) {
     node.textContent = "";
