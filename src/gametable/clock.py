@@ -219,6 +219,21 @@ class Clock(Generic[S]):
         side: S = type(self).parse(color)
         self._remaining[side] -= value
 
+    def credit(self, color: object, seconds: float) -> None:
+        """Give ``seconds`` (>= 0) back to ``color``'s reserve: time its clock ran while the
+        game could not go on through nobody's fault (online play: the room store was out of
+        reach, so every action was refused). The running turn goes on; its deadline moves
+        ``seconds`` later.
+
+        Raises:
+            ClockError: ``seconds`` is negative or not finite.
+        """
+        value = float(seconds)
+        if not 0 <= value < float("inf"):
+            raise self.error(f"seconds to credit must be a number >= 0, got {seconds!r}")
+        side: S = type(self).parse(color)
+        self._remaining[side] += value
+
     def cancel(self) -> None:
         """Take the running turn off the clock without charging it (a forced pass): time the
         turn was charged before a pause is given back too."""

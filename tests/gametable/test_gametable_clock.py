@@ -34,3 +34,20 @@ def test_bad_sides_controls_and_snapshots_are_refused() -> None:
         time_control("lightning")
     with pytest.raises(ClockError, match="turn 'red'"):
         Clock.from_dict({**clock.to_dict(), "turn": "red"})
+
+
+def test_credit_gives_time_back_and_moves_the_deadline() -> None:
+    t = [100.0]
+    clock: Clock[str] = Clock(TimeControl("t", 60.0, 2.0), lambda: t[0])
+    clock.start("white")
+    t[0] = 130.0  # 30 s ran, 12 of them while the game could not go on
+    clock.credit("w", 12.0)
+    assert clock.remaining("white") == 42.0 and clock.deadline() == 172.0
+    assert clock.running == "white"
+    clock.credit("black", 0.0)
+    assert clock.remaining("black") == 60.0
+    assert clock.stop() == 30.0 and clock.remaining("white") == 44.0
+    with pytest.raises(ClockError, match="seconds to credit must be a number >= 0, got -1"):
+        clock.credit("white", -1)
+    with pytest.raises(ClockError, match="got inf"):
+        clock.credit("black", float("inf"))
