@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -94,6 +94,9 @@ SWEEP_INTERVAL: Final = 0.5
 STREAM_LENGTH: Final = 256
 #: Seconds one Redis command may take before the action is refused as ``unavailable``.
 COMMAND_TIMEOUT: Final = 2.0
+#: Connections one process opens to Redis at most; a command waits (``COMMAND_TIMEOUT`` at
+#: most) for a free one rather than fail (Redis runs one command at a time anyway).
+MAX_CONNECTIONS: Final = 64
 
 _ACT: Final = """
 -- KEYS: room, events, deadlines, rooms, owner
@@ -221,7 +224,9 @@ class RedisRoomStore:
         prefix: the keys' prefix (several sites may share a database).
         max_record_bytes: the bound on one record (a larger one is refused, nothing written).
         stream_length: entries kept in a room's stream.
-        timeout: seconds one command may take (connecting included).
+        timeout: seconds one command may take (connecting, and waiting for a free connection,
+            included).
+        max_connections: the connections kept to Redis at most (a command waits for one).
 
     Every method raises :class:`RoomStoreUnavailable` when Redis does not answer.
     """
@@ -234,18 +239,22 @@ class RedisRoomStore:
         max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES,
         stream_length: int = STREAM_LENGTH,
         timeout: float = COMMAND_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         self.url = url
         self.prefix = prefix
         self.max_record_bytes = max_record_bytes
         self.stream_length = stream_length
-        self.redis: Any = Redis.from_url(
+        pool = BlockingConnectionPool.from_url(
             url,
+            max_connections=max_connections,
+            timeout=timeout,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
             health_check_interval=30,
         )
+        self.redis: Any = Redis.from_pool(pool)  # closes the pool with the client
         self._act = self.redis.register_script(_ACT)
         self._create = self.redis.register_script(_CREATE)
         self._seat = self.redis.register_script(_SEAT)
