@@ -1071,6 +1071,21 @@ def _spread(values: list[float]) -> dict[str, float]:
             "mean": statistics.fmean(ordered)}
 
 
+def _busiest(times: list[float], window: float) -> float:
+    """The most of sorted ``times`` in any ``window`` seconds (or in all of them, when they
+    span less), per second."""
+    if not times:
+        return 0.0
+    window = max(1e-3, min(window, times[-1] - times[0]))
+    most = 0
+    first = 0
+    for last, at in enumerate(times):
+        while at - times[first] > window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most / window
+
+
 def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
                    load_before: tuple[float, float, float]) -> tuple[dict[str, Any], bool]:
     """Print the tables door's figures; returns the JSON summary and whether p99 met the
@@ -1091,8 +1106,10 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
           f"message answered: {'yes' if answered == actions and completed == args.rooms else 'no'}"
           f" ({answered}/{actions}); dice checked against the secrets: "
           f"{sum(r.dice_checked for r in results)}")
+    starts = sorted(lat[0] for r in results for lat in r.latencies)
+    peak = _busiest(starts, 10.0)
     print(f"server messages: in {sent} ({sent / elapsed:,.0f}/s), out {received} "
-          f"({received / elapsed:,.0f}/s)")
+          f"({received / elapsed:,.0f}/s); the busiest 10 s: {peak:,.0f} timed messages/s in")
     own = [lat[1] * 1000 for r in results for lat in r.latencies]
     theirs = [lat[2] * 1000 for r in results for lat in r.latencies]
     own_spread, their_spread = _spread(own), _spread(theirs)
@@ -1167,6 +1184,7 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
         "dice_checked": sum(r.dice_checked for r in results),
         "server_in": sent, "server_out": received,
         "server_in_per_s": sent / elapsed, "server_out_per_s": received / elapsed,
+        "busiest_10s_in_per_s": peak,
         "own_view_ms": own_spread, "opponent_view_ms": their_spread,
         "min_own_view_ms": min(own, default=float("nan")),
         "min_opponent_view_ms": min(theirs, default=float("nan")),
