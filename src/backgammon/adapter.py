@@ -92,6 +92,29 @@ def _side(color: Color) -> Side:
     return "white" if color is WHITE else "black"
 
 
+def sentence_names(
+    me: Color | None, names: Mapping[Side, str] | None
+) -> tuple[Names, tuple[str, str] | None]:
+    """How the view's words name the sides, and the names its move list gives (White's,
+    Black's; None: the words' own labels).
+
+    Without ``names`` the sides keep their colours. With them (the players' names by side):
+    the viewer is "You" and the opponent is named ("Your opponent" when it gave no name), as
+    backgammon's own online door names them (``services.online.rooms.Room.names_for``); a
+    spectator reads both names; the move list gives both names (or the colours).
+    """
+    if names is None:
+        return (Names(me=me) if me is not None else Names()), None
+    white = names.get("white") or ""
+    black = names.get("black") or ""
+    listed = (white or "White", black or "Black")
+    if me is None:
+        return Names(listed[0], listed[1]), listed
+    if me is WHITE:
+        return Names("You", black or "Your opponent", me=me), listed
+    return Names(white or "Your opponent", "You", me=me), listed
+
+
 class TableMatch:
     """A backgammon match (or money session) in progress, as the table sees it."""
 
@@ -311,21 +334,28 @@ class TableMatch:
         """The match's log (:meth:`Match.to_log`), as one entry."""
         return [self.match.to_log()]
 
-    def view(self, side: Side | None) -> dict[str, Any]:
+    def view(
+        self, side: Side | None, *, names: Mapping[Side, str] | None = None
+    ) -> dict[str, Any]:
         """The view both doors already show (:func:`backgammon.services.table.describe`),
-        from ``side``'s point of view."""
+        from ``side``'s point of view; with the players' ``names`` its words say "You" and
+        the opponent's name (``"Bob doubles to 2"``; ``"Your opponent"`` for a player who
+        gave none) and the move list the players' names, as backgammon's own online door
+        says them (:func:`sentence_names`)."""
         me = None if side is None else _color(side)
         game = self._game
         mine = me is not None and side in self.to_act()
         length = self.match.length
         kind = "money" if length == 0 else ("single" if length == 1 else "match")
+        words, listed = sentence_names(me, names)
         view = describe(
             self.match,
             kind=kind,
-            names=Names(me=me) if me is not None else Names(),
+            names=words,
             mine=mine,
             session_over=self.match.is_over,
             to_act=me if game.phase is Phase.OPENING else None,
+            history_names=listed,
         )
         return dict(view)
 

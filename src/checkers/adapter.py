@@ -183,7 +183,9 @@ class TableGame:
         """The game's event log (:meth:`checkers.Game.replay` reads it)."""
         return [dict(event) for event in self.game.log]
 
-    def view(self, side: Side | None) -> dict[str, Any]:
+    def view(
+        self, side: Side | None, *, names: Mapping[Side, str] | None = None
+    ) -> dict[str, Any]:
         """The board, whose move it is, the legal moves (to the side to move, or a spectator),
         whether a capture is forced, the last move, the move list in PDN, the pieces left
         (``pieces``: each side's men and kings) and taken (``captured``: how many of the
@@ -191,7 +193,8 @@ class TableGame:
         counts and mode (``quiet_plies``, ``repetitions``, ``draws``), the draw ``side`` can
         claim now (``claimable``: ``"threefold repetition"``, ``"40-move rule"`` or None;
         None for a spectator) and the side that claimed the draw that ended the game
-        (``claimed_by``) and what ``side`` can do now (``can``, ``claim_draw`` among it)."""
+        (``claimed_by``) and what ``side`` can do now (``can``, ``claim_draw`` among it).
+        ``names`` changes nothing: the checkers page words the view itself."""
         game = self.game
         position = game.position
         over = game.outcome is not None

@@ -131,6 +131,7 @@ class Room:
             raise ActionRefused("room_full", "both seats of this room are taken")
         self.tokens[side] = token_hash(token)
         self.names[side] = name
+        self.table.seats[side] = Seat("remote", None, name)
         self.version += 1
         return side, self.views()
 
@@ -216,6 +217,21 @@ class Room:
         clock = self.table.clock
         if clock is not None and clock.running is None and clock.paused is not None:
             clock.resume()
+
+    def give_back(self, seconds: float) -> None:
+        """Give ``seconds`` (>= 0) back to whatever is being timed now: the running clock's
+        side (:meth:`Clock.credit <gametable.clock.Clock.credit>`) and each of a round's
+        waits (each started that much later, never after now). For time during which no
+        action could be taken (a room store out of reach); a game over or untimed is left
+        as it is."""
+        clock = self.table.clock
+        if clock is None or seconds <= 0 or self.table.game.outcome() is not None:
+            return
+        if clock.running is not None:
+            clock.credit(clock.running, seconds)
+        now = self._now()
+        for side, since in self._waits.items():
+            self._waits[side] = min(since + seconds, now)
 
     def wait_left(self, side: Side) -> float | None:
         """Seconds ``side`` has left while a round waits on it, or None."""
@@ -429,7 +445,7 @@ class Room:
         code, names, presence, the round, whether a claim is open and the rematch asked.
         Until the guest has joined, nothing can be done (every ``can`` of the game's part is
         false), as the room refuses every action then."""
-        view = self.table.view(side)
+        view = self.table.view(side, names=self.names)
         state = view.get("state")
         if self.free_seat() is not None and isinstance(state, dict):
             can = state.get("can")

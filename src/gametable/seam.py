@@ -138,9 +138,14 @@ class GameInProgress(Protocol):
         """The event log that :meth:`GameRules.replay` rebuilds the game from."""
         ...
 
-    def view(self, side: Side | None) -> dict[str, Any]:
+    def view(
+        self, side: Side | None, *, names: Mapping[Side, str] | None = None
+    ) -> dict[str, Any]:
         """The game's part of the view as ``side`` sees it (None: a spectator): the board,
-        the legal moves of the side to act, what can be done (``can``), the move list, words."""
+        the legal moves of the side to act, what can be done (``can``), the move list, words.
+        ``names``: the players' names by side (an online room's), for the game's words
+        (``"Bob doubles to 2"``; an empty name is a player who gave none); None when no seat
+        is named (the words name the sides)."""
         ...
 
 

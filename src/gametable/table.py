@@ -265,12 +265,17 @@ class Table:
 
     # ---------------------------------------------------------------- reading
 
-    def view(self, side: Side | None = None) -> dict[str, Any]:
+    def view(
+        self, side: Side | None = None, *, names: Mapping[Side, str] | None = None
+    ) -> dict[str, Any]:
         """What ``side`` sees (None: a spectator): the game's name, the seats, who must act,
         the offer waiting, the outcome, the clock, the count of actions carried out, the
         computer's last action's thinking time (``thought``: ``{"side", "seconds",
         "actions"}`` or None), and under ``"state"`` the game's own part (board, legal moves,
-        ``can``, move list)."""
+        ``can``, move list). ``names``: the players' names the game's words use (an online
+        room passes its own); by default the seats' names, or None when no seat has one."""
+        if names is None and any(seat.name for seat in self.seats.values()):
+            names = {s: seat.name for s, seat in self.seats.items()}
         offer = self.game.offer()
         outcome = self.game.outcome()
         return {
@@ -282,7 +287,7 @@ class Table:
             "clock": self.clock_view(),
             "actions": self.actions,
             "thought": self.thought,
-            "state": self.game.view(side),
+            "state": self.game.view(side, names=names),
         }
 
     def clock_view(self) -> dict[str, Any] | None:

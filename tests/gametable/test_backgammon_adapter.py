@@ -3,6 +3,7 @@ gate, whose clock runs (the doubled player's while it decides), the record and t
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -156,3 +157,31 @@ def test_a_raccoon_through_the_plug_in() -> None:
     assert (game.cube_value, str(game.cube_owner), game.phase) == (8, mover, Phase.ROLL)
     assert [t.text for t in game.history if t.action != "move"] == [
         "Doubles => 2", "Beavers => 4", "Raccoons => 8", "Takes"]
+
+
+def test_named_seats_give_the_words_the_players_names() -> None:
+    """Seats with names (an online room's players): each side reads "You" and its opponent's
+    name, the move list both names; without names the words keep the colours."""
+    seats = {"white": Seat("person", None, "Ann"), "black": Seat("person", None, "Bob")}
+    table = Table(RULES, {"length": 3}, seats, seed=5)
+    table.act("white", {"type": "roll"})
+    mover = table.view()["to_act"][0]
+    other = "white" if mover == "black" else "black"
+    play = table.rules.computer_action(table.game, mover, "easy", random.Random(1))
+    table.act(mover, play)
+    table.act(other, {"type": "double"})
+    name = {"white": "Ann", "black": "Bob"}
+    assert table.view(mover)["state"]["message"].startswith(f"{name[other]} doubles to 2")
+    assert table.view(other)["state"]["message"].startswith("You double to 2")
+    history = [entry["text"] for entry in table.view(mover)["state"]["history"]]
+    assert history[-1] == f"{name[other]} doubles to 2"
+    assert any(line.startswith(f"{name[mover]} ") for line in history)
+    # a player who gave no name is "Your opponent"; a spectator reads both names
+    assert table.view(mover, names={mover: name[mover], other: ""})["state"][
+        "message"].startswith("Your opponent doubles to 2")
+    assert table.view(None)["state"]["message"].startswith(f"{name[other]} doubles to 2")
+    plain = Table(RULES, {"length": 3}, seed=5)
+    for action in ({"type": "roll"}, play):
+        plain.act("white" if action["type"] == "roll" else mover, action)
+    plain.act(other, {"type": "double"})
+    assert plain.view(mover)["state"]["message"].startswith(f"{other.title()} doubles to 2")

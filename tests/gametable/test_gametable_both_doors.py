@@ -61,7 +61,9 @@ class Doors:
                 "game": game,
                 "settings": settings,
                 "time_control": time_control,
-                "seats": {"white": {"kind": "person"}, "black": {"kind": "person"}},
+                # named as the room's players: both doors' words then name them alike
+                "seats": {"white": {"kind": "person", "name": "Ann"},
+                          "black": {"kind": "person", "name": "Bob"}},
             },
         )
         assert made.status_code == 201, made.text
@@ -238,6 +240,17 @@ def test_a_seeded_backgammon_match_through_both_doors(doors: Doors) -> None:
     outcome = doors.http_table().game.outcome()
     assert outcome is not None and outcome.points >= 3
     assert doors.views["white"]["outcome"] == outcome.to_dict()
+    # the words name the players as backgammon's own online door does: "You" and the
+    # opponent's name; the move list both names
+    winner = outcome.winner
+    assert winner is not None
+    loser = "black" if winner == "white" else "white"
+    name = {"white": "Ann", "black": "Bob"}
+    assert doors.views[winner]["state"]["result"]["title"] == "You win the match"
+    assert doors.views[loser]["state"]["result"]["title"] == f"{name[winner]} wins the match"
+    lines = [entry["text"] for entry in doors.views["white"]["state"]["history"]]
+    assert any(line.startswith("Ann ") for line in lines)
+    assert any(line.startswith("Bob ") for line in lines)
     assert actions > 40
 
 
