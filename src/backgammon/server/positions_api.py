@@ -13,6 +13,12 @@ six saved positions per browser.
   (:func:`~backgammon.services.analysis_jobs.position_evaluation`); what a review asks for
   each frame's decisions. A malformed ID answers 422 (``code`` ``"invalid_id"``), a position
   the game cannot be picked up at 422 (``"invalid_setup"``), each with the reason in words.
+* ``POST /api/positions/turn`` (``{board, turn, dice, moves}``): a turn built one checker at
+  a time away from the game, as the shared table's online door (which takes whole plays)
+  needs it: the board after the moves, the dice left, where each checker can go next, the
+  play so far in notation and whether it is whole
+  (:func:`~backgammon.services.destinations.turn_json`); 422 ``invalid_turn`` with the
+  reason for a board, dice or move that is not one.
 * ``GET /api/saved-positions?browser=B``, ``POST /api/saved-positions`` (``{browser, name,
   setup}``), ``DELETE /api/saved-positions/{id}?browser=B``: a browser's saved positions. A
   seventh answers 409 (``code`` ``"saved_positions_full"``).
@@ -33,9 +39,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from typing_extensions import TypedDict
 
 from backgammon.core.errors import InvalidPositionError
+from backgammon.core.position import Position
 from backgammon.core.xgid import Xgid
 from backgammon.server.api import ErrorResponse, client_address
 from backgammon.services.analysis_jobs import EvaluationSlots, position_evaluation
+from backgammon.services.destinations import TurnJSON, turn_json
 from backgammon.services.saved_positions import (
     MAX_NAME_LENGTH,
     MAX_SAVED_POSITIONS,
@@ -89,6 +97,37 @@ class EvaluationRequest(BaseModel):
                           description="an XGID, or PositionID:MatchID")
     gammons: StrictBool = Field(True, description="false: a game played without gammons "
                                 "(every win a single game), which an ID cannot say")
+
+
+class TurnMoveRequest(BaseModel):
+    """One checker moved by one die: page places (White's numbering, ``"bar"``, ``"off"``)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_: int | Literal["bar"] = Field(alias="from")
+    to: int | Literal["off"]
+    die: int = Field(ge=1, le=6)
+
+
+class TurnBoardRequest(BaseModel):
+    """The board at the turn's start, as the views send it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    points: list[int] = Field(min_length=26, max_length=26)
+    off: dict[Literal["white", "black"], int]
+
+
+class TurnRequest(BaseModel):
+    """A turn being built: the board at its start, the side on roll, the dice and the moves
+    made so far (at most four)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    board: TurnBoardRequest
+    turn: Literal["white", "black"]
+    dice: list[int] = Field(min_length=2, max_length=2)
+    moves: list[TurnMoveRequest] = Field(default_factory=list, max_length=4)
 
 
 class SaveRequest(BaseModel):
@@ -199,6 +238,24 @@ async def evaluate_position(body: EvaluationRequest, request: Request) -> Any:
             request, lambda x: position_evaluation(x, gammons=gammons)), xgid)
     except SetupError as exc:
         return _invalid(str(exc))
+
+
+def _turn(body: TurnRequest) -> TurnJSON:
+    off = body.board.off
+    start = Position.from_points(body.board.points, body.turn,
+                                 off=(off.get("white", 0), off.get("black", 0)))
+    return turn_json(start, body.dice, [(m.from_, m.to, m.die) for m in body.moves])
+
+
+@router.post("/api/positions/turn", response_model=TurnJSON,
+             summary="A turn built one checker at a time")
+async def turn_position(body: TurnRequest) -> TurnJSON | JSONResponse:
+    """The board after the moves made, the dice left, where each checker can go next, the
+    play so far and whether it is whole; 422 ``invalid_turn`` with the reason."""
+    try:
+        return await _in_thread(_turn, body)
+    except ValueError as exc:  # InvalidPositionError is one too
+        return _invalid(str(exc), "invalid_turn")
 
 
 @router.get("/api/saved-positions", response_model=SavedListJSON,

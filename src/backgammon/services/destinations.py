@@ -8,14 +8,19 @@ places are the page's (White's numbering, ``"bar"``, ``"off"``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
-from backgammon.core.game import Game, Phase
-from backgammon.core.moves import Move, legal_paths
-from backgammon.core.types import BAR, OFF, WHITE, Color
-from backgammon.services.state import LegalJSON, MoveJSON, Place
+from typing_extensions import TypedDict
 
-__all__ = ["legal_json", "move_json", "paths_by_destination", "place"]
+from backgammon.core.game import Game, Phase
+from backgammon.core.moves import Move, apply_play, legal_moves, legal_paths
+from backgammon.core.position import Position
+from backgammon.core.types import BAR, OFF, WHITE, Color
+from backgammon.services.state import BoardJSON, LegalJSON, MoveJSON, Place
+
+__all__ = ["TurnJSON", "legal_json", "move_json", "own_point", "paths_by_destination", "place",
+           "turn_json"]
 
 
 def place(point: int, mover: Color, *, source: bool) -> Place:
@@ -49,8 +54,13 @@ def paths_by_destination(game: Game) -> dict[tuple[int, int], list[Move]]:
     """
     if game.phase is not Phase.MOVE:
         return {}
+    return _paths(game.turn_start, game.dice_left, game.played)
+
+
+def _paths(start: Position, dice_left: Sequence[int],
+           played: Sequence[Move]) -> dict[tuple[int, int], list[Move]]:
     best: dict[tuple[int, int], list[Move]] = {}
-    for found in legal_paths(game.turn_start, game.dice_left, game.played):
+    for found in legal_paths(start, dice_left, played):
         path = list(found)
         key = (path[0].from_point, path[-1].to_point)
         rank = (sum(m.hit for m in path[:-1]), len(path), [m.die for m in path])
@@ -69,8 +79,12 @@ def legal_json(game: Game) -> list[LegalJSON]:
     if game.phase is not Phase.MOVE:
         return []
     mover = game.on_roll if game.on_roll is not None else WHITE
+    return _legal(paths_by_destination(game), mover)
+
+
+def _legal(paths: dict[tuple[int, int], list[Move]], mover: Color) -> list[LegalJSON]:
     by_source: dict[int, list[tuple[int, list[Move]]]] = {}
-    for (src, dst), path in paths_by_destination(game).items():
+    for (src, dst), path in paths.items():
         by_source.setdefault(src, []).append((dst, path))
     result: list[LegalJSON] = []
     for src in sorted(by_source, reverse=True):
@@ -82,3 +96,72 @@ def legal_json(game: Game) -> list[LegalJSON]:
         result.append(cast(LegalJSON, {"from": place(src, mover, source=True),
                                        "destinations": destinations}))
     return result
+
+
+def own_point(where: Place, mover: Color, *, source: bool) -> int:
+    """A place of the page (White's numbering, ``"bar"``, ``"off"``) in ``mover``'s numbering
+    (bar 25, off 0): the inverse of :func:`place`.
+
+    Raises:
+        ValueError: a place that is not one (``"bar"`` as a destination, ``"off"`` as a
+            source, a number outside 1..24).
+    """
+    if where == "bar" and source:
+        return BAR
+    if where == "off" and not source:
+        return OFF
+    if isinstance(where, bool) or not isinstance(where, int) or not 1 <= where <= 24:
+        raise ValueError(f"{where!r} is not a place to move {'from' if source else 'to'}")
+    return where if mover is WHITE else 25 - where
+
+
+class TurnJSON(TypedDict):
+    """A turn being built one checker at a time away from the game (a play sent whole, as the
+    shared table's online door takes it): the board after the moves made, the moves (as the
+    page takes them), the dice left, where each checker can go next, the play so far in
+    notation and whether it is whole (nothing more can be moved)."""
+
+    board: BoardJSON
+    played: list[MoveJSON]
+    dice_left: list[int]
+    legal: list[LegalJSON]
+    play: str
+    complete: bool
+
+
+def turn_json(start: Position, dice: Sequence[int],
+              moves: Sequence[tuple[Place, Place, int]]) -> TurnJSON:
+    """The turn of ``start``'s side to move with ``dice`` after ``moves`` (page places and the
+    die of each, in the order made), each checked against the rules
+    (:func:`~backgammon.core.moves.legal_moves` from the moves before it).
+
+    Raises:
+        ValueError: bad dice, or a move that is not legal where it is made (its words say
+            which).
+    """
+    if len(dice) != 2 or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6
+                             for d in dice):
+        raise ValueError(f"dice must be two numbers 1 to 6, not {list(dice)!r}")
+    mover = start.turn
+    left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    played: list[Move] = []
+    position = start
+    for index, (src, dst, die) in enumerate(moves):
+        key = (own_point(src, mover, source=True), own_point(dst, mover, source=False), die)
+        found = next((m for m in legal_moves(start, left, played)
+                      if (m.from_point, m.to_point, m.die) == key), None)
+        if found is None:
+            raise ValueError(f"move {index + 1} ({src} to {dst} with a {die}) is not legal there")
+        played.append(found)
+        left.remove(found.die)
+        position = apply_play(position, (found,))
+    paths = _paths(start, left, played) if left else {}
+    return {
+        "board": {"points": list(position.points),
+                  "off": {"white": position.off[0], "black": position.off[1]}},
+        "played": [move_json(m, mover) for m in played],
+        "dice_left": left,
+        "legal": _legal(paths, mover),
+        "play": " ".join(str(m) for m in played),
+        "complete": not paths,
+    }
