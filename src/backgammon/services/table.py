@@ -215,14 +215,16 @@ _KEPT_LOCK = threading.Lock()
 
 
 def match_history(match: Match, names: tuple[str, str] = ("White", "Black"), *,
-                  claimed: bool = False) -> tuple[list[HistoryJSON], str]:
+                  claimed: bool = False, text: bool = True) -> tuple[list[HistoryJSON], str]:
     """:func:`history_json` of ``match``'s games and its JSON text, made from the games not
     yet over only: the lines of the games over are kept with the match, so that a long
     session's move list costs its current game, not its history, at each view.
 
     ``claimed``: the last game was claimed from a silent player (online play without a
-    clock, which records it as a timeout): its line says so, not that time ran out."""
-    entries, text = _match_history(match, names)
+    clock, which records it as a timeout): its line says so, not that time ran out.
+    ``text`` False: the lines only (the text is ``""``), for a view that is encoded whole
+    later: the current game's lines are not encoded twice."""
+    entries, encoded = _match_history(match, names, text)
     if claimed:
         for index in range(len(entries) - 1, -1, -1):
             entry = entries[index]
@@ -230,14 +232,15 @@ def match_history(match: Match, names: tuple[str, str] = ("White", "Black"), *,
                 name = names[0] if entry["color"] == "white" else names[1]
                 entries[index] = {**entry,
                                   "text": f"{was(name)} silent too long: the game was claimed"}
-                text = json.dumps(entries, separators=(",", ":"))
+                encoded = json.dumps(entries, separators=(",", ":")) if text else ""
                 break
             if entry["kind"] == "game":
                 break
-    return entries, text
+    return entries, encoded
 
 
-def _match_history(match: Match, names: tuple[str, str]) -> tuple[list[HistoryJSON], str]:
+def _match_history(match: Match, names: tuple[str, str],
+                   want_text: bool = True) -> tuple[list[HistoryJSON], str]:
     """:func:`match_history` as the games' own lines say it."""
     games = match.games
     several = len(games) > 1
@@ -261,11 +264,33 @@ def _match_history(match: Match, names: tuple[str, str]) -> tuple[list[HistoryJS
         entries, text, score, count = list(kept.entries), kept.text, kept.score, kept.count
     rest: list[HistoryJSON] = []
     for number in range(count + 1, len(games) + 1):  # (only the current game, in play)
-        rest.extend(_game_lines(games[number - 1], number, several, score, names))
+        rest.extend(_current_lines(games[number - 1], number, several, score, names))
+    if not want_text:
+        return entries + rest, ""
     if rest:
         more = ",".join(json.dumps(line, separators=(",", ":")) for line in rest)
         text = f"{text},{more}" if text else more
     return entries + rest, f"[{text}]"
+
+
+#: The current game's lines, kept until its log grows (by the game; forgotten with it).
+_CURRENT: weakref.WeakKeyDictionary[Game, tuple[tuple[Any, ...], list[HistoryJSON]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _current_lines(game: Game, number: int, several: bool, score: tuple[int, int],
+                   names: tuple[str, str]) -> list[HistoryJSON]:
+    """:func:`_game_lines` of a game in play, made again only when its log has grown (every
+    view of every seat reads them)."""
+    key = (game.event_count, number, several, score, names)
+    with _KEPT_LOCK:
+        kept = _CURRENT.get(game)
+    if kept is not None and kept[0] == key:
+        return list(kept[1])
+    lines = _game_lines(game, number, several, score, names)
+    with _KEPT_LOCK:
+        _CURRENT[game] = (key, lines)
+    return list(lines)
 
 
 def _game_lines(game: Game, number: int, several: bool, score: tuple[int, int],
@@ -524,7 +549,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "cube": cube_json(game),
         "score": score_json(match, kind),
         "history": match_history(match, history_names,
-                                 claimed=abandoned_after is not None)[0],
+                                 claimed=abandoned_after is not None, text=False)[0],
         "last_turn": last_turn_json(game, human),
         "forced_play": forced_play_json(game) if mine else None,
         "result": result,
