@@ -819,7 +819,8 @@ def _shared_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[An
 
     service = SharedRoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS},
                                 TimedRedisStore(args.redis), max_rooms=1 << 30,
-                                max_per_owner=1 << 30)
+                                max_per_owner=1 << 30,
+                                apply_events=not getattr(args, "rebuild_copies", False))
 
     @asynccontextmanager
     async def lifespan(_app: Any) -> Any:
@@ -1258,6 +1259,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="--door tables --redis: server processes sharing the rooms "
                              "(default 1); each room's host plays through one, its guest "
                              "through the next")
+    parser.add_argument("--rebuild-copies", action="store_true",
+                        help="--redis: a process takes the other processes' actions into its "
+                             "copy of a room by rebuilding it from the stored record, as "
+                             "before issue 36's catch-up by events (for comparison)")
     parser.add_argument("--redis", metavar="URL", nargs="?", const="auto", default=None,
                         help="--door tables: the rooms in Redis (gametable.redis_rooms): a "
                              "URL, or none to start a redis-server of the bench's own")

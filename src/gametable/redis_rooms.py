@@ -14,13 +14,16 @@ What Redis holds, under a prefix (default ``gt:``; ``{code}`` is the room's code
   ``token_black`` (the seats' token hashes, also in the record), ``deadline``.
 * ``room:{code}:events`` (stream, capped): one entry per accepted action (``v``: the new
   version, ``e``: JSON ``{"kind": "create" | "join" | "action" | "tick", "side", "message",
-  "extra"}``) and per seat opened or closed (``{"kind": "seat", "side", "on", "proc"}``).
+  "extra"}``, an action or a tick also ``"at"``, the writer's wall clock when it took the
+  step, and ``"rv"``, the room's version after it) and per seat opened or closed
+  (``{"kind": "seat", "side", "on", "proc"}``).
 * ``room:{code}:seats`` (hash): ``white`` / ``black`` → ``on|PROCESS|EXPIRY`` (connected to
   that process; refreshed every :data:`PRESENCE_REFRESH` seconds) or ``off|SINCE``.
 * ``bell:{code}`` (pub/sub channel): rung after each entry; it carries no data.
 * ``rooms`` and ``owner:{address}`` (sorted sets, score = expiry): the server-wide and
   per-address room counts; ``deadlines`` (sorted set, score = wall-clock instant of the next
-  flag).
+  flag); ``outages`` (sorted set of ``START|END|PROCESS``, score = END: the windows a process
+  could not reach Redis, wall clock, kept as long as a room may live).
 
 **One atomic step per action**: a registered Lua script checks the room's version, then
 stores the new record, appends the event to the stream, refreshes the TTLs (rooms expire by
@@ -32,16 +35,27 @@ more (a refusal then says why, or ``conflict``).
 
 **Fan-out**: each process subscribes to the doorbells of the rooms it has players in, and on
 a ring (and every :data:`POLL_INTERVAL` seconds, so a lost ring costs latency, never an event)
-reads each room's stream from the last entry it saw; a newer version rebuilds its copy from
-the stored record, and each local seat is pushed its view once per new action, in order. A
+reads each room's stream from the last entry it saw. When the stream holds exactly the next
+versions, each an action or a tick, the copy applies them itself at the writer's instants
+(checked: each must be accepted and reach the writer's room version); otherwise (a join, a
+gap, a refusal) it is rebuilt from the stored record, which replays the whole game. Each
+local seat is pushed its view once per new action, in order. A
 flag that falls or a claim is an ordinary action through the same script, so exactly one
 process applies it; every process also sweeps ``deadlines`` for rooms nobody holds.
 
 **Redis unreachable**: every action is refused with ``unavailable`` and the local copy goes
-back to its last stored record (nothing half-applies); the client reconnects by itself, and
+back to its last stored state (nothing half-applies); the client reconnects by itself, and
 the rooms catch up from their streams when Redis answers again. The time between a record's
 save and its rebuild in another process is charged to the side whose clock ran, from the
-writer's wall clock (processes on machines with synchronised clocks).
+writer's wall clock (processes on machines with synchronised clocks), **less the outages**:
+a process's first failed call opens an outage (at the instant it was made), its first
+answered call closes it; it then gives the outage back to each copy it holds (the running
+clock, :meth:`Clock.credit <gametable.clock.Clock.credit>`, and a round's waits) and records
+the window in ``outages``, which every process reads with each room it loads, so a room
+rebuilt anywhere from a record saved before the outage is charged the time since the save
+less the outages in between (several processes' windows of one outage count once). An
+outage that only some processes saw (a partition) is given back to every room rebuilt after
+it all the same.
 """
 
 from __future__ import annotations
@@ -191,8 +205,9 @@ class RoomStoreUnavailable(TableError, ConnectionError):
 @dataclass(frozen=True, slots=True)
 class LoadedRoom:
     """A room as stored: ``version``, ``record``, ``owner``, ``saved_at`` (wall clock),
-    ``seats`` (the presence hash, side → value) and ``last_id`` (its stream's last entry,
-    ``"0-0"`` for none), read in one transaction."""
+    ``seats`` (the presence hash, side → value), ``last_id`` (its stream's last entry,
+    ``"0-0"`` for none) and ``outages`` (the windows Redis was out of reach, see
+    :meth:`RedisRoomStore.record_outage`), read in one transaction."""
 
     code: str
     version: int
@@ -201,6 +216,7 @@ class LoadedRoom:
     saved_at: float
     seats: dict[str, str]
     last_id: str
+    outages: list[tuple[float, float]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +292,10 @@ class RedisRoomStore:
     def bell(self, code: str) -> str:
         """The room's doorbell channel."""
         return f"{self.prefix}bell:{code}"
+
+    def outages_key(self) -> str:
+        """The sorted set of the windows Redis was out of reach."""
+        return f"{self.prefix}outages"
 
     def _owner_key(self, owner: str | None) -> str:
         return f"{self.prefix}rooms" if owner is None else f"{self.prefix}owner:{owner}"
@@ -418,7 +438,8 @@ class RedisRoomStore:
         pipe.hgetall(self.room_key(code))
         pipe.hgetall(self.seats_key(code))
         pipe.xrevrange(self.events_key(code), count=1)
-        fields, seats, last = await self._call(pipe.execute())
+        pipe.zrange(self.outages_key(), 0, -1)
+        fields, seats, last, outages = await self._call(pipe.execute())
         if not fields:
             return None
         data = {_text(k): _text(v) for k, v in fields.items()}
@@ -437,6 +458,7 @@ class RedisRoomStore:
             saved_at,
             {_text(k): _text(v) for k, v in seats.items()},
             _text(last[0][0]) if last else "0-0",
+            _windows(outages),
         )
 
     async def version(self, code: str) -> int | None:
@@ -508,6 +530,41 @@ class RedisRoomStore:
         else:
             await self._call(self.redis.zadd(key, {code: deadline}, xx=True))
 
+    async def record_outage(
+        self, start: float, end: float, process: str, keep: float
+    ) -> list[tuple[float, float]]:
+        """Add the window ``[start, end]`` (wall clock) during which ``process`` could not
+        reach Redis to the set every process reads (score: its end), drop the windows that
+        ended more than ``keep`` seconds before ``end`` (no stored room is older), and return
+        every window kept, ``(start, end)`` pairs sorted by start.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        key = self.outages_key()
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zadd(key, {f"{start!r}|{end!r}|{process}": end})
+        pipe.zremrangebyscore(key, "-inf", repr(end - keep))
+        pipe.zrange(key, 0, -1)
+        *_done, members = await self._call(pipe.execute())
+        return _windows(members)
+
+    async def outages(self) -> list[tuple[float, float]]:
+        """The windows kept by :meth:`record_outage`, sorted by start.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        return _windows(await self._call(self.redis.zrange(self.outages_key(), 0, -1)))
+
+    async def probe(self) -> None:
+        """One PING.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        await self._call(self.redis.ping())
+
     async def ping(self) -> bool:
         """True when Redis answers."""
         try:
@@ -532,6 +589,21 @@ class RedisRoomStore:
             raise
 
 
+def _windows(members: Any) -> list[tuple[float, float]]:
+    """``start|end|process`` members as ``(start, end)`` pairs, sorted, each once (several
+    processes record the same outage; bad members left out)."""
+    windows: set[tuple[float, float]] = set()
+    for member in members or []:
+        parts = _text(member).split("|")
+        try:
+            start, end = float(parts[0]), float(parts[1])
+        except (IndexError, ValueError):
+            continue
+        if end > start:
+            windows.add((start, end))
+    return sorted(windows)
+
+
 def _event(entry: Any) -> RoomEvent:
     ident, fields = entry
     data = {_text(k): _text(v) for k, v in fields.items()}
@@ -549,8 +621,11 @@ def _event(entry: Any) -> RoomEvent:
 @dataclass(eq=False, slots=True)
 class _Held:
     """A process's copy of a room: the room, its stored version, the last stream entry read,
-    the last version pushed to the seats here, the seats' marks, the record stored last (what
-    the copy goes back to when a step is not stored) and the seats connected here."""
+    the last version pushed to the seats here, the seats' marks, the seats connected here and
+    what the copy goes back to when a step is not stored: ``record`` (a record of version
+    ``record_version``, snapshot at the wall-clock instant ``record_at``) and ``tail`` (the
+    stream's events applied to the copy since). ``saved_at``: the wall-clock instant the
+    stored version was made (its clock has run since then at the latest)."""
 
     room: Room
     owner: str | None
@@ -562,6 +637,10 @@ class _Held:
     local: dict[Side, int] = field(default_factory=lambda: {side: 0 for side in SIDES})
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     used: float = 0.0
+    saved_at: float = 0.0
+    record_at: float = 0.0
+    record_version: int = 0
+    tail: list[dict[str, Any]] = field(default_factory=list)
 
     def held_here(self) -> bool:
         return any(self.local.values())
@@ -578,6 +657,13 @@ class SharedRoomService(RoomService):
             tests: the same fake for every process).
         process: this process's name in the seats' marks (default: a random one).
         poll_interval, sweep_interval, presence_refresh: the background loops' periods.
+
+        apply_events: take the other processes' actions into a copy by applying their
+            stream events (False: by rebuilding it from the stored record each time, the
+            slower way kept for comparison).
+
+    ``applied`` and ``rebuilt`` count the other processes' actions this process took into
+    its copies by applying the stream's event and by rebuilding from the stored record.
 
     The door's calls (:meth:`open_room`, :meth:`message`, ...) raise
     :class:`~gametable.errors.ActionRefused` with the in-process service's codes, and
@@ -602,9 +688,12 @@ class SharedRoomService(RoomService):
         poll_interval: float = POLL_INTERVAL,
         sweep_interval: float = SWEEP_INTERVAL,
         presence_refresh: float = PRESENCE_REFRESH,
+        apply_events: bool = True,
     ) -> None:
+        self._mono = now
+        self._shift = 0.0
         super().__init__(
-            games, None, now=now, time_controls=time_controls, max_rooms=max_rooms,
+            games, None, now=self._shifted, time_controls=time_controls, max_rooms=max_rooms,
             max_per_owner=max_per_owner, claim_after=claim_after, idle_expiry=idle_expiry,
             over_expiry=over_expiry,
         )
@@ -615,7 +704,12 @@ class SharedRoomService(RoomService):
         self.sweep_interval = sweep_interval
         self.presence_refresh = presence_refresh
         self._held: dict[str, _Held] = {}
-        self._shift = 0.0
+        self._outages: list[tuple[float, float]] = []
+        self._down_since: float | None = None
+        self._unpublished: list[tuple[float, float]] = []
+        self.applied = 0
+        self.rebuilt = 0
+        self.apply_events = apply_events
         self._deliver: Callable[[str, list[Outgoing]], None] = lambda code, out: None
         self._replaced: Callable[[str, Side], None] = lambda code, side: None
         self._tasks: list[asyncio.Task[None]] = []
@@ -629,16 +723,89 @@ class SharedRoomService(RoomService):
     # ---------------------------------------------------------------- the copies
 
     def _shifted(self) -> float:
-        return self._now() - self._shift
+        """The monotonic clock, ``_shift`` seconds back (the rooms' clock: the shift is set
+        only while a room is rebuilt or an event applied at the writer's instant)."""
+        return self._mono() - self._shift
+
+    def _since(self, instant: float) -> float:
+        """Seconds to charge from the wall-clock ``instant`` to now: the time elapsed less
+        the outages known in between."""
+        wall = self._wall()
+        return max(0.0, wall - instant - self._overlap(instant, wall))
+
+    def _overlap(self, start: float, end: float) -> float:
+        """Seconds of ``[start, end]`` (wall clock) that fall in a known outage (their
+        union: windows that several processes recorded count once)."""
+        total, cursor = 0.0, start
+        for low, high in self._outages:
+            low, high = max(low, cursor), min(high, end)
+            if high > low:
+                total += high - low
+                cursor = high
+        return total
+
+    def _learn_outages(self, windows: list[tuple[float, float]]) -> None:
+        """Merge windows read from Redis into the known ones (those older than any stored
+        room forgotten)."""
+        oldest = self._wall() - self._outage_keep()
+        self._outages = sorted({w for w in [*self._outages, *windows] if w[1] >= oldest})
+
+    def _outage_keep(self) -> float:
+        return max(self.idle_expiry, self.over_expiry) + 60.0
 
     def _rebuild(self, record: Mapping[str, Any], saved_at: float) -> Room:
         """The room of ``record``, its running clock (or round's waits) charged from
-        ``saved_at`` (the writer's wall clock) rather than from now."""
-        self._shift = max(0.0, self._wall() - saved_at) if saved_at else 0.0
+        ``saved_at`` (the writer's wall clock) rather than from now, less the outages known
+        since."""
+        self._shift = self._since(saved_at) if saved_at else 0.0
         try:
-            return Room.from_record(record, self.games, self._shifted, self.claim_after)
+            return Room.from_record(record, self.games, self._now, self.claim_after)
         finally:
             self._shift = 0.0
+
+    def _apply(self, room: Room, event: Mapping[str, Any]) -> bool:
+        """Apply a stream event (an ``action`` or a ``tick``) to ``room`` at the writer's
+        instant (its ``at``, wall clock, less the outages since). True when it was accepted
+        and left the room at the writer's room version (``rv``); False otherwise (the copy
+        may then be half-changed: rebuild it)."""
+        kind, at, expected = event.get("kind"), event.get("at"), event.get("rv")
+        if kind not in ("action", "tick") or not isinstance(at, (int, float)) \
+                or not isinstance(expected, int):  # fmt: skip
+            return False
+        side, message = event.get("side"), event.get("message")
+        if kind == "action" and (side not in SIDES or not isinstance(message, dict)):
+            return False
+        message = message if isinstance(message, dict) else {}
+        self._shift = self._since(float(at))
+        try:
+            if kind == "tick":
+                out = room.tick()
+            else:
+                out = room.handle("white" if side == "white" else "black", message)
+        except Exception as error:  # any deviation means: rebuild
+            LOG.debug("room %s: event not applied (%r): rebuilt", room.code, error)
+            return False
+        finally:
+            self._shift = 0.0
+        return bool(out) and room.version == expected
+
+    def _apply_events(self, held: _Held, events: list[RoomEvent]) -> bool:
+        """Take the other processes' new versions into the copy by applying their events,
+        when the stream holds exactly the next versions, each an action or a tick. False:
+        rebuild the copy from the stored record."""
+        steps = [e for e in events if e.version > held.stored and e.event.get("kind") != "seat"]
+        if not self.apply_events or not steps or [e.version for e in steps] != list(
+            range(held.stored + 1, held.stored + 1 + len(steps))
+        ):
+            return False
+        for e in steps:
+            if not self._apply(held.room, e.event):
+                return False
+            held.stored = e.version
+            held.saved_at = float(e.event["at"])
+            held.tail.append(e.event)
+            self.applied += 1
+        return True
 
     def _presence(self, held: _Held) -> None:
         """Merge the stored seats' marks with the seats connected here into the room."""
@@ -675,9 +842,12 @@ class SharedRoomService(RoomService):
         loaded = await self._store(self.redis_store.load(code))
         if loaded is None:
             raise ActionRefused("not_found", f"no room {code!r}")
+        self._learn_outages(loaded.outages)
         room = self._rebuild(loaded.record, loaded.saved_at)
         held = _Held(room, loaded.owner, loaded.version, loaded.last_id, loaded.version,
-                     dict(loaded.seats), loaded.record, used=self._now())  # fmt: skip
+                     dict(loaded.seats), loaded.record, used=self._now(),
+                     saved_at=loaded.saved_at, record_at=loaded.saved_at,
+                     record_version=loaded.version)  # fmt: skip
         self._presence(held)
         return held
 
@@ -712,18 +882,24 @@ class SharedRoomService(RoomService):
                 fresh = await self._load(key)
                 held.room, held.stored, held.pushed = fresh.room, fresh.stored, fresh.stored
                 held.last_id, held.seats, held.owner = fresh.last_id, fresh.seats, fresh.owner
-                held.record = fresh.record
+                held.record, held.record_at, held.tail = fresh.record, fresh.record_at, []
+                held.record_version, held.saved_at = fresh.record_version, fresh.saved_at
         held.used = self._now()
         return held
 
     async def _store(self, awaitable: Any) -> Any:
-        """Await a store call; Redis out of reach becomes ``unavailable``."""
+        """Await a store call; Redis out of reach becomes ``unavailable``. The first call
+        that fails opens an outage (from the instant it was made); the first that answers
+        after it closes the outage (:meth:`_recovered`)."""
+        began = self._wall()
         try:
             result = await awaitable
         except RoomStoreUnavailable as error:
             if self.available:
                 LOG.warning("online rooms: Redis is out of reach (%s)", error)
             self.available = False
+            if self._down_since is None:
+                self._down_since = began
             raise ActionRefused(
                 "unavailable",
                 "the game server cannot reach its room store just now: nothing was done; "
@@ -732,7 +908,35 @@ class SharedRoomService(RoomService):
         if not self.available:
             LOG.warning("online rooms: Redis answers again")
             self.available = True
+        if self._down_since is not None:
+            await self._recovered(self._down_since, self._wall())
         return result
+
+    async def _recovered(self, start: float, end: float) -> None:
+        """Redis answers again after failing from ``start`` to ``end`` (wall clock): give
+        the outage back to every copy's running clock and round's waits (the part after the
+        copy's stored version was made), then record it in Redis, where every process reads
+        it before rebuilding a room from a record saved before it."""
+        self._down_since = None
+        if end <= start:
+            return
+        for held in self._held.values():
+            held.room.give_back(end - max(start, held.saved_at))
+        self._unpublished.append((start, end))
+        self._learn_outages([(start, end)])
+        await self._publish_outages()
+
+    async def _publish_outages(self) -> None:
+        """Record the outages this process saw in Redis (kept for later when it fails)."""
+        for window in list(self._unpublished):
+            try:
+                windows = await self._store(self.redis_store.record_outage(
+                    window[0], window[1], self.process, self._outage_keep()
+                ))  # fmt: skip
+            except ActionRefused:
+                return
+            self._unpublished.remove(window)
+            self._learn_outages(windows)
 
     async def _commit(self, code: str, held: _Held, event: Mapping[str, Any]) -> None:
         """Store the copy's room as the next version (the script's one step).
@@ -746,13 +950,15 @@ class SharedRoomService(RoomService):
         over = room.table.game.outcome() is not None
         record["over"] = over
         ttl = int(self.over_expiry if over else self.idle_expiry)
+        saved_at = self._wall()
         await self._store(self.redis_store.save(
             code, held.owner, held.stored + 1, record, event, ttl=max(1, ttl),
-            deadline=self._flag_deadline(room), saved_at=self._wall(), over=over,
+            deadline=self._flag_deadline(room), saved_at=saved_at, over=over,
         ))  # fmt: skip
         held.stored += 1
         held.pushed = max(held.pushed, held.stored)
-        held.record = record
+        held.record, held.record_at, held.record_version = record, saved_at, held.stored
+        held.saved_at, held.tail = saved_at, []
 
     def _flag_deadline(self, room: Room) -> float | None:
         """The wall-clock instant a flag falls (timed games only), or None."""
@@ -778,20 +984,24 @@ class SharedRoomService(RoomService):
             ActionRefused: the step's refusal, ``unavailable``, ``conflict``.
         """
         held = await self._fresh(code, sync=sync)
+        if not self.available:  # Redis answers again before a step charges the clocks
+            await self._store(self.redis_store.probe())
         key = held.room.code
         for attempt in range(2):
             async with held.lock:
-                before = held.record
+                before = (held.record, held.record_at, held.record_version, list(held.tail))
+                at = self._wall()
                 out = step(held)
                 if not out:
                     return held, out
                 try:
-                    await self._commit(key, held, event(out))
+                    stored_event = {**event(out), "at": at, "rv": held.room.version}
+                    await self._commit(key, held, stored_event)
                     return held, out
                 except StaleRoomError:
-                    self._restore(held, before)
+                    self._restore(held, *before)
                 except ActionRefused:
-                    self._restore(held, before)
+                    self._restore(held, *before)
                     raise
             await self._catch_up(key, held, force=True)
             if attempt == 1:
@@ -802,12 +1012,27 @@ class SharedRoomService(RoomService):
                 )
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _restore(self, held: _Held, before: Mapping[str, Any]) -> None:
-        """Put the copy back to ``before`` (what it held before a step that was not
-        stored), its presence kept."""
+    def _restore(
+        self, held: _Held, record: dict[str, Any], record_at: float, record_version: int,
+        tail: list[dict[str, Any]],
+    ) -> None:
+        """Put the copy back to what it held before a step that was not stored: ``record``
+        (snapshot at ``record_at``, wall clock) and the events of ``tail`` applied since,
+        its presence kept. Should an event not apply again, the copy stays at ``record``
+        and its stream is read again from the start (the next catch-up brings it up)."""
         old = held.room
-        held.room = Room.from_record(before, self.games, self._now, self.claim_after)
+        held.room = self._rebuild(record, record_at)
         held.room.adopt_presence(old)
+        held.record, held.record_at, held.record_version = record, record_at, record_version
+        held.tail = []
+        for event in tail:
+            if not self._apply(held.room, event):
+                LOG.error("room %s: an applied event did not apply again", held.room.code)
+                held.room = self._rebuild(record, record_at)
+                held.room.adopt_presence(old)
+                held.stored, held.last_id = record_version, "0-0"
+                return
+            held.tail.append(event)
 
     # ---------------------------------------------------------------- fan-out
 
@@ -831,16 +1056,20 @@ class SharedRoomService(RoomService):
                 force = False
                 seated = [e for e in events if e.event.get("kind") == "seat"
                           and e.event.get("proc") != self.process]  # fmt: skip
-                if top > held.stored:
+                if top > held.stored and not self._apply_events(held, events):
                     loaded = await self._store(self.redis_store.load(code))
                     if loaded is None:
                         self._held.pop(code, None)
                         return
+                    self._learn_outages(loaded.outages)
                     old = held.room
                     held.room = self._rebuild(loaded.record, loaded.saved_at)
                     held.room.adopt_presence(old)
                     held.stored, held.seats = loaded.version, dict(loaded.seats)
-                    held.record = loaded.record
+                    held.record, held.record_at = loaded.record, loaded.saved_at
+                    held.record_version, held.saved_at = loaded.version, loaded.saved_at
+                    held.tail = []
+                    self.rebuilt += 1
                 elif seated:
                     held.seats = await self._store(self.redis_store.seats(code))
                 for e in seated:
@@ -1024,16 +1253,18 @@ class SharedRoomService(RoomService):
             token, room = self._seated_room(code, table, host, names, time_control)
             record = room.to_record()
             record["over"] = False
+            saved_at = self._wall()
             try:
                 last_id = await self._store(self.redis_store.create(
                     code, table.rules.name, owner, record, ttl=int(self.idle_expiry),
                     max_rooms=self.max_rooms, max_per_owner=self.max_per_owner,
-                    saved_at=self._wall(),
+                    saved_at=saved_at,
                 ))  # fmt: skip
             except StaleRoomError:
                 continue
             self._held[code] = _Held(room, owner, 1, last_id, 1, record=record,
-                                     used=self._now())
+                                     used=self._now(), saved_at=saved_at, record_at=saved_at,
+                                     record_version=1)  # fmt: skip
             return code, token, host, room.view(host)
         raise ActionRefused("conflict", "no free room code: try again")
 

@@ -35,6 +35,7 @@ from backgammon.adapter import RULES as BACKGAMMON
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
 from checkers.adapter import RULES as CHECKERS
+from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
 from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 from gametable.room import Room
@@ -171,6 +172,37 @@ class Seat:
         self._socket.__exit__(None, None, None)
 
 
+def next_message(
+    room: Room, rng: random.Random, secrets: dict[tuple[int, str], bytes]
+) -> tuple[str, dict[str, Any]]:
+    """Whose step it is in ``room`` and what it sends: a round's step (``secrets`` keeps
+    each commitment's secret for its reveal) or the computer's action."""
+    current = room.round
+    if current is None:
+        due = sorted(room.table.chance_due())
+        if due:
+            side = due[0]
+            secret = rng.randbytes(32)
+            secrets[(room.next_round, side)] = secret
+            return side, {"type": "commit", "round": room.next_round,
+                          "commitment": commitment_of(secret)}  # fmt: skip
+        side = sorted(room.table.game.to_act())[0]
+        action = GAMES[room.table.rules.name].computer_action(room.table.game, side, "easy", rng)
+        return side, {"type": "action", "action": action}
+    side = sorted(current.awaiting())[0]
+    kind = current.expects(side)
+    if kind == "commit":
+        secret = rng.randbytes(32)
+        secrets[(current.number, side)] = secret
+        return side, {"type": "commit", "round": current.number,
+                      "commitment": commitment_of(secret)}  # fmt: skip
+    if kind == "secret":
+        return side, {"type": "secret", "round": current.number,
+                      "secret": rng.randbytes(32).hex()}  # fmt: skip
+    return side, {"type": "reveal", "round": current.number,
+                  "secret": secrets[(current.number, side)].hex()}  # fmt: skip
+
+
 class Match:
     """A room between two seats, each on a server of its own; the state read from Redis."""
 
@@ -201,31 +233,7 @@ class Match:
 
     def next_message(self) -> tuple[str, dict[str, Any]]:
         """Whose step it is and what it sends, from the stored room."""
-        room = self.stored()
-        current = room.round
-        if current is None:
-            due = sorted(room.table.chance_due())
-            if due:
-                side = due[0]
-                secret = self.rng.randbytes(32)
-                self.secrets[(room.next_round, side)] = secret
-                return side, {"type": "commit", "round": room.next_round,
-                              "commitment": commitment_of(secret)}  # fmt: skip
-            side = sorted(room.table.game.to_act())[0]
-            action = GAMES[self.game].computer_action(room.table.game, side, "easy", self.rng)
-            return side, {"type": "action", "action": action}
-        side = sorted(current.awaiting())[0]
-        kind = current.expects(side)
-        if kind == "commit":
-            secret = self.rng.randbytes(32)
-            self.secrets[(current.number, side)] = secret
-            return side, {"type": "commit", "round": current.number,
-                          "commitment": commitment_of(secret)}  # fmt: skip
-        if kind == "secret":
-            return side, {"type": "secret", "round": current.number,
-                          "secret": self.rng.randbytes(32).hex()}  # fmt: skip
-        return side, {"type": "reveal", "round": current.number,
-                      "secret": self.secrets[(current.number, side)].hex()}  # fmt: skip
+        return next_message(self.stored(), self.rng, self.secrets)
 
     def step(self) -> None:
         """One step by the seat whose turn it is; the other seat is pushed the same version."""
@@ -562,3 +570,129 @@ def test_a_claim_against_a_player_gone_from_another_process(redis_server: RedisS
                 await service.stop()
 
     asyncio.run(claim())
+
+
+def _timed(room: Room) -> tuple[str, float]:
+    """The side being timed now and its time left: a round's awaited side (its wait) or the
+    side whose clock runs."""
+    clock = room.table.clock
+    assert clock is not None
+    if room.round is not None:
+        side = sorted(room.round.awaiting())[0]
+        left = room.wait_left(side)
+        assert left is not None
+        return side, left
+    assert clock.running is not None
+    return clock.running, clock.remaining(clock.running)
+
+
+def _services(url: str, clock: list[float], count: int = 2) -> list[SharedRoomService]:
+    """``count`` processes' services on one fake clock (monotonic and wall alike)."""
+    return [SharedRoomService(GAMES, RedisRoomStore(url, timeout=0.5), now=lambda: clock[0],
+                              wall=lambda: clock[0]) for _ in range(count)]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["checkers", "backgammon"])
+def test_the_clocks_are_not_charged_for_a_redis_outage_on_any_process(
+    redis_server: RedisServer, game: str
+) -> None:
+    async def outage() -> None:
+        clock = [1000.0]
+        first, second, third = services = _services(redis_server.url, clock, 3)
+        try:
+            code, _token, _side, _view = await first.open_room(
+                game, {"length": 1} if game == "backgammon" else {}, "blitz", name="Ann",
+                side="white", owner=None,
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            by_side = {"white": first, "black": second}
+            rng, secrets = random.Random(8), {}
+            side, message = next_message((await second._fresh(code)).room, rng, secrets)
+            await by_side[side].message(code, side, message)  # a move, or a round opened
+            clock[0] += 10.0
+            timed, before = _timed((await first._fresh(code)).room)
+            assert before == 170.0  # blitz: 180 s, 10 of them used
+            assert _timed((await second._fresh(code)).room) == (timed, 170.0)
+            side, message = next_message((await first._fresh(code)).room, rng, secrets)
+            assert side == timed
+            redis_server.stop()
+            clock[0] += 1.0  # both processes find Redis gone at 1011
+            with pytest.raises(ActionRefused) as refused:
+                await by_side[side].message(code, side, message)
+            assert refused.value.code == "unavailable"
+            with pytest.raises(ActionRefused):
+                await by_side["black" if side == "white" else "white"]._fresh(code)
+            clock[0] += 300.0  # far longer than the 169 s left
+            redis_server.start()
+            for service in (first, second):
+                room = (await service._fresh(code)).room  # Redis answers: the outage given back
+                assert _timed(room) == (timed, 169.0)
+                assert room.table.game.outcome() is None
+            # a process that held no copy rebuilds the room from the record saved at 1000,
+            # charged 1311 - 1000 less the 300 s outage the others recorded in Redis
+            assert await third.redis_store.outages() == [(1011.0, 1311.0)]
+            assert _timed((await third._fresh(code)).room) == (timed, 169.0)
+            clock[0] += 2.0
+            await by_side[side].message(code, side, message)  # 13 s charged in all
+            stored = await third.redis_store.load(code)
+            assert stored is not None
+            assert stored.record["table"]["log"]
+            if game == "checkers":  # the move: 180 - 13 + the 4 s increment
+                assert stored.record["table"]["clock"]["remaining"][side] == 171.0
+            else:  # the round's wait: 180 - 13, charged when the step came
+                assert stored.record["table"]["clock"]["remaining"][side] == 167.0
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(outage())
+
+
+@pytest.mark.parametrize(("game", "steps"), [("checkers", 40), ("backgammon", 80)])
+def test_the_other_process_applies_each_action_as_the_stored_record_has_it(
+    redis_server: RedisServer, game: str, steps: int
+) -> None:
+    """Each action taken by one process reaches the other's copy by its stream event, at the
+    writer's instant; the copy then equals the room rebuilt from the stored record."""
+
+    async def play() -> None:
+        clock = [2000.0]
+        first, second = services = _services(redis_server.url, clock)
+        try:
+            code, _token, _side, _view = await first.open_room(
+                game, {"length": 3} if game == "backgammon" else {}, "rapid", name="Ann",
+                side="white", owner=None,
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            by_side = {"white": first, "black": second}
+            rng, secrets = random.Random(36), {}
+            taken = {"white": 0, "black": 0}
+            for _ in range(steps):
+                writer = await first._fresh(code)
+                if writer.room.table.game.outcome() is not None:
+                    break
+                side, message = next_message(writer.room, rng, secrets)
+                out = await by_side[side].message(code, side, message)
+                assert out, message
+                taken[side] += 1
+                clock[0] += float(rng.randint(1, 6))  # read later than written
+                reader = by_side["black" if side == "white" else "white"]
+                copy = (await reader._fresh(code)).room
+                stored = await reader.redis_store.load(code)
+                assert stored is not None
+                rebuilt = reader._rebuild(stored.record, stored.saved_at)
+                assert copy.to_record() == rebuilt.to_record()
+                assert copy.to_record() == (await by_side[side]._fresh(code)).room.to_record()
+            assert min(taken.values()) > 5
+            # every action reached the other process by its event, none by a rebuild
+            assert (first.applied, first.rebuilt) == (taken["black"], 0)
+            assert (second.applied, second.rebuilt) == (taken["white"], 0)
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(play())
