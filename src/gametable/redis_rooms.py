@@ -108,6 +108,8 @@ SWEEP_INTERVAL: Final = 0.5
 STREAM_LENGTH: Final = 256
 #: Seconds one Redis command may take before the action is refused as ``unavailable``.
 COMMAND_TIMEOUT: Final = 2.0
+#: Outage windows kept in Redis at most (the latest).
+MAX_OUTAGES: Final = 256
 #: Connections one process opens to Redis at most; a command waits (``COMMAND_TIMEOUT`` at
 #: most) for a free one rather than fail (Redis runs one command at a time anyway).
 MAX_CONNECTIONS: Final = 64
@@ -200,6 +202,11 @@ return 1
 
 class RoomStoreUnavailable(TableError, ConnectionError):
     """Redis did not answer (down, restarting, loading its data, or too slow)."""
+
+
+class RoomStoreBusy(RoomStoreUnavailable):
+    """This process had no free connection to Redis within the timeout: its own overload,
+    not an outage of Redis (other processes go on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +543,8 @@ class RedisRoomStore:
         """Add the window ``[start, end]`` (wall clock) during which ``process`` could not
         reach Redis to the set every process reads (score: its end), drop the windows that
         ended more than ``keep`` seconds before ``end`` (no stored room is older), and return
-        every window kept, ``(start, end)`` pairs sorted by start.
+        every window kept (the latest :data:`MAX_OUTAGES`), ``(start, end)`` pairs sorted by
+        start.
 
         Raises:
             RoomStoreUnavailable: Redis did not answer.
@@ -545,6 +553,7 @@ class RedisRoomStore:
         pipe = self.redis.pipeline(transaction=True)
         pipe.zadd(key, {f"{start!r}|{end!r}|{process}": end})
         pipe.zremrangebyscore(key, "-inf", repr(end - keep))
+        pipe.zremrangebyrank(key, 0, -MAX_OUTAGES - 1)
         pipe.zrange(key, 0, -1)
         *_done, members = await self._call(pipe.execute())
         return _windows(members)
@@ -582,6 +591,9 @@ class RedisRoomStore:
         try:
             return await awaitable
         except (TimeoutError, RedisConnectionError, RedisTimeoutError, OSError) as error:
+            if isinstance(error, RedisConnectionError) \
+                    and isinstance(error.__cause__, asyncio.TimeoutError):  # fmt: skip
+                raise RoomStoreBusy(f"no free connection to Redis: {error}") from error
             raise RoomStoreUnavailable(f"Redis did not answer: {error}") from error
         except RedisError as error:
             if "LOADING" in str(error) or "MASTERDOWN" in str(error):
@@ -898,7 +910,7 @@ class SharedRoomService(RoomService):
             if self.available:
                 LOG.warning("online rooms: Redis is out of reach (%s)", error)
             self.available = False
-            if self._down_since is None:
+            if self._down_since is None and not isinstance(error, RoomStoreBusy):
                 self._down_since = began
             raise ActionRefused(
                 "unavailable",
@@ -1376,6 +1388,7 @@ __all__ = [
     "LoadedRoom",
     "RedisRoomStore",
     "RoomEvent",
+    "RoomStoreBusy",
     "RoomStoreUnavailable",
     "SharedRoomService",
 ]
