@@ -194,7 +194,9 @@ def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProce
             break
     page = game.page
     assert page.inner_text("#status") == "Your turn: roll."
-    assert page.locator("#board .die.last").count() == 2  # the computer's last roll, faded
+    # the computer's last roll, faded (waited for: on a loaded machine the board may still be
+    # drawing the view that came with the take)
+    page.wait_for_function("() => document.querySelectorAll('#board .die.last').length === 2")
     page.wait_for_timeout(700)
     assert page.evaluate("window.__tumbles") == []
 
@@ -216,7 +218,8 @@ def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProce
                            ".includes('take or drop')")
     page.wait_for_timeout(700)
     assert page.evaluate("window.__tumbles") == []
-    assert page.locator("#board .die.last").count() == 2  # the person's roll, faded
+    # the person's roll, faded
+    page.wait_for_function("() => document.querySelectorAll('#board .die.last').length === 2")
 
 
 # --------------------------------------------------------------------------------------------

@@ -220,6 +220,9 @@ def test_fair_rounds_answered_by_the_client(page: Page, live: Live) -> None:
         elif action["type"] == "move":
             python.send({"type": "action", "action": action})
         elif side == "white":  # the page rolls: commit, Python's secret, the page's reveal
+            # (once the page has the view where the roll is due: Python's move may be on its way)
+            wait_page(page, "() => { const r = window.client.view && window.client.view.room;"
+                            " return Boolean(r) && !r.round && r.chance_due.includes(r.you); }")
             assert page.evaluate("() => window.client.roll()") is True
             view = python.until(lambda v: v["room"]["round"] is not None)
             assert view["room"]["round"]["awaiting"] == ["black"]

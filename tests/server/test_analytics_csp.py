@@ -70,7 +70,9 @@ def test_on_the_page_carries_the_script_and_the_csp_allows_its_origin(tmp_path: 
         assert page.text.count(tag) == 1
         # Before the page's own module, so that the script is there as early as it can be.
         assert page.text.index(tag) < page.text.index(PAGE_SCRIPT_MARK)
-        assert page.text.count("<script") == 2
+        # the page's own two (game_choice.js in the head, main.js) and the analytics tag
+        assert page.text.count("<script") == 3
+        assert page.text.count('src="https://') == 1
         assert page.headers["content-security-policy"] == ON_CSP
         assert client.get("/api/games/nosuch").headers["content-security-policy"] == ON_CSP
         # The interactive docs keep their own policy, which names no other origin.

@@ -347,9 +347,9 @@ def test_an_upload_of_too_many_turns_is_refused_while_it_is_read(clients: Client
     line = 2 + 1000 * 6 + 3  # game 1,001's first roll: turn 3,001
     for path, key, status in (("/api/records/import", "text", 422),
                               ("/api/analysis", "mat", 400)):
-        started = time.perf_counter()
+        # refused at its 3,001st turn (the line says where reading stopped), not timed: a
+        # test that times fails on a loaded machine
         response = client.post(path, json={key: text})
-        assert time.perf_counter() - started < 3
         assert response.status_code == status
         assert response.json()["error"] == {
             "code": "too_large", "line": line,
