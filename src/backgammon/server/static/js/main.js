@@ -13,6 +13,7 @@ import { ClockView } from "./clock.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame, forgetKeptSeat, keptSeats } from "./online.js";
+import { OnlineTables, onlineDoor } from "./online_tables.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { SetupEditor } from "./setup.js";
@@ -649,7 +650,10 @@ function wire() {
       $("seed-input").value = seed;
     },
   });
-  app.online = new OnlineGame({
+  // Online play: backgammon's own door (online.js), or the shared table's door behind the
+  // setting (?door=tables, or localStorage "bg.onlineDoor": online_tables.js)
+  const Online = onlineDoor() === "tables" ? OnlineTables : OnlineGame;
+  app.online = new Online({
     board: app.board,
     onView: (previous, view) => app.assist.onState(previous, view),
     onViewWhileReviewing: (view) => app.assist.onLiveWhileReviewing(view),

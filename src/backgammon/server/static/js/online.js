@@ -151,8 +151,9 @@ function ownPoint(place, color, source) {
   return color === "white" ? point : 25 - point;
 }
 
-/** The clocks of a timed online game: the server's readings, counted down between events. */
-class OnlineClock {
+/** The clocks of a timed online game: the server's readings, counted down between events
+ * (online_tables.js draws the shared door's with it too). */
+export class OnlineClock {
   constructor(root) {
     this.root = root;
     this.clock = null;
