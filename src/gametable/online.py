@@ -31,9 +31,9 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from gametable.errors import ActionRefused
+from gametable.outbox import Outbox
 from gametable.room import Outgoing
 from gametable.rooms import RoomService
 from gametable.seam import Side
@@ -41,8 +41,6 @@ from gametable.wire import error_message, parse_message
 
 #: Seconds a new connection has to say hello before it is closed.
 HELLO_TIMEOUT: Final = 15.0
-#: Frames queued for one connection before it is dropped as too slow to read them.
-MAX_QUEUE: Final = 256
 #: The WebSocket close code for a refused connection (policy violation).
 CLOSE_REFUSED: Final = 1008
 
@@ -80,49 +78,13 @@ class JoinRoom(BaseModel):
     name: str = Field(default="", max_length=40)
 
 
-class _Connection:
-    """One player's WebSocket and its ordered outbox."""
+class _Connection(Outbox):
+    """One player's WebSocket, its outbox, and the seat it opened."""
 
     def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        super().__init__(websocket)
         self.code: str | None = None
         self.side: Side | None = None
-        self.closing = False
-        self.close_code = 1000
-        self.writer = asyncio.create_task(self._write())
-
-    def send(self, payload: Any) -> None:
-        """Queue one JSON frame (dropped once the connection is closing)."""
-        self.send_text(json.dumps(payload, separators=(",", ":")))
-
-    def send_text(self, text: str) -> None:
-        if self.closing:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.close(CLOSE_REFUSED)
-            return
-        self.queue.put_nowait(text)
-
-    def close(self, code: int = 1000) -> None:
-        """Send what is queued, then close with ``code``."""
-        if not self.closing:
-            self.closing = True
-            self.close_code = code
-            self.queue.put_nowait(None)
-
-    async def _write(self) -> None:
-        websocket = self.websocket
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await websocket.send_text(text)
-            if websocket.application_state is WebSocketState.CONNECTED:
-                await websocket.close(code=self.close_code)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass  # the peer went away; the reader sees it too
 
 
 class RoomHub:

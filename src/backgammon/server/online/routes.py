@@ -33,7 +33,6 @@ import anyio.to_thread
 from fastapi import APIRouter, Body, FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from backgammon.core.errors import BackgammonError, InvalidSettingsError
 from backgammon.server.errors import http_error, ws_error
@@ -52,13 +51,12 @@ from backgammon.services.online.rooms import (
     Seat,
 )
 from backgammon.services.online.wire import ServerMessage, WelcomeHead
+from gametable.outbox import Outbox
 
 __all__ = ["HEAVY_READERS", "HELLO_TIMEOUT", "OnlineHub", "router"]
 
 #: Seconds a new connection has to say hello before it is closed.
 HELLO_TIMEOUT: Final = 15.0
-#: Messages queued for one connection before it is dropped as too slow to read them.
-MAX_QUEUE: Final = 256
 #: Heavy reads (reviews, transcripts) made at once in worker threads, all rooms together;
 #: more wait their turn (each connection has at most one waiting: it reads its next message
 #: once its read is answered). One: the threads share the interpreter, so a second would add
@@ -68,50 +66,19 @@ HEAVY_READERS: Final = 1
 router = APIRouter(prefix="/api/online", tags=["online"])
 
 
-class _Connection:
-    """One player's WebSocket and its ordered outbox."""
+class _Connection(Outbox):
+    """One player's WebSocket, its ordered outbox (:class:`gametable.outbox.Outbox`), and
+    the seat it opened."""
 
     def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        super().__init__(websocket)
         self.seat: Seat | None = None
         self.room: Room | None = None
         self.id = 0
-        self.closing = False
-        self.close_code = 1000
-        self.writer = asyncio.create_task(self._write())
 
     def send(self, payload: ServerMessage) -> None:
-        self.send_text(json.dumps(payload, separators=(",", ":")))
-
-    def send_text(self, text: str) -> None:
-        """Queue one JSON text frame (dropped once the connection is closing)."""
-        if self.closing:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.close(1008)
-            return
-        self.queue.put_nowait(text)
-
-    def close(self, code: int = 1000) -> None:
-        """Send what is queued, then close the WebSocket with ``code``."""
-        if not self.closing:
-            self.closing = True
-            self.close_code = code
-            self.queue.put_nowait(None)
-
-    async def _write(self) -> None:
-        websocket = self.websocket
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await websocket.send_text(text)
-            if websocket.application_state is WebSocketState.CONNECTED:
-                await websocket.close(code=self.close_code)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass  # the peer went away; the reader sees it too
+        """Queue one message of the protocol."""
+        super().send(payload)
 
 
 class OnlineHub:
