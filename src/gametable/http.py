@@ -40,6 +40,7 @@ STATUS: Final = {
     "invalid_settings": 422,
     "invalid_seat": 422,
     "invalid_time_control": 422,
+    "invalid_browser": 422,
     "unknown_game": 422,
     "unknown_format": 404,
     "no_seat": 422,

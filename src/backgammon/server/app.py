@@ -53,7 +53,6 @@ from backgammon.server.rollouts_api import install as install_rollouts
 from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
-from backgammon.server.table_stats_api import install_table_stats
 from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
 from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
@@ -61,13 +60,14 @@ from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
 from backgammon.services.store import GameStore
-from backgammon.services.table_stats import TableStatsStore
 from checkers.adapter import RULES as CHECKERS
 from gametable.http import install as install_tables
 from gametable.online import install as install_rooms
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.service import TableService
+from gametable.stats import TableStatsStore
+from gametable.stats_http import install_table_stats
 from gametable.store import TableStore
 
 #: The page and its ES modules and stylesheet.

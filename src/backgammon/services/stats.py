@@ -17,7 +17,6 @@ and losses, points won and lost, gammons and backgammons won and lost, matches w
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import threading
 import time
@@ -31,6 +30,8 @@ from typing_extensions import TypedDict
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game
 from backgammon.core.types import Color
+from gametable.errors import ActionRefused
+from gametable.stats import check_browser_id as table_browser_id
 
 __all__ = [
     "MODES",
@@ -51,7 +52,6 @@ MODES: Final = ("single", "match", "money")
 #: The results a game can score.
 RESULTS: Final = ("single", "gammon", "backgammon")
 #: A browser id: 8 to 64 letters, digits, ``-`` or ``_`` (what the page makes: 24 hex digits).
-_BROWSER_ID: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS stats_games (
@@ -76,19 +76,15 @@ class BrowserIdError(BackgammonError, ValueError):
 
 
 def check_browser_id(value: object) -> str:
-    """The browser id, checked.
+    """The browser id, checked (:func:`gametable.stats.check_browser_id`).
 
     Raises:
         BrowserIdError: not a string of 8 to 64 letters, digits, ``-`` or ``_``.
     """
-    if not isinstance(value, str) or not _BROWSER_ID.fullmatch(value):
-        shown = repr(value) if not isinstance(value, str) or len(value) <= 70 else \
-            repr(value[:70] + "…")
-        raise BrowserIdError(
-            f"a browser id is 8 to 64 letters, digits, '-' or '_' (the page makes one and "
-            f"keeps it in this browser's storage); {shown} is not one"
-        )
-    return value
+    try:
+        return table_browser_id(value)
+    except ActionRefused as error:
+        raise BrowserIdError(str(error)) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ order of the game's levels) and in total.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -25,7 +26,29 @@ from typing import Final
 
 from typing_extensions import TypedDict
 
-from backgammon.services.stats import check_browser_id
+from gametable.errors import ActionRefused
+
+#: A browser's anonymous id: the page makes one and keeps it in the browser's storage.
+BROWSER_ID: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def check_browser_id(value: object) -> str:
+    """The browser id, checked.
+
+    Raises:
+        ActionRefused: ``invalid_browser`` for anything but a string of 8 to 64 letters,
+            digits, ``-`` or ``_`` (the message quotes it, cut at 70 characters).
+    """
+    if not isinstance(value, str) or not BROWSER_ID.fullmatch(value):
+        shown = repr(value) if not isinstance(value, str) or len(value) <= 70 else repr(
+            value[:70] + "…"
+        )
+        raise ActionRefused(
+            "invalid_browser",
+            f"a browser id is 8 to 64 letters, digits, '-' or '_' (the page makes one and "
+            f"keeps it in this browser's storage); {shown} is not one",
+        )
+    return value
 
 __all__ = [
     "RESULTS",

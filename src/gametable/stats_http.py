@@ -25,11 +25,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
-from backgammon.services.stats import check_browser_id
-from backgammon.services.table_stats import TableRecordJSON, TableResult, TableStatsStore
 from gametable.errors import ActionRefused
 from gametable.seam import SIDES
 from gametable.service import TableService
+from gametable.stats import TableRecordJSON, TableResult, TableStatsStore, check_browser_id
 
 __all__ = ["install_table_stats"]
 
