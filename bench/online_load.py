@@ -1004,8 +1004,17 @@ def _server_process(args: argparse.Namespace, ports: Any, stop: Any, out: Any) -
         watch = _Watch()
         probe = asyncio.create_task(watch.run_lag_probe())
         cpu_before = time.process_time()
+        profiler = None
+        if args.profile:  # one file a process: PATH.PID
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         ports.put(running.port)
         await asyncio.get_running_loop().run_in_executor(None, stop.wait)
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(f"{args.profile}.{os.getpid()}")
         probe.cancel()
         await running.stop()
         out.put({"cpu": time.process_time() - cpu_before, "store_timings": running.store_timings,
@@ -1236,7 +1245,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="SQLite's synchronous for the store: normal (default; durable "
                              "when the process dies) or full (each commit synced to disk)")
     parser.add_argument("--profile", metavar="PATH",
-                        help="write the server's cProfile statistics to PATH")
+                        help="write the server's cProfile statistics to PATH (with "
+                             "--processes: PATH.PID, one file a process)")
     parser.add_argument("--door", choices=("online", "tables"), default="online",
                         help="online: backgammon's older door, /api/online/rooms (default); "
                              "tables: the door every game shares, /api/rooms and /ws/rooms")

@@ -19,7 +19,8 @@ What Redis holds, under a prefix (default ``gt:``; ``{code}`` is the room's code
   (``{"kind": "seat", "side", "on", "proc"}``).
 * ``room:{code}:seats`` (hash): ``white`` / ``black`` → ``on|PROCESS|EXPIRY`` (connected to
   that process; refreshed every :data:`PRESENCE_REFRESH` seconds) or ``off|SINCE``.
-* ``bell:{code}`` (pub/sub channel): rung after each entry; it carries no data.
+* ``bell:{code}`` (pub/sub channel): rung after each entry, with the version stored
+  (``seat`` for a seat's entry) only so that a process need not read its own steps back.
 * ``rooms`` and ``owner:{address}`` (sorted sets, score = expiry): the server-wide and
   per-address room counts; ``deadlines`` (sorted set, score = wall-clock instant of the next
   flag); ``outages`` (sorted set of ``START|END|PROCESS``, score = END: the windows a process
@@ -108,11 +109,17 @@ SWEEP_INTERVAL: Final = 0.5
 STREAM_LENGTH: Final = 256
 #: Seconds one Redis command may take before the action is refused as ``unavailable``.
 COMMAND_TIMEOUT: Final = 2.0
+#: Stream entries one catch-up reads at a time.
+EVENTS_BATCH: Final = 100
 #: Outage windows kept in Redis at most (the latest).
 MAX_OUTAGES: Final = 256
-#: Connections one process opens to Redis at most; a command waits (``COMMAND_TIMEOUT`` at
-#: most) for a free one rather than fail (Redis runs one command at a time anyway).
-MAX_CONNECTIONS: Final = 64
+#: Connections one process opens to Redis at most; a command waits (``POOL_TIMEOUT`` at
+#: most) for a free one rather than fail. A burst (hundreds of players connecting at once)
+#: queues here, in the process's own event loop, not in Redis.
+MAX_CONNECTIONS: Final = 256
+#: Seconds a command may wait for a free connection before the action is refused as
+#: ``unavailable`` (:class:`RoomStoreBusy`: the process's overload, not an outage).
+POOL_TIMEOUT: Final = 5.0
 
 _ACT: Final = """
 -- KEYS: room, events, deadlines, rooms, owner
@@ -195,7 +202,7 @@ end
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 local version = redis.call('HGET', KEYS[1], 'version')
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[6], '*', 'v', version, 'e', ARGV[8])
-redis.call('PUBLISH', ARGV[7], version)
+redis.call('PUBLISH', ARGV[7], 'seat')
 return 1
 """
 
@@ -247,9 +254,9 @@ class RedisRoomStore:
         prefix: the keys' prefix (several sites may share a database).
         max_record_bytes: the bound on one record (a larger one is refused, nothing written).
         stream_length: entries kept in a room's stream.
-        timeout: seconds one command may take (connecting, and waiting for a free connection,
-            included).
+        timeout: seconds one command may take (connecting included).
         max_connections: the connections kept to Redis at most (a command waits for one).
+        pool_timeout: seconds a command may wait for a free connection.
 
     Every method raises :class:`RoomStoreUnavailable` when Redis does not answer.
     """
@@ -263,6 +270,7 @@ class RedisRoomStore:
         stream_length: int = STREAM_LENGTH,
         timeout: float = COMMAND_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
+        pool_timeout: float = POOL_TIMEOUT,
     ) -> None:
         self.url = url
         self.prefix = prefix
@@ -271,7 +279,7 @@ class RedisRoomStore:
         pool = BlockingConnectionPool.from_url(
             url,
             max_connections=max_connections,
-            timeout=timeout,
+            timeout=pool_timeout,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), 1),
@@ -790,10 +798,11 @@ class SharedRoomService(RoomService):
         message = message if isinstance(message, dict) else {}
         self._shift = self._since(float(at))
         try:
-            if kind == "tick":
-                out = room.tick()
-            else:
-                out = room.handle("white" if side == "white" else "black", message)
+            with room.unseen():
+                if kind == "tick":
+                    out = room.tick()
+                else:
+                    out = room.handle("white" if side == "white" else "black", message)
         except Exception as error:  # any deviation means: rebuild
             LOG.debug("room %s: event not applied (%r): rebuilt", room.code, error)
             return False
@@ -1059,7 +1068,9 @@ class SharedRoomService(RoomService):
         """
         async with held.lock:
             while True:
-                events = await self._store(self.redis_store.events(code, held.last_id))
+                events = await self._store(
+                    self.redis_store.events(code, held.last_id, EVENTS_BATCH)
+                )
                 if not events and not force:
                     return
                 if events:
@@ -1094,16 +1105,18 @@ class SharedRoomService(RoomService):
                 fresh = [e for e in events if e.version > held.pushed and e.event.get("kind")
                          != "seat"]  # fmt: skip
                 out: list[Outgoing] = []
+                here = [side for side in SIDES if held.local[side] > 0]
                 for e in fresh:
                     extra = e.event.get("extra")
                     if (isinstance(extra, dict) and extra) or e is fresh[-1]:
-                        out.extend(held.room.views(extra if isinstance(extra, dict) else None))
+                        out.extend(held.room.views(extra if isinstance(extra, dict) else None,
+                                                   here))  # fmt: skip
                 if not fresh and seated:
-                    out.extend(held.room.views())
+                    out.extend(held.room.views(None, here))
                 held.pushed = max(held.pushed, held.stored)
                 if out:
                     self._deliver(code, out)
-                if not events:
+                if len(events) < EVENTS_BATCH:  # the stream's end (a later entry rings again)
                     return
 
     def _kick(self, code: str) -> None:
@@ -1125,6 +1138,15 @@ class SharedRoomService(RoomService):
                     return
         finally:
             self._kicks.pop(code, None)
+
+    def _rang(self, code: str, data: str) -> None:
+        """Room ``code``'s doorbell rang with ``data`` (the version stored, or ``seat``):
+        catch up, unless this process stored that version itself (its own step: the stream
+        is read at the next ring or poll)."""
+        held = self._held.get(code)
+        if held is not None and data.isdigit() and int(data) <= held.stored:
+            return
+        self._kick(code)
 
     async def _bells(self) -> None:
         """Subscribe to the doorbells of the rooms held here; ring → catch up."""
@@ -1150,7 +1172,8 @@ class SharedRoomService(RoomService):
                 message = await pubsub.get_message(timeout=0.05)
                 while message is not None:
                     if message.get("type") == "message":
-                        self._kick(_text(message["channel"]).rsplit(":", 1)[1])
+                        self._rang(_text(message["channel"]).rsplit(":", 1)[1],
+                                   _text(message.get("data", "")))  # fmt: skip
                     message = await pubsub.get_message(timeout=0.0)
             except asyncio.CancelledError:
                 if pubsub is not None:

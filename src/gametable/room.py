@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -96,6 +97,7 @@ class Room:
         self.connections: dict[Side, int] = {side: 0 for side in SIDES}
         self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
         self._waits: dict[Side, float] = {}
+        self._unseen = False
         self.version = 0
 
     # ---------------------------------------------------------------- seats
@@ -431,13 +433,28 @@ class Room:
 
     def _changed(self, extra: Mapping[str, Any] | None = None) -> list[Outgoing]:
         self.version += 1
+        if self._unseen:
+            return [Outgoing(None, {"type": "changed", **(extra or {})})]
         return self.views(extra)
 
-    def views(self, extra: Mapping[str, Any] | None = None) -> list[Outgoing]:
-        """The view each seat is pushed now."""
+    @contextmanager
+    def unseen(self) -> Iterator[None]:
+        """Within it, a step that changes the room returns one ``Outgoing(None, {"type":
+        "changed", **extra})`` instead of the seats' views (a copy that replays another
+        process's step and pushes its own seats their views itself)."""
+        self._unseen = True
+        try:
+            yield
+        finally:
+            self._unseen = False
+
+    def views(
+        self, extra: Mapping[str, Any] | None = None, sides: Iterable[Side] = SIDES
+    ) -> list[Outgoing]:
+        """The view each seat (of ``sides``) is pushed now."""
         return [
             Outgoing(side, {"type": "view", **(extra or {}), "view": self.view(side)})
-            for side in SIDES
+            for side in sides
         ]
 
     def view(self, side: Side | None) -> dict[str, Any]:

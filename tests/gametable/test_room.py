@@ -272,3 +272,48 @@ def test_nothing_can_be_done_before_the_guest_joins() -> None:
     }  # fmt: skip
     svc.join(code, "Bob")
     assert room.view("black")["state"]["can"]["move"] is True
+
+
+def test_give_back_credits_the_running_clock_and_a_rounds_waits() -> None:
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "checkers", "blitz")
+    room = svc.room(code)
+    rng = __import__("random").Random(3)
+    first = CHECKERS.computer_action(room.table.game, "black", "easy", rng)
+    svc.handle(code, "black", {"type": "action", "action": first})
+    clock = room.table.clock
+    assert clock is not None and clock.running == "white"
+    now.advance(30)  # 30 s ran, 20 of them while no action could be taken
+    room.give_back(20.0)
+    assert clock.remaining("white") == 170.0
+    assert clock.remaining("black") == 180.0  # the clocks started with its first move
+    room.give_back(-5.0)  # nothing to give back
+    assert clock.remaining("white") == 170.0
+    # backgammon's opening round: both sides' waits run, the game's clock stands still
+    code, _, _ = room_of(svc, "backgammon", "blitz", {"length": 1})
+    room = svc.room(code)
+    number = room.next_round
+    svc.handle(code, "white", {"type": "commit", "round": number, "commitment": commitment_of(W)})
+    now.advance(12)
+    assert room.wait_left("black") == 168.0
+    room.give_back(10.0)
+    assert room.wait_left("black") == 178.0
+    room.give_back(100.0)  # a wait never starts after now
+    assert room.wait_left("black") == 180.0
+
+
+def test_an_unseen_step_returns_one_changed_message_and_views_for_some_sides() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    room = svc.room(code)
+    version = room.version
+    with room.unseen():
+        out = room.handle("black", {"type": "action", "action": {"type": "offer_draw"}})
+    assert [(o.side, o.payload) for o in out] == [(None, {"type": "changed"})]
+    assert room.version == version + 1
+    views = room.views({"x": 1}, ["white"])
+    assert [o.side for o in views] == ["white"]
+    assert views[0].payload["x"] == 1 and views[0].payload["view"]["room"]["you"] == "white"
+    out = room.handle("white", {"type": "action", "action": {"type": "decline_draw"}})
+    assert [o.side for o in out] == ["white", "black"]  # seen again after the block
