@@ -92,7 +92,7 @@ from gametable.rooms import (
     new_code,
     room_info,
 )
-from gametable.seam import SIDES, GameRules, Side
+from gametable.seam import SIDES, GameRules, Side, other
 
 LOG = logging.getLogger(__name__)
 
@@ -1012,13 +1012,14 @@ class SharedRoomService(RoomService):
             async with held.lock:
                 before = (held.record, held.record_at, held.record_version, list(held.tail))
                 at = self._wall()
-                out = step(held)
-                if not out:
-                    return held, out
+                with held.room.unseen():
+                    changed = step(held)
+                if not changed:
+                    return held, changed
                 try:
-                    stored_event = {**event(out), "at": at, "rv": held.room.version}
+                    stored_event = {**event(changed), "at": at, "rv": held.room.version}
                     await self._commit(key, held, stored_event)
-                    return held, out
+                    return held, self._views(held, changed[0].payload) or changed
                 except StaleRoomError:
                     self._restore(held, *before)
                 except ActionRefused:
@@ -1032,6 +1033,16 @@ class SharedRoomService(RoomService):
                     "retry",
                 )
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _views(self, held: _Held, payload: Mapping[str, Any]) -> list[Outgoing]:
+        """The views of a step that changed the room (``payload``: its ``changed`` message,
+        :meth:`Room.unseen`) for the seats connected here; after a rematch the seats here
+        play the other sides (as the door swaps them)."""
+        extra = {k: v for k, v in payload.items() if k != "type"}
+        if extra.get("rematch"):
+            held.local = {side: held.local[other(side)] for side in SIDES}
+        here = [side for side in SIDES if held.local[side] > 0]
+        return held.room.views(extra or None, here)
 
     def _restore(
         self, held: _Held, record: dict[str, Any], record_at: float, record_version: int,
@@ -1105,12 +1116,11 @@ class SharedRoomService(RoomService):
                 fresh = [e for e in events if e.version > held.pushed and e.event.get("kind")
                          != "seat"]  # fmt: skip
                 out: list[Outgoing] = []
-                here = [side for side in SIDES if held.local[side] > 0]
                 for e in fresh:
                     extra = e.event.get("extra")
                     if (isinstance(extra, dict) and extra) or e is fresh[-1]:
-                        out.extend(held.room.views(extra if isinstance(extra, dict) else None,
-                                                   here))  # fmt: skip
+                        out.extend(self._views(held, extra if isinstance(extra, dict) else {}))
+                here = [side for side in SIDES if held.local[side] > 0]
                 if not fresh and seated:
                     out.extend(held.room.views(None, here))
                 held.pushed = max(held.pushed, held.stored)

@@ -38,7 +38,7 @@ from checkers.adapter import RULES as CHECKERS
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
 from gametable.redis_rooms import RedisRoomStore, SharedRoomService
-from gametable.room import Room
+from gametable.room import Outgoing, Room
 from serve_support import running_uvicorn
 
 GAMES: Any = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
@@ -696,3 +696,52 @@ def test_the_other_process_applies_each_action_as_the_stored_record_has_it(
                 await service.stop()
 
     asyncio.run(play())
+
+
+def test_a_rematch_across_two_processes_pushes_each_seat_its_new_side(
+    redis_server: RedisServer,
+) -> None:
+    """The seats swap sides in a rematch: each process pushes its own seat the view of the
+    side it now plays, whichever process stored the rematch."""
+
+    async def rematch() -> None:
+        clock = [3000.0]
+        first, second = services = _services(redis_server.url, clock)
+        pushed: dict[str, list[Outgoing]] = {"first": [], "second": []}
+        first.bind(lambda code, out: pushed["first"].extend(out), lambda code, side: None)
+        second.bind(lambda code, out: pushed["second"].extend(out), lambda code, side: None)
+        try:
+            code, _token, _side, _view = await first.open_room(
+                "checkers", {}, "none", name="Ann", side="white", owner=None
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            offer = {"type": "action", "action": {"type": "offer_draw"}}
+            await second.message(code, "black", offer)
+            await first._fresh(code)
+            accept = {"type": "action", "action": {"type": "accept_draw"}}
+            await first.message(code, "white", accept)
+            await second._fresh(code)
+            await first.message(code, "white", {"type": "rematch"})
+            await second._fresh(code)
+            out = await second.message(code, "black", {"type": "rematch"})
+            # Bob (black so far, on the second process) now plays white
+            assert [(o.side, o.payload["view"]["room"]["names"]["white"]) for o in out] == [
+                ("white", "Bob")
+            ]
+            assert out[0].payload["rematch"] is True
+            pushed["first"].clear()
+            await first._fresh(code)  # Ann's process reads the rematch from the stream
+            assert [(o.side, o.payload["view"]["room"]["you"]) for o in pushed["first"]] == [
+                ("black", "black")
+            ]
+            assert pushed["first"][0].payload["rematch"] is True
+            assert first._held[code].local == {"white": 0, "black": 1}
+            assert second._held[code].local == {"white": 1, "black": 0}
+            assert first.rebuilt == second.rebuilt == 0
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(rematch())
