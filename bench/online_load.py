@@ -7,6 +7,7 @@
                                 [--door online|tables] [--game checkers|backgammon|mixed]
                                 [--actions N] [--time-control none|bullet|blitz|rapid]
                                 [--pieces] [--json PATH]
+                                [--redis [URL]] [--processes N] [--rebuild-copies]
 
 Two doors: ``--door online`` (the default) is backgammon's older door, ``/api/online/rooms``
 and its protocol (``backgammon.services.online.protocol``), described first below. ``--door
@@ -77,6 +78,16 @@ max, the server's messages in and out per second, each store save's time, and wi
 ``--pieces`` the time of each piece of the server's work (:data:`PIECES`: the room, its views,
 its record, the save, the dispatch); ``--json PATH`` writes the summary. The exit status is 0
 when every room completed, every message was answered and p99 met ``--target-ms``.
+
+**Rooms on Redis** (``--door tables --redis [URL] [--processes N]``): the rooms live in Redis
+(:mod:`gametable.redis_rooms`, as ``backgammon serve --redis URL`` keeps them); without a URL
+the bench starts a redis-server of its own on a free port in a temporary folder (AOF on,
+``appendfsync everysec``). With ``--processes N`` there are N server processes, each room's
+host connected to one and its guest to the next, so every action crosses from one process to
+the other through Redis (its script, its stream, the doorbell). It prints Redis's CPU time per
+message and its commands' time (``INFO commandstats``), and each server process's CPU seconds.
+``--rebuild-copies`` makes a process rebuild its copy of a room from the stored record for
+each action of the other process, as before the copies applied the stream's events.
 """
 
 from __future__ import annotations

@@ -956,7 +956,8 @@ class SharedRoomService(RoomService):
                 ))  # fmt: skip
             except ActionRefused:
                 return
-            self._unpublished.remove(window)
+            if window in self._unpublished:  # (a nested recovery may have recorded it)
+                self._unpublished.remove(window)
             self._learn_outages(windows)
 
     async def _commit(self, code: str, held: _Held, event: Mapping[str, Any]) -> None:
@@ -1227,10 +1228,12 @@ class SharedRoomService(RoomService):
                         self._deliver(room_code, out)
 
     async def _heartbeat(self) -> None:
-        """Every ``presence_refresh``: refresh this process's seat marks; forget copies no
-        seat here has used for a minute."""
+        """Every ``presence_refresh``: record the outages not recorded yet; refresh this
+        process's seat marks; forget copies no seat here has used for a minute."""
         while True:
             await asyncio.sleep(self.presence_refresh)
+            if self._unpublished:
+                await self._publish_outages()
             seats = [(code, side) for code, held in self._held.items() for side in SIDES
                      if held.local[side] > 0]  # fmt: skip
             with contextlib.suppress(ActionRefused):

@@ -745,3 +745,24 @@ def test_a_rematch_across_two_processes_pushes_each_seat_its_new_side(
                 await service.stop()
 
     asyncio.run(rematch())
+
+
+def test_an_outage_not_recorded_at_once_is_recorded_later(redis_server: RedisServer) -> None:
+    async def later() -> None:
+        clock = [4000.0]
+        (service,) = _services(redis_server.url, clock, 1)
+        try:
+            service._unpublished.append((3990.0, 3995.0))
+            redis_server.stop()
+            await service._publish_outages()  # Redis is gone again: kept for later
+            assert service._unpublished == [(3990.0, 3995.0)]
+            redis_server.start()
+            clock[0] += 7.0
+            await service._publish_outages()  # the heartbeat's retry
+            assert service._unpublished == []
+            assert await service.redis_store.outages() == [(3990.0, 3995.0), (4000.0, 4007.0)]
+            assert service._overlap(3980.0, 4010.0) == 12.0
+        finally:
+            await service.stop()
+
+    asyncio.run(later())
