@@ -494,6 +494,21 @@ class RedisRoomStore:
         seats = await self._call(self.redis.hgetall(self.seats_key(code)))
         return {_text(k): _text(v) for k, v in seats.items()}
 
+    async def seats_many(self, codes: list[str]) -> dict[str, dict[str, str]]:
+        """:meth:`seats` of each room of ``codes``, in one round trip.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        if not codes:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.hgetall(self.seats_key(code))
+        answers = await self._call(pipe.execute())
+        return {code: {_text(k): _text(v) for k, v in seats.items()}
+                for code, seats in zip(codes, answers, strict=True)}  # fmt: skip
+
     async def events(self, code: str, after: str, count: int = 100) -> list[RoomEvent]:
         """The room's stream entries after ``after`` (oldest first, ``count`` at most).
 
@@ -1244,13 +1259,20 @@ class SharedRoomService(RoomService):
             for code, held in list(self._held.items()):
                 if not held.held_here() and now - held.used > 60.0:
                     del self._held[code]
-                elif held.held_here():  # a killed process's seat: counted gone
-                    with contextlib.suppress(ActionRefused):
-                        held.seats = await self._store(self.redis_store.seats(code))
-                        connected = dict(held.room.connections)
-                        self._presence(held)
-                        if connected != held.room.connections:
-                            self._deliver(code, held.room.views())
+            here = [code for code, held in self._held.items() if held.held_here()]
+            try:  # a killed process's seats: counted gone (one round trip for all)
+                marks = await self._store(self.redis_store.seats_many(here))
+            except ActionRefused:
+                continue
+            for code, seats in marks.items():
+                copy = self._held.get(code)
+                if copy is None or not copy.held_here():
+                    continue
+                copy.seats = seats
+                connected = dict(copy.room.connections)
+                self._presence(copy)
+                if connected != copy.room.connections:
+                    self._deliver(code, copy.room.views())
 
     # ---------------------------------------------------------------- the door's calls
 

@@ -549,6 +549,10 @@ def test_a_claim_against_a_player_gone_from_another_process(redis_server: RedisS
             await second.seat_connected(code, "black")
             held = await first._fresh(code)
             assert held.room.connections == {"white": 1, "black": 1}
+            marks = await first.redis_store.seats_many([code, "NOSUCH"])
+            assert marks == {code: {"white": f"on|{first.process}|{5000.0 + 15.0!r}",
+                                    "black": f"on|{second.process}|{5000.0 + 15.0!r}"},
+                             "NOSUCH": {}}  # fmt: skip
             # black (on move) is connected to the other process: no claim
             with pytest.raises(Exception) as early:
                 await first.message(code, "white", {"type": "claim"})
