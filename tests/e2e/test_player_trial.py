@@ -180,6 +180,13 @@ def race_setup(turn: str) -> dict[str, Any]:
             "jacoby": False, "beavers": False}
 
 
+#: The board shows one roll's dice, faded: two dice, or four equal ones (a double).
+FADED_ROLL = """() => {
+  const values = [...document.querySelectorAll('#board .die.last')].map(d => d.dataset.value);
+  return values.length === 2 || (values.length === 4 && values.every(v => v === values[0]));
+}"""
+
+
 def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProcess) -> None:
     # the person doubles mid-game and the computer takes: "Your turn: roll."
     for seed in range(1, 30):
@@ -194,9 +201,8 @@ def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProce
             break
     page = game.page
     assert page.inner_text("#status") == "Your turn: roll."
-    # the computer's last roll, faded (waited for: on a loaded machine the board may still be
-    # drawing the view that came with the take)
-    page.wait_for_function("() => document.querySelectorAll('#board .die.last').length === 2")
+    # the computer's last roll, faded (two dice, or four of a double)
+    page.wait_for_function(FADED_ROLL)
     page.wait_for_timeout(700)
     assert page.evaluate("window.__tumbles") == []
 
@@ -218,8 +224,8 @@ def test_2_no_dice_tumble_when_nobody_rolled(open_page: Any, server: ServerProce
                            ".includes('take or drop')")
     page.wait_for_timeout(700)
     assert page.evaluate("window.__tumbles") == []
-    # the person's roll, faded
-    page.wait_for_function("() => document.querySelectorAll('#board .die.last').length === 2")
+    # the person's roll, faded (two dice, or four of a double)
+    page.wait_for_function(FADED_ROLL)
 
 
 # --------------------------------------------------------------------------------------------
