@@ -227,6 +227,45 @@ export class OnlineClock {
   }
 }
 
+/**
+ * Wire the online dialog and the room's buttons to `online` (either online mode: this
+ * module's OnlineGame or online_tables.js's OnlineTables), which has `openDialog(mode)`,
+ * `syncDialog()`, `submitDialog()`, `describeRoom(code)`, `leave()`, `perform(what)`,
+ * `enter(code, mode)`, `active` and `code`; `copy` answers the Copy button; `normal` turns a
+ * code from the address into the form `online.code` keeps.
+ */
+export function wireOnlineControls(online, copy, normal = (code) => code) {
+  $("online-button").addEventListener("click", () => online.openDialog("create"));
+  $("new-game-online").addEventListener("click", () => {
+    $("new-game-dialog").close();
+    online.openDialog("create");
+  });
+  const form = $("online-form");
+  form.addEventListener("change", () => online.syncDialog());
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    online.submitDialog();
+  });
+  $("online-cancel").addEventListener("click", () => $("online-dialog").close());
+  $("online-code-input").addEventListener("change", (event) => {
+    // The old words stay until the new answer comes: hiding them at once would move the
+    // Join button away from a click already on its way.
+    const code = codeFromText(event.target.value);
+    if (code) online.describeRoom(code);
+  });
+  $("online-copy").addEventListener("click", copy);
+  $("online-leave").addEventListener("click", () => online.leave());
+  $("online-accept-button").addEventListener("click", () => online.perform("accept"));
+  $("online-decline-button").addEventListener("click", () => online.perform("decline"));
+  $("online-claim-button").addEventListener("click", () => online.perform("claim"));
+  window.addEventListener("hashchange", () => {
+    const found = roomFromLocation();
+    if (found && !(online.active && online.code === normal(found.code))) {
+      online.enter(found.code, found.mode);
+    }
+  });
+}
+
 export class OnlineGame {
   /**
    * @param {object} hooks
@@ -1248,33 +1287,7 @@ export class OnlineGame {
   }
 
   wire() {
-    $("online-button").addEventListener("click", () => this.openDialog("create"));
-    $("new-game-online").addEventListener("click", () => {
-      $("new-game-dialog").close();
-      this.openDialog("create");
-    });
-    const form = $("online-form");
-    form.addEventListener("change", () => this.syncDialog());
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.submitDialog();
-    });
-    $("online-cancel").addEventListener("click", () => $("online-dialog").close());
-    $("online-code-input").addEventListener("change", (event) => {
-      // The old words stay until the new answer comes: hiding them at once would move the
-      // Join button away from a click already on its way.
-      const code = codeFromText(event.target.value);
-      if (code) this.describeRoom(code);
-    });
-    $("online-copy").addEventListener("click", () => this.copyLink());
-    $("online-leave").addEventListener("click", () => this.leave());
-    $("online-accept-button").addEventListener("click", () => this.perform("accept"));
-    $("online-decline-button").addEventListener("click", () => this.perform("decline"));
-    $("online-claim-button").addEventListener("click", () => this.perform("claim"));
-    window.addEventListener("hashchange", () => {
-      const found = roomFromLocation();
-      if (found && !(this.active && this.code === found.code)) this.enter(found.code, found.mode);
-    });
+    wireOnlineControls(this, () => this.copyLink());
     window.addEventListener("online", () => {
       if (this.active && !this.ws && !this.finished) this.connect();
     });

@@ -16,7 +16,7 @@
 
 import { ApiError, request } from "./api.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
-import { OnlineClock, codeFromText, roomFromLocation } from "./online.js";
+import { OnlineClock, codeFromText, roomFromLocation, wireOnlineControls } from "./online.js";
 import { RoomClient, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat } from "./room_client.js";
 import { drawControls, drawView } from "./table.js";
 
@@ -576,33 +576,9 @@ export class OnlineTables {
   }
 
   wire() {
-    $("online-button").addEventListener("click", () => this.openDialog("create"));
-    $("new-game-online").addEventListener("click", () => {
-      $("new-game-dialog").close();
-      this.openDialog("create");
-    });
-    const form = $("online-form");
-    form.addEventListener("change", () => this.syncDialog());
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.submitDialog();
-    });
-    $("online-cancel").addEventListener("click", () => $("online-dialog").close());
-    $("online-code-input").addEventListener("change", (event) => {
-      const code = codeFromText(event.target.value);
-      if (code) this.describeRoom(code);
-    });
-    $("online-copy").addEventListener("click", () => {
+    wireOnlineControls(this, () => {
       $("online-link").select();
       $("online-copy-status").textContent = "The link is selected: copy it with Ctrl+C.";
-    });
-    $("online-leave").addEventListener("click", () => this.leave());
-    $("online-accept-button").addEventListener("click", () => this.perform("accept"));
-    $("online-decline-button").addEventListener("click", () => this.perform("decline"));
-    $("online-claim-button").addEventListener("click", () => this.perform("claim"));
-    window.addEventListener("hashchange", () => {
-      const found = roomFromLocation();
-      if (found && !(this.active && this.code === normalCode(found.code))) this.enter(found.code, found.mode);
-    });
+    }, normalCode);
   }
 }
