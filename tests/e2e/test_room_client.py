@@ -184,8 +184,13 @@ def test_fair_rounds_answered_by_the_client(page: Page, live: Live) -> None:
     python.until(lambda v: not v["room"]["connected"]["white"])
     assert kept_secret(page, code, 0) == secret  # sessionStorage outlives the reload
 
-    # Python commits; the reloaded page, back at its seat, reveals the kept secret.
-    mine = random.Random(7).randbytes(32)
+    # Python commits; the reloaded page, back at its seat, reveals the kept secret. Python
+    # picks a secret whose opening dice differ (a tie would open a second opening round, which
+    # both sides commit to, and the loop below plays rolls only).
+    seeds = random.Random(7)
+    mine = seeds.randbytes(32)
+    while len(set(dice_from_secrets(bytes.fromhex(secret), mine, 0))) == 1:
+        mine = seeds.randbytes(32)
     python.send({"type": "commit", "round": 0,
                  "commitment": hashlib.sha256(mine).hexdigest()})
     assert page.evaluate(OPEN, code) is True
