@@ -320,11 +320,14 @@ def head_to_head(args: argparse.Namespace) -> None:
     level = args.level or default_level()
     get_level(level)
     cube = args.cube == "on"
+    plies: int = args.gnubg_plies
     if opponent == "gnubg":
         module = import_judge()
         noise = args.noise
         if cube:
             raise SystemExit("--vs gnubg plays cubeless games: --cube off")
+        if plies:
+            opponent = f"gnubg@{plies}"  # the records of each depth kept apart
     else:
         get_level(opponent)
         noise = 0.0
@@ -343,15 +346,15 @@ def head_to_head(args: argparse.Namespace) -> None:
         print(f"resuming from {out}: {len(records)} games already played with these settings",
               file=sys.stderr)
     todo = [i for i in range(args.first, args.games) if i not in records]
-    name = f"gnubg σ={noise}" if opponent == "gnubg" else opponent
+    name = f"gnubg {plies}-ply σ={noise}" if opponent.startswith("gnubg") else opponent
     start = time.perf_counter()
     try:
         with progress_bar(f"{level} v {name}", len(todo)) as advance:
             for i in todo:
                 base = args.seed * 1_000_003 + i
                 ours = WHITE if i % 2 == 0 else BLACK
-                other = (module.GnubgPlayer(noise, random.Random(base * 2 + 2))
-                         if opponent == "gnubg"
+                other = (module.GnubgPlayer(noise, random.Random(base * 2 + 2), plies)
+                         if opponent.startswith("gnubg")
                          else ComputerPlayer(opponent, random.Random(base * 2 + 2)))
                 players = {ours: ComputerPlayer(level, random.Random(base * 2 + 1)),
                            ours.opponent: other}
@@ -368,7 +371,8 @@ def head_to_head(args: argparse.Namespace) -> None:
                 advance(f"{ppg:+.3f} ppg")
     except KeyboardInterrupt:
         print(f"interrupted: {len(records)} of {args.games} games played", file=sys.stderr)
-    opponent_words = f"gnubg 0-ply (noise σ={noise})" if opponent == "gnubg" else opponent
+    opponent_words = (f"gnubg {plies}-ply (noise σ={noise})" if opponent.startswith("gnubg")
+                      else opponent)
     report_vs(level, f"{opponent_words}, {'money with the cube' if cube else 'cubeless money'}",
               [records[i] for i in sorted(records) if i < args.games],
               time.perf_counter() - start)
@@ -416,6 +420,9 @@ def main() -> None:
                         help="--judge: list this many of the costliest plays")
     parser.add_argument("--vs", metavar="OPPONENT",
                         help="gnubg, or a level: play --level against it")
+    parser.add_argument("--gnubg-plies", type=int, choices=[0, 1, 2], default=0,
+                        help="--vs gnubg: gnubg's depth for each play (2: its world-class "
+                        "level, with --noise 0)")
     parser.add_argument("--noise", type=float, default=0.04,
                         help="--vs gnubg: noise σ in points of equity added to each play")
     parser.add_argument("--out", type=Path,
