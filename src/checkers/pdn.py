@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Final, TextIO
 
 from checkers.errors import CheckersError, PdnError
-from checkers.game import Game
+from checkers.game import DrawMode, Game
 from checkers.moves import Move, apply_move, parse_move
 from checkers.position import BLACK, WHITE, Color, Position
 
@@ -226,7 +226,7 @@ class PdnGame:
         first = 1 if self.start.turn is WHITE else 0
         return (len(self.moves) + first + 1) // 2
 
-    def to_game(self, *, stop_at_draw: bool = False) -> Game:
+    def to_game(self, *, stop_at_draw: bool = False, draws: DrawMode = "automatic") -> Game:
         """A :class:`checkers.Game` that replays this record, its outcome built where it fits.
 
         When the moves leave the game running, a decisive result becomes the loser's
@@ -238,15 +238,20 @@ class PdnGame:
         Args:
             stop_at_draw: when our rules draw the game (threefold repetition, the 40-move
                 rule) before the record ends, return the game drawn there instead of raising.
+            draws: the game's draw mode (:class:`checkers.Game`): ``"claim"`` reads a game
+                that went on past an unclaimed repetition or 40 quiet moves whole, as the
+                players did (only the program's own bounds, fivefold repetition and 80 quiet
+                moves each, end it by themselves).
 
         Raises:
             PdnGameError: this game's ``error``, when it was not read whole.
             PdnReplayError: when our rules end the game before its last recorded move (and
                 ``stop_at_draw`` is False).
+            ValueError: for a ``draws`` that is not a draw mode.
         """
         if self.error is not None:
             raise self.error
-        game = Game(self.start)
+        game = Game(self.start, draws=draws)
         for index, move in enumerate(self.moves):
             if game.outcome is not None:
                 if stop_at_draw:

@@ -280,6 +280,13 @@ def test_a_record_that_goes_on_after_a_repetition_reads_whole() -> None:
     drawn = game.to_game(stop_at_draw=True)
     assert len(drawn.moves) == 8
     assert drawn.outcome is not None and drawn.outcome.reason is Reason.REPETITION
+    # Where draws are claimed, the players went on without claiming: the whole record replays,
+    # and the result that follows the last move is their agreed draw.
+    claimed = game.to_game(draws="claim")
+    assert len(claimed.moves) == 9 and claimed.draws == "claim"
+    assert claimed.outcome is not None and claimed.outcome.reason is Reason.AGREEMENT
+    with pytest.raises(ValueError, match="draws 'sometimes' is not one of automatic, claim"):
+        game.to_game(draws="sometimes")  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ errors, game by game
