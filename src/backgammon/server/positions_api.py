@@ -19,6 +19,10 @@ six saved positions per browser.
   play so far in notation and whether it is whole
   (:func:`~backgammon.services.destinations.turn_json`); 422 ``invalid_turn`` with the
   reason for a board, dice or move that is not one.
+* ``POST /api/positions/turn/explain`` (``{board, turn, dice, moves, from, to}``): why the
+  checker on ``from`` cannot go to ``to`` (``to`` left out: why it cannot be picked up) in
+  that turn, the answer of ``POST /api/games/{id}/explain``
+  (:func:`~backgammon.services.review.explain_in_turn`); 422 ``invalid_turn`` as above.
 * ``GET /api/saved-positions?browser=B``, ``POST /api/saved-positions`` (``{browser, name,
   setup}``), ``DELETE /api/saved-positions/{id}?browser=B``: a browser's saved positions. A
   seventh answers 409 (``code`` ``"saved_positions_full"``).
@@ -44,6 +48,7 @@ from backgammon.core.xgid import Xgid
 from backgammon.server.api import ErrorResponse, client_address
 from backgammon.services.analysis_jobs import EvaluationSlots, position_evaluation
 from backgammon.services.destinations import TurnJSON, turn_json
+from backgammon.services.review import ExplainJSON, explain_in_turn
 from backgammon.services.saved_positions import (
     MAX_NAME_LENGTH,
     MAX_SAVED_POSITIONS,
@@ -128,6 +133,19 @@ class TurnRequest(BaseModel):
     turn: Literal["white", "black"]
     dice: list[int] = Field(min_length=2, max_length=2)
     moves: list[TurnMoveRequest] = Field(default_factory=list, max_length=4)
+
+
+class TurnExplainRequest(TurnRequest):
+    """An attempted move in a turn being built: the turn (as :class:`TurnRequest`), the
+    checker's place and where the person tried to put it (1..24 in White's numbering,
+    ``"bar"``, ``"off"``); ``to`` left out for a pick-up."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    from_place: int | Literal["bar", "off"] = Field(alias="from", description="1..24, bar, off")
+    to_place: int | Literal["bar", "off"] | None = Field(
+        None, alias="to", description="1..24, bar, off; null for a pick-up"
+    )
 
 
 class SaveRequest(BaseModel):
@@ -240,11 +258,20 @@ async def evaluate_position(body: EvaluationRequest, request: Request) -> Any:
         return _invalid(str(exc))
 
 
-def _turn(body: TurnRequest) -> TurnJSON:
+def _turn_start(body: TurnRequest) -> Position:
     off = body.board.off
-    start = Position.from_points(body.board.points, body.turn,
-                                 off=(off.get("white", 0), off.get("black", 0)))
-    return turn_json(start, body.dice, [(m.from_, m.to, m.die) for m in body.moves])
+    return Position.from_points(body.board.points, body.turn,
+                                off=(off.get("white", 0), off.get("black", 0)))
+
+
+def _turn(body: TurnRequest) -> TurnJSON:
+    return turn_json(_turn_start(body), body.dice, [(m.from_, m.to, m.die) for m in body.moves])
+
+
+def _turn_explain(body: TurnExplainRequest) -> ExplainJSON:
+    return explain_in_turn(_turn_start(body), body.dice,
+                           [(m.from_, m.to, m.die) for m in body.moves],
+                           body.from_place, body.to_place)
 
 
 @router.post("/api/positions/turn", response_model=TurnJSON,
@@ -255,6 +282,20 @@ async def turn_position(body: TurnRequest) -> TurnJSON | JSONResponse:
     try:
         return await _in_thread(_turn, body)
     except ValueError as exc:  # InvalidPositionError is one too
+        return _invalid(str(exc), "invalid_turn")
+
+
+@router.post("/api/positions/turn/explain", response_model=ExplainJSON,
+             summary="Why a move is not allowed in a turn being built")
+async def explain_turn(body: TurnExplainRequest) -> ExplainJSON | JSONResponse:
+    """Whether the attempted move (or pick-up, ``to`` left out) is allowed after the moves
+    made so far and, when it is not, which rule forbids it, in words (``"13/7: the 7-point
+    is held by Black"``) with the rule's source: the answer of ``POST
+    /api/games/{id}/explain`` for a turn the page builds itself (the shared table's online
+    door). 422 ``invalid_turn`` with the reason for a board, dice or move that is not one."""
+    try:
+        return await _in_thread(_turn_explain, body)
+    except ValueError as exc:  # InvalidPositionError, InvalidSettingsError are ones too
         return _invalid(str(exc), "invalid_turn")
 
 

@@ -31,7 +31,7 @@ from typing_extensions import TypedDict
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.explain import explain_move, explain_pass
-from backgammon.core.game import Game, Phase, Turn
+from backgammon.core.game import Game, GameSettings, Phase, Turn
 from backgammon.core.match import Match
 from backgammon.core.moves import Move
 from backgammon.core.notation import format_play
@@ -39,7 +39,7 @@ from backgammon.core.position import Position
 from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
 from backgammon.core.xgid import DEFAULT_MAX_CUBE, Xgid
 from backgammon.records import MatRecord, ReadLimits, read_and_replay, record_from_match
-from backgammon.services.destinations import move_json
+from backgammon.services.destinations import move_json, own_point, turn_json
 from backgammon.services.rules import rule_of
 from backgammon.services.state import (
     BoardJSON,
@@ -575,6 +575,38 @@ def explain_attempt(game: Game, from_place: Place, to_place: Place | None, *,
     return result
 
 
+def explain_in_turn(start: Position, dice: Sequence[int],
+                    moves: Sequence[tuple[Place, Place, int]], from_place: Place,
+                    to_place: Place | None) -> ExplainJSON:
+    """:func:`explain_attempt` for a turn being built away from the game (the shared table's
+    online door, which takes whole plays: the page keeps the moves made so far): ``start``
+    the position at the turn's start (its side on roll), ``dice`` the roll, ``moves`` the
+    moves made so far (page places and the die of each, in the order made, as
+    :func:`~backgammon.services.destinations.turn_json` takes them).
+
+    Returns:
+        The :class:`ExplainJSON`, the same answer as the local game's in that turn (the
+        sides named by their colours); a roll that cannot be played is explained as the pass
+        it is (:func:`~backgammon.core.explain.explain_pass`).
+
+    Raises:
+        ValueError: bad dice, a move that is not legal where it is made (the words of
+            :func:`~backgammon.services.destinations.turn_json`), or a position whose game is
+            over.
+    """
+    turn_json(start, dice, moves)  # the dice and every move checked, refused in words
+    game = Game(GameSettings(start=start))
+    game.roll(dice)
+    if game.phase is not Phase.MOVE:  # the roll passed by itself: no checker can move
+        return _refused("", explain_pass(start, dice) or "no move is possible with this roll")
+    mover = start.turn
+    for src, dst, die in moves:
+        key = (own_point(src, mover, source=True), own_point(dst, mover, source=False), die)
+        game.move(next(m for m in game.legal_moves()
+                       if (m.from_point, m.to_point, m.die) == key))
+    return explain_attempt(game, from_place, to_place)
+
+
 def _explain_attempt(game: Game, from_place: Place, to_place: Place | None, *,
                      computer: Color | None = None) -> ExplainJSON:
     """Why a checker cannot go from ``from_place`` to ``to_place`` now, or (``to_place``
@@ -724,6 +756,7 @@ __all__ = [
     "NoSuchGameError",
     "ReviewJSON",
     "explain_attempt",
+    "explain_in_turn",
     "frame_decisions",
     "hints_for",
     "import_mat",
