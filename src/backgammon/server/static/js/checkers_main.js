@@ -209,6 +209,7 @@ function drawCounts(pieces, turn, label = names(), captured = null) {
   for (const side of ["black", "white"]) {
     const row = $(`pieces-${side}`);
     row.querySelector(".name").textContent = label[side];
+    row.querySelector("th").title = label[side]; // whole, where the table cuts a long name
     row.querySelector(".men").textContent = String(pieces[side].men);
     row.querySelector(".kings").textContent = String(pieces[side].kings);
     row.classList.toggle("on-roll", turn === side);
