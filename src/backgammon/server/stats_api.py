@@ -3,6 +3,11 @@
 * ``GET /api/stats?browser=B``: the browser's stats (:class:`~backgammon.services.stats.StatsJSON`):
   by opponent and kind of session, games won and lost, points, gammons, backgammons, matches.
 * ``DELETE /api/stats?browser=B``: forget the browser's record (``{"cleared": n}``).
+* ``POST /api/stats/online`` (``{browser, code, token}``): count the finished games of an
+  online room of backgammon's own door (``services/online``) in the browser's record.
+* ``POST /api/stats/rooms`` (``{browser, code, token}``): the same for a backgammon room of
+  the shared table's door (``/api/rooms``, :mod:`gametable.online`): the seat's token opens
+  its side, the results are the room's (its table's match).
 * ``POST /api/start-over`` (``{browser, game}``): forget the game in progress (``game``, its
   id, or null) and the browser's saved positions (``{"game": bool, "positions": n}``); 403
   ``not_your_game`` for a game another browser started.
@@ -23,6 +28,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
+from backgammon.adapter import TableMatch
+from backgammon.core.types import BLACK, WHITE
 from backgammon.server.api import ErrorResponse
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.seeds import SeedError
@@ -34,6 +41,9 @@ from backgammon.services.stats import (
     check_browser_id,
     finished_game,
 )
+from gametable.errors import ActionRefused
+from gametable.online import STATUS as ROOM_STATUS
+from gametable.online import RoomHub
 
 __all__ = ["install_stats", "router"]
 
@@ -68,6 +78,18 @@ class OnlineGames(BaseModel):
     browser: str = Field(max_length=200, description="the browser's own random id")
     code: str = Field(max_length=64, description="the room's invite code")
     token: str = Field(max_length=200, description="this browser's seat token in the room")
+
+
+class RoomGames(BaseModel):
+    """Count the finished games of a room of the shared table's door (``/api/rooms``) in a
+    browser's record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    browser: str = Field(max_length=200, description="the browser's own random id")
+    code: str = Field(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9]+$",
+                      description="the room's code")
+    token: str = Field(min_length=8, max_length=80, description="this browser's seat token")
 
 
 class CountedJSON(TypedDict):
@@ -137,6 +159,67 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSO
     session = f"online:{room.code}:{room.match_number}"
     kind, last, over = room.kind, len(room.match.games), room.session_over
     stats = _stats(request)
+
+    def record() -> int:
+        counted = 0
+        for number, game in enumerate(games, start=1):
+            finished = finished_game(
+                game, player, browser=browser, session=session, number=number,
+                opponent="online", mode=kind,
+                match_over=kind == "match" and number == last and over)
+            if finished is not None:
+                stats.record(finished)
+                counted += 1
+        return counted
+
+    return {"counted": await anyio.to_thread.run_sync(record)}
+
+
+@router.post("/stats/rooms", response_model=CountedJSON,
+             summary="Count a shared-door room's finished backgammon games")
+async def count_room(request: Request, body: RoomGames) -> CountedJSON | JSONResponse:
+    """Count the games of a backgammon room of the shared table's door (``/api/rooms``) that
+    are over in the record of the browser that holds this seat (its page asks after each
+    game). The results are the room's, read from the match its table refereed, never the
+    page's; the seat is the one the token opens. A game is counted once however often this
+    is asked (the record keys it by room, match of the room, seat and game number).
+
+    Raises (as answers): 422 a malformed browser id or request, ``not_backgammon`` for a
+    room of another game; 404 ``not_found`` no such room; 403 ``not_your_room`` a token that
+    is not one of the room's seats; 503 ``unavailable`` the rooms' store out of reach; 507
+    ``storage_full`` for a third browser of one seat."""
+    browser = check_browser_id(body.browser)
+    hub: RoomHub = request.app.state.rooms
+    code = body.code.upper()
+    try:
+        side = await hub.service.open_seat(code, body.token)
+        room = hub.service.room(code)
+    except ActionRefused as error:
+        return JSONResponse({"error": {"code": error.code, "message": str(error)}},
+                            status_code=ROOM_STATUS.get(error.code, 409))
+    table_match = room.table.game
+    if not isinstance(table_match, TableMatch):
+        return JSONResponse({"error": {
+            "code": "not_backgammon",
+            "message": f"room {code} plays {room.table.rules.name}: its games are not "
+                       "counted in backgammon's record"}}, status_code=422)
+    match = table_match.match
+    length = room.table.settings.get("length", 1)
+    kind = "money" if length == 0 else "single" if length == 1 else "match"
+    # one match of the room (a rematch is the next), one seat: each seat's games are counted
+    # in at most MAX_RECORDS_PER_SEAT browsers' records
+    session = f"rooms:{room.code}:{len(room.history)}:{side}"
+    stats = _stats(request)
+    counted_by = await anyio.to_thread.run_sync(stats.browsers, session)
+    if browser not in counted_by and len(counted_by) >= MAX_RECORDS_PER_SEAT:
+        return JSONResponse({"error": {
+            "code": "storage_full",
+            "message": f"this seat's games are counted in {MAX_RECORDS_PER_SEAT} browsers' "
+                       "records already"}}, status_code=507)
+    player = WHITE if side == "white" else BLACK
+    # the games over no longer change: read in a worker thread; the one in play is not
+    games = [game for game in match.games if game.is_over]
+    last, over = len(match.games), table_match.outcome() is not None
 
     def record() -> int:
         counted = 0

@@ -68,6 +68,8 @@ CREATE TABLE IF NOT EXISTS stats_games (
     PRIMARY KEY (browser, session, game)
 )
 """
+#: The browsers that counted a session (:meth:`StatsStore.browsers`) are found by this index.
+_SESSION_INDEX = "CREATE INDEX IF NOT EXISTS stats_games_session ON stats_games (session)"
 
 
 class BrowserIdError(BackgammonError, ValueError):
@@ -197,6 +199,7 @@ class StatsStore:
                                      timeout=10)
         with self._lock:
             self._conn.execute(_SCHEMA)
+            self._conn.execute(_SESSION_INDEX)
 
     def close(self) -> None:
         """Close the database."""
@@ -217,6 +220,14 @@ class StatsStore:
                 (game.browser, game.session, game.game, game.opponent, game.mode,
                  int(game.won), game.points, game.result, game.match, self._now()))
         return cursor.rowcount > 0
+
+    def browsers(self, session: str) -> set[str]:
+        """The browsers whose records hold a game of ``session``."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT DISTINCT browser FROM stats_games WHERE session = ?", (session,)
+            ).fetchall()
+        return {str(row[0]) for row in rows}
 
     def games(self, browser: str) -> list[FinishedGame]:
         """The browser's finished games, oldest first.
