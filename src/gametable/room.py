@@ -469,6 +469,13 @@ class Room:
             if isinstance(can, dict):
                 state["can"] = {name: False for name in can}
         claimable = self.claimable()
+        # an untimed game waiting on the viewer's opponent, who is gone: seconds until the
+        # viewer may claim it (its page warns and counts down), else None
+        claim_in = None
+        if side is not None and claimable is None and self.table.clock is None:
+            gone = self.gone_for(other(side))
+            if gone is not None and other(side) in self.awaited():
+                claim_in = round(max(0.0, self.claim_after - gone), 3)
         view["room"] = {
             "code": self.code,
             "you": side,
@@ -479,6 +486,7 @@ class Room:
             "next_round": self.next_round,
             "chance_due": sorted(self.table.chance_due()) if self.round is None else [],
             "can_claim": claimable is not None and claimable != side and side is not None,
+            "claim_in": claim_in,
             "rematch": sorted(self.rematch),
             "games_before": len(self.history),
             "version": self.version,
