@@ -56,6 +56,7 @@ from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
 from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
+from backgammon.services.room_migration import migrate_rooms, migrate_to_redis
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
@@ -117,14 +118,19 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # (restored here), or in Redis, shared by every server process (serve --redis)
     room_store: RoomStore | None = None
     table_rooms: RoomService
+    # Backgammon's own door's rooms move to the table's door first, before either door
+    # serves (services/room_migration.py; those that cannot stay, logged, at the old door)
     if settings.redis_url is not None:
         from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 
         table_rooms = SharedRoomService(
             {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
             now=settings.now, time_controls=settings.time_controls)
+        migrate_to_redis(settings.db_path, settings.redis_url, idle_expiry=table_rooms.idle_expiry,
+                         time_controls=settings.time_controls)
     else:
         room_store = RoomStore(settings.db_path)
+        migrate_rooms(settings.db_path, room_store, time_controls=settings.time_controls)
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
                                   now=settings.now, time_controls=settings.time_controls)
         table_rooms.restore()

@@ -1,0 +1,338 @@
+"""Rooms of backgammon's own online door carried to the table's door
+(:mod:`backgammon.services.room_migration`): a room built through the old door's own API
+mid-match (dice rolled, a double taken, a clock running, a score) goes on at the table's door
+with the same seat tokens, position, cube, score, names, clock and ``.mat`` transcript, and is
+finished there; a room that cannot convert stays in the old store; running twice (or after a
+run that stopped between writing and deleting) changes nothing; ``backgammon serve`` migrates
+at start."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from backgammon.adapter import RULES
+from backgammon.core.dice import commitment
+from backgammon.core.game import Phase
+from backgammon.core.types import BLACK, WHITE, Color
+from backgammon.records.mat import format_mat
+from backgammon.server.app import create_app
+from backgammon.server.settings import ServerSettings
+from backgammon.services.online.persist import PersistentRooms
+from backgammon.services.online.protocol import parse_message
+from backgammon.services.online.rooms import OnlineSettings, Room, RoomPhase, Seat
+from backgammon.services.review import match_mat
+from backgammon.services.room_migration import (
+    MigrationReport,
+    convert_room,
+    migrate_rooms,
+    table_code,
+)
+from backgammon.services.room_store import RoomStore as OldRoomStore
+from fake_clock import FakeNow
+from gametable.fair import commitment_of
+from gametable.room_store import RoomStore
+from gametable.rooms import RoomService
+from gametable.seam import Side
+
+WALL = 1.7e9
+
+
+class OldDriver:
+    """Sends the old door's messages through its manager, as its WebSocket door does."""
+
+    def __init__(self, rooms: PersistentRooms, room: Room, now: FakeNow) -> None:
+        self.rooms, self.room, self.now = rooms, room, now
+        self.rng = random.Random(7)
+        self.round_secrets: dict[tuple[int, Color], bytes] = {}
+
+    def send(self, color: Color, **fields: Any) -> None:
+        self.now.advance(1.5)  # each message after some thought: the clocks move
+        text = json.dumps(fields)
+        seat = self.room.seat_of(color)
+        self.rooms.tick(self.room)
+        self.rooms.handle(self.room, seat, parse_message(text), text)
+
+    def secret(self, number: int, color: Color) -> bytes:
+        return self.round_secrets.setdefault((number, color), self.rng.randbytes(32))
+
+    def opening(self) -> None:
+        while self.room.game.phase is Phase.OPENING:
+            number = self.room.next_round
+            for color in (WHITE, BLACK):
+                self.send(color, type="commit", round=number,
+                          commitment=commitment(self.secret(number, color)))
+            for color in (WHITE, BLACK):
+                self.send(color, type="reveal", round=number,
+                          secret=self.secret(number, color).hex())
+
+    def roll(self) -> None:
+        """The player on roll rolls (commit, the opponent's secret, reveal)."""
+        roller = self.room.game.on_roll
+        assert roller is not None and self.room.game.phase is Phase.ROLL
+        number = self.room.next_round
+        self.send(roller, type="commit", round=number,
+                  commitment=commitment(self.secret(number, roller)))
+        self.send(roller.opponent, type="secret", round=number,
+                  secret=self.secret(number, roller.opponent).hex())
+        self.send(roller, type="reveal", round=number, secret=self.secret(number, roller).hex())
+
+    def play(self) -> None:
+        """The player on roll plays its first legal play (after rolling, if it must)."""
+        game = self.room.game
+        if game.phase is Phase.ROLL:
+            self.roll()
+        if game.phase is not Phase.MOVE:
+            return  # the roll passed
+        color = game.on_roll
+        assert color is not None
+        play = game.legal_plays()[0]
+        self.send(color, type="play",
+                  moves=[[m.from_point, m.to_point, m.die] for m in play.moves])
+
+
+def _old_rooms(path: Path, now: FakeNow, wall_time: float = WALL) -> PersistentRooms:
+    wall = FakeNow(wall_time)
+    return PersistentRooms(OldRoomStore(path, now=wall), now=now, wall=wall)
+
+
+def _mid_match(path: Path, wall: float = WALL) -> tuple[Room, str, str]:
+    """An old-door room of a 3-point match with the blitz clock: game 1 dropped (1-0),
+    game 2 under way with the cube taken at 2, the player on roll's dice rolled, a checker of
+    its play moved (the turn not ended)."""
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now, wall)
+    room, host = rooms.create(OnlineSettings(cube=True, time_control="blitz",
+                                             match_length=3), "Ann", "127.0.0.2")
+    guest = rooms.join(room, "Bob")
+    driver = OldDriver(rooms, room, now)
+    driver.opening()
+    driver.play()  # the opening roll's play
+    doubler = room.game.on_roll
+    assert doubler is not None
+    driver.send(doubler, type="double")
+    driver.send(doubler.opponent, type="drop")  # game 1: the doubler wins 1 point
+    driver.send(doubler, type="next_game")
+    driver.opening()
+    for _ in range(3):
+        driver.play()
+    doubler = room.game.on_roll
+    assert doubler is not None
+    driver.send(doubler, type="double")
+    driver.send(doubler.opponent, type="take")
+    driver.roll()
+    move = room.game.legal_plays()[0].moves[0]
+    driver.send(doubler, type="move", moves=[[move.from_point, move.to_point, move.die]])
+    assert room.game.played  # a play half made
+    now.advance(4.0)  # the player on roll thinks on: its clock runs
+    rooms.store.close()
+    return room, host, guest
+
+
+def _finish(svc: RoomService, code: str) -> None:
+    """Play the match to its end at the table's door: rounds for the dice, the computer's
+    easiest choices for the rest."""
+    rng = random.Random(3)
+    secrets: dict[tuple[int, Side], bytes] = {}
+
+    def secret(number: int, side: Side) -> bytes:
+        return secrets.setdefault((number, side), rng.randbytes(32))
+
+    for _ in range(3000):
+        room = svc.room(code)
+        game = room.table.game
+        if game.outcome() is not None:
+            return
+        due = sorted(room.table.chance_due())
+        number = room.next_round
+        if len(due) == 2:  # the opening round
+            for side in due:
+                svc.handle(code, side, {"type": "commit", "round": number,
+                                        "commitment": commitment_of(secret(number, side))})
+            for side in due:
+                svc.handle(code, side, {"type": "reveal", "round": number,
+                                        "secret": secret(number, side).hex()})
+            continue
+        waiting = sorted(game.to_act())
+        if not waiting:
+            svc.handle(code, "white", {"type": "action", "action": {"type": "next_game"}})
+            continue
+        side = waiting[0]
+        action = RULES.computer_action(game, side, "easy", rng)
+        if action["type"] == "roll":
+            other: Side = "black" if side == "white" else "white"
+            svc.handle(code, side, {"type": "commit", "round": number,
+                                    "commitment": commitment_of(secret(number, side))})
+            svc.handle(code, other, {"type": "secret", "round": number,
+                                     "secret": secret(number, other).hex()})
+            svc.handle(code, side, {"type": "reveal", "round": number,
+                                    "secret": secret(number, side).hex()})
+            continue
+        svc.handle(code, side, {"type": "action", "action": action})
+    raise AssertionError("the match did not end")
+
+
+def test_a_room_mid_match_goes_on_at_the_tables_door_with_its_seats(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, host_token, guest_token = _mid_match(path)
+    game = old.game
+    mover = game.on_roll
+    assert mover is not None
+    # what the players saw at the old door (the half-made play taken back)
+    while game.played:
+        game.undo()
+    board = game.position
+    cube = (game.cube_value, game.cube_owner)
+    assert cube[0] == 2 and cube[1] is mover.opponent
+    assert old.match.score in ((1, 0), (0, 1))
+    assert old.clock is not None and old.clock.running is mover
+    left = {"white": old.clock.remaining(WHITE), "black": old.clock.remaining(BLACK)}
+    assert left[str(mover)] < 180.0 - 4.0  # it has been thinking
+    names = (old.names[old.seat_of(WHITE)], old.names[old.seat_of(BLACK)])
+    mat = match_mat(old.match, names)
+    dice = game.dice
+
+    report = migrate_rooms(path, RoomStore(path), wall=WALL + 60)
+    code = table_code(old.code)
+    assert report.moved == {old.code: code} and report.kept == {} and report.ended == []
+    assert OldRoomStore(path).codes() == []  # gone from the old store
+
+    now = FakeNow(5.0)  # a new process: its monotonic clock starts elsewhere
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=now)
+    assert svc.restore() == [code]
+    assert svc.seat_for(code.lower(), host_token) == "white"  # the old tokens, their seats
+    assert svc.seat_for(code, guest_token) == "black"
+    room = svc.room(code)
+    match = room.table.game.match  # type: ignore[attr-defined]
+    current = match.current
+    assert current.position == board
+    assert current.phase is Phase.MOVE and current.dice == dice and not current.played
+    assert (current.cube_value, current.cube_owner) == cube
+    assert match.score == old.match.score and match.length == 3
+    assert room.names == {"white": "Ann", "black": "Bob"}
+    clock = room.table.clock_view()
+    assert clock is not None and clock["control"] == "blitz"
+    # as at the old room's last stored action: neither the 4 s thought since (the old door's
+    # restart would not charge them either) nor the migration is charged
+    left[str(mover)] += 4.0
+    assert clock["remaining"] == pytest.approx(left)
+    assert clock["running"] == str(mover)
+    assert room.round is None and room.next_round == old.next_round
+    assert format_mat(match) == mat
+    assert svc.info(code)["settings"] == {"length": 3, "cube": True, "gammons": True,
+                                          "jacoby": False, "beavers": False}
+    view = room.view(str(mover))  # type: ignore[arg-type]
+    assert view["room"]["names"] == {"white": "Ann", "black": "Bob"}
+    state = view["state"]
+    assert state["dice"] == list(dice) and state["cube"]["value"] == 2
+    assert state["score"]["white"] + state["score"]["black"] == 1 and state["legal"]
+
+    now.advance(2.0)  # the clock runs from the restore
+    assert room.table.clock is not None
+    assert room.table.clock.remaining(str(mover)) == pytest.approx(left[str(mover)] - 2.0)
+    _finish(svc, code)
+    outcome = svc.room(code).view(None)["outcome"]
+    assert outcome is not None and outcome["points"] >= 3
+    final = svc.room(code).table.game.match  # type: ignore[attr-defined]
+    assert final.games[0].to_log() == old.match.games[0].to_log()  # the games before kept
+    assert max(final.score) >= 3
+
+
+def test_a_room_nobody_joined_keeps_its_free_seat_and_its_invitation(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    rooms = _old_rooms(path, FakeNow(1000.0))
+    room, host = rooms.create(OnlineSettings(cube=True, money=True, jacoby=True,
+                                             beavers=True), "Ann", None)
+    rooms.store.close()
+    migrate_rooms(path, RoomStore(path), wall=WALL)
+    code = table_code(room.code)
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
+    svc.restore()
+    assert svc.info(code) == {
+        "code": code, "game": "backgammon",
+        "settings": {"length": 0, "cube": True, "gammons": True, "jacoby": True,
+                     "beavers": True},
+        "time_control": "none", "names": {"white": "Ann", "black": ""}, "open": True}
+    assert svc.seat_for(code, host) == "white"
+    token, side, _ = svc.join(code, "Bob")
+    assert side == "black" and svc.seat_for(code, token) == "black"
+
+
+def test_a_room_that_cannot_convert_stays_in_the_old_store(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "games.sqlite3"
+    good, _, _ = _mid_match(path)
+    store = OldRoomStore(path, now=FakeNow(WALL))
+    store.create("brokenroom123456", {"settings": {"cube": True}, "host_name": "Ann",
+                                      "host_token": "0" * 64, "created": 0.0})
+    store.write_raw("online_actions", ("brokenroom123456", 1, 1.0, WALL, '{"kind":"nonsense"}'))
+    store.close()
+    report = migrate_rooms(path, RoomStore(path), wall=WALL + 60)
+    assert list(report.moved) == [good.code]
+    assert list(report.kept) == ["brokenroom123456"]
+    assert "unknown kind 'nonsense'" in report.kept["brokenroom123456"]
+    assert "brokenroom123456" in caplog.text and "stays at backgammon's own door" in caplog.text
+    assert OldRoomStore(path).codes() == ["brokenroom123456"]  # kept, rows as they were
+    assert [row.code for row in RoomStore(path).load_all()] == [table_code(good.code)]
+
+
+def test_running_twice_or_after_a_stop_half_way_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, _, _ = _mid_match(path)
+    # a run that stopped after writing the new room, before deleting the old one
+    item = OldRoomStore(path).load(old.code)
+    converted = convert_room(item)
+    target = RoomStore(path)
+    target.save(converted.code, "backgammon", converted.owner, 1, converted.record)
+    before = [(row.code, row.version, row.record) for row in target.load_all()]
+    report = migrate_rooms(path, target, wall=WALL + 60)
+    assert report.moved == {old.code: converted.code}
+    assert OldRoomStore(path).codes() == []
+    assert [(row.code, row.version, row.record) for row in target.load_all()] == before
+    again = migrate_rooms(path, target, wall=WALL + 60)
+    assert again == MigrationReport()
+    assert [(row.code, row.version, row.record) for row in target.load_all()] == before
+
+
+def test_rooms_over_or_closed_are_left_to_the_old_door(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now)
+    room, _ = rooms.create(OnlineSettings(), "Ann", None)
+    rooms.join(room, "Bob")
+    text = json.dumps({"type": "leave"})
+    rooms.handle(room, Seat.GUEST, parse_message(text), text)
+    assert room.phase is RoomPhase.CLOSED
+    rooms.store.close()
+    report = migrate_rooms(path, RoomStore(path), wall=WALL)
+    assert report.ended == [room.code] and not report.moved and not report.kept
+    assert OldRoomStore(path).codes() == [room.code]
+
+
+def test_serve_migrates_at_start_and_the_old_seat_opens_at_the_new_door(
+        tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, host_token, _ = _mid_match(path, time.time())
+    code = table_code(old.code)
+    app = create_app(ServerSettings(db_path=path))
+    with TestClient(app) as client:
+        assert OldRoomStore(path).codes() == []
+        info = client.get(f"/api/rooms/{code}").json()
+        assert info["names"] == {"white": "Ann", "black": "Bob"} and info["open"] is False
+        with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+            ws.send_json({"type": "hello", "token": host_token})
+            frame = ws.receive_json()
+            while frame.get("type") != "view":
+                frame = ws.receive_json()
+            assert frame["view"]["room"]["you"] == "white"
+            assert frame["view"]["room"]["code"] == code
+        exported = client.get(f"/api/rooms/{code}/export.mat",
+                              headers={"X-Seat-Token": host_token})
+        assert exported.status_code == 200
+        assert exported.text == match_mat(old.match, ("Ann", "Bob"))
