@@ -336,3 +336,68 @@ def test_serve_migrates_at_start_and_the_old_seat_opens_at_the_new_door(
                               headers={"X-Seat-Token": host_token})
         assert exported.status_code == 200
         assert exported.text == match_mat(old.match, ("Ann", "Bob"))
+        # a page back at the old door hears where its room went (and keeps its seat)
+        gone = client.get(f"/api/online/rooms/{old.code}")
+        assert gone.status_code == 410
+        assert gone.json()["error"]["code"] == "room_moved"
+        assert code in gone.json()["error"]["message"]
+    # at the next start the old door still knows (the room is at the table's door)
+    with TestClient(create_app(ServerSettings(db_path=path))) as client:
+        assert client.get(f"/api/online/rooms/{old.code}").json()["error"]["code"] == (
+            "room_moved")
+        assert client.get("/api/online/rooms/nosuchroomatall").json()["error"]["code"] == (
+            "room_not_found")
+
+
+def test_a_dice_round_in_progress_is_restarted_before_its_roll(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now)
+    room, host = rooms.create(OnlineSettings(time_control="rapid", match_length=1), "Ann",
+                              None)
+    rooms.join(room, "Bob")
+    driver = OldDriver(rooms, room, now)
+    driver.opening()
+    driver.play()
+    roller = room.game.on_roll
+    assert roller is not None
+    number = room.next_round
+    driver.send(roller, type="commit", round=number,
+                commitment=commitment(driver.secret(number, roller)))
+    assert room.round is not None and room.round.commitments  # waiting on the secret
+    position = room.game.position
+    rooms.store.close()
+    migrate_rooms(path, RoomStore(path), wall=WALL)
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
+    code = table_code(room.code)
+    assert svc.restore() == [code]
+    new = svc.room(code)
+    side: Side = "white" if roller is WHITE else "black"
+    assert new.round is None and new.next_round == number
+    assert new.table.chance_due() == {side}  # the roller commits again
+    assert new.table.game.match.current.position == position  # type: ignore[attr-defined]
+    assert new.table.clock is not None and new.table.clock.running == side
+    assert svc.seat_for(code, host) == "white"
+    _finish(svc, code)
+    outcome = svc.room(code).view(None)["outcome"]
+    assert outcome["reason"] == "match" and outcome["points"] >= 1  # (a gammon scores 2)
+
+
+def test_the_old_doors_single_game_goes_on_as_money_play(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now)
+    room, _ = rooms.create(OnlineSettings(cube=True), "Ann", None)
+    rooms.join(room, "Bob")
+    driver = OldDriver(rooms, room, now)
+    driver.opening()
+    driver.play()
+    mat = match_mat(room.match, ("Ann", "Bob"))
+    rooms.store.close()
+    migrate_rooms(path, RoomStore(path), wall=WALL)
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
+    code = table_code(room.code)
+    svc.restore()
+    match = svc.room(code).table.game.match  # type: ignore[attr-defined]
+    assert match.length == 0 and match.cube and format_mat(match) == mat
+    assert svc.info(code)["settings"]["length"] == 0

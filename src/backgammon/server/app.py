@@ -56,7 +56,7 @@ from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
 from backgammon.services.online.persist import PersistentRooms, open_rooms
 from backgammon.services.online.rooms import RoomManager
-from backgammon.services.room_migration import migrate_rooms, migrate_to_redis
+from backgammon.services.room_migration import migrate_rooms, migrate_to_redis, moved_finder
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
@@ -126,11 +126,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         table_rooms = SharedRoomService(
             {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
             now=settings.now, time_controls=settings.time_controls)
-        migrate_to_redis(settings.db_path, settings.redis_url, idle_expiry=table_rooms.idle_expiry,
-                         time_controls=settings.time_controls)
+        moved = migrate_to_redis(settings.db_path, settings.redis_url,
+                                 idle_expiry=table_rooms.idle_expiry,
+                                 time_controls=settings.time_controls).moved
     else:
         room_store = RoomStore(settings.db_path)
-        migrate_rooms(settings.db_path, room_store, time_controls=settings.time_controls)
+        moved = migrate_rooms(settings.db_path, room_store,
+                              time_controls=settings.time_controls).moved
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
                                   now=settings.now, time_controls=settings.time_controls)
         table_rooms.restore()
@@ -208,6 +210,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if settings.persist_rooms
         else RoomManager(now=settings.now, time_controls=settings.time_controls,
                          silent_after=settings.claim_thinking_after))
+    if isinstance(app.state.online.rooms, PersistentRooms):  # a page back at a moved room
+        app.state.online.rooms.moved_to = moved_finder(moved, table_rooms)
     app.include_router(online_router)
 
     @app.get("/", include_in_schema=False)

@@ -45,7 +45,8 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
 )
 #: The HTTP status of each code (any other: 409, the action does not fit now).
 HTTP_STATUS: Final[dict[str, int]] = {
-    "not_found": 404, "room_not_found": 404, "room_not_restored": 410, "bad_token": 403,
+    "not_found": 404, "room_not_found": 404, "room_not_restored": 410, "room_moved": 410,
+    "bad_token": 403,
     "not_your_game": 403,
     "stored_game_invalid": 409, "not_allowed": 409,
     "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_settings": 422,

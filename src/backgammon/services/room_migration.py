@@ -69,7 +69,7 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -88,7 +88,7 @@ from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
 from gametable.room import ROOM_VERSION, Room
 from gametable.room_store import RoomStore, StaleRoomError
-from gametable.rooms import IDLE_EXPIRY
+from gametable.rooms import IDLE_EXPIRY, RoomService
 from gametable.seam import SIDES, Side
 from gametable.table import RECORD_VERSION
 
@@ -106,6 +106,7 @@ __all__ = [
     "migrate_rooms",
     "migrate_rooms_to_redis",
     "migrate_to_redis",
+    "moved_finder",
     "table_code",
 ]
 
@@ -491,6 +492,28 @@ def migrate_to_redis(db_path: str | Path, url: str, *, idle_expiry: float = IDLE
         return MigrationReport()
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, run()).result()
+
+
+def moved_finder(moved: Mapping[str, str], service: RoomService) -> Callable[[str], str | None]:
+    """Where an old-door room went, for the old door to tell a page coming back to it
+    (:attr:`PersistentRooms.moved_to
+    <backgammon.services.online.persist.PersistentRooms.moved_to>`): a function of an old
+    code giving its code at the table's door, or None. It knows the rooms ``moved`` at this
+    start (old code -> new code), and those moved at an earlier one that ``service`` holds (a
+    backgammon room under :func:`table_code` of the code; with Redis, only rooms held by this
+    process)."""
+
+    def find(code: str) -> str | None:
+        if code in moved:
+            return moved[code]
+        try:
+            new = table_code(code)
+            room = service.room(new)
+        except (MigrationError, ActionRefused):
+            return None
+        return new if room.table.rules.name == GAME else None
+
+    return find
 
 
 def _summary(report: MigrationReport) -> None:

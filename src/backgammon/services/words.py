@@ -330,6 +330,8 @@ ROOM_WORDS: Final = {
                         "a new room to play on."),
     "not_saved": ("The server could not save this room: play goes on, but a restart of the "
                   "server would end it."),
+    "moved": ("This game goes on at the new online door, as room {code}: reload the page "
+              "to play on."),
     "not_restored": ("This room could not be brought back after the server restarted (its "
                      "saved record is damaged or no longer replays): start a new room."),
     "storage_full": ("The rooms created from your address hold {size} of games, their "

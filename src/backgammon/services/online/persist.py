@@ -194,6 +194,10 @@ class PersistentRooms(RoomManager):
         self.timings = timings
         #: Stored rooms refused at start: code -> why.
         self.refused: dict[str, str] = {}
+        #: Where a room not kept here went: its code -> its code at the table's door, or None
+        #: (rooms moved there at start, :mod:`backgammon.services.room_migration`; ``backgammon
+        #: serve`` sets it). Such a room answers ``room_moved``.
+        self.moved_to: Callable[[str], str | None] = lambda code: None
         self._seq: dict[str, int] = {}  # actions stored, by room (a room not here: not stored)
         self._clocks: dict[str, _RoomClock] = {}  # the restored rooms' clocks
         self._hashes: dict[str, dict[Seat, str]] = {}  # the restored rooms' token hashes
@@ -405,10 +409,15 @@ class PersistentRooms(RoomManager):
 
         Raises:
             OnlineError: ``room_not_restored`` (fatal) for a room refused at start;
-                ``room_not_found`` as the manager's.
+                ``room_moved`` (fatal) for a room that goes on at the table's door
+                (:attr:`moved_to`); ``room_not_found`` as the manager's.
         """
         if code in self.refused and code not in self._rooms:
             raise OnlineError("room_not_restored", room_says("not_restored"), fatal=True)
+        if code not in self._rooms:
+            where = self.moved_to(code)
+            if where is not None:
+                raise OnlineError("room_moved", room_says("moved", code=where), fatal=True)
         return super().get(code)
 
     def sweep(self) -> list[str]:

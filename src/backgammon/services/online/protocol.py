@@ -283,6 +283,8 @@ code                   meaning
                        and the dice round already open)
 ``room_not_restored``  the room was refused when the server restarted (its record is damaged
                        or no longer replays) (*closes*)
+``room_moved``         the room goes on at the table's door (``/api/rooms``), moved there when
+                       the server started (*closes*; the message names its code there)
 ``storage_full``       the rooms created from this client address hold their most bytes: their
                        actions (but those that end a game) and new rooms are refused
 =====================  ==========================================================================
