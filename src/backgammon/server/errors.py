@@ -45,7 +45,7 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
 )
 #: The HTTP status of each code (any other: 409, the action does not fit now).
 HTTP_STATUS: Final[dict[str, int]] = {
-    "not_found": 404, "room_not_found": 404, "room_not_restored": 410, "room_moved": 410,
+    "not_found": 404, "room_not_found": 404, "room_not_restored": 410, "room_moved": 404,
     "bad_token": 403,
     "not_your_game": 403,
     "stored_game_invalid": 409, "not_allowed": 409,

@@ -16,6 +16,7 @@ import { OnlineGame, forgetKeptSeat, keptSeats } from "./online.js";
 import { OnlineTables, onlineDoor } from "./online_tables.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
+import { migrateOldSeats } from "./seat_migration.js";
 import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
 import { Tutor } from "./tutor.js";
@@ -762,6 +763,7 @@ function placeValue(where) {
   return /^\d+$/.test(where) ? Number(where) : where;
 }
 
+migrateOldSeats(); // old-door seats whose rooms moved to the shared door (issue 33)
 applyTheme(app.settings.theme);
 setNumbering(app.settings.numbering);
 wireMenu();

@@ -1,0 +1,118 @@
+// This browser's seats in rooms of backgammon's own (older) online door, carried to the shared
+// table's door (issue 33). When `backgammon serve` starts, it moves the old door's rooms to
+// the table's door (services/room_migration.py) under their code as that door spells it
+// (upper case, letters and digits: room_client.js `normalCode`), with the same seat tokens.
+// online.js kept each seat in localStorage["backgammon.online.CODE.host|guest"]
+// ({token, invite, secrets, seen}: `keptSeats`); room_client.js keeps its seats in
+// localStorage["gametable.seats"] ({CODE: {token, game, side, at}}).
+//
+// migrateOldSeats() asks the old door about each old kept seat's room
+// (GET /api/online/rooms/{code}); for a room it answers `room_moved` (404: moved to the new
+// door), the seat is kept as the new door's (its token, game "backgammon", side null: the
+// door says it on connecting; a host's code is noted as hosted), then forgotten at the old
+// door; a room the old door still holds, or that is gone, is left to online.js. An address
+// naming a moved room (`#online=CODE` or `#join=CODE`, the old door's code) is rewritten to
+// the new door's (`#online=NEWCODE`, the mode kept), so a reload or a copied address opens it
+// there. The dice secrets of a round in progress are not carried: the migration restarts the
+// round.
+
+import { ApiError, request } from "./api.js";
+import { forgetKeptSeat, keptSeats, roomFromLocation } from "./online.js";
+import { SEATS_KEY, normalCode } from "./room_client.js";
+
+/** localStorage: the codes of the shared-door rooms this browser made (online_tables.js). */
+const HOSTED_KEY = "bg.onlineTables.hosted";
+const MAX_HOSTED = 40;
+
+function readJSON(key, fallback) {
+  try {
+    const value = JSON.parse(window.localStorage.getItem(key) || "null");
+    return value === null ? fallback : value;
+  } catch (err) {
+    return fallback;
+  }
+}
+
+/** Keep old seat {code, seat} with `token` as the new door's seat in room `next`. */
+function keepAtNewDoor(next, seat, token, seen) {
+  const seats = readJSON(SEATS_KEY, {});
+  if (!seats || typeof seats !== "object" || Array.isArray(seats)) return false;
+  if (!(seats[next] && typeof seats[next].token === "string")) {
+    seats[next] = { token, game: "backgammon", side: null, at: seen || Date.now() };
+  }
+  try {
+    window.localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+    if (seat === "host") {
+      const hosted = readJSON(HOSTED_KEY, []);
+      const codes = Array.isArray(hosted) ? hosted.filter((c) => typeof c === "string" && c !== next) : [];
+      window.localStorage.setItem(HOSTED_KEY, JSON.stringify([next, ...codes].slice(0, MAX_HOSTED)));
+    }
+  } catch (err) {
+    return false; // storage full or disabled: the old seat stays where it is
+  }
+  return true;
+}
+
+/** Whether the old door says its room `code` moved to the new door. */
+async function moved(code) {
+  try {
+    await request("GET", `/api/online/rooms/${encodeURIComponent(code)}`);
+    return false; // the old door still holds it
+  } catch (err) {
+    return err instanceof ApiError && err.code === "room_moved";
+  }
+}
+
+/**
+ * Carry this browser's old-door seats whose rooms moved to the shared door, and rewrite an
+ * address naming one of them. Resolves to {moved: [{code, next, seat}], address: the new
+ * address or null}; never rejects (storage disabled, the server out of reach: nothing moves,
+ * and the next page load tries again).
+ */
+export async function migrateOldSeats(loc = window.location) {
+  try {
+    return await migrate(loc);
+  } catch (err) {
+    return { moved: [], address: null };
+  }
+}
+
+async function migrate(loc) {
+  const done = [];
+  let kept = [];
+  try {
+    kept = keptSeats();
+  } catch (err) {
+    kept = [];
+  }
+  const found = roomFromLocation(loc);
+  const asked = found && normalCode(found.code) !== found.code ? found.code : null;
+  const codes = [...new Set([...kept.map((k) => k.code), ...(asked ? [asked] : [])])];
+  const movedCodes = new Set();
+  for (const code of codes) {
+    if (await moved(code)) movedCodes.add(code);
+  }
+  for (const { code, seat, seen } of kept) {
+    if (!movedCodes.has(code)) continue;
+    const saved = readJSON(`backgammon.online.${code}.${seat}`, null);
+    if (!saved || typeof saved.token !== "string") continue;
+    const next = normalCode(code);
+    if (keepAtNewDoor(next, seat, saved.token, seen)) {
+      forgetKeptSeat(code, seat);
+      done.push({ code, next, seat });
+    }
+  }
+  let address = null;
+  if (asked && movedCodes.has(asked)) {
+    const now = roomFromLocation(loc);
+    if (now && now.code === asked) { // (the page has not moved on meanwhile)
+      address = `${loc.pathname}${loc.search}#${now.mode}=${normalCode(asked)}`;
+      try {
+        history.replaceState(history.state, "", address);
+      } catch (err) {
+        address = null;
+      }
+    }
+  }
+  return { moved: done, address };
+}

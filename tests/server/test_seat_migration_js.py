@@ -1,0 +1,82 @@
+"""The page's half of the rooms' move to the shared door (``static/js/seat_migration.js``), run
+by Node with the browser's storage, address and ``fetch`` stood in for: an old-door seat whose
+room the old door says moved (``room_moved``) is kept as the shared door's seat under the code
+the server moved the room to (:func:`backgammon.services.room_migration.table_code`) and
+forgotten at the old door, the address naming it rewritten; a seat whose room the old door
+still holds is left alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from backgammon.server.app import STATIC_DIR
+from backgammon.services.room_migration import table_code
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+MOVED = "aB3_xyz-12345678Q"
+STAYS = "stillOldRoom1234"
+
+HARNESS = """
+class Store {
+  constructor() { this.m = new Map(); }
+  get length() { return this.m.size; }
+  key(i) { return [...this.m.keys()][i] ?? null; }
+  getItem(k) { return this.m.has(k) ? this.m.get(k) : null; }
+  setItem(k, v) { this.m.set(k, String(v)); }
+  removeItem(k) { this.m.delete(k); }
+}
+const local = new Store(), session = new Store();
+const loc = { pathname: "/", search: "?x=1", hash: "#online=MOVED", origin: "http://page" };
+globalThis.window = { localStorage: local, sessionStorage: session, location: loc };
+globalThis.location = loc;
+globalThis.history = { state: null, replaceState(state, title, url) {
+  const at = url.indexOf("#"); loc.hash = at < 0 ? "" : url.slice(at); } };
+globalThis.document = { getElementById() { return null; }, addEventListener() {},
+  querySelector() { return null; }, querySelectorAll() { return []; } };
+local.setItem("backgammon.online.MOVED.host", JSON.stringify({ token: "host-token", seen: 5 }));
+local.setItem("backgammon.online.STAYS.guest", JSON.stringify({ token: "guest-token", seen: 3 }));
+const asked = [];
+globalThis.fetch = async (path) => {
+  asked.push(path);
+  const moved = path.endsWith("/MOVED");
+  return { ok: !moved, status: moved ? 404 : 200,
+    json: async () => (moved ? { error: { code: "room_moved", message: "moved" } } : {}) };
+};
+const { migrateOldSeats } = await import(process.argv[2]);
+const result = await migrateOldSeats(loc);
+console.log(JSON.stringify({ result, asked, hash: loc.hash,
+  seats: JSON.parse(local.getItem("gametable.seats")),
+  hosted: JSON.parse(local.getItem("bg.onlineTables.hosted")),
+  moved: local.getItem("backgammon.online.MOVED.host"),
+  stays: local.getItem("backgammon.online.STAYS.guest") }));
+""".replace("MOVED", MOVED).replace("STAYS", STAYS)
+
+
+def test_a_moved_rooms_seat_is_kept_at_the_shared_door_and_the_address_follows(
+        tmp_path: Path) -> None:
+    assert NODE is not None
+    harness = tmp_path / "harness.mjs"
+    harness.write_text(HARNESS, encoding="utf-8")
+    module = (STATIC_DIR / "js" / "seat_migration.js").as_uri()
+    done = subprocess.run([NODE, str(harness), module], capture_output=True, text=True,
+                          timeout=60, check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    code = table_code(MOVED)
+    assert code == "AB3XYZ12345678Q"  # what the page's normalCode makes of the old code
+    assert sorted(out["asked"]) == sorted(
+        [f"/api/online/rooms/{MOVED}", f"/api/online/rooms/{STAYS}"])
+    assert out["result"] == {"moved": [{"code": MOVED, "next": code, "seat": "host"}],
+                             "address": f"/?x=1#online={code}"}
+    assert out["seats"] == {code: {"token": "host-token", "game": "backgammon", "side": None,
+                                   "at": 5}}
+    assert out["hosted"] == [code]
+    assert out["hash"] == f"#online={code}"
+    assert out["moved"] is None  # forgotten at the old door
+    assert json.loads(out["stays"]) == {"token": "guest-token", "seen": 3}  # left alone
