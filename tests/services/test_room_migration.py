@@ -8,8 +8,13 @@ at start."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import random
+import shutil
+import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -32,11 +37,13 @@ from backgammon.services.room_migration import (
     MigrationReport,
     convert_room,
     migrate_rooms,
+    migrate_to_redis,
     table_code,
 )
 from backgammon.services.room_store import RoomStore as OldRoomStore
 from fake_clock import FakeNow
 from gametable.fair import commitment_of
+from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.seam import Side
@@ -401,3 +408,54 @@ def test_the_old_doors_single_game_goes_on_as_money_play(tmp_path: Path) -> None
     match = svc.room(code).table.game.match  # type: ignore[attr-defined]
     assert match.length == 0 and match.cube and format_mat(match) == mat
     assert svc.info(code)["settings"]["length"] == 0
+
+
+REDIS = shutil.which("redis-server")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
+def test_with_redis_the_rooms_move_to_redis(tmp_path: Path) -> None:
+    assert REDIS is not None
+    port = _free_port()
+    server = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no", "--dir", str(tmp_path)],
+                              stdout=subprocess.DEVNULL)
+    try:
+        url = f"redis://127.0.0.1:{port}/0"
+        for _ in range(200):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port),
+                                                                         timeout=0.5):
+                break
+            time.sleep(0.05)
+        path = tmp_path / "games.sqlite3"
+        old, host_token, guest_token = _mid_match(path, time.time())
+        code = table_code(old.code)
+        report = migrate_to_redis(path, url)
+        assert report.moved == {old.code: code} and not report.kept
+        assert OldRoomStore(path).codes() == []
+        assert migrate_to_redis(path, url) == MigrationReport()  # twice: nothing more
+
+        async def seats() -> tuple[Side, Side, str]:
+            service = SharedRoomService({"backgammon": RULES}, RedisRoomStore(url),
+                                        now=FakeNow())
+            try:
+                sides = (await service.open_seat(code, host_token),
+                         await service.open_seat(code, guest_token))
+                _, text = await service.export(code, host_token, "mat")
+            finally:
+                await service.redis_store.close()
+            return sides[0], sides[1], text
+
+        host_side, guest_side, mat = asyncio.run(seats())
+        assert (host_side, guest_side) == ("white", "black")
+        assert mat == match_mat(old.match, ("Ann", "Bob"))
+    finally:
+        server.terminate()
+        server.wait(10)

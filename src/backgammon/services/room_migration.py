@@ -101,6 +101,7 @@ __all__ = [
     "GAME",
     "MigrationError",
     "MigrationReport",
+    "RoomEndedError",
     "TableRoom",
     "convert_room",
     "migrate_rooms",
@@ -120,6 +121,10 @@ _CODE_RE: Final = re.compile(r"^[A-Z0-9]{4,16}$")
 class MigrationError(TableError, ValueError):
     """An old room that cannot be converted; the message says why (the room stays in the old
     store)."""
+
+
+class RoomEndedError(MigrationError):
+    """An old room no play can follow (closed, aborted, expired): not carried over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,8 +218,9 @@ def convert_room(item: OldStoredRoom, *,
         (its log and ``.mat`` transcript).
 
     Raises:
-        MigrationError: the room does not replay, is not live (:data:`LIVE`), its code does
-            not fit the new door, or the record does not rebuild (the message says why).
+        RoomEndedError: the room is not live (:data:`LIVE`).
+        MigrationError: the room does not replay, its code does not fit the new door, or the
+            record does not rebuild (the message says why).
     """
     replayer = PersistentRooms(OldRoomStore(":memory:"), now=lambda: 0.0, wall=time.time,
                                time_controls=time_controls)
@@ -225,7 +231,7 @@ def convert_room(item: OldStoredRoom, *,
     finally:
         replayer.store.close()
     if room.phase not in LIVE:
-        raise MigrationError(f"it is {room.phase}: no play can follow")
+        raise RoomEndedError(f"it is {room.phase}: no play can follow")
     code = table_code(item.code)
     match: Match = room.match
     game = match.current
@@ -319,11 +325,11 @@ def _candidates(old: OldRoomStore, report: MigrationReport, *, wall: float,
             continue
         try:
             room = convert_room(item, time_controls=time_controls)
+        except RoomEndedError:
+            report.ended.append(code)
+            continue
         except MigrationError as exc:
-            if "no play can follow" in str(exc):
-                report.ended.append(code)
-            else:
-                _keep(report, code, str(exc))
+            _keep(report, code, str(exc))
             continue
         if room.record["over"] and wall - item.updated_at >= expiry:
             report.ended.append(code)  # over and past the old door's expiry
