@@ -61,8 +61,10 @@ class Server:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "backgammon", "serve", "--host", HOST, "--port",
                  str(self.port), "--no-browser", "--db", str(self.db)],
-                stdout=log, stderr=subprocess.STDOUT, env={**os.environ,
-                                                           "OPENBLAS_NUM_THREADS": "1"})
+                stdout=log, stderr=subprocess.STDOUT, env={
+                    **os.environ, "OPENBLAS_NUM_THREADS": "1",
+                    # this door's own restarts: its rooms stay with it (room_migration)
+                    "BACKGAMMON_KEEP_OLD_ROOMS": "1"})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -120,19 +120,22 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     table_rooms: RoomService
     # Backgammon's own door's rooms move to the table's door first, before either door
     # serves (services/room_migration.py; those that cannot stay, logged, at the old door)
+    moved: dict[str, str] = {}
     if settings.redis_url is not None:
         from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 
         table_rooms = SharedRoomService(
             {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
             now=settings.now, time_controls=settings.time_controls)
-        moved = migrate_to_redis(settings.db_path, settings.redis_url,
-                                 idle_expiry=table_rooms.idle_expiry,
-                                 time_controls=settings.time_controls).moved
+        if settings.migrate_old_rooms:
+            moved = migrate_to_redis(settings.db_path, settings.redis_url,
+                                     idle_expiry=table_rooms.idle_expiry,
+                                     time_controls=settings.time_controls).moved
     else:
         room_store = RoomStore(settings.db_path)
-        moved = migrate_rooms(settings.db_path, room_store,
-                              time_controls=settings.time_controls).moved
+        if settings.migrate_old_rooms:
+            moved = migrate_rooms(settings.db_path, room_store,
+                                  time_controls=settings.time_controls).moved
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
                                   now=settings.now, time_controls=settings.time_controls)
         table_rooms.restore()

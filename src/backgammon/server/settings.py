@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -27,6 +28,15 @@ DEFAULT_UPLOAD_SECONDS: Final = 5.0
 #: Requests and WebSockets one client address may have open at once (``serve`` sets it from
 #: ``--max-connections-per-address``).
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 200
+#: The environment variable that, set to ``1``, leaves backgammon's own online door's stored
+#: rooms at that door at start instead of moving them to the table's door (tests of that
+#: door's restarts only, until it is deleted: :mod:`backgammon.services.room_migration`).
+KEEP_OLD_ROOMS_ENV: Final = "BACKGAMMON_KEEP_OLD_ROOMS"
+
+
+def _migrate_old_rooms() -> bool:
+    """False when ``$BACKGAMMON_KEEP_OLD_ROOMS`` is ``1``."""
+    return os.environ.get(KEEP_OLD_ROOMS_ENV, "").strip() != "1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +86,10 @@ class ServerSettings:
             live in that Redis, shared by every server process given the same URL
             (:mod:`gametable.redis_rooms`); None (the default): in ``db_path``, this process
             only.
+        migrate_old_rooms: at start, move the rooms stored by backgammon's own online door
+            (in ``db_path``) to the table's door (:mod:`backgammon.services.room_migration`);
+            default True, unless ``$BACKGAMMON_KEEP_OLD_ROOMS`` is ``1`` (tests of the old
+            door's restarts).
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -93,7 +107,9 @@ class ServerSettings:
     connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
     claim_thinking_after: float = DEFAULT_SILENT_AFTER
     redis_url: str | None = None
+    migrate_old_rooms: bool = field(default_factory=_migrate_old_rooms)
 
 
 __all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",
-           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings"]
+           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "KEEP_OLD_ROOMS_ENV",
+           "ServerSettings"]
