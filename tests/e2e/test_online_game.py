@@ -198,8 +198,12 @@ def open_page(browser: Browser, server: ServerProcess) -> Iterator[Callable[...,
               lan: bool = False, viewport: tuple[int, int] = (1280, 900)) -> OnlinePage:
         context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
         settings = json.dumps(json.dumps(BASE_SETTINGS))
+        # These pages test backgammon's own (older) online door, pinned by its setting (the
+        # default is the shared table's door: test_online_tables_backgammon.py); they go
+        # when that door is deleted.
         context.add_init_script(f"localStorage.setItem('backgammon.settings', {settings});"
-                                "localStorage.setItem('backgammon.hints', 'on');")
+                                "localStorage.setItem('backgammon.hints', 'on');"
+                                "localStorage.setItem('bg.onlineDoor', 'rooms');")
         contexts.append(context)
         page = context.new_page()
         if route is not None:

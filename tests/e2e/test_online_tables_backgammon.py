@@ -1,4 +1,4 @@
-"""Backgammon online through the shared table's door (``?door=tables``: js/online_tables.js with
+"""Backgammon online through the shared table's door (the default: js/online_tables.js with
 js/room_client.js, ``/api/rooms`` and ``/ws/rooms``), in two real browsers: the invite, the
 opening roll thrown by both pages' commit-reveal round, a play built checker by checker and sent
 whole, a double and a take, a reload mid-game that comes back to the same position, a
@@ -113,7 +113,7 @@ def open_player(browser: Browser, server: ServerProcess) -> Iterator[Callable[..
     contexts: list[Any] = []
     players: list[Player] = []
 
-    def open_(path: str | None = "/?door=tables") -> Player:
+    def open_(path: str | None = "/") -> Player:
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         settings = json.dumps(json.dumps(SETTINGS))
         context.add_init_script(f"localStorage.setItem('backgammon.settings', {settings});")
@@ -204,7 +204,7 @@ def test_a_match_at_the_shared_door_double_take_reload_resign_rematch(
     alice.wait_idle()
     code = alice.text("#online-code")
     link = alice.page.input_value("#online-link")
-    assert len(code) == 8 and link == f"{server.url}/?door=tables#join={code}"
+    assert len(code) == 8 and link == f"{server.url}/#join={code}"  # the default door's
     assert alice.text("#status") == "Waiting for your friend to join: send them the invite link."
     assert alice.data("onlinePhase") == "waiting" and alice.color == "white"
     room = server.get(f"/api/rooms/{code}")

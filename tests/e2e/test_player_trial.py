@@ -618,9 +618,15 @@ def test_11_the_computer_graded_by_its_own_engine_says_so_and_figures_have_units
 # 12. The New game dialog offers a way back to this browser's online games
 
 
+#: Backgammon's own (older) online door, pinned by its setting (the default is the shared
+#: table's door): tests 12 and 16 test that door's pages and go when it is deleted (the
+#: shared door's: test_online_tables_page.py).
+OLD_DOOR = {"bg.onlineDoor": "rooms"}
+
+
 def test_12_a_closed_online_tab_can_return_to_its_seat(
         open_page: Any, server: ServerProcess) -> None:
-    host = open_page()
+    host = open_page(storage=OLD_DOOR)
     page = host.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.click("#new-game-online")
@@ -630,7 +636,7 @@ def test_12_a_closed_online_tab_can_return_to_its_seat(
     page.wait_for_function("() => document.body.dataset.online === 'connected'")
     link = page.input_value("#online-link")
     code = link.rsplit("=", 1)[1]
-    guest = open_page("/health")
+    guest = open_page("/health", storage=OLD_DOOR)
     guest.page.goto(link)
     guest.page.wait_for_selector("#online-dialog[open]")
     guest.page.wait_for_function(
@@ -821,7 +827,7 @@ def test_16_the_setup_hint_is_drawn_as_the_games_hint(open_page: Any) -> None:
 
 def test_16_online_hints_and_analyze_are_off_in_play_and_the_invite_link_shows_whole(
         open_page: Any, server: ServerProcess) -> None:
-    host = open_page(viewport=PHONE)
+    host = open_page(viewport=PHONE, storage=OLD_DOOR)
     page = host.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.click("#new-game-online")
@@ -833,7 +839,7 @@ def test_16_online_hints_and_analyze_are_off_in_play_and_the_invite_link_shows_w
     assert fits == [True, True]  # the whole link, not cut off
     host.screenshot("trial-16-invite-phone")
     link = page.input_value("#online-link")
-    guest = open_page("/health")
+    guest = open_page("/health", storage=OLD_DOOR)
     guest.page.goto(link)
     guest.page.wait_for_selector("#online-dialog[open]")
     guest.page.wait_for_function(

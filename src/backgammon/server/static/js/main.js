@@ -13,7 +13,7 @@ import { ClockView } from "./clock.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
 import { OnlineGame, forgetKeptSeat, keptSeats } from "./online.js";
-import { OnlineTables, onlineDoor } from "./online_tables.js";
+import { OnlineTables, forgetTablesSeat, pickDoor, tablesSeats } from "./online_tables.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
 import { migrateOldSeats } from "./seat_migration.js";
@@ -448,12 +448,18 @@ function resumeGame(id) {
   resume();
 }
 
-/** Back to this browser's seat in online room `code` (the New game dialog's Return). */
-function returnOnline(code) {
+/** Back to this browser's seat in online room `code` (the New game dialog's Return) at
+ * `door` ("tables": the shared table's, "rooms": backgammon's own); a seat at the other door
+ * than this page's opens the page again there. */
+function returnOnline(code, door = app.door) {
   const dialog = $("new-game-dialog");
   if (dialog.open) dialog.close("resume");
   endReview();
   if (app.setup && app.setup.active) app.setup.close();
+  if (door !== app.door) {
+    location.assign(`${location.pathname}?door=${door}#online=${code}`);
+    return;
+  }
   app.online.enter(code, "online"); // (a page showing a local game reloads into the room)
 }
 
@@ -550,7 +556,7 @@ function openSettings() {
   $("settings-dialog").showModal();
 }
 
-function wire() {
+function wire(door) {
   // The clocks: a newer state on the server (a side ran out of time) is read and shown.
   app.clock = new ClockView($("clocks"), {
     onStale: () => {
@@ -637,6 +643,7 @@ function wire() {
       // them (an online game on the page is left without a word: its seat is forgotten)
       if (app.online && app.online.active) app.online.stop();
       for (const kept of keptSeats()) forgetKeptSeat(kept.code, kept.seat);
+      for (const kept of tablesSeats()) forgetTablesSeat(kept.code);
       saveGameId(null);
       app.game = null;
       history.replaceState(null, "", location.pathname);
@@ -651,9 +658,11 @@ function wire() {
       $("seed-input").value = seed;
     },
   });
-  // Online play: backgammon's own door (online.js), or the shared table's door behind the
-  // setting (?door=tables, or localStorage "bg.onlineDoor": online_tables.js)
-  const Online = onlineDoor() === "tables" ? OnlineTables : OnlineGame;
+  // Online play: the shared table's door (online_tables.js), or backgammon's own door
+  // (online.js) where the address or the setting asks for it (?door=rooms, localStorage
+  // "bg.onlineDoor") or the room is still that door's (online_tables.js pickDoor)
+  app.door = door;
+  const Online = door === "rooms" ? OnlineGame : OnlineTables;
   app.online = new Online({
     board: app.board,
     onView: (previous, view) => app.assist.onState(previous, view),
@@ -661,6 +670,8 @@ function wire() {
     hasLocalGame: () => Boolean(app.game),
     isReviewing: () => app.assist.reviewing(),
     openNewGame,
+    settings: () => app.settings, // auto-roll and auto-confirm (the shared door honours them)
+    say: (text) => app.assist.say(text), // the live region
   });
   for (const button of document.querySelectorAll("#controls [data-action], #rematch-button")) {
     button.addEventListener("click", () => perform(button.dataset.action, {}));
@@ -727,7 +738,10 @@ function wire() {
     app.settings.tutor_threshold = Number(e.target.value);
     saveSettings(app.settings);
   });
-  $("settings-dialog").addEventListener("close", () => maybeAutomatic());
+  $("settings-dialog").addEventListener("close", () => {
+    maybeAutomatic();
+    if (app.online && app.online.active && app.online.automatic) app.online.automatic();
+  });
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("game");
     if (id && (!app.game || app.game.id !== id)) resume();
@@ -767,5 +781,8 @@ migrateOldSeats(); // old-door seats whose rooms moved to the shared door (issue
 applyTheme(app.settings.theme);
 setNumbering(app.settings.numbering);
 wireMenu();
-wire();
-resume();
+// (an address naming a room of backgammon's own door may be looked up first: pickDoor)
+pickDoor().catch(() => "tables").then((door) => {
+  wire(door);
+  resume();
+});

@@ -1,8 +1,7 @@
-// Backgammon online at the shared table's door (gametable/online.py), behind a setting: the
-// page uses it instead of online.js when the address says `?door=tables` or
-// localStorage["bg.onlineDoor"] is "tables" (`onlineDoor`). The default stays online.js and
-// backgammon's own door until the migration is done (docs/architecture.md, "Backgammon's
-// online play moves to the shared door").
+// Backgammon online at the shared table's door (gametable/online.py), the default: the page
+// uses online.js and backgammon's own door instead only when the address says `?door=rooms`
+// or localStorage["bg.onlineDoor"] is "rooms" (`onlineDoor`), until that door is deleted
+// (docs/architecture.md, "Backgammon's online play moves to the shared door").
 //
 // room_client.js makes or joins the room, keeps the seat, reconnects, and answers the dice's
 // commit-reveal rounds by itself; table.js draws the view (its `state` is backgammon's view,
@@ -12,17 +11,34 @@
 // far in notation), and Done sends the play as one action {type: "move", play}.
 //
 // main.js hands this class the person's actions exactly as it hands them to online.js
-// (`perform`), so the board, the buttons and the dialogs are the same.
+// (`perform`), so the board, the buttons and the dialogs are the same. What the page's other
+// modules ask of online play comes from the room: the review and the .mat export from the
+// room's transcript (GET /api/rooms/{code}/export.mat with the seat's token; the review is
+// the server's reading of it, POST /api/records/import), "why can't this checker go there"
+// from POST /api/positions/turn/explain (the turn as built here), the browser's record from
+// POST /api/stats/rooms (the server reads the results from the room).
 
+import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
+import { importMat } from "./assist_api.js";
+import { autoRollPause, automaticAction } from "./autoplay.js";
+import { formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
-import { OnlineClock, codeFromText, roomFromLocation, wireOnlineControls } from "./online.js";
-import { RoomClient, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat } from "./room_client.js";
+import {
+  OnlineClock, codeFromText, forgetKeptSeat, keptSeats, roomFromLocation, wireOnlineControls,
+} from "./online.js";
+import {
+  RoomClient, SEATS_KEY, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
+} from "./room_client.js";
+import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-/** The setting: "tables" plays online at the shared table's door. */
+/** The setting: "rooms" plays online at backgammon's own (older) door. */
 export const DOOR_KEY = "bg.onlineDoor";
+/** localStorage: the codes of the rooms this browser made (its seat is the host's). */
+export const HOSTED_KEY = "bg.onlineTables.hosted";
+const MAX_HOSTED = 40;
 const NAME_KEY = "backgammon.online.name";
 const MAX_DICE_LOG = 60;
 /** The buttons online play shows and hides (local play's, and the room's own). */
@@ -35,16 +51,161 @@ const ACTIONS = {
   accept: "accept_resignation", decline: "decline_resignation", next: "next_game",
 };
 
-/** Which door online play uses: "tables" (the shared table's) or "rooms" (backgammon's own,
- * the default). `?door=tables` (or `?door=rooms`) in the address decides; else the setting. */
+/** Which door online play uses: "tables" (the shared table's, the default) or "rooms"
+ * (backgammon's own, until it is deleted). `?door=rooms` (or `?door=tables`) in the address
+ * decides; else the setting. */
 export function onlineDoor(loc = window.location) {
   const asked = new URLSearchParams(loc.search).get("door");
-  if (asked) return asked === "tables" ? "tables" : "rooms";
+  if (asked) return asked === "rooms" ? "rooms" : "tables";
   try {
-    return window.localStorage.getItem(DOOR_KEY) === "tables" ? "tables" : "rooms";
+    return window.localStorage.getItem(DOOR_KEY) === "rooms" ? "rooms" : "tables";
   } catch (err) {
-    return "rooms";
+    return "tables";
   }
+}
+
+/**
+ * The door for this page, once the room its address names is looked at: onlineDoor's, except
+ * that a room of backgammon's own door (an old invite, or this browser's seat kept by
+ * online.js) is played there while that door still holds it. Rooms that door held are carried
+ * over to this one by the server (under the code as room_client.js spells it, the tokens
+ * kept): then the old seat is kept as this door's (`gametable.seats`) and the page plays here.
+ * Resolves to "tables" or "rooms".
+ */
+export async function pickDoor(loc = window.location) {
+  const door = onlineDoor(loc);
+  const found = roomFromLocation(loc);
+  if (new URLSearchParams(loc.search).get("door") || door === "rooms" || !found) return door;
+  const code = normalCode(found.code);
+  if (storedSeat(code)) return "tables";
+  const old = keptSeats().find((kept) => kept.code === found.code) || null;
+  if (!old && code === found.code) return "tables"; // a code as this door makes them
+  try {
+    await request("GET", `/api/online/rooms/${encodeURIComponent(found.code)}`);
+    return "rooms"; // the old door still holds the room
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) return "rooms";
+  }
+  if (old) adoptSeat(found.code, old.seat);
+  return "tables";
+}
+
+/** Keep online.js's seat in old room `code` as this door's seat in the room carried over. */
+function adoptSeat(code, seat) {
+  let kept = null;
+  try {
+    kept = JSON.parse(window.localStorage.getItem(`backgammon.online.${code}.${seat}`) || "null");
+    const seats = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}") || {};
+    if (!kept || typeof kept.token !== "string" || typeof seats !== "object") return;
+    seats[normalCode(code)] = { token: kept.token, game: "backgammon", side: null, at: Date.now() };
+    window.localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+  } catch (err) {
+    return; // storage disabled: nothing to carry
+  }
+  if (seat === "host") keepHosted(normalCode(code));
+  forgetKeptSeat(code, seat);
+}
+
+function readHosted() {
+  try {
+    const codes = JSON.parse(window.localStorage.getItem(HOSTED_KEY) || "[]");
+    return Array.isArray(codes) ? codes.filter((c) => typeof c === "string") : [];
+  } catch (err) {
+    return [];
+  }
+}
+
+function keepHosted(code) {
+  try {
+    const codes = [code, ...readHosted().filter((c) => c !== code)].slice(0, MAX_HOSTED);
+    window.localStorage.setItem(HOSTED_KEY, JSON.stringify(codes));
+  } catch (err) {
+    // storage disabled: the room is still played, only named the guest's in the lists
+  }
+}
+
+/**
+ * This browser's backgammon seats at the shared door (room_client.js keeps them, every game's,
+ * in localStorage["gametable.seats"]), the one used last first: [{code, side, seen, host}]
+ * (`seen`: when the seat was kept, ms; `host`: this browser made the room).
+ */
+export function tablesSeats() {
+  let seats = {};
+  try {
+    seats = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}") || {};
+  } catch (err) {
+    return [];
+  }
+  if (typeof seats !== "object" || Array.isArray(seats)) return [];
+  const hosted = new Set(readHosted());
+  return Object.entries(seats)
+    .filter(([, seat]) => seat && seat.game === "backgammon" && typeof seat.token === "string")
+    .map(([code, seat]) => ({ code, side: seat.side, seen: seat.at || 0, host: hosted.has(code) }))
+    .sort((a, b) => b.seen - a.seen);
+}
+
+/** Forget this browser's seat in shared-door room `code` (gone, or the record started over). */
+export function forgetTablesSeat(code) {
+  forgetSeat(code);
+  try {
+    window.localStorage.setItem(HOSTED_KEY, JSON.stringify(readHosted().filter((c) => c !== code)));
+  } catch (err) {
+    // storage disabled
+  }
+}
+
+/** The .mat text of room `code`'s match, read with this browser's seat token. Rejects with an
+ * ApiError in words (no seat here, the server's refusal, no connection). */
+export async function roomMat(code) {
+  const seat = storedSeat(code);
+  if (!seat) throw new ApiError("This browser no longer has a seat in that game.", 403, "no_seat");
+  let response;
+  try {
+    response = await fetch(`/api/rooms/${encodeURIComponent(normalCode(code))}/export.mat`,
+      { headers: { "X-Seat-Token": seat.token, Accept: "text/plain" } });
+  } catch (err) {
+    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
+  }
+  if (!response.ok) {
+    let message = `The server answered ${response.status}.`;
+    try {
+      message = (await response.json()).error.message || message;
+    } catch (err) {
+      // keep the status line
+    }
+    throw new ApiError(message, response.status, "export");
+  }
+  return response.text();
+}
+
+/**
+ * Game `number` (from 1) of a .mat transcript: its header (the match length) and that game's
+ * section (its score before it); the whole text when `number` is null. Throws an Error when
+ * the transcript has no such game.
+ */
+export function matGame(text, number) {
+  if (!number) return text;
+  const lines = text.split("\n");
+  const starts = [];
+  lines.forEach((line, index) => {
+    if (/^\s*Game \d+\s*$/.test(line)) starts.push(index);
+  });
+  if (number < 1 || number > starts.length) {
+    throw new Error(`This match has ${starts.length} game${starts.length === 1 ? "" : "s"}: there is no game ${number}.`);
+  }
+  const header = lines.slice(0, starts[0]);
+  const game = lines.slice(starts[number - 1], starts[number] ?? lines.length);
+  const body = [...header, ...game].join("\n");
+  return body.endsWith("\n") ? body : `${body}\n`;
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A place as the server takes it: "13" -> 13; "bar" and "off" stay words. */
+function placeValue(where) {
+  return /^\d+$/.test(String(where)) ? Number(where) : where;
 }
 
 function other(side) {
@@ -79,7 +240,7 @@ export function roundDice(round) {
  * What table.js draws: backgammon's view (`view.state`) with the room's viewer and names, and
  * the turn being built here (`turn`: the server's answer for the moves made so far) over it.
  */
-export function pageView(view, turn = null) {
+export function pageView(view, turn = null, cause = null) {
   const room = view.room;
   const me = room.you;
   const name = (side) => (side === me ? `${room.names[side] || "You"} (you)` : room.names[side] || (side === "white" ? "White" : "Black"));
@@ -96,6 +257,13 @@ export function pageView(view, turn = null) {
     clock: view.clock,
     can: { ...state.can, roll: state.can.roll && state.phase === "roll" && !room.round, rematch: state.can.rematch && !room.rematch.includes(me) },
   };
+  if (cause && state.result && state.result.reason === "forfeit") {
+    // the room says who forfeited, the page what it saw happen (docs: "by forfeit: Bob left
+    // the game.", as backgammon's own door words it)
+    const text = state.result.text.replace(/ by forfeit\./, ` by forfeit: ${cause}.`);
+    shown.result = { ...state.result, text };
+    if (state.message === state.result.text) shown.message = text;
+  }
   if (turn) {
     shown.board = turn.board;
     shown.legal = turn.legal;
@@ -119,6 +287,12 @@ export class OnlineTables {
     this.busy = false;
     this.clock = new OnlineClock($("online-clocks"));
     this.shownClock = null; // [view.clock, the reading OnlineClock was given for it]
+    this.cause = null; // why the opponent forfeited, in words, as this page saw it
+    this.claimed = false; // this page claimed the game
+    this.claimAt = null; // performance.now() at which a claim opens (room.claim_in)
+    this.claimTimer = 0;
+    this.counted = new Set(); // the games over asked to be counted in the browser's record
+    this.autoKey = null; // the room's version the automatic roll or play was tried at
     this.wire();
   }
 
@@ -154,6 +328,10 @@ export class OnlineTables {
     this.view = null;
     this.turns = [];
     this.busy = false;
+    this.cause = null;
+    this.claimed = false;
+    this.shownView = null;
+    this.shownPage = null;
     document.body.classList.add("online");
     document.body.dataset.online = "connecting";
     document.body.dataset.onlineDoor = "tables";
@@ -180,9 +358,12 @@ export class OnlineTables {
     if (this.client) this.client.close();
     this.client = null;
     this.clock.stop();
+    clearTimeout(this.claimTimer);
+    this.claimTimer = 0;
     this.board.setEnabled(false);
     $("online-panel").hidden = true;
     for (const id of CONTROLS) $(id).hidden = true;
+    if ($("result").dataset.online === "1") $("result").hidden = true;
     document.body.classList.remove("online");
     delete document.body.dataset.online;
     delete document.body.dataset.onlineIdle;
@@ -218,14 +399,112 @@ export class OnlineTables {
     const state = view.state;
     const mine = state.phase === "move" && state.turn === view.room.you;
     if (!mine || !before || before.actions !== view.actions || frame.rematch) this.turns = [];
-    if (frame.rematch) this.showNote(`Rematch: you play ${view.room.you} this time.`);
-    else if (frame.round && frame.round.roller !== null) this.showNote(""); // (an opening keeps it)
+    if (frame.rematch) {
+      this.cause = null;
+      this.claimed = false;
+      this.showNote(`Rematch: you play ${view.room.you} this time.`);
+    } else if (frame.round && frame.round.roller !== null) this.showNote(""); // (an opening keeps it)
     if (frame.round) this.logRound(frame.round, view);
     const room = view.room;
     const joined = room.joined.white && room.joined.black;
     if (joined && state.phase === "opening" && !room.round && room.chance_due.includes(room.you)) {
       this.client.roll(); // the opening roll throws itself, as at backgammon's own door
     }
+    this.claimAt = typeof room.claim_in === "number" ? performance.now() + room.claim_in * 1000 : null;
+    if (before && !frame.rematch) this.sawForfeit(before, view);
+    this.reportGames(before, view, frame);
+    this.draw();
+    this.automatic();
+  }
+
+  /** A game that ended by forfeit: why, as this page saw it (the room says only who). */
+  sawForfeit(before, view) {
+    const result = view.state.result;
+    if (!result || result.reason !== "forfeit" || before.state.result) return;
+    const me = view.room.you;
+    const them = other(me);
+    const name = view.room.names[them] || "Your opponent";
+    const round = before.room.round;
+    if (result.winner !== me) {
+      this.cause = null; // this page's own side lost it (it was claimed against, or left)
+    } else if (this.claimed) {
+      this.cause = `you claimed the game: ${name} was gone too long`;
+    } else if (round && (round.awaiting || []).includes(them) && (them in (round.commitments || {}))) {
+      this.cause = `${name}'s secret for round ${round.number} did not match its commitment`;
+      this.alarm(`${name}'s revealed secret for round ${round.number} did not match the commitment it sent: ${name} forfeits.`);
+    } else {
+      this.cause = `${name} left the game`;
+    }
+  }
+
+  /** The analytics hook (off unless the server turned it on) and the browser's record. */
+  reportGames(before, view, frame) {
+    const room = view.room;
+    const state = view.state;
+    const me = room.you;
+    const joined = room.joined.white && room.joined.black;
+    const game = state.score ? state.score.game_number : 1;
+    const seq = `${room.games_before}.${game}`;
+    const hosted = readHosted().includes(this.code);
+    onlineState({ code: this.code, you: { seat: hosted ? "host" : "guest", color: me },
+      phase: joined && !view.outcome ? "playing" : "waiting", opponent: joined ? {} : null },
+    Boolean(this.client && this.client.state === "open"));
+    const clock = view.clock;
+    const shape = { code: this.code, you: { color: me },
+      settings: { time_control: clock ? { name: clock.control } : null, cube: Boolean(state.cube && state.cube.enabled) },
+      game: { cube: { value: state.cube ? state.cube.value : 1 } } };
+    const result = state.result;
+    if (result && before && !before.state.result && !frame.rematch) {
+      const played = (state.history || []).some((e) => e.game === game && e.kind === "play");
+      onlineGameOver(shape, { seq, outcome: { winner: result.winner, kind: result.reason, points: result.points },
+        log: { events: played ? [{ type: "play" }] : [] } });
+    } else if (!result && before && (before.state.result || frame.rematch)) {
+      onlineGameBegan(shape, { seq });
+    }
+    const key = `${this.code}:${room.games_before}:${game}`;
+    if (result && !this.counted.has(key)) {
+      this.counted.add(key);
+      this.countInRecord();
+    }
+  }
+
+  /**
+   * Count the room's finished games in this browser's record (the Stats view): the server
+   * reads the results from the room it refereed, this seat's token proves the seat; a game is
+   * counted once however often it is asked. Best effort: a failure changes nothing in play.
+   */
+  countInRecord() {
+    const seat = storedSeat(this.code);
+    if (!seat) return;
+    request("POST", "/api/stats/rooms", { browser: browserId(), code: this.code, token: seat.token })
+      .catch(() => {});
+  }
+
+  /** Auto-roll and auto-confirm (autoplay.js), once per view, when the settings ask. */
+  async automatic() {
+    const settings = this.hooks.settings ? this.hooks.settings() : null;
+    const view = this.view;
+    if (!settings || !view || !this.active || this.busy || this.turns.length) return;
+    if (this.hooks.isReviewing && this.hooks.isReviewing()) return;
+    const room = view.room;
+    if (!(this.client && this.client.state === "open" && room.joined.white && room.joined.black)) return;
+    const shown = pageView(view);
+    if (shown.turn !== room.you || view.outcome) return;
+    const next = automaticAction(shown, settings);
+    const key = `${this.code}:${room.version}`;
+    if (!next || this.autoKey === key) return;
+    this.autoKey = key;
+    if (next.action === "roll") {
+      await sleep(autoRollPause(settings.speed));
+      if (this.view === view && !this.busy) this.perform("roll");
+      return;
+    }
+    this.busy = true;
+    this.draw();
+    const play = next.moves.map((m) => m.text).join(" ");
+    const answer = await this.client.act({ type: "move", play });
+    this.busy = false;
+    if (!answer.ok) this.showError(answer.message);
     this.draw();
   }
 
@@ -298,7 +577,11 @@ export class OnlineTables {
         : { ok: false, message: "Move your checkers first." };
     } else if (action === "resign") answer = await client.act({ type: "resign", level: body.level || "single" });
     else if (action === "rematch") answer = await client.rematch();
-    else if (action === "claim") answer = await client.claim();
+    else if (action === "claim") {
+      this.claimed = true; // (before the answer: the view of the game won comes first)
+      answer = await client.claim();
+      if (!answer.ok) this.claimed = false;
+    }
     else if (ACTIONS[action]) answer = await client.act({ type: ACTIONS[action] });
     else answer = { ok: true };
     if (!answer.ok) {
@@ -352,7 +635,7 @@ export class OnlineTables {
     const connected = Boolean(this.client && this.client.state === "open");
     const joined = room.joined.white && room.joined.black;
     const live = connected && joined;
-    const shown = pageView(view, this.turns[this.turns.length - 1] || null);
+    const shown = pageView(view, this.turns[this.turns.length - 1] || null, this.cause);
     if (this.hooks.isReviewing && this.hooks.isReviewing()) {
       drawControls(shown, { busy: this.busy, live });
     } else {
@@ -371,21 +654,85 @@ export class OnlineTables {
       $(id).hidden = !show;
       $(id).disabled = this.busy;
     }
+    $("online-claim-button").title = "Your opponent is gone: disconnected for 2 minutes while the game waits on them";
     $("result").dataset.online = shown.result ? "1" : "";
     if (view.outcome && room.rematch.length) {
       this.showNote(room.rematch.includes(me) ? "You asked for a rematch; waiting for your opponent."
         : `${room.names[other(me)] || "Your opponent"} asks for a rematch.`);
     }
     this.drawPanel(view, joined);
+    this.drawClaim(view, live);
     this.drawClock(view);
     const body = document.body;
     body.dataset.onlinePhase = !joined ? "waiting" : view.outcome ? "finished" : "playing";
     body.dataset.onlineSeq = String(room.version);
     body.dataset.onlineYou = me;
-    if (this.hooks.onView && this.shownView !== view) this.hooks.onView(this.shownPage || null, shown);
+    const turn = this.turns[this.turns.length - 1] || null;
+    if (this.shownView !== view || this.shownTurn !== turn) this.announce(this.shownPage || null, shown);
     this.shownView = view;
+    this.shownTurn = turn;
     this.shownPage = shown;
     this.markIdle();
+  }
+
+  /**
+   * Tell the page's other modules (assist.js: the live region, hints, the keyboard) what is
+   * shown now, as online.js does: the players named as the live region says them ("You",
+   * the opponent's name), each checker moved here (the turn built on the page), and the
+   * opponent's plays, which come whole.
+   */
+  announce(previous, shown) {
+    if (!this.hooks.onView) return;
+    const me = this.view.room.you;
+    const names = this.view.room.names;
+    const spoken = (page) => page && {
+      ...page,
+      players: {
+        [me]: { name: "You", computer: false },
+        [other(me)]: { name: names[other(me)] || "Your opponent", computer: false },
+      },
+    };
+    this.hooks.onView(spoken(previous), spoken(shown));
+    if (!previous || previous.id !== shown.id || !this.hooks.say) return;
+    const before = previous.history.length;
+    for (const entry of shown.history.slice(before)) {
+      if (entry.kind === "play" && entry.color === other(me) && !entry.text.endsWith("cannot move")) {
+        this.hooks.say(entry.text);
+      }
+    }
+  }
+
+  /** While the game waits on an opponent who is gone (untimed), the opponent's line says
+   * when a claim opens, counted down each second (room.claim_in), then that it is open. */
+  drawClaim(view, live) {
+    clearTimeout(this.claimTimer);
+    this.claimTimer = 0;
+    const room = view.room;
+    const line = $("online-opponent");
+    const them = other(room.you);
+    const name = room.names[them] || "Your opponent";
+    let text = "";
+    if (live && room.can_claim) {
+      text = `${name} (${them}) has been gone for 2 minutes while the game waits on them: you may claim the game (Claim the game), or wait.`;
+    } else if (live && this.claimAt !== null) {
+      const left = Math.max(0, (this.claimAt - performance.now()) / 1000);
+      text = `${name} (${them}) is not connected: if they do not come back, you may claim the game in ${formatClock(left, 0)}.`;
+      this.claimTimer = setTimeout(() => {
+        if (this.active && this.view) this.drawClaim(this.view, this.live());
+      }, 1000);
+    }
+    if (text) {
+      line.textContent = text;
+      line.dataset.claim = room.can_claim ? "open" : "soon";
+    } else {
+      delete line.dataset.claim;
+    }
+  }
+
+  live() {
+    const room = this.view && this.view.room;
+    return Boolean(this.active && room && this.client && this.client.state === "open" &&
+      room.joined.white && room.joined.black);
   }
 
   drawPanel(view, joined) {
@@ -434,7 +781,7 @@ export class OnlineTables {
   }
 
   showInvite() {
-    const link = `${location.origin}/?door=tables#join=${this.code}`;
+    const link = `${location.origin}/#join=${this.code}`;
     $("online-code").textContent = this.code;
     $("online-link").value = link;
     $("online-link-hint").hidden = !["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
@@ -456,17 +803,68 @@ export class OnlineTables {
     $("online-alarm").hidden = false;
   }
 
-  // Not yet at this door (docs/architecture.md): the review, the .mat export, "why not".
+  /** The review of the room's match, for review.js (its liveSource hook): the server reads
+   * the room's transcript as it reads a .mat file; the players keep their names. */
   reviewSource() {
-    return null;
+    const view = this.view;
+    if (!this.active || !view) return null;
+    const code = this.code;
+    const names = view.room.names;
+    return {
+      key: `tables:${code}:${view.room.games_before}:${view.room.version}`,
+      viewer: view.room.you,
+      sameHistory: false, // this page lists the current game's lines; the review, the match's
+      load: async () => {
+        const data = await importMat(await roomMat(code), `backgammon-${code}.mat`);
+        const white = names.white || "White";
+        const black = names.black || "Black";
+        return { ...data, names: { white, black },
+          title: String(data.title || "").replace(/^White vs Black/, `${white} vs ${black}`) };
+      },
+    };
   }
 
+  /** The .mat transcript of the room's match, for records.js (its exportSource hook). */
   exportSource() {
-    return null;
+    const view = this.view;
+    if (!this.active || !view) return null;
+    const code = this.code;
+    const score = view.state.score || { game_number: 1, length: 1 };
+    return {
+      games: score.game_number,
+      match: score.length > 1,
+      url: () => null,
+      load: async (number) => ({
+        text: matGame(await roomMat(code), number),
+        filename: `backgammon-${code}${number ? `-game${number}` : ""}.mat`,
+      }),
+    };
   }
 
+  /** Why a checker cannot go somewhere, for assist.js (its explainSource hook): the server
+   * answers for the turn as built on this page (POST /api/positions/turn/explain). */
   explainSource() {
-    return null;
+    const view = this.view;
+    if (!this.active || !view) return null;
+    const state = view.state;
+    const me = view.room.you;
+    const turn = this.turns[this.turns.length - 1] || null;
+    const refused = (reason) => ({ legal: false, text: reason, reason, rule: null, source: null });
+    return {
+      key: `tables:${this.code}:${view.room.version}:${turn ? turn.played.length : 0}`,
+      ask: async (from, to) => {
+        if (view.outcome || state.result) return refused("the game is over");
+        if (state.phase !== "move" || !state.dice) return refused("there are no dice to play: roll first");
+        if (state.turn !== me) return refused(`it is ${state.turn}'s turn`);
+        const body = {
+          board: state.board, turn: state.turn, dice: state.dice,
+          moves: (turn ? turn.played : []).map((m) => ({ from: m.from, to: m.to, die: m.die })),
+          from: placeValue(from),
+        };
+        if (to !== null && to !== undefined) body.to = placeValue(to);
+        return request("POST", "/api/positions/turn/explain", body);
+      },
+    };
   }
 
   // ------------------------------------------------------------ the Play online dialog
@@ -550,6 +948,7 @@ export class OnlineTables {
       this.dialogError(err.message);
       return;
     }
+    keepHosted(normalCode(made.code));
     $("online-dialog").close();
     this.enter(made.code, "online");
   }

@@ -8,6 +8,7 @@
 
 import { ApiError, request } from "./api.js";
 import { forgetKeptSeat, keptSeats } from "./online.js";
+import { forgetTablesSeat, tablesSeats } from "./online_tables.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -94,15 +95,50 @@ const ROOM_PHASES = {
   finished: "over: a rematch is possible",
 };
 
+/** What a shared-door room plays, from its settings (GET /api/rooms/CODE: length 0 is money
+ * play, 1 a single game). */
+function tablesKind(settings) {
+  if (settings.length === 0) return "money play";
+  return settings.length > 1 ? `match to ${settings.length}` : "single game";
+}
+
+/** A seat of this browser at the shared table's door (online_tables.js tablesSeats), with its
+ * room (GET /api/rooms/CODE), as the list shows it; null when the room is gone (the seat is
+ * forgotten) or cannot be read now. */
+async function tablesEntry(kept) {
+  let room;
+  try {
+    room = await request("GET", `/api/rooms/${encodeURIComponent(kept.code)}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) forgetTablesSeat(kept.code);
+    return null;
+  }
+  if (room.game !== "backgammon") return null;
+  const names = room.names || {};
+  const mine = kept.side === "black" ? "black" : "white";
+  const theirs = names[mine === "white" ? "black" : "white"];
+  const kind = tablesKind(room.settings || {});
+  return {
+    code: kept.code,
+    door: "tables",
+    kind,
+    who: kept.host ? `Your room (${names[mine] || "you"})` : `${theirs || "A friend"}'s room`,
+    phase: room.open ? ROOM_PHASES.waiting : "in play, or over: a rematch is possible",
+    seen: kept.seen,
+  };
+}
+
 /**
- * The New game dialog's list of this browser's online games (the seats it keeps, online.js):
- * each with a Return button, so that a closed tab can come back to its seat. A room that is
- * gone (expired, closed, stopped) is forgotten.
+ * The New game dialog's list of this browser's online games (the seats it keeps: the shared
+ * table's door's, room_client.js, and backgammon's own door's, online.js): each with a Return
+ * button, so that a closed tab can come back to its seat. A room that is gone (expired,
+ * closed, stopped) is forgotten.
  */
 export class OnlineSeats {
   /**
    * @param {object} hooks
-   * @param {(code: string) => void} hooks.open go back to room `code`
+   * @param {(code: string, door: string) => void} hooks.open go back to room `code` at `door`
+   *   ("tables" or "rooms")
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -114,42 +150,47 @@ export class OnlineSeats {
   /** List the rooms this browser has a seat in, but `current` (the one on the page). */
   async refresh(current) {
     const sequence = ++this.sequence;
-    const seats = keptSeats().filter((s) => s.code !== current).slice(0, 8);
-    const rooms = await Promise.all(seats.map(async (kept) => {
+    const old = keptSeats().filter((s) => s.code !== current).slice(0, 8);
+    const shared = tablesSeats().filter((s) => s.code !== current).slice(0, 8);
+    const rooms = await Promise.all([...shared.map(tablesEntry), ...old.map(async (kept) => {
       try {
         const room = await request("GET", `/api/online/rooms/${encodeURIComponent(kept.code)}`);
         if (!ROOM_PHASES[room.phase]) {
           forgetKeptSeat(kept.code, kept.seat);
           return null;
         }
-        return { ...kept, room };
+        return {
+          code: kept.code, door: "rooms", kind: roomKind(room.settings),
+          who: kept.seat === "host" ? `Your room (${room.host})` : `${room.host}'s room`,
+          phase: ROOM_PHASES[room.phase], seen: kept.seen,
+        };
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) forgetKeptSeat(kept.code, kept.seat);
         return null; // gone, or the server cannot say now: not listed
       }
-    }));
+    })]);
     if (sequence !== this.sequence) return;
-    const shown = rooms.filter(Boolean);
+    const shown = rooms.filter(Boolean).sort((a, b) => b.seen - a.seen).slice(0, 8);
     this.list.replaceChildren();
-    for (const { code, seat, room } of shown) {
+    for (const { code, door, kind, who, phase } of shown) {
       const item = document.createElement("li");
       item.className = "recent-game";
       item.dataset.code = code;
+      item.dataset.door = door;
       const text = document.createElement("span");
       text.className = "recent-text";
       const title = document.createElement("strong");
-      title.textContent = `Online ${roomKind(room.settings)}`;
+      title.textContent = `Online ${kind}`;
       const detail = document.createElement("span");
       detail.className = "small-note";
-      const who = seat === "host" ? `Your room (${room.host})` : `${room.host}'s room`;
-      detail.textContent = `${who} · ${ROOM_PHASES[room.phase]} · code ${code}`;
+      detail.textContent = `${who} · ${phase} · code ${code}`;
       text.append(title, detail);
       const button = document.createElement("button");
       button.type = "button";
       button.className = "recent-resume";
       button.textContent = "Return";
-      button.setAttribute("aria-label", `Return to the online ${roomKind(room.settings)}, ${who}`);
-      button.addEventListener("click", () => this.hooks.open(code));
+      button.setAttribute("aria-label", `Return to the online ${kind}, ${who}`);
+      button.addEventListener("click", () => this.hooks.open(code, door));
       item.append(text, button);
       this.list.appendChild(item);
     }
