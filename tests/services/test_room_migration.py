@@ -14,6 +14,7 @@ import json
 import random
 import shutil
 import socket
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -459,3 +460,49 @@ def test_with_redis_the_rooms_move_to_redis(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def _copy_room(path: Path, code: str, *others: str) -> None:
+    """Store old room ``code`` again under each of ``others`` (its rows copied)."""
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        for other in others:
+            db.execute("INSERT INTO online_rooms SELECT ?, created_at, updated_at, format, "
+                       "header FROM online_rooms WHERE code = ?", (other, code))
+            db.execute("INSERT INTO online_actions SELECT ?, seq, at, wall, action FROM "
+                       "online_actions WHERE code = ?", (other, code))
+
+
+def test_codes_that_fold_together_or_a_store_that_refuses_keep_the_rooms_old(
+        tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, _, _ = _mid_match(path)
+    _copy_room(path, old.code, "ab-cdEFGH1234567", "abcdefgh1234567_")  # both ABCDEFGH1234567
+    report = migrate_rooms(path, RoomStore(path, max_record_bytes=200), wall=WALL + 60)
+    assert report.moved == {}
+    assert set(report.kept) == {old.code, "ab-cdEFGH1234567", "abcdefgh1234567_"}
+    assert report.kept["abcdefgh1234567_"] == (
+        "its code at the table's door, ABCDEFGH1234567, is also room 'ab-cdEFGH1234567''s")
+    assert report.kept[old.code].startswith("the table's store refused it: ")
+    assert sorted(OldRoomStore(path).codes()) == sorted(report.kept)  # all still there
+    assert RoomStore(path).load_all() == []
+    # a room of the table's door holding the code already: the old room stays
+    target = RoomStore(path)
+    other = convert_room(OldRoomStore(path).load(old.code))
+    taken = {**other.record, "tokens": {"white": "1" * 64, "black": "2" * 64}}
+    target.save("ABCDEFGH1234567", "backgammon", None, 1, taken)
+    again = migrate_rooms(path, target, wall=WALL + 60)
+    assert again.moved == {old.code: table_code(old.code)}
+    assert again.kept["ab-cdEFGH1234567"] == (
+        "its code at the table's door, ABCDEFGH1234567, is another room's")
+    assert sorted(OldRoomStore(path).codes()) == ["ab-cdEFGH1234567", "abcdefgh1234567_"]
+
+
+def test_keep_old_rooms_leaves_them_at_the_old_door(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, _, _ = _mid_match(path, time.time())
+    monkeypatch.setenv("BACKGAMMON_KEEP_OLD_ROOMS", "1")
+    with TestClient(create_app(ServerSettings(db_path=path))) as client:
+        info = client.get(f"/api/online/rooms/{old.code}")
+        assert info.status_code == 200 and info.json()["code"] == old.code
+    assert OldRoomStore(path).codes() == [old.code]
