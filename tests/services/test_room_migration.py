@@ -42,6 +42,7 @@ from backgammon.services.room_migration import (
     table_code,
 )
 from backgammon.services.room_store import RoomStore as OldRoomStore
+from backgammon.services.stats import StatsStore, finished_game, online_session, room_session
 from fake_clock import FakeNow
 from gametable.fair import commitment_of
 from gametable.redis_rooms import RedisRoomStore, SharedRoomService
@@ -326,11 +327,32 @@ def test_rooms_over_or_closed_are_left_to_the_old_door(tmp_path: Path) -> None:
 def test_serve_migrates_at_start_and_the_old_seat_opens_at_the_new_door(
         tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    old, host_token, _ = _mid_match(path, time.time())
+    old, host_token, guest_token = _mid_match(path, time.time())
     code = table_code(old.code)
+    # game 1 counted at the old door in the host's browser's record (online.js asks)
+    browser = "ab12" * 6
+    first = old.match.games[0]
+    assert first.outcome is not None
+    records = StatsStore(path)
+    records.record(finished_game(first, WHITE, browser=browser,
+                                 session=online_session(old.code, 1), number=1,
+                                 opponent="online", mode="match", match_over=False))
+    records.close()
     app = create_app(ServerSettings(db_path=path))
     with TestClient(app) as client:
         assert OldRoomStore(path).codes() == []
+        # ... is counted under the new door's session of the host's seat, so not again
+        records = StatsStore(path)
+        assert records.browsers(room_session(code, 0, "white")) == {browser}
+        assert records.browsers(online_session(old.code, 1)) == set()
+        records.close()
+        for who, token in ((browser, host_token), ("cd34" * 6, guest_token)):
+            counted = client.post("/api/stats/rooms", json={"browser": who, "code": code,
+                                                            "token": token})
+            assert counted.status_code == 200
+            total = client.get(f"/api/stats?browser={who}").json()["total"]
+            assert total["games"] == 1
+            assert total["won"] == int((first.outcome.winner is WHITE) == (who == browser))
         info = client.get(f"/api/rooms/{code}").json()
         assert info["names"] == {"white": "Ann", "black": "Bob"} and info["open"] is False
         with client.websocket_connect(f"/ws/rooms/{code}") as ws:

@@ -130,12 +130,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if settings.migrate_old_rooms:
             moved = migrate_to_redis(settings.db_path, settings.redis_url,
                                      idle_expiry=table_rooms.idle_expiry,
-                                     time_controls=settings.time_controls).moved
+                                     time_controls=settings.time_controls, stats=stats).moved
     else:
         room_store = RoomStore(settings.db_path)
         if settings.migrate_old_rooms:
             moved = migrate_rooms(settings.db_path, room_store,
-                                  time_controls=settings.time_controls).moved
+                                  time_controls=settings.time_controls, stats=stats).moved
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
                                   now=settings.now, time_controls=settings.time_controls)
         table_rooms.restore()

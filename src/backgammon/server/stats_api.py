@@ -40,6 +40,8 @@ from backgammon.services.stats import (
     StatsStore,
     check_browser_id,
     finished_game,
+    online_session,
+    room_session,
 )
 from gametable.errors import ActionRefused
 from gametable.online import STATUS as ROOM_STATUS
@@ -156,7 +158,7 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSO
     # The games over no longer change: they are read in a worker thread (a long money
     # session's are thousands), the one in play, which the room may change meanwhile, not.
     games = [game for game in room.match.games if game.is_over]
-    session = f"online:{room.code}:{room.match_number}"
+    session = online_session(room.code, room.match_number)
     kind, last, over = room.kind, len(room.match.games), room.session_over
     stats = _stats(request)
 
@@ -208,7 +210,7 @@ async def count_room(request: Request, body: RoomGames) -> CountedJSON | JSONRes
     kind = "money" if length == 0 else "single" if length == 1 else "match"
     # one match of the room (a rematch is the next), one seat: each seat's games are counted
     # in at most MAX_RECORDS_PER_SEAT browsers' records
-    session = f"rooms:{room.code}:{len(room.history)}:{side}"
+    session = room_session(room.code, len(room.history), side)
     stats = _stats(request)
     counted_by = await anyio.to_thread.run_sync(stats.browsers, session)
     if browser not in counted_by and len(counted_by) >= MAX_RECORDS_PER_SEAT:

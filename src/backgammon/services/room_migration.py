@@ -84,6 +84,7 @@ from backgammon.services.online.rooms import Room as OldRoom
 from backgammon.services.room_store import RoomStore as OldRoomStore
 from backgammon.services.room_store import StoredRoom as OldStoredRoom
 from backgammon.services.room_store import StoredRoomError
+from backgammon.services.stats import StatsStore, online_session, room_session
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
 from gametable.room import ROOM_VERSION, Room
@@ -137,12 +138,17 @@ class TableRoom:
         owner: the address that made it (the old header's ``address``), or None.
         record: the room's record (:meth:`gametable.room.Room.to_record`, with ``"over"`` as
             :class:`~gametable.rooms.RoomService` saves it).
+        session: the session the old door counted the match's games under in browsers'
+            records (:func:`~backgammon.services.stats.online_session`).
+        winners: each game's winner by number (None while it is not over).
     """
 
     old_code: str
     code: str
     owner: str | None
     record: dict[str, Any]
+    session: str = ""
+    winners: tuple[Side | None, ...] = ()
 
 
 @dataclass(slots=True)
@@ -281,7 +287,10 @@ def convert_room(item: OldStoredRoom, *,
     }
     _check(record, match)
     owner = item.header.get("address")
-    return TableRoom(item.code, code, owner if isinstance(owner, str) else None, record)
+    winners = tuple(None if g.outcome is None else _side(g.outcome.winner)
+                    for g in match.games)
+    return TableRoom(item.code, code, owner if isinstance(owner, str) else None, record,
+                     online_session(item.code, room.match_number), winners)
 
 
 def _check(record: dict[str, Any], match: Match) -> None:
@@ -348,8 +357,35 @@ def _keep(report: MigrationReport, code: str, why: str) -> None:
     logger.error("online room %s stays at backgammon's own door: %s", code, why)
 
 
-def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom) -> None:
-    """The room is at the table's door: forget it at the old one."""
+def _carry_stats(stats: StatsStore, room: TableRoom) -> None:
+    """The games of the room's match that browsers' records counted at the old door are
+    counted under the table's door's session of the same seat
+    (:func:`~backgammon.services.stats.room_session`), so that the new door does not count
+    them again. A browser's seat is the side that won the first of its games it won (lost:
+    the other side)."""
+    for browser in sorted(stats.browsers(room.session)):
+        side: Side | None = None
+        for game in stats.games(browser):
+            if game.session != room.session or not 1 <= game.game <= len(room.winners):
+                continue
+            winner = room.winners[game.game - 1]
+            if winner is not None:
+                side = winner if game.won else ("black" if winner == "white" else "white")
+                break
+        if side is not None:
+            stats.rename_session(browser, room.session, room_session(room.code, 0, side))
+
+
+def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom,
+           stats: StatsStore | None) -> None:
+    """The room is at the table's door: its games counted in browsers' records follow it,
+    and it is forgotten at the old door."""
+    if stats is not None:
+        try:
+            _carry_stats(stats, room)
+        except sqlite3.Error as exc:  # the record may count them again: a small harm
+            logger.error("online room %s: its games counted in browsers' records were not "
+                         "carried over (%s)", room.old_code, exc)
     try:
         old.delete(room.old_code)
     except sqlite3.Error as exc:  # the next run finds it moved already and deletes it then
@@ -362,7 +398,8 @@ def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom) -> None:
 def migrate_rooms(db_path: str | Path, target: RoomStore, *,
                   time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
                   wall: float | None = None, stale_after: float = DEFAULT_STALE_AFTER,
-                  expiry: float = DEFAULT_EXPIRY) -> MigrationReport:
+                  expiry: float = DEFAULT_EXPIRY,
+                  stats: StatsStore | None = None) -> MigrationReport:
     """Move every live room of the old door's store in ``db_path`` to the table's SQLite store
     ``target`` (at start, before :meth:`RoomService.restore
     <gametable.rooms.RoomService.restore>`).
@@ -376,6 +413,9 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
         stale_after: the old door's ``stale_after`` (its rooms not written for that long are
             left to it: it drops them).
         expiry: the old door's expiry of a room over (the same).
+        stats: the browsers' records (the same file's): the games of a moved room's match
+            counted at the old door are counted under the new door's session of their seat
+            (:func:`_carry_stats`), not again; None leaves the records as they are.
 
     Returns:
         What was moved, kept (with why) and left as ended.
@@ -399,7 +439,7 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
             found = stored.get(room.code)
             if found is not None:
                 if found.game == GAME and _same_seats(found.record, room):
-                    _moved(old, report, room)
+                    _moved(old, report, room, stats)
                 else:
                     _keep(report, room.old_code, f"its code at the table's door, {room.code}, "
                                                  f"is another room's")
@@ -409,7 +449,7 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
             except (TableError, sqlite3.Error) as exc:
                 _keep(report, room.old_code, f"the table's store refused it: {exc}")
                 continue
-            _moved(old, report, room)
+            _moved(old, report, room, stats)
     finally:
         old.close()
     _summary(report)
@@ -421,7 +461,7 @@ async def migrate_rooms_to_redis(
     idle_expiry: float = IDLE_EXPIRY,
     time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
     wall: float | None = None, stale_after: float = DEFAULT_STALE_AFTER,
-    expiry: float = DEFAULT_EXPIRY,
+    expiry: float = DEFAULT_EXPIRY, stats: StatsStore | None = None,
 ) -> MigrationReport:
     """:func:`migrate_rooms` with the table's rooms in Redis (``serve --redis``): each room is
     created in ``store`` (:meth:`RedisRoomStore.create
@@ -455,7 +495,7 @@ async def migrate_rooms_to_redis(
             except StaleRoomError:
                 loaded = await store.load(room.code)
                 if loaded is not None and _same_seats(loaded.record, room):
-                    _moved(old, report, room)
+                    _moved(old, report, room, stats)
                 else:
                     _keep(report, room.old_code, f"its code at the table's door, {room.code}, "
                                                  f"is another room's")
@@ -467,7 +507,7 @@ async def migrate_rooms_to_redis(
             except ActionRefused as exc:
                 _keep(report, room.old_code, f"the table's store refused it: {exc}")
                 continue
-            _moved(old, report, room)
+            _moved(old, report, room, stats)
     finally:
         old.close()
     _summary(report)
@@ -475,8 +515,8 @@ async def migrate_rooms_to_redis(
 
 
 def migrate_to_redis(db_path: str | Path, url: str, *, idle_expiry: float = IDLE_EXPIRY,
-                     time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS
-                     ) -> MigrationReport:
+                     time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
+                     stats: StatsStore | None = None) -> MigrationReport:
     """:func:`migrate_rooms_to_redis` from synchronous code (``create_app``, before the server's
     event loop runs or from inside one): with a client of its own (``url``), in an event loop
     of its own, in a thread of its own, closed before it returns.
@@ -490,7 +530,7 @@ def migrate_to_redis(db_path: str | Path, url: str, *, idle_expiry: float = IDLE
         store = RedisRoomStore(url)
         try:
             return await migrate_rooms_to_redis(db_path, store, idle_expiry=idle_expiry,
-                                                time_controls=time_controls)
+                                                time_controls=time_controls, stats=stats)
         finally:
             await store.close()
 

@@ -43,6 +43,8 @@ __all__ = [
     "StatsStore",
     "check_browser_id",
     "finished_game",
+    "online_session",
+    "room_session",
 ]
 
 #: The opponents, in the order the stats list them.
@@ -229,6 +231,24 @@ class StatsStore:
             ).fetchall()
         return {str(row[0]) for row in rows}
 
+    def rename_session(self, browser: str, old: str, new: str) -> int:
+        """Count the browser's games of session ``old`` as session ``new``'s, in one
+        transaction (an online room moved to another door: its games keep their numbers); a
+        game ``new`` holds already is counted once. Returns how many games were renamed."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._conn.execute(
+                    "UPDATE OR IGNORE stats_games SET session = ? WHERE browser = ? AND "
+                    "session = ?", (new, browser, old))
+                self._conn.execute("DELETE FROM stats_games WHERE browser = ? AND session = ?",
+                                   (browser, old))
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        return cursor.rowcount
+
     def games(self, browser: str) -> list[FinishedGame]:
         """The browser's finished games, oldest first.
 
@@ -285,6 +305,17 @@ def summarize(games: Iterable[FinishedGame]) -> StatsJSON:
 
 
 _RESULT_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def room_session(code: str, games_before: int, side: str) -> str:
+    """The session a seat's games of a room of the shared table's door are counted under:
+    the room, which match of it (the games played in it before), the seat's side."""
+    return f"rooms:{code}:{games_before}:{side}"
+
+
+def online_session(code: str, match_number: int) -> str:
+    """The session a seat's games of a room of backgammon's own door are counted under."""
+    return f"online:{code}:{match_number}"
 
 
 def finished_game(game: Game, player: Color, *, browser: str, session: str, number: int,
