@@ -528,3 +528,12 @@ def test_keep_old_rooms_leaves_them_at_the_old_door(tmp_path: Path,
         info = client.get(f"/api/online/rooms/{old.code}")
         assert info.status_code == 200 and info.json()["code"] == old.code
     assert OldRoomStore(path).codes() == [old.code]
+
+
+def test_redis_out_of_reach_keeps_the_rooms_for_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    old, _, _ = _mid_match(path, time.time())
+    report = migrate_to_redis(path, f"redis://127.0.0.1:{_free_port()}/0")
+    assert report.moved == {} and list(report.kept) == [old.code]
+    assert report.kept[old.code].startswith("Redis did not answer")
+    assert OldRoomStore(path).codes() == [old.code]

@@ -489,17 +489,18 @@ async def migrate_rooms_to_redis(
                             stale_after=stale_after, expiry=expiry)
         for index, room in enumerate(rooms):
             try:
-                await store.create(room.code, GAME, room.owner, room.record,
-                                   ttl=int(idle_expiry), max_rooms=2**31,
-                                   max_per_owner=2**31, saved_at=time.time())
-            except StaleRoomError:
-                loaded = await store.load(room.code)
-                if loaded is not None and _same_seats(loaded.record, room):
-                    _moved(old, report, room, stats)
-                else:
-                    _keep(report, room.old_code, f"its code at the table's door, {room.code}, "
-                                                 f"is another room's")
-                continue
+                try:
+                    await store.create(room.code, GAME, room.owner, room.record,
+                                       ttl=int(idle_expiry), max_rooms=2**31,
+                                       max_per_owner=2**31, saved_at=time.time())
+                except StaleRoomError:
+                    loaded = await store.load(room.code)
+                    if loaded is not None and _same_seats(loaded.record, room):
+                        _moved(old, report, room, stats)
+                    else:
+                        _keep(report, room.old_code, f"its code at the table's door, "
+                                                     f"{room.code}, is another room's")
+                    continue
             except RoomStoreUnavailable as exc:  # the rest wait for the next start
                 for left in rooms[index:]:
                     _keep(report, left.old_code, f"Redis did not answer: {exc}")
