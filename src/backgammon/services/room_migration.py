@@ -39,6 +39,11 @@ then deleted from the old one (:func:`migrate_rooms`, :func:`migrate_rooms_to_re
   waited on a side is not charged.
 * **Rematch** offers carry over (by side); the rooms' games of earlier matches were not kept
   by the old door (a rematch replaced the match), so the history is empty.
+* **The browsers' records**: the games of the match that a browser's record counted at the
+  old door (session ``online:CODE:N``) are counted under the new door's session of the same
+  seat (``rooms:NEWCODE:0:SIDE``, :meth:`StatsStore.rename_session
+  <backgammon.services.stats.StatsStore.rename_session>`), so the new door does not count
+  them again.
 
 Not carried: rooms closed (a player left), aborted or expired (no play can follow: the old
 door drops them at their expiry), and rooms the old door would drop at start (not written for
@@ -56,8 +61,12 @@ Nothing is lost if the migration stops half way: a room is deleted from the old 
 after its record is written to the new one; a room found in the new store already with the
 same seats (a run that stopped between the two) is deleted from the old store without being
 written again. Running it twice is harmless. A room that cannot be converted (damaged, its
-actions no longer replay, its code taken, the new store refuses it) stays in the old store,
-logged with the reason (:attr:`MigrationReport.kept`); the old door still serves it.
+actions no longer replay, its code taken, the new store refuses it, Redis out of reach) stays
+in the old store, logged with the reason (:attr:`MigrationReport.kept`); the old door still
+serves it. A page coming back to a moved room at the old door is told ``room_moved``
+(:func:`moved_finder`, :attr:`PersistentRooms.moved_to
+<backgammon.services.online.persist.PersistentRooms.moved_to>`), and the page's
+``js/seat_migration.js`` carries its seat to the new door.
 """
 
 from __future__ import annotations
