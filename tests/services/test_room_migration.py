@@ -537,3 +537,40 @@ def test_redis_out_of_reach_keeps_the_rooms_for_the_next_start(tmp_path: Path) -
     assert report.moved == {} and list(report.kept) == [old.code]
     assert report.kept[old.code].startswith("Redis did not answer")
     assert OldRoomStore(path).codes() == [old.code]
+
+
+def test_sides_after_a_rematch_and_a_rematch_asked_carry_over(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now)
+    made = []
+    for _ in range(2):
+        room, host = rooms.create(OnlineSettings(match_length=1), "Ann", None)
+        guest = rooms.join(room, "Bob")
+        driver = OldDriver(rooms, room, now)
+        driver.opening()
+        mover = room.game.on_roll
+        assert mover is not None
+        driver.send(mover, type="resign", level="single")
+        driver.send(mover.opponent, type="accept")
+        assert room.phase is RoomPhase.FINISHED
+        driver.send(WHITE, type="rematch")  # Ann asks
+        made.append((room, host, guest, driver))
+    swapped, asked = made[0], made[1]
+    swapped[3].send(BLACK, type="rematch")  # Bob too: a new match, Ann now Black
+    assert swapped[0].colors[Seat.HOST] is BLACK and swapped[0].phase is RoomPhase.PLAYING
+    rooms.store.close()
+    report = migrate_rooms(path, RoomStore(path), wall=WALL)
+    assert len(report.moved) == 2
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
+    svc.restore()
+    code = table_code(swapped[0].code)
+    assert svc.seat_for(code, swapped[1]) == "black" and svc.seat_for(code, swapped[2]) == "white"
+    assert svc.room(code).names == {"white": "Bob", "black": "Ann"}
+    assert svc.room(code).table.game.outcome() is None  # the new match, from its opening
+    code = table_code(asked[0].code)
+    room = svc.room(code)
+    assert room.table.game.outcome() is not None and room.rematch == {"white"}
+    svc.handle(code, "black", {"type": "rematch"})  # Bob answers at the new door
+    assert svc.seat_for(code, asked[1]) == "black"  # sides swapped there
+    assert svc.room(code).table.game.outcome() is None
