@@ -574,3 +574,32 @@ def test_sides_after_a_rematch_and_a_rematch_asked_carry_over(tmp_path: Path) ->
     svc.handle(code, "black", {"type": "rematch"})  # Bob answers at the new door
     assert svc.seat_for(code, asked[1]) == "black"  # sides swapped there
     assert svc.room(code).table.game.outcome() is None
+
+
+def test_an_opening_round_in_progress_starts_again(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = FakeNow(1000.0)
+    rooms = _old_rooms(path, now)
+    room, _ = rooms.create(OnlineSettings(time_control="blitz", match_length=5), "Ann", None)
+    rooms.join(room, "Bob")
+    driver = OldDriver(rooms, room, now)
+    number = room.next_round
+    for color in (WHITE, BLACK):  # both commitments in, no reveal yet
+        driver.send(color, type="commit", round=number,
+                    commitment=commitment(driver.secret(number, color)))
+    assert room.round is not None and len(room.round.commitments) == 2
+    assert room.clock is not None
+    left = {"white": room.clock.remaining(WHITE), "black": room.clock.remaining(BLACK)}
+    assert left == {"white": 178.5, "black": 177.0}  # each commitment's wait, charged
+    rooms.store.close()
+    migrate_rooms(path, RoomStore(path), wall=WALL)
+    svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
+    code = table_code(room.code)
+    svc.restore()
+    new = svc.room(code)
+    assert new.round is None and new.table.chance_due() == {"white", "black"}
+    clock = new.table.clock_view()
+    assert clock is not None and clock["running"] is None
+    assert clock["remaining"] == left  # the reveals' waits start again
+    _finish(svc, code)
+    assert max(svc.room(code).table.game.match.score) >= 5  # type: ignore[attr-defined]
