@@ -321,8 +321,9 @@ def test_an_online_game_connecting_is_reported_once_by_each_side(
         person.page.wait_for_function(
             "() => document.body.dataset.onlinePhase === 'finished' && "
             "document.body.dataset.onlineIdle === '1'")
+    # (at the shared table's door, the default, a single game is a 1-point match: no cube)
     props = {"mode": "online", "reason": "resign", "points": "1", "level": "none",
-             "clock": "none", "cube": "1"}
+             "clock": "none", "cube": "off"}
     assert first.calls()[-1:] == [completed(**{**props, "result": "win"})]
     assert second.calls()[-1:] == [completed(**{**props, "result": "loss"})]
     assert len(host.calls()) == 2 and len(guest.calls()) == 1  # (the guest reloaded)

@@ -777,12 +777,16 @@ function placeValue(where) {
   return /^\d+$/.test(where) ? Number(where) : where;
 }
 
-migrateOldSeats(); // old-door seats whose rooms moved to the shared door (issue 33)
 applyTheme(app.settings.theme);
 setNumbering(app.settings.numbering);
 wireMenu();
-// (an address naming a room of backgammon's own door may be looked up first: pickDoor)
-pickDoor().catch(() => "tables").then((door) => {
-  wire(door);
-  resume();
-});
+// Old-door seats whose rooms moved to the shared door are carried there first (issue 33:
+// seat_migration.js, which never rejects); then the door for the address (pickDoor: a room
+// that backgammon's own door still holds is played there).
+migrateOldSeats()
+  .then(() => pickDoor())
+  .catch(() => "tables")
+  .then((door) => {
+    wire(door);
+    resume();
+  });

@@ -24,9 +24,7 @@ import { importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
-import {
-  OnlineClock, codeFromText, forgetKeptSeat, keptSeats, roomFromLocation, wireOnlineControls,
-} from "./online.js";
+import { OnlineClock, codeFromText, keptSeats, roomFromLocation, wireOnlineControls } from "./online.js";
 import {
   RoomClient, SEATS_KEY, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
@@ -67,10 +65,10 @@ export function onlineDoor(loc = window.location) {
 /**
  * The door for this page, once the room its address names is looked at: onlineDoor's, except
  * that a room of backgammon's own door (an old invite, or this browser's seat kept by
- * online.js) is played there while that door still holds it. Rooms that door held are carried
- * over to this one by the server (under the code as room_client.js spells it, the tokens
- * kept): then the old seat is kept as this door's (`gametable.seats`) and the page plays here.
- * Resolves to "tables" or "rooms".
+ * online.js) is played there while that door still holds it. (Rooms that door held are
+ * carried over to this one by the server, and this browser's seats in them by
+ * seat_migration.js, which main.js runs first: the address then names the room as this door
+ * spells it.) Resolves to "tables" or "rooms".
  */
 export async function pickDoor(loc = window.location) {
   const door = onlineDoor(loc);
@@ -78,32 +76,14 @@ export async function pickDoor(loc = window.location) {
   if (new URLSearchParams(loc.search).get("door") || door === "rooms" || !found) return door;
   const code = normalCode(found.code);
   if (storedSeat(code)) return "tables";
-  const old = keptSeats().find((kept) => kept.code === found.code) || null;
+  const old = keptSeats().some((kept) => kept.code === found.code);
   if (!old && code === found.code) return "tables"; // a code as this door makes them
   try {
     await request("GET", `/api/online/rooms/${encodeURIComponent(found.code)}`);
     return "rooms"; // the old door still holds the room
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) return "rooms";
+    return err instanceof ApiError && err.status === 404 ? "tables" : "rooms";
   }
-  if (old) adoptSeat(found.code, old.seat);
-  return "tables";
-}
-
-/** Keep online.js's seat in old room `code` as this door's seat in the room carried over. */
-function adoptSeat(code, seat) {
-  let kept = null;
-  try {
-    kept = JSON.parse(window.localStorage.getItem(`backgammon.online.${code}.${seat}`) || "null");
-    const seats = JSON.parse(window.localStorage.getItem(SEATS_KEY) || "{}") || {};
-    if (!kept || typeof kept.token !== "string" || typeof seats !== "object") return;
-    seats[normalCode(code)] = { token: kept.token, game: "backgammon", side: null, at: Date.now() };
-    window.localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
-  } catch (err) {
-    return; // storage disabled: nothing to carry
-  }
-  if (seat === "host") keepHosted(normalCode(code));
-  forgetKeptSeat(code, seat);
 }
 
 function readHosted() {
@@ -818,7 +798,9 @@ export class OnlineTables {
         const data = await importMat(await roomMat(code), `backgammon-${code}.mat`);
         const white = names.white || "White";
         const black = names.black || "Black";
-        return { ...data, names: { white, black },
+        // (the game in play is no transcript's unfinished game: the reader's note is dropped)
+        const warnings = (data.warnings || []).filter((w) => !/has no result: imported as an unfinished game/.test(w));
+        return { ...data, names: { white, black }, warnings,
           title: String(data.title || "").replace(/^White vs Black/, `${white} vs ${black}`) };
       },
     };
