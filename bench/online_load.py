@@ -8,6 +8,7 @@
                                 [--actions N] [--time-control none|bullet|blitz|rapid]
                                 [--pieces] [--json PATH]
                                 [--redis [URL]] [--processes N] [--rebuild-copies]
+                                [--whole-views]
 
 Two doors: ``--door online`` (the default) is backgammon's older door, ``/api/online/rooms``
 and its protocol (``backgammon.services.online.protocol``), described first below. ``--door
@@ -77,7 +78,11 @@ answer with that ``ref``), and the opponent's pushed view is timed too. Pacing i
 max, the server's messages in and out per second, each store save's time, and with
 ``--pieces`` the time of each piece of the server's work (:data:`PIECES`: the room, its views,
 its record, the save, the dispatch); ``--json PATH`` writes the summary. The exit status is 0
-when every room completed, every message was answered and p99 met ``--target-ms``.
+when every room completed, every message was answered and p99 met ``--target-ms``. The
+clients ask for patches in their hello, as ``room_client.js`` does (each view after a
+connection's first comes as the JSON Patch from the one before, applied by the client with
+:func:`gametable.wire.apply_patch`); ``--whole-views`` makes them take every view whole, as
+before patches.
 
 **Rooms on Redis** (``--door tables --redis [URL] [--processes N]``): the rooms live in Redis
 (:mod:`gametable.redis_rooms`, as ``backgammon serve --redis URL`` keeps them); without a URL
@@ -363,19 +368,27 @@ class _TableRoomScript:
     pushes the opponent's view, and both are timed from the send."""
 
     def __init__(self, result: TableRoomResult, rng: random.Random, think: float,
-                 actions: int, time_control: str) -> None:
+                 actions: int, time_control: str, patches: bool = True) -> None:
         self.result = result
         self.rng = rng
         self.think = think
         self.max_actions = actions
         self.time_control = time_control
+        self.patches = patches
         self.ref = 0
 
     async def read(self, player: _Player) -> dict[str, Any]:
+        """The next frame, a view (a patch applied to the player's last view, as the page's
+        room_client.js applies it, and handed on as a whole view)."""
+        from gametable.wire import apply_patch
+
         async with asyncio.timeout(30):
             text = await player.ws.recv()
         self.result.received += 1
         frame: dict[str, Any] = json.loads(text)
+        if frame.get("type") == "patch" and self.patches and player.view:
+            frame["view"] = apply_patch(player.view, frame.pop("patch"))
+            frame["type"] = "view"
         if frame.get("type") != "view":
             raise RuntimeError(f"{player.side} got {str(frame)[:300]}")
         player.view = frame["view"]
@@ -458,7 +471,10 @@ class _TableRoomScript:
             # One hello at a time, each followed by a state request read up to its answer, and
             # White's once more: every view pushed on connecting is read before play starts.
             for side, player in players.items():
-                await player.ws.send(json.dumps({"type": "hello", "token": tokens[side]}))
+                hello: dict[str, Any] = {"type": "hello", "token": tokens[side]}
+                if self.patches:
+                    hello["patch"] = True
+                await player.ws.send(json.dumps(hello))
                 self.result.sent += 1
                 await self.sync(player)
             await self.sync(players["white"])
@@ -589,7 +605,8 @@ async def _clients(port: int, args: argparse.Namespace,
                 host, guest = ((port, port) if not ports else
                                (ports[index % len(ports)], ports[(index + 1) % len(ports)]))
                 await _TableRoomScript(results[index], room_rng, think, args.actions,
-                                       args.time_control).run(http, host, guest)
+                                       args.time_control, not args.whole_views).run(
+                    http, host, guest)
             else:
                 await _RoomScript(results[index], room_rng, think, args.pages).run(
                     http, port, compression)
@@ -1198,6 +1215,7 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
     data = {
         "door": "tables", "game": args.game, "rooms": args.rooms, "think_ms": args.think_ms,
         "time_control": args.time_control, "store": args.store, "actions_cap": args.actions,
+        "patches": not args.whole_views,
         "date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpus": os.cpu_count(),
         "load_before": list(load_before), "load_after": list(load_after),
         "completed": completed, "finished": finished, "elapsed_s": elapsed,
@@ -1284,6 +1302,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="--redis: a process takes the other processes' actions into its "
                              "copy of a room by rebuilding it from the stored record, as "
                              "before issue 36's catch-up by events (for comparison)")
+    parser.add_argument("--whole-views", action="store_true",
+                        help="--door tables: the clients take every view whole (no patches "
+                             "in their hello), as before patches")
     parser.add_argument("--redis", metavar="URL", nargs="?", const="auto", default=None,
                         help="--door tables: the rooms in Redis (gametable.redis_rooms): a "
                              "URL, or none to start a redis-server of the bench's own")
@@ -1308,6 +1329,7 @@ def main(argv: list[str] | None = None) -> int:
     what = ("tables door (/api/rooms, /ws/rooms), game "
             f"{args.game}{'' if not args.actions else f', {args.actions} messages a room'}, "
             f"time control {args.time_control}, "
+            f"{'whole views' if args.whole_views else 'views as patches'}, "
             if args.door == "tables" else "")
     print(f"online load: {what}{args.rooms} rooms, think {args.think_ms:g} ms, "
           f"{'clients ask for the state after every event as pages do, ' if args.pages else ''}"

@@ -11,7 +11,9 @@ Routes (``install(app, service)``; every refusal is ``{"error": {"code", "messag
 * ``POST /api/rooms/{code}/join`` ``{"name"}`` → ``{"code", "token", "side", "view"}``.
 * ``WS /ws/rooms/{code}``: the first frame is ``hello`` with the seat's token; then the
   messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,
-  each from its own side; a refusal is answered to its sender only.
+  each from its own side (to a connection whose hello asked for patches, each view after its
+  first as the patch from the view sent before: :func:`gametable.wire.view_patch`); a
+  refusal is answered to its sender only.
 
 A room's messages are handled one at a time, in arrival order (each is one short engine
 action, and with a shared store one atomic write: :mod:`gametable.redis_rooms`); each
@@ -37,7 +39,7 @@ from gametable.outbox import Outbox
 from gametable.room import Outgoing
 from gametable.rooms import RoomService
 from gametable.seam import Side
-from gametable.wire import error_message, parse_message
+from gametable.wire import error_message, parse_message, view_patch
 
 #: Seconds a new connection has to say hello before it is closed.
 HELLO_TIMEOUT: Final = 15.0
@@ -79,12 +81,28 @@ class JoinRoom(BaseModel):
 
 
 class _Connection(Outbox):
-    """One player's WebSocket, its outbox, and the seat it opened."""
+    """One player's WebSocket, its outbox, the seat it opened, and for a connection that
+    asked for patches (``hello`` with ``"patch": true``) the last view sent on it."""
 
     def __init__(self, websocket: WebSocket) -> None:
         super().__init__(websocket)
         self.code: str | None = None
         self.side: Side | None = None
+        self.patches = False
+        self.last_view: dict[str, Any] | None = None
+
+    def send_patch(self, payload: dict[str, Any]) -> None:
+        """Queue a ``view`` frame as a ``patch`` frame: the changes from the last view sent
+        here (:func:`gametable.wire.view_patch`), the frame's other fields as they are."""
+        view = payload["view"]
+        base = self.last_view
+        if base is None:
+            raise ValueError("a patch needs a view sent before it")
+        frame: dict[str, Any] = {k: v for k, v in payload.items() if k != "view"}
+        frame["type"] = "patch"
+        frame["patch"] = view_patch(base, view)
+        self.last_view = view
+        self.send(frame)
 
 
 class RoomHub:
@@ -129,16 +147,26 @@ class RoomHub:
 
     def dispatch(self, code: str, messages: list[Outgoing]) -> None:
         """Queue each message for its seat's live connection (a seat not connected gets the
-        view when it comes back)."""
+        view when it comes back): its JSON made once for the connections sent it whole, a
+        patch for each connection that asked for patches and was sent a view before."""
         for message in messages:
             sides: tuple[Side, ...] = (
                 ("white", "black") if message.side is None else (message.side,)
             )
-            text = json.dumps(message.payload, separators=(",", ":"))
+            text: str | None = None  # the whole frame's JSON, made once if wanted
+            is_view = message.payload.get("type") == "view"
             for side in sides:
                 connection = self._live.get((code, side))
-                if connection is not None:
-                    connection.send_text(text)
+                if connection is None:
+                    continue
+                if is_view and connection.last_view is not None:
+                    connection.send_patch(message.payload)
+                    continue
+                if text is None:
+                    text = json.dumps(message.payload, separators=(",", ":"))
+                connection.send_text(text)
+                if is_view and connection.patches:
+                    connection.last_view = message.payload["view"]
 
     async def attach(self, code: str, side: Side, connection: _Connection) -> None:
         old = self._live.get((code, side))
@@ -292,6 +320,7 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
                 if message["type"] != "hello":
                     raise ActionRefused("hello_first", "say hello with your seat's token first")
                 side = await service.open_seat(code, message["token"])
+                connection.patches = message.get("patch", False)
                 await hub.attach(code, side, connection)
                 continue
             if message["type"] == "hello":

@@ -99,6 +99,7 @@ class Room:
         self._waits: dict[Side, float] = {}
         self._unseen = False
         self.version = 0
+        self._view_cache: dict[Side | None, tuple[Table, tuple[Any, ...], dict[str, Any]]] = {}
 
     # ---------------------------------------------------------------- seats
 
@@ -189,7 +190,7 @@ class Room:
     def claimable(self) -> Side | None:
         """The side whose opponent may claim the game now: awaited, gone for
         ``claim_after`` seconds, in a game without a clock (a clock settles a stall itself)."""
-        if self.table.clock is not None or self.free_seat() is not None:
+        if not self._gone_since or self.table.clock is not None or self.free_seat() is not None:
             return None
         for side in sorted(self.awaited()):
             gone = self.gone_for(side)
@@ -461,13 +462,11 @@ class Room:
         """What ``side`` sees: the table's view (:meth:`Table.view`) and under ``"room"`` the
         code, names, presence, the round, whether a claim is open and the rematch asked.
         Until the guest has joined, nothing can be done (every ``can`` of the game's part is
-        false), as the room refuses every action then."""
-        view = self.table.view(side, names=self.names)
-        state = view.get("state")
-        if self.free_seat() is not None and isinstance(state, dict):
-            can = state.get("can")
-            if isinstance(can, dict):
-                state["can"] = {name: False for name in can}
+        false), as the room refuses every action then.
+
+        The table's part is built once for each state of the game (:meth:`_table_view`) and
+        shared by the views returned until the game changes: treat a view as read-only."""
+        view = self._table_view(side)
         claimable = self.claimable()
         # an untimed game waiting on the viewer's opponent, who is gone: seconds until the
         # viewer may claim it (its page warns and counts down), else None
@@ -492,6 +491,30 @@ class Room:
             "version": self.version,
         }
         return view
+
+    def _table_view(self, side: Side | None) -> dict[str, Any]:
+        """A fresh top level of :meth:`Table.view` for ``side`` (its ``clock`` read now),
+        whose members (the game's ``state`` above all, the costly part: backgammon's board,
+        legal moves and move list) are the ones built when the game was last changed. The
+        game changes only by an action carried out (``Table.actions`` counts them), a game
+        ended otherwise (a flag, a forfeit: its outcome), a name or a seat taken, or a new
+        table (a rematch); a dice round's commitment and secret change none of these."""
+        table = self.table
+        key = (table.actions, table.game.outcome(), tuple(self.names.values()),
+               self.free_seat())
+        cached = self._view_cache.get(side)
+        if cached is not None and cached[0] is table and cached[1] == key:
+            view = dict(cached[2])
+            view["clock"] = table.clock_view()
+            return view
+        built = table.view(side, names=self.names)
+        state = built.get("state")
+        if key[3] is not None and isinstance(state, dict):
+            can = state.get("can")
+            if isinstance(can, dict):
+                state["can"] = {name: False for name in can}
+        self._view_cache[side] = (table, key, built)
+        return dict(built)
 
     # ---------------------------------------------------------------- the record
 

@@ -81,13 +81,19 @@ def room_info(room: Room) -> dict[str, Any]:
 
 
 class _Entry:
-    __slots__ = ("last", "owner", "room", "stored")
+    """A room kept here: its owner (the creator's address), the instant of its last message,
+    the version stored, and the record stored last with the ``now()`` reading it was taken
+    at (what the room goes back to when a save fails)."""
+
+    __slots__ = ("last", "owner", "record", "room", "saved_at", "stored")
 
     def __init__(self, room: Room, owner: str | None, last: float, stored: int) -> None:
         self.room = room
         self.owner = owner
         self.last = last
         self.stored = stored
+        self.record: dict[str, Any] | None = None
+        self.saved_at = last
 
 
 class RoomService:
@@ -268,18 +274,34 @@ class RoomService:
         entry = self._entry(code)
         if message["type"] == "state":
             return [Outgoing(side, {"type": "view", "view": entry.room.view(side)})]
-        before = entry.room.to_record()
         out = entry.room.handle(side, message)
         entry.last = self._now()
         try:
             self._save(entry)
         except Exception:
-            # What is not stored did not happen: the room goes back to its last record.
-            old = entry.room
-            entry.room = Room.from_record(before, self.games, self._now, self.claim_after)
-            entry.room.adopt_presence(old)
+            self._roll_back(entry)
             raise
         return out
+
+    def _roll_back(self, entry: _Entry) -> None:
+        """What is not stored did not happen: the room goes back to the record stored last
+        (every change is stored before it is relayed), rebuilt as of the instant that record
+        was taken, so the clock that ran since (a running turn, a round's waits) is charged
+        the time up to now as if nothing had been refused."""
+        record = entry.record
+        if record is None:
+            return
+        old = entry.room
+        shift = max(0.0, self._now() - entry.saved_at)
+        offset = [shift]
+
+        def now() -> float:
+            return self._now() - offset[0]
+
+        room = Room.from_record(record, self.games, now, self.claim_after)
+        offset[0] = 0.0
+        room.adopt_presence(old)
+        entry.room = room
 
     def connect(self, code: str, side: Side) -> list[Outgoing]:
         """A connection of ``side`` opened."""
@@ -447,7 +469,9 @@ class RoomService:
             except ActionRefused as error:
                 LOG.error("room %s cannot be restored: %s", stored.code, error)
                 continue
-            self._rooms[stored.code] = _Entry(room, stored.owner, self._now(), stored.version)
+            entry = _Entry(room, stored.owner, self._now(), stored.version)
+            entry.record = dict(stored.record)
+            self._rooms[stored.code] = entry
             restored.append(stored.code)
         return restored
 
@@ -462,6 +486,7 @@ class RoomService:
     def _save(self, entry: _Entry) -> None:
         if self.store is None:
             return
+        saved_at = self._now()
         record = entry.room.to_record()
         record["over"] = entry.room.table.game.outcome() is not None
         version = entry.stored + 1
@@ -473,4 +498,5 @@ class RoomService:
             LOG.error("room %s was written by another process", entry.room.code)
             raise
         entry.stored = version
+        entry.record, entry.saved_at = record, saved_at
 

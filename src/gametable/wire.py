@@ -10,7 +10,8 @@ Player to server:
 ==========  ===========================================  =====================================
 type        fields                                       what
 ==========  ===========================================  =====================================
-``hello``   ``token``                                    the first frame: the seat's token
+``hello``   ``token``, ``patch`` (optional, a bool)          the first frame: the seat's token;
+                                                         ``patch``: send me patches (below)
 ``action``  ``action`` (the game's action JSON)          the same action as the HTTP door's
 ``commit``  ``round``, ``commitment`` (64 hex digits)    opens or joins a fair-random round
 ``secret``  ``round``, ``secret`` (64 hex digits)        the roller's opponent's secret
@@ -23,8 +24,20 @@ type        fields                                       what
 
 Server to player: ``view`` (``view``: the table's view from the player's side with the room's
 part under ``view.room``; ``round``: a round just completed, both secrets in it, so the page
-can check the dice; ``rematch``: true when a rematch began), ``error`` (``code``,
-``message``), ``pong`` is not used: the WebSocket's own pings keep a connection alive.
+can check the dice; ``rematch``: true when a rematch began), ``patch`` (the same, with
+``patch`` instead of ``view``: see below), ``error`` (``code``, ``message``), ``pong`` is not
+used: the WebSocket's own pings keep a connection alive.
+
+**Patches.** A connection whose hello said ``"patch": true`` is sent its first view whole and
+every later one as a ``patch`` frame: a JSON Patch (RFC 6902; only ``add``, ``replace`` and
+``remove`` of object members, paths are JSON Pointers, arrays are replaced whole) that turns
+the last view sent on this connection into the new one (:func:`view_patch`;
+:func:`apply_patch` applies one). Frames on a connection arrive in order, so the client's last
+view is the patch's base; a client that has no view yet when a patch comes (it cannot happen
+with this server) opens a new connection, whose first view is whole again. A view is about
+6 KB for backgammon (its move list grows with the game); a patch is the part that changed: a
+dice round's commitment changes the room's round and the clock, not the game. Not JSON Merge
+Patch (RFC 7386): a merge patch cannot set a member to null, and views hold nulls.
 """
 
 from __future__ import annotations
@@ -40,10 +53,12 @@ MAX_MESSAGE_BYTES: Final = 4096
 
 
 class Hello(TypedDict):
-    """``{"type": "hello", "token"}``: the first frame of a connection."""
+    """``{"type": "hello", "token", "patch"?}``: the first frame of a connection
+    (``patch``: true asks for ``patch`` frames after the first view)."""
 
     type: Literal["hello"]
     token: str
+    patch: NotRequired[bool]
     ref: NotRequired[int | str]
 
 
@@ -88,6 +103,26 @@ class ViewMessage(TypedDict):
 
     type: Literal["view"]
     view: dict[str, Any]
+    round: NotRequired[dict[str, Any]]
+    rematch: NotRequired[bool]
+    ref: NotRequired[int | str]
+
+
+class PatchOperation(TypedDict):
+    """One operation of a JSON Patch (RFC 6902): ``add`` or ``replace`` with a ``value``, or
+    ``remove``; ``path`` a JSON Pointer to an object member."""
+
+    op: Literal["add", "replace", "remove"]
+    path: str
+    value: NotRequired[Any]
+
+
+class PatchMessage(TypedDict):
+    """``{"type": "patch", "patch", "round"?, "rematch"?, "ref"?}``: a view as the changes
+    from the last view sent on this connection (:func:`view_patch`)."""
+
+    type: Literal["patch"]
+    patch: list[PatchOperation]
     round: NotRequired[dict[str, Any]]
     rematch: NotRequired[bool]
     ref: NotRequired[int | str]
@@ -144,6 +179,10 @@ _FIELDS: Final[dict[str, frozenset[str]]] = {
 }
 
 
+#: Fields a message may leave out.
+_OPTIONAL: Final[dict[str, frozenset[str]]] = {"hello": frozenset({"patch"})}
+
+
 def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
     """Check one frame; returns the message and its ``ref``.
 
@@ -166,7 +205,8 @@ def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in _FIELDS:
             raise _fail(f"unknown message type {kind!r}: one of {', '.join(_FIELDS)}")
-        unknown = sorted(set(data) - {"type", "ref"} - _FIELDS[kind])
+        allowed = _FIELDS[kind] | _OPTIONAL.get(kind, frozenset())
+        unknown = sorted(set(data) - {"type", "ref"} - allowed)
         if unknown:
             raise _fail(f"{kind}: unexpected field(s) {', '.join(unknown)}")
         missing = sorted(_FIELDS[kind] - set(data))
@@ -177,7 +217,12 @@ def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
             token = data["token"]
             if not isinstance(token, str) or not 8 <= len(token) <= 80:
                 raise _fail("hello: token is 8 to 80 characters")
+            patch = data.get("patch", False)
+            if not isinstance(patch, bool):
+                raise _fail("hello: patch is true or false")
             message = {"type": "hello", "token": token}
+            if patch:
+                message["patch"] = True
         elif kind == "action":
             action = data["action"]
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -204,3 +249,90 @@ def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
         error.ref = ref
         raise
     return message, ref
+
+
+# ---------------------------------------------------------------- patches
+
+
+#: A member's value where the member is missing.
+_ABSENT: Final = object()
+
+
+def _pointer_token(key: str) -> str:
+    if "~" in key or "/" in key:
+        return key.replace("~", "~0").replace("/", "~1")
+    return key
+
+
+def view_patch(old: dict[str, Any], new: dict[str, Any]) -> list[PatchOperation]:
+    """The JSON Patch (RFC 6902) that turns ``old`` into ``new``: members that are the same
+    object or equal are skipped, objects that differ are compared member by member, anything
+    else (arrays included) is replaced whole when it differs; ``[]`` when they are equal.
+    :func:`apply_patch` of it to ``old`` gives a document equal to ``new``."""
+    operations: list[PatchOperation] = []
+    _diff(old, new, "", operations)
+    return operations
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any], path: str,
+          operations: list[PatchOperation]) -> None:
+    for key, value in new.items():
+        before = old.get(key, _ABSENT)
+        if before is value or (type(before) is type(value) and before == value):
+            continue  # (equal objects are compared whole, in C, not member by member)
+        where = f"{path}/{_pointer_token(key)}"
+        if before is _ABSENT:
+            operations.append({"op": "add", "path": where, "value": value})
+        elif isinstance(before, dict) and isinstance(value, dict):
+            _diff(before, value, where, operations)
+        else:
+            operations.append({"op": "replace", "path": where, "value": value})
+    for key in old:
+        if key not in new:
+            operations.append({"op": "remove", "path": f"{path}/{_pointer_token(key)}"})
+
+
+def _pointer(path: object) -> list[str]:
+    if not isinstance(path, str) or not path.startswith("/"):
+        raise ValueError(f"not a JSON Pointer to a member: {path!r}")
+    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
+
+
+def apply_patch(document: dict[str, Any], operations: object) -> dict[str, Any]:
+    """``document`` with the JSON Patch ``operations`` (as :func:`view_patch` makes them)
+    applied, as a new document: ``document`` itself is left as it was (the objects on each
+    operation's path are copied; the rest is shared).
+
+    Raises:
+        ValueError: an operation this module does not make (an unknown ``op``, a path
+            through something that is not an object, ``replace`` or ``remove`` of a member
+            that is not there).
+    """
+    if not isinstance(operations, list):
+        raise ValueError("a patch is a list of operations")
+    root = dict(document)
+    copied = {id(root)}
+    for operation in operations:
+        if not isinstance(operation, dict):
+            raise ValueError("an operation is an object")
+        keys = _pointer(operation.get("path"))
+        parent = root
+        for key in keys[:-1]:
+            child = parent.get(key)
+            if not isinstance(child, dict):
+                raise ValueError(f"{operation.get('path')!r} goes through a non-object")
+            if id(child) not in copied:
+                child = dict(child)
+                parent[key] = child
+                copied.add(id(child))
+            parent = child
+        last, kind = keys[-1], operation.get("op")
+        if kind in ("replace", "remove") and last not in parent:
+            raise ValueError(f"{kind} of {operation.get('path')!r}: no such member")
+        if kind == "remove":
+            del parent[last]
+        elif kind in ("add", "replace") and "value" in operation:
+            parent[last] = operation["value"]
+        else:
+            raise ValueError(f"unknown operation {kind!r}")
+    return root

@@ -5,9 +5,17 @@
 //   POST /api/rooms {game, settings, time_control, side, name} -> {code, token, side, view}
 //   GET  /api/rooms/{code}                                     -> {code, game, settings, ..., open}
 //   POST /api/rooms/{code}/join {name}                         -> {code, token, side, view}
-//   WS   /ws/rooms/{code}: hello {token} first; then action, commit, secret, reveal, claim,
-//        leave, rematch, state; the server pushes {type: "view", view} to both seats after
-//        each accepted message and answers a refusal with {type: "error", code, message, ref}.
+//   WS   /ws/rooms/{code}: hello {token, patch: true} first; then action, commit, secret,
+//        reveal, claim, leave, rematch, state; the server pushes {type: "view", view} to both
+//        seats after each accepted message and answers a refusal with {type: "error", code,
+//        message, ref}.
+//
+// Patches: the hello asks for them, so each connection's first view comes whole and every
+// later one as {type: "patch", patch, round?, rematch?, ref?}: a JSON Patch (RFC 6902: add,
+// replace, remove of object members; gametable/wire.py view_patch) from the view before.
+// The client applies it (`applyPatch`, copying what it changes: an older view handed out is
+// left as it was) and hands its users whole views as before (`client.view`, `onView(view,
+// message)` with message.type "view").
 //
 // The seat's token is kept in localStorage under the room's code, so a reload or a reopened
 // tab returns to the seat (`storedSeat`). A dropped connection is opened again by itself,
@@ -122,6 +130,51 @@ export async function joinRoom(code, name = "") {
   const joined = await request("POST", `${roomPath(code)}/join`, { name });
   keepSeat(joined.code, { token: joined.token, game: joined.view && joined.view.game, side: joined.side });
   return joined;
+}
+
+// ------------------------------------------------------------------ patches
+
+function pointer(path) {
+  if (typeof path !== "string" || !path.startsWith("/")) throw new Error(`not a member's path: ${path}`);
+  return path.slice(1).split("/").map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+/**
+ * `doc` with the JSON Patch `operations` (RFC 6902's add, replace and remove of object
+ * members, as the server's gametable.wire.view_patch makes them) applied, as a new object:
+ * `doc` is left as it was (the objects on each operation's path are copied, the rest shared).
+ * Throws on anything else.
+ */
+export function applyPatch(doc, operations) {
+  if (!isObject(doc) || !Array.isArray(operations)) throw new Error("a patch is a list of operations");
+  const root = { ...doc };
+  const copied = new Set([root]);
+  for (const operation of operations) {
+    if (!isObject(operation)) throw new Error("an operation is an object");
+    const keys = pointer(operation.path);
+    if (keys.includes("__proto__")) throw new Error("no such member");
+    let parent = root;
+    for (const key of keys.slice(0, -1)) {
+      let child = has(parent, key) ? parent[key] : undefined;
+      if (!isObject(child)) throw new Error(`${operation.path} goes through a non-object`);
+      if (!copied.has(child)) {
+        child = { ...child };
+        parent[key] = child;
+        copied.add(child);
+      }
+      parent = child;
+    }
+    const last = keys[keys.length - 1];
+    const { op } = operation;
+    if ((op === "replace" || op === "remove") && !has(parent, last)) throw new Error(`${op} of ${operation.path}: no such member`);
+    if (op === "remove") delete parent[last];
+    else if ((op === "add" || op === "replace") && has(operation, "value")) parent[last] = operation.value;
+    else throw new Error(`unknown operation ${op}`);
+  }
+  return root;
 }
 
 // ------------------------------------------------------------------ fair rounds
@@ -253,7 +306,7 @@ export class RoomClient {
     this.greeted = false; // the server's first view on this connection came
     this.roundSent.clear();
     ws.addEventListener("open", () => {
-      if (ws === this.ws) ws.send(JSON.stringify({ type: "hello", token }));
+      if (ws === this.ws) ws.send(JSON.stringify({ type: "hello", token, patch: true }));
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
@@ -309,6 +362,18 @@ export class RoomClient {
   }
 
   receive(frame) {
+    if (frame.type === "patch") {
+      // The changes from the last view this connection brought (frames come in order).
+      let view;
+      try {
+        view = applyPatch(this.view, frame.patch);
+      } catch (err) {
+        this.reopen(); // no view to patch: a new connection's first view comes whole
+        return;
+      }
+      const { patch, ...fields } = frame;
+      frame = { ...fields, type: "view", view };
+    }
     if (frame.type === "view" && frame.rematch) {
       // The door keeps each connection on the side it said hello as, while a rematch swaps
       // the seats: this frame is the other seat's view. A fresh hello on a new connection
