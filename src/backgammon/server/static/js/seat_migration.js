@@ -88,10 +88,9 @@ async function migrate(loc) {
   const found = roomFromLocation(loc);
   const asked = found && normalCode(found.code) !== found.code ? found.code : null;
   const codes = [...new Set([...kept.map((k) => k.code), ...(asked ? [asked] : [])])];
-  const movedCodes = new Set();
-  for (const code of codes) {
-    if (await moved(code)) movedCodes.add(code);
-  }
+  // (asked at once: the page waits for this before it picks its door)
+  const answers = await Promise.all(codes.map((code) => moved(code)));
+  const movedCodes = new Set(codes.filter((code, i) => answers[i]));
   for (const { code, seat, seen } of kept) {
     if (!movedCodes.has(code)) continue;
     const saved = readJSON(`backgammon.online.${code}.${seat}`, null);
