@@ -888,7 +888,9 @@ export class OnlineTables {
       const what = s.length === 0 ? `money play${rules.length ? ` (${rules.join(", ")})` : ""}`
         : s.length === 1 ? "a single game" : `a match to ${s.length}`;
       const clock = room.time_control && room.time_control !== "none" ? `${room.time_control} clock` : "no clock";
-      info.textContent = `${host} invites you to ${what}, ${s.cube ? "with" : "without"} the cube, ${clock}.`;
+      // (a single game is a 1-point match at this door: the cube plays no part)
+      const cube = s.cube && s.length !== 1;
+      info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}.`;
       this.dialogError(room.open ? "" : "That game already has two players.");
       return room;
     } catch (err) {
