@@ -1,9 +1,9 @@
 """The page's half of the rooms' move to the shared door (``static/js/seat_migration.js``), run
 by Node with the browser's storage, address and ``fetch`` stood in for: an old-door seat whose
-room the old door says moved (``room_moved``) is kept as the shared door's seat under the code
-the server moved the room to (:func:`backgammon.services.room_migration.table_code`) and
-forgotten at the old door, the address naming it rewritten; a seat whose room the old door
-still holds is left alone."""
+room the server says it moved (``POST /api/online/moved``) is kept as the shared door's seat
+under the code the server moved the room to
+(:func:`backgammon.services.room_migration.table_code`) and forgotten at the old door, the
+address naming it rewritten; a seat whose room the old door still holds is left alone."""
 
 from __future__ import annotations
 
@@ -43,11 +43,10 @@ globalThis.document = { getElementById() { return null; }, addEventListener() {}
 local.setItem("backgammon.online.MOVED.host", JSON.stringify({ token: "host-token", seen: 5 }));
 local.setItem("backgammon.online.STAYS.guest", JSON.stringify({ token: "guest-token", seen: 3 }));
 const asked = [];
-globalThis.fetch = async (path) => {
-  asked.push(path);
-  const moved = path.endsWith("/MOVED");
-  return { ok: !moved, status: moved ? 404 : 200,
-    json: async () => (moved ? { error: { code: "room_moved", message: "moved" } } : {}) };
+globalThis.fetch = async (path, init) => {
+  asked.push([path, init.method, JSON.parse(init.body)]);
+  const moved = JSON.parse(init.body).codes.includes("MOVED") ? { ["MOVED"]: "NEWCODE" } : {};
+  return { ok: true, status: 200, json: async () => ({ moved }) };
 };
 const { migrateOldSeats } = await import(process.argv[2]);
 const result = await migrateOldSeats(loc);
@@ -56,7 +55,7 @@ console.log(JSON.stringify({ result, asked, hash: loc.hash,
   hosted: JSON.parse(local.getItem("bg.onlineTables.hosted")),
   moved: local.getItem("backgammon.online.MOVED.host"),
   stays: local.getItem("backgammon.online.STAYS.guest") }));
-""".replace("MOVED", MOVED).replace("STAYS", STAYS)
+""".replace("NEWCODE", table_code(MOVED)).replace("MOVED", MOVED).replace("STAYS", STAYS)
 
 
 def test_a_moved_rooms_seat_is_kept_at_the_shared_door_and_the_address_follows(
@@ -70,8 +69,7 @@ def test_a_moved_rooms_seat_is_kept_at_the_shared_door_and_the_address_follows(
     out = json.loads(done.stdout.strip().splitlines()[-1])
     code = table_code(MOVED)
     assert code == "AB3XYZ12345678Q"  # what the page's normalCode makes of the old code
-    assert sorted(out["asked"]) == sorted(
-        [f"/api/online/rooms/{MOVED}", f"/api/online/rooms/{STAYS}"])
+    assert out["asked"] == [["/api/online/moved", "POST", {"codes": [MOVED, STAYS]}]]
     assert out["result"] == {"moved": [{"code": MOVED, "next": code, "seat": "host"}],
                              "address": f"/?x=1#online={code}"}
     assert out["seats"] == {code: {"token": "host-token", "game": "backgammon", "side": None,

@@ -371,6 +371,8 @@ def test_serve_migrates_at_start_and_the_old_seat_opens_at_the_new_door(
         assert gone.status_code == 404  # (not found here: the page looks for it at the new door)
         assert gone.json()["error"]["code"] == "room_moved"
         assert code in gone.json()["error"]["message"]
+        asked = client.post("/api/online/moved", json={"codes": [old.code, "nosuchroomatall"]})
+        assert asked.status_code == 200 and asked.json() == {"moved": {old.code: code}}
     # at the next start the old door still knows (the room is at the table's door)
     with TestClient(create_app(ServerSettings(db_path=path))) as client:
         assert client.get(f"/api/online/rooms/{old.code}").json()["error"]["code"] == (

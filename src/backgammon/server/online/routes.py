@@ -3,6 +3,8 @@
 * ``POST /api/online/rooms``: create a room (the host's settings); answers the invite code and
   the host's seat token.
 * ``GET /api/online/rooms/{code}``: a room's settings and whether its guest seat is free.
+* ``POST /api/online/moved``: which of the codes asked the server moved to the table's door
+  at start (``services/room_migration.py``), and their codes there.
 * ``WS /api/online/rooms/{code}/ws``: one connection per player; the protocol is in
   :mod:`backgammon.services.online.protocol`.
 
@@ -262,6 +264,42 @@ async def room_info(request: Request, code: str) -> RoomInfo | JSONResponse:
     return RoomInfo(code=room.code, phase=str(room.phase),
                     settings=room.settings.to_dict(room.controls),
                     host=room.names[Seat.HOST], open=room.phase == "waiting")
+
+
+class MovedRooms(BaseModel):
+    """Codes of this door's rooms, to learn which moved to the table's door."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    codes: list[Annotated[str, Field(max_length=64)]] = Field(
+        max_length=64, description="Room codes of this door (a browser's kept seats).")
+
+
+class MovedAnswer(BaseModel):
+    """Each code asked whose room the server moved to the table's door: its code there."""
+
+    moved: dict[str, str]
+
+
+@router.post("/moved", response_model=MovedAnswer,
+             summary="Which rooms moved to the table's door")
+async def moved_rooms(request: Request, body: Annotated[MovedRooms, Body()]) -> MovedAnswer:
+    """For each code asked whose room the server moved to the table's door at start
+    (``services/room_migration.py``), its code there (``/api/rooms/{code}``); rooms still
+    here, gone, or never made are left out. Always 200 (the page asks about every seat it
+    kept, ``js/seat_migration.js``: a seat of a room that ended is no error)."""
+    rooms = hub_of(request.app).rooms
+    moved: dict[str, str] = {}
+    for code in dict.fromkeys(body.codes):
+        try:
+            rooms.get(code)
+        except OnlineError as exc:
+            where = getattr(rooms, "moved_to", None)
+            if exc.code == "room_moved" and where is not None:
+                found = where(code)
+                if found is not None:
+                    moved[code] = found
+    return MovedAnswer(moved=moved)
 
 
 @router.websocket("/rooms/{code}/ws")

@@ -6,17 +6,18 @@
 // ({token, invite, secrets, seen}: `keptSeats`); room_client.js keeps its seats in
 // localStorage["gametable.seats"] ({CODE: {token, game, side, at}}).
 //
-// migrateOldSeats() asks the old door about each old kept seat's room
-// (GET /api/online/rooms/{code}); for a room it answers `room_moved` (404: moved to the new
-// door), the seat is kept as the new door's (its token, game "backgammon", side null: the
-// door says it on connecting; a host's code is noted as hosted), then forgotten at the old
-// door; a room the old door still holds, or that is gone, is left to online.js. An address
+// migrateOldSeats() asks the server which of the old kept seats' rooms (and the room the
+// address names) it moved (POST /api/online/moved {codes} -> {moved: {code: new code}}, one
+// request, always 200); each moved seat is kept as the new door's (its token, game
+// "backgammon", side null: the door says it on connecting; a host's code is noted as hosted),
+// then forgotten at the old door; a room the old door still holds, or that is gone, is left
+// to online.js. An address
 // naming a moved room (`#online=CODE` or `#join=CODE`, the old door's code) is rewritten to
 // the new door's (`#online=NEWCODE`, the mode kept), so a reload or a copied address opens it
 // there. The dice secrets of a round in progress are not carried: the migration restarts the
 // round.
 
-import { ApiError, request } from "./api.js";
+import { request } from "./api.js";
 import { forgetKeptSeat, keptSeats, roomFromLocation } from "./online.js";
 import { SEATS_KEY, normalCode } from "./room_client.js";
 
@@ -53,13 +54,14 @@ function keepAtNewDoor(next, seat, token, seen) {
   return true;
 }
 
-/** Whether the old door says its room `code` moved to the new door. */
-async function moved(code) {
+/** Which of `codes` the server moved to the new door: {old code: its code there}. */
+async function movedRooms(codes) {
+  if (!codes.length) return {};
   try {
-    await request("GET", `/api/online/rooms/${encodeURIComponent(code)}`);
-    return false; // the old door still holds it
+    const answer = await request("POST", "/api/online/moved", { codes: codes.slice(0, 64) });
+    return answer && answer.moved && typeof answer.moved === "object" ? answer.moved : {};
   } catch (err) {
-    return err instanceof ApiError && err.code === "room_moved";
+    return {}; // the server out of reach: the next page load asks again
   }
 }
 
@@ -87,15 +89,15 @@ async function migrate(loc) {
   }
   const found = roomFromLocation(loc);
   const asked = found && normalCode(found.code) !== found.code ? found.code : null;
-  const codes = [...new Set([...kept.map((k) => k.code), ...(asked ? [asked] : [])])];
-  // (asked at once: the page waits for this before it picks its door)
-  const answers = await Promise.all(codes.map((code) => moved(code)));
-  const movedCodes = new Set(codes.filter((code, i) => answers[i]));
+  const codes = [...new Set([...(asked ? [asked] : []), ...kept.map((k) => k.code)])];
+  // (one request: the page waits for it before it picks its door)
+  const movedTo = await movedRooms(codes);
+  const movedCodes = new Set(codes.filter((code) => typeof movedTo[code] === "string"));
   for (const { code, seat, seen } of kept) {
     if (!movedCodes.has(code)) continue;
     const saved = readJSON(`backgammon.online.${code}.${seat}`, null);
     if (!saved || typeof saved.token !== "string") continue;
-    const next = normalCode(code);
+    const next = normalCode(movedTo[code]);
     if (keepAtNewDoor(next, seat, saved.token, seen)) {
       forgetKeptSeat(code, seat);
       done.push({ code, next, seat });
@@ -105,7 +107,7 @@ async function migrate(loc) {
   if (asked && movedCodes.has(asked)) {
     const now = roomFromLocation(loc);
     if (now && now.code === asked) { // (the page has not moved on meanwhile)
-      address = `${loc.pathname}${loc.search}#${now.mode}=${normalCode(asked)}`;
+      address = `${loc.pathname}${loc.search}#${now.mode}=${normalCode(movedTo[asked])}`;
       try {
         history.replaceState(history.state, "", address);
       } catch (err) {
