@@ -122,9 +122,9 @@ MAX_CONNECTIONS: Final = 256
 POOL_TIMEOUT: Final = 5.0
 
 _ACT: Final = """
--- KEYS: room, events, deadlines, rooms, owner
+-- KEYS: room, events, deadlines, rooms, owner, seats
 -- ARGV: expected version, record, event, ttl, deadline ('' none), code, saved_at, over,
---       maxlen, bell, token_white, token_black
+--       maxlen, bell, token_white, token_black, swap the seats' marks ('1': a rematch)
 local stored = redis.call('HGET', KEYS[1], 'version')
 if not stored then return {'missing'} end
 if tonumber(stored) ~= tonumber(ARGV[1]) then return {'stale', stored} end
@@ -132,6 +132,13 @@ local version = tonumber(stored) + 1
 redis.call('HSET', KEYS[1], 'version', version, 'record', ARGV[2], 'saved_at', ARGV[7],
            'over', ARGV[8], 'token_white', ARGV[11], 'token_black', ARGV[12],
            'deadline', ARGV[5])
+if ARGV[13] == '1' then
+  local white = redis.call('HGET', KEYS[6], 'white')
+  local black = redis.call('HGET', KEYS[6], 'black')
+  redis.call('HDEL', KEYS[6], 'white', 'black')
+  if black then redis.call('HSET', KEYS[6], 'white', black) end
+  if white then redis.call('HSET', KEYS[6], 'black', white) end
+end
 local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'v', version, 'e', ARGV[3])
 local ttl = tonumber(ARGV[4])
 redis.call('EXPIRE', KEYS[1], ttl)
@@ -377,10 +384,13 @@ class RedisRoomStore:
         deadline: float | None,
         saved_at: float,
         over: bool,
+        swap_seats: bool = False,
     ) -> str:
         """Store ``record`` as the room's ``version`` (one more than the stored one), append
         ``event`` to its stream, refresh its TTLs, set its flag deadline (wall clock) and ring
-        its doorbell: one script. Returns the event's stream id.
+        its doorbell: one script. With ``swap_seats`` (a rematch: the players swap sides) the
+        seats' presence marks swap sides in the same script, so each process's refresh
+        finds the mark of the side its connection plays now. Returns the event's stream id.
 
         Raises:
             StaleRoomError: the stored version is not ``version - 1``; nothing written.
@@ -391,11 +401,12 @@ class RedisRoomStore:
         text = self._encoded(record)
         tokens = record.get("tokens", {})
         keys = [self.room_key(code), self.events_key(code), f"{self.prefix}deadlines",
-                f"{self.prefix}rooms", self._owner_key(owner)]
+                f"{self.prefix}rooms", self._owner_key(owner), self.seats_key(code)]
         args = [version - 1, text, json.dumps(event, separators=(",", ":")), ttl,
                 "" if deadline is None else repr(deadline), code, repr(saved_at),
                 1 if over else 0, self.stream_length, self.bell(code),
-                tokens.get("white") or "", tokens.get("black") or ""]
+                tokens.get("white") or "", tokens.get("black") or "",
+                "1" if swap_seats else "0"]
         answer = await self._call(self._act(keys=keys, args=args))
         status = _text(answer[0])
         if status == "missing":
@@ -844,7 +855,8 @@ class SharedRoomService(RoomService):
         return True
 
     def _presence(self, held: _Held) -> None:
-        """Merge the stored seats' marks with the seats connected here into the room."""
+        """Merge the stored seats' marks with the seats connected here into the room (a
+        gone side's wait for a claim counted from its mark, less the known outages since)."""
         wall, mono = self._wall(), self._now()
         connections: dict[Side, int] = {}
         gone: dict[Side, float] = {}
@@ -865,8 +877,8 @@ class SharedRoomService(RoomService):
             except ValueError:
                 since = None
             connections[side] = count
-            if count == 0 and since is not None:
-                gone[side] = mono - max(0.0, wall - since)
+            if count == 0 and since is not None:  # (an outage since is not counted)
+                gone[side] = mono - self._since(since)
         held.room.set_presence(connections, gone)
 
     async def _load(self, code: str) -> _Held:
@@ -988,9 +1000,11 @@ class SharedRoomService(RoomService):
         record["over"] = over
         ttl = int(self.over_expiry if over else self.idle_expiry)
         saved_at = self._wall()
+        extra = event.get("extra")
         await self._store(self.redis_store.save(
             code, held.owner, held.stored + 1, record, event, ttl=max(1, ttl),
             deadline=self._flag_deadline(room), saved_at=saved_at, over=over,
+            swap_seats=isinstance(extra, dict) and bool(extra.get("rematch")),
         ))  # fmt: skip
         held.stored += 1
         held.pushed = max(held.pushed, held.stored)
@@ -1050,13 +1064,20 @@ class SharedRoomService(RoomService):
                 )
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _views(self, held: _Held, payload: Mapping[str, Any]) -> list[Outgoing]:
+    def _views(self, held: _Held, payload: Mapping[str, Any], *,
+               marks_read: bool = False) -> list[Outgoing]:
         """The views of a step that changed the room (``payload``: its ``changed`` message,
         :meth:`Room.unseen`) for the seats connected here; after a rematch the seats here
-        play the other sides (as the door swaps them)."""
+        play the other sides (as the door swaps them), and so do the copy's presence marks
+        (as the rematch's script swapped them in Redis; ``marks_read``: the copy's marks
+        were read from Redis since, swapped already)."""
         extra = {k: v for k, v in payload.items() if k != "type"}
         if extra.get("rematch"):
             held.local = {side: held.local[other(side)] for side in SIDES}
+            if not marks_read:
+                held.seats = {side: held.seats[other(side)] for side in SIDES
+                              if other(side) in held.seats}  # fmt: skip
+            self._presence(held)
         here = [side for side in SIDES if held.local[side] > 0]
         return held.room.views(extra or None, here)
 
@@ -1106,6 +1127,7 @@ class SharedRoomService(RoomService):
                 force = False
                 seated = [e for e in events if e.event.get("kind") == "seat"
                           and e.event.get("proc") != self.process]  # fmt: skip
+                marks_read = False
                 if top > held.stored and not self._apply_events(held, events):
                     loaded = await self._store(self.redis_store.load(code))
                     if loaded is None:
@@ -1120,8 +1142,10 @@ class SharedRoomService(RoomService):
                     held.record_version, held.saved_at = loaded.version, loaded.saved_at
                     held.tail = []
                     self.rebuilt += 1
+                    marks_read = True
                 elif seated:
                     held.seats = await self._store(self.redis_store.seats(code))
+                    marks_read = True
                 for e in seated:
                     side = e.event.get("side")
                     if (e.event.get("on") and e.event.get("proc") != self.process
@@ -1135,7 +1159,8 @@ class SharedRoomService(RoomService):
                 for e in fresh:
                     extra = e.event.get("extra")
                     if (isinstance(extra, dict) and extra) or e is fresh[-1]:
-                        out.extend(self._views(held, extra if isinstance(extra, dict) else {}))
+                        out.extend(self._views(held, extra if isinstance(extra, dict) else {},
+                                               marks_read=marks_read))
                 here = [side for side in SIDES if held.local[side] > 0]
                 if not fresh and seated:
                     out.extend(held.room.views(None, here))

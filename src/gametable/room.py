@@ -223,16 +223,20 @@ class Room:
 
     def give_back(self, seconds: float) -> None:
         """Give ``seconds`` (>= 0) back to whatever is being timed now: the running clock's
-        side (:meth:`Clock.credit <gametable.clock.Clock.credit>`) and each of a round's
-        waits (each started that much later, never after now). For time during which no
-        action could be taken (a room store out of reach); a game over or untimed is left
-        as it is."""
+        side (:meth:`Clock.credit <gametable.clock.Clock.credit>`), each of a round's waits
+        and, untimed, each gone side's wait for a claim (each started that much later, never
+        after now). For time during which no action could be taken (a room store out of
+        reach); a game over is left as it is."""
+        if seconds <= 0 or self.table.game.outcome() is not None:
+            return
+        now = self._now()
         clock = self.table.clock
-        if clock is None or seconds <= 0 or self.table.game.outcome() is not None:
+        if clock is None:
+            for side, since in self._gone_since.items():
+                self._gone_since[side] = min(since + seconds, now)
             return
         if clock.running is not None:
             clock.credit(clock.running, seconds)
-        now = self._now()
         for side, since in self._waits.items():
             self._waits[side] = min(since + seconds, now)
 

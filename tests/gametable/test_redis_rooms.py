@@ -744,6 +744,16 @@ def test_a_rematch_across_two_processes_pushes_each_seat_its_new_side(
             assert first._held[code].local == {"white": 0, "black": 1}
             assert second._held[code].local == {"white": 1, "black": 0}
             assert first.rebuilt == second.rebuilt == 0
+            # the seats' marks swapped with the sides, in Redis and in both copies: each
+            # process counts both players present, and its refresh finds its own mark
+            marks = await first.redis_store.seats(code)
+            assert marks["white"].startswith(f"on|{second.process}|")
+            assert marks["black"].startswith(f"on|{first.process}|")
+            assert first._held[code].seats == second._held[code].seats == marks
+            for service in services:
+                assert service._held[code].room.connections == {"white": 1, "black": 1}
+            await first.redis_store.refresh_seats([(code, "black")], first.process, 9999.0, 600)
+            assert (await first.redis_store.seats(code))["black"] == f"on|{first.process}|9999.0"
         finally:
             for service in services:
                 await service.stop()
@@ -770,3 +780,43 @@ def test_an_outage_not_recorded_at_once_is_recorded_later(redis_server: RedisSer
             await service.stop()
 
     asyncio.run(later())
+
+
+def test_an_untimed_claim_opens_later_by_the_outages_since_the_player_left(
+    redis_server: RedisServer,
+) -> None:
+    """A claim against a gone player waits CLAIM_AFTER seconds of time when actions could be
+    taken: an outage of the room store since the player left moves it later, on the
+    process that saw the outage and on one that only reads it."""
+
+    async def claim() -> None:
+        clock = [5000.0]
+        first, second = services = _services(redis_server.url, clock)
+        try:
+            code, _token, _side, _view = await first.open_room(
+                "checkers", {}, "none", name="Ann", side="white", owner=None
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            await first._fresh(code)
+            await second.seat_disconnected(code, "black")  # Black, to move, is gone at 5000
+            clock[0] += 10.0
+            await first._recovered(5005.0, 5035.0)  # Redis was out of reach for 30 s
+            clock[0] += 100.0
+            copy = await first._fresh(code)
+            assert copy.room.gone_for("black") == pytest.approx(80.0)
+            assert copy.room.next_deadline() == pytest.approx(clock[0] + 40.0)
+            other = await second._fresh(code)
+            await second.redis_store.ping()
+            second._learn_outages(await second.redis_store.outages())
+            second._presence(other)
+            assert other.room.gone_for("black") == pytest.approx(80.0)
+            clock[0] += 41.0
+            first._presence(copy)
+            assert copy.room.claimable() == "black"
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(claim())

@@ -14,6 +14,7 @@ from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
+from gametable.room import CLAIM_AFTER
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.seam import Side
@@ -301,6 +302,26 @@ def test_give_back_credits_the_running_clock_and_a_rounds_waits() -> None:
     assert room.wait_left("black") == 178.0
     room.give_back(100.0)  # a wait never starts after now
     assert room.wait_left("black") == 180.0
+
+
+def test_give_back_moves_an_untimed_claim_later() -> None:
+    now = FakeNow()
+    svc = service(now)
+    start = now()
+    code, _, _ = room_of(svc, "checkers")
+    svc.connect(code, "white")  # Black, to move first, has been gone since the room was made
+    room = svc.room(code)
+    assert room.next_deadline() == pytest.approx(start + CLAIM_AFTER)
+    now.advance(100)  # 30 s of it while no action could be taken
+    room.give_back(30.0)
+    assert room.next_deadline() == pytest.approx(start + CLAIM_AFTER + 30)
+    now.advance(CLAIM_AFTER - 100 + 29)
+    assert room.claimable() is None
+    now.advance(2)
+    assert room.claimable() == "black"
+    room.give_back(1000.0)  # a wait never starts after now
+    assert room.gone_for("black") == 0.0
+    assert room.gone_for("white") is None
 
 
 def test_an_unseen_step_returns_one_changed_message_and_views_for_some_sides() -> None:
