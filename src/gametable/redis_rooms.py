@@ -1446,7 +1446,7 @@ class SharedRoomService(RoomService):
 
     async def due(self, code: str) -> list[tuple[str, list[Outgoing]]]:
         """Room ``code``'s deadline came: a flag falls (stored as a ``tick``; exactly one
-        process stores it), or a claim opens (the views say so)."""
+        process stores it), or a claim opens (the views say so, once: :meth:`Room.open_claims`)."""
         held, out = await self._act(
             code, lambda held: held.room.tick(), lambda out: {"kind": "tick", "extra": {}}
         )
@@ -1459,7 +1459,8 @@ class SharedRoomService(RoomService):
                     self.redis_store.set_deadline(room.code, self._flag_deadline(room))
                 )
             return []
-        return [(room.code, room.views())] if held.held_here() else []
+        opened = room.open_claims()  # announced once: no deadline for it after this
+        return [(room.code, room.views())] if opened and held.held_here() else []
 
     def deadline(self, code: str) -> float | None:
         """The next deadline of this process's copy, or None."""

@@ -97,6 +97,9 @@ class Room:
         self.connections: dict[Side, int] = {side: 0 for side in SIDES}
         self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
         self._waits: dict[Side, float] = {}
+        # untimed: each side's claim instant already announced (the timer gives no deadline
+        # for a claim that is open and told; a later one, after a reconnect, is told again)
+        self._claims_told: dict[Side, float] = {}
         self._unseen = False
         self.version = 0
         self._view_cache: dict[Side | None, tuple[Table, tuple[Any, ...], dict[str, Any]]] = {}
@@ -248,8 +251,36 @@ class Room:
             return None
         return clock.remaining(side) - (self._now() - since)
 
+    def _claim_instants(self) -> dict[Side, float]:
+        """Untimed: the ``now()`` instant at which each awaited side becomes claimable (gone
+        since ``claim_after`` seconds before it); empty for a timed game or one over."""
+        if self.table.clock is not None or self.table.game.outcome() is not None:
+            return {}
+        instants: dict[Side, float] = {}
+        for side in self.awaited():
+            since = self._gone_since.get(side)
+            if since is not None:
+                instants[side] = since + self.claim_after
+        return instants
+
+    def open_claims(self) -> bool:
+        """Mark every claim open now (untimed, :meth:`claimable`) as announced; True when one
+        of them had not been announced (its opponent's page is to be sent the views once).
+        :meth:`next_deadline` gives no deadline for an announced claim."""
+        if self.free_seat() is not None:
+            return False
+        now = self._now()
+        fresh = False
+        for side, instant in self._claim_instants().items():
+            if instant <= now and instant > self._claims_told.get(side, float("-inf")):
+                self._claims_told[side] = instant
+                fresh = True
+        return fresh
+
     def next_deadline(self) -> float | None:
-        """The monotonic instant at which a flag falls or a claim opens, or None."""
+        """The monotonic instant at which a flag falls or a claim opens, or None. A claim
+        that is open and announced (:meth:`open_claims`) is no deadline: once it has opened,
+        the timer has nothing more to do for it."""
         clock = self.table.clock
         if self.table.game.outcome() is not None:
             return None
@@ -262,11 +293,10 @@ class Room:
                 left = self.wait_left(side)
                 if left is not None:
                     instants.append(self._now() + left)
-        else:
-            for side in self.awaited():
-                since = self._gone_since.get(side)
-                if since is not None:
-                    instants.append(since + self.claim_after)
+        elif self.free_seat() is None:
+            for side, instant in self._claim_instants().items():
+                if instant > self._claims_told.get(side, float("-inf")):
+                    instants.append(instant)
         return min(instants) if instants else None
 
     def tick(self) -> list[Outgoing]:
@@ -432,6 +462,7 @@ class Room:
         )
         self.rematch = set()
         self.round = None
+        self._claims_told = {}
         return self._changed({"rematch": True})
 
     # ---------------------------------------------------------------- views

@@ -322,8 +322,8 @@ class RoomService:
         return out
 
     def tick(self) -> list[tuple[str, list[Outgoing]]]:
-        """Check every room's clocks (flags fall; claims open); returns the views to send,
-        by room."""
+        """Check every room's clocks (flags fall; claims open, each announced once:
+        :meth:`Room.open_claims`); returns the views to send, by room."""
         now = self._now()
         result = []
         for code, entry in list(self._rooms.items()):
@@ -334,8 +334,8 @@ class RoomService:
             out = room.tick()
             if out:
                 self._save(entry)
-            elif room.table.clock is None:
-                out = room.views()  # a claim opened: the pages show its button
+            elif room.open_claims():
+                out = room.views()  # a claim opened: the pages show its button, once
             result.append((code, out))
         return result
 
