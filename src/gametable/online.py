@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket
@@ -40,6 +41,8 @@ from gametable.room import Outgoing
 from gametable.rooms import RoomService
 from gametable.seam import Side
 from gametable.wire import error_message, parse_message, view_patch
+
+LOG = logging.getLogger(__name__)
 
 #: Seconds a new connection has to say hello before it is closed.
 HELLO_TIMEOUT: Final = 15.0
@@ -210,9 +213,14 @@ class RoomHub:
         task.add_done_callback(self._tasks.discard)
 
     async def _tick(self, code: str) -> None:
+        """The room's timer fired: what is due is sent, the timers armed again. Whatever
+        fails (the store out of reach, or worse: logged) leaves the timer armed, a second
+        later when the room still has a deadline."""
         try:
             due = await self.service.due(code)
-        except ActionRefused:
+        except Exception as error:  # the timer must outlive any failure
+            if not isinstance(error, ActionRefused):
+                LOG.exception("room %s: its timer failed", code)
             due = []  # the store is out of reach: the timer is armed again below
             if self.service.deadline(code) is not None:
                 self._timers[code] = asyncio.get_running_loop().call_later(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -25,7 +26,7 @@ from typing import Any, Final
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused
 from gametable.room import CLAIM_AFTER, Outgoing, Room, remote_seats, token_hash
-from gametable.room_store import RoomStore, StaleRoomError
+from gametable.room_store import RoomStore, RoomStoreFullError, StaleRoomError
 from gametable.seam import SIDES, GameRules, Side
 from gametable.table import Table
 
@@ -39,6 +40,12 @@ DEFAULT_MAX_PER_OWNER: Final = 10
 IDLE_EXPIRY: Final = 24 * 3600.0
 #: Seconds a finished room is kept after its last message.
 OVER_EXPIRY: Final = 2 * 3600.0
+#: Seconds before a room whose save failed when its deadline came (a flag falling) is tried
+#: again: its timer stays armed, never in the past while the store is out of reach.
+STORE_RETRY: Final = 1.0
+#: What a failing store raises (a full disk, a locked or damaged database, a record too
+#: large, another writer): a save that fails so is refused as ``unavailable``.
+STORE_ERRORS: Final = (OSError, sqlite3.Error, RoomStoreFullError, StaleRoomError)
 #: Letters of a room code (no 0/O, 1/I/L): easy to read aloud and type.
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: A room code's length: 31**8 > 8 * 10**11 codes.
@@ -82,10 +89,11 @@ def room_info(room: Room) -> dict[str, Any]:
 
 class _Entry:
     """A room kept here: its owner (the creator's address), the instant of its last message,
-    the version stored, and the record stored last with the ``now()`` reading it was taken
-    at (what the room goes back to when a save fails)."""
+    the version stored, the record stored last with the ``now()`` reading it was taken at
+    (what the room goes back to when a save fails), and the ``now()`` reading before which
+    its deadline is not tried again after a failed save (``retry_at``)."""
 
-    __slots__ = ("last", "owner", "record", "room", "saved_at", "stored")
+    __slots__ = ("last", "owner", "record", "retry_at", "room", "saved_at", "stored")
 
     def __init__(self, room: Room, owner: str | None, last: float, stored: int) -> None:
         self.room = room
@@ -94,6 +102,7 @@ class _Entry:
         self.stored = stored
         self.record: dict[str, Any] | None = None
         self.saved_at = last
+        self.retry_at = float("-inf")
 
 
 class RoomService:
@@ -160,7 +169,8 @@ class RoomService:
         Raises:
             ActionRefused: ``unknown_game``, ``invalid_settings``, ``invalid_time_control``,
                 ``invalid_seat`` (a side that is none of the three), ``invalid_name``,
-                ``too_many_rooms`` (the address's share, or the server's).
+                ``too_many_rooms`` (the address's share, or the server's), ``unavailable``
+                (the store failed: nothing kept).
         """
         table, host, names = self._new_table(game, settings, time_control, name, side)
         if len(self._rooms) >= self.max_rooms:
@@ -246,12 +256,17 @@ class RoomService:
         """A guest takes the free seat; returns ``(token, side, views to send)``.
 
         Raises:
-            ActionRefused: ``not_found``, ``room_full``, ``invalid_name``.
+            ActionRefused: ``not_found``, ``room_full``, ``invalid_name``, ``unavailable``
+                (the store failed: the seat is still free).
         """
         entry = self._entry(code)
         token = secrets.token_urlsafe(24)
         side, out = entry.room.join(token, check_name(name))
-        self._save(entry)
+        try:
+            self._save(entry)
+        except ActionRefused:
+            self._roll_back(entry)
+            raise
         return token, side, out
 
     def seat_for(self, code: str, token: str) -> Side:
@@ -269,7 +284,8 @@ class RoomService:
         before the views are returned.
 
         Raises:
-            ActionRefused: the room's, the table's or the game's refusal; nothing changed.
+            ActionRefused: the room's, the table's or the game's refusal, or ``unavailable``
+                (the store failed); nothing changed.
         """
         entry = self._entry(code)
         if message["type"] == "state":
@@ -314,16 +330,27 @@ class RoomService:
 
     def tick_room(self, code: str) -> list[Outgoing]:
         """Check one room's clocks before a message is handled (a flag that fell ends the
-        game first, saved); returns the views to send when something changed."""
+        game first, saved); returns the views to send when something changed.
+
+        Raises:
+            ActionRefused: ``not_found``; ``unavailable`` (the fallen flag could not be
+                saved: the room is as it was, the flag falls again at the next look).
+        """
         entry = self._entry(code)
         out = entry.room.tick()
         if out:
-            self._save(entry)
+            try:
+                self._save(entry)
+            except ActionRefused:
+                self._roll_back(entry)
+                raise
         return out
 
     def tick(self) -> list[tuple[str, list[Outgoing]]]:
         """Check every room's clocks (flags fall; claims open, each announced once:
-        :meth:`Room.open_claims`); returns the views to send, by room."""
+        :meth:`Room.open_claims`); returns the views to send, by room. A room whose fallen
+        flag cannot be saved stays as it was and is tried again ``STORE_RETRY`` seconds
+        later (its :meth:`deadline` says so)."""
         now = self._now()
         result = []
         for code, entry in list(self._rooms.items()):
@@ -331,9 +358,16 @@ class RoomService:
             deadline = room.next_deadline()
             if deadline is None or deadline > now:
                 continue
+            if entry.retry_at > now:
+                continue
             out = room.tick()
             if out:
-                self._save(entry)
+                try:
+                    self._save(entry)
+                except ActionRefused:  # logged; the room as it was, tried again later
+                    self._roll_back(entry)
+                    entry.retry_at = now + STORE_RETRY
+                    continue
             elif room.open_claims():
                 out = room.views()  # a claim opened: the pages show its button, once
             result.append((code, out))
@@ -350,7 +384,10 @@ class RoomService:
                 gone.append(code)
                 del self._rooms[code]
                 if self.store is not None:
-                    self.store.delete(code)
+                    try:
+                        self.store.delete(code)
+                    except STORE_ERRORS as error:  # its row is dropped at a restore
+                        LOG.error("room %s could not be deleted: %s", code, error)
         return gone
 
     # ---------------------------------------------------------------- what a guest sees
@@ -444,10 +481,13 @@ class RoomService:
         return self.tick()
 
     def deadline(self, code: str) -> float | None:
-        """The room's next deadline (:meth:`Room.next_deadline`), or None (also for a room
-        not kept here)."""
+        """The room's next deadline (:meth:`Room.next_deadline`; after a failed save at its
+        deadline, not before it is tried again), or None (also for a room not kept here)."""
         entry = self._rooms.get(code)
-        return None if entry is None else entry.room.next_deadline()
+        if entry is None:
+            return None
+        deadline = entry.room.next_deadline()
+        return None if deadline is None else max(deadline, entry.retry_at)
 
     # ---------------------------------------------------------------- restart
 
@@ -484,6 +524,12 @@ class RoomService:
         return entry
 
     def _save(self, entry: _Entry) -> None:
+        """Store the room's record (one version more).
+
+        Raises:
+            ActionRefused: ``unavailable`` when the store fails (:data:`STORE_ERRORS`,
+                logged); the caller puts the room back as it was stored.
+        """
         if self.store is None:
             return
         saved_at = self._now()
@@ -494,9 +540,17 @@ class RoomService:
             self.store.save(
                 entry.room.code, entry.room.table.rules.name, entry.owner, version, record
             )
-        except StaleRoomError:
+        except StaleRoomError as error:
             LOG.error("room %s was written by another process", entry.room.code)
-            raise
+            raise ActionRefused(
+                "unavailable", "the game could not be saved: reload the page"
+            ) from error
+        except STORE_ERRORS as error:
+            LOG.error("room %s could not be saved: %s", entry.room.code, error)
+            raise ActionRefused(
+                "unavailable", "the game could not be saved: try again in a moment"
+            ) from error
         entry.stored = version
+        entry.retry_at = float("-inf")
         entry.record, entry.saved_at = record, saved_at
 

@@ -3,10 +3,21 @@ time itself must not do to the rooms' door (gametable.online, gametable.rooms)."
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
 from backgammon.adapter import RULES as BACKGAMMON
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
+from gametable.online import RoomHub, install
+from gametable.room import Outgoing
+from gametable.room_store import RoomStore, RoomStoreFullError
 from gametable.rooms import RoomService
+from ws_peer import WsPeer
 
 GAMES = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
 
@@ -50,3 +61,90 @@ def test_a_room_nobody_joined_gives_no_claim_deadline() -> None:
     now.advance(500)
     assert svc.deadline(code) is None
     assert [out for _, out in svc.tick() if out] == []
+
+
+class FailingStore(RoomStore):
+    """A room store whose saves raise ``fail`` while it is set."""
+
+    def __init__(self) -> None:
+        super().__init__(":memory:")
+        self.fail: Exception | None = None
+
+    def save(self, code: str, game: str, owner: str | None, version: int,
+             record: dict[str, Any]) -> None:
+        if self.fail is not None:
+            raise self.fail
+        super().save(code, game, owner, version, record)
+
+
+def _door(svc: RoomService) -> TestClient:
+    app = FastAPI()
+    install(app, svc)
+    return TestClient(app)
+
+
+def test_a_failing_store_is_refused_in_words_and_the_game_left_as_it_was() -> None:
+    store = FailingStore()
+    svc = RoomService(GAMES, store, now=FakeNow())
+    client = _door(svc)
+    store.fail = OSError(28, "No space left on device")
+    made = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"})
+    assert made.status_code == 503
+    assert made.json()["error"]["code"] == "unavailable" and len(svc) == 0
+    store.fail = None
+    host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+    code = host["code"]
+    store.fail = RoomStoreFullError("too large")
+    joined = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+    assert joined.status_code == 503 and joined.json()["error"]["code"] == "unavailable"
+    assert client.get(f"/api/rooms/{code}").json()["open"] is True  # the seat is still free
+    store.fail = None
+    guest = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="hello", token=guest["token"])
+        peer.expect("view")
+        store.fail = sqlite3.OperationalError("database is locked")
+        peer.send(type="action", action={"type": "move", "path": [11, 15]}, ref=1)
+        refused = peer.expect("error")
+        assert refused["code"] == "unavailable" and refused["ref"] == 1 and refused["message"]
+        peer.send(type="state", ref=2)  # the connection is open, the move not made
+        assert peer.expect("view")["view"]["state"]["moves"] == []
+        store.fail = None
+        peer.send(type="action", action={"type": "move", "path": [11, 15]}, ref=3)
+        assert peer.expect("view")["view"]["state"]["moves"] == ["11-15"]
+
+
+def test_a_flag_that_cannot_be_saved_keeps_the_timer_alive() -> None:
+    now = FakeNow()
+    store = FailingStore()
+    svc = RoomService(GAMES, store, now=now)
+    code = seated(svc, control="blitz")
+    svc.handle(code, "black", {"type": "action", "action": {"type": "move", "path": [11, 15]}})
+    now.advance(10_000)  # White's flag falls
+    store.fail = OSError(5, "I/O error")
+    assert [out for _, out in svc.tick() if out] == []  # not saved: not fallen
+    assert svc.room(code).table.game.outcome() is None
+    deadline = svc.deadline(code)
+    assert deadline is not None and deadline >= now.t + 1  # tried again a second later
+    store.fail = None
+    now.advance(1)
+    assert [c for c, out in svc.tick() if out] == [code]
+    assert svc.room(code).table.game.outcome() is not None
+
+    async def broken_due(code: str) -> list[tuple[str, list[Outgoing]]]:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    async def hub_tick() -> bool:
+        other = seated(svc, control="blitz")
+        svc.handle(other, "black", {"type": "action",
+                                    "action": {"type": "move", "path": [11, 15]}})
+        hub = RoomHub(svc)
+        svc.due = broken_due  # type: ignore[method-assign]
+        await hub._tick(other)  # logged, not raised
+        armed = other in hub._timers
+        for timer in hub._timers.values():
+            timer.cancel()
+        return armed
+
+    assert asyncio.run(hub_tick())  # the timer is armed again

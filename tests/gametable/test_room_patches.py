@@ -355,7 +355,7 @@ def test_a_failed_save_sends_the_room_back_to_its_last_record_the_time_charged(
     left = clock.remaining("white")
     version = svc.room(code).version
     store.fail = True
-    with pytest.raises(OSError):
+    with pytest.raises(ActionRefused, match="could not be saved"):  # refused in words
         svc.handle(code, "white", {"type": "action",
                                    "action": {"type": "move", "path": [22, 18]}})
     room = svc.room(code)
