@@ -61,6 +61,7 @@ STATUS: Final = {
     "not_your_room": 403,
     "room_full": 409,
     "too_many_rooms": 429,
+    "rate_limited": 429,
     "unavailable": 503,
 }
 

@@ -1341,8 +1341,10 @@ class SharedRoomService(RoomService):
         self, game: str, settings: Mapping[str, Any], time_control: str, *, name: object,
         side: str, owner: str | None,
     ) -> tuple[str, str, Side, dict[str, Any]]:
-        """Make a room in Redis (the server-wide and per-address counts checked there)."""
+        """Make a room in Redis (the server-wide and per-address counts checked there; the
+        address's rate of creation here, :meth:`RoomService.check_rate`)."""
         table, host, names = self._new_table(game, settings, time_control, name, side)
+        self.check_rate(owner)
         for _ in range(3):
             code = new_code()
             token, room = self._seated_room(code, table, host, names, time_control)
@@ -1360,6 +1362,7 @@ class SharedRoomService(RoomService):
             self._held[code] = _Held(room, owner, 1, last_id, 1, record=record,
                                      used=self._now(), saved_at=saved_at, record_at=saved_at,
                                      record_version=1)  # fmt: skip
+            self.note_creation(owner)
             return code, token, host, room.view(host)
         raise ActionRefused("conflict", "no free room code: try again")
 

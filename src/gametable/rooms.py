@@ -16,6 +16,8 @@ rooms after ``over_expiry``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 import sqlite3
@@ -40,6 +42,14 @@ DEFAULT_MAX_PER_OWNER: Final = 10
 IDLE_EXPIRY: Final = 24 * 3600.0
 #: Seconds a finished room is kept after its last message.
 OVER_EXPIRY: Final = 2 * 3600.0
+#: Seconds a room nobody has joined is kept once nobody is connected to it (the old door's
+#: expiry of a room left empty).
+WAITING_EXPIRY: Final = 600.0
+#: Rooms one client address may make in :data:`CREATE_WINDOW` seconds (as the old door).
+DEFAULT_CREATE_RATE: Final = 10
+CREATE_WINDOW: Final = 60.0
+#: Seconds between two sweeps of the expired rooms (on a timer, and before a room is made).
+SWEEP_EVERY: Final = 60.0
 #: Seconds before a room whose save failed when its deadline came (a flag falling) is tried
 #: again: its timer stays armed, never in the past while the store is out of reach.
 STORE_RETRY: Final = 1.0
@@ -114,8 +124,12 @@ class RoomService:
         now: the monotonic clock (injected in tests).
         time_controls: the time controls offered, by name (``"none"`` for no clock).
         max_rooms: rooms kept at once.
-        max_per_owner: rooms one client address may have open.
+        max_per_owner: rooms one client address may have open (games not over).
         claim_after: seconds a player must be gone before its opponent may claim.
+        idle_expiry: seconds without a message after which a room is dropped.
+        over_expiry: the same for a finished game.
+        waiting_expiry: seconds a room nobody joined is kept with nobody connected.
+        create_rate: rooms one client address may make in :data:`CREATE_WINDOW` seconds.
     """
 
     def __init__(
@@ -130,6 +144,8 @@ class RoomService:
         claim_after: float = CLAIM_AFTER,
         idle_expiry: float = IDLE_EXPIRY,
         over_expiry: float = OVER_EXPIRY,
+        waiting_expiry: float = WAITING_EXPIRY,
+        create_rate: int = DEFAULT_CREATE_RATE,
     ) -> None:
         self.games = dict(games)
         self.store = store
@@ -140,6 +156,11 @@ class RoomService:
         self.claim_after = claim_after
         self.idle_expiry = idle_expiry
         self.over_expiry = over_expiry
+        self.waiting_expiry = waiting_expiry
+        self.create_rate = create_rate
+        self._created: dict[str, list[float]] = {}  # each address's creations in the window
+        self._swept = now()
+        self._sweeper: asyncio.Task[None] | None = None
         self._rooms: dict[str, _Entry] = {}
 
     def __len__(self) -> int:
@@ -169,15 +190,21 @@ class RoomService:
         Raises:
             ActionRefused: ``unknown_game``, ``invalid_settings``, ``invalid_time_control``,
                 ``invalid_seat`` (a side that is none of the three), ``invalid_name``,
-                ``too_many_rooms`` (the address's share, or the server's), ``unavailable``
-                (the store failed: nothing kept).
+                ``too_many_rooms`` (the address's share of games not over, or the
+                server's), ``rate_limited`` (the address made ``create_rate`` rooms in the
+                last :data:`CREATE_WINDOW` seconds), ``unavailable`` (the store failed:
+                nothing kept).
         """
         table, host, names = self._new_table(game, settings, time_control, name, side)
-        if len(self._rooms) >= self.max_rooms:
+        now = self._now()
+        if len(self._rooms) >= self.max_rooms or now - self._swept >= SWEEP_EVERY:
             self.sweep()
-            if len(self._rooms) >= self.max_rooms:
-                raise ActionRefused("too_many_rooms", "the server has no room for another game")
-        if sum(1 for e in self._rooms.values() if e.owner == owner) >= self.max_per_owner:
+        self.check_rate(owner)
+        if len(self._rooms) >= self.max_rooms:
+            raise ActionRefused("too_many_rooms", "the server has no room for another game")
+        live = sum(1 for e in self._rooms.values()
+                   if e.owner == owner and e.room.table.game.outcome() is None)
+        if live >= self.max_per_owner:
             raise ActionRefused(
                 "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
             )
@@ -188,7 +215,36 @@ class RoomService:
         entry = _Entry(room, owner, self._now(), 0)
         self._save(entry)
         self._rooms[code] = entry
+        self.note_creation(owner)
         return code, token, host, room
+
+    def check_rate(self, owner: str | None) -> None:
+        """Refuse a room from ``owner`` (a client address; None: not limited) that made
+        ``create_rate`` rooms in the last :data:`CREATE_WINDOW` seconds.
+
+        Raises:
+            ActionRefused: ``rate_limited``, saying in how many seconds to try again.
+        """
+        if owner is None:
+            return
+        now = self._now()
+        recent = [t for t in self._created.get(owner, []) if now - t < CREATE_WINDOW]
+        if recent:
+            self._created[owner] = recent
+        else:
+            self._created.pop(owner, None)
+        if len(recent) >= self.create_rate:
+            wait = CREATE_WINDOW - (now - recent[0])
+            raise ActionRefused(
+                "rate_limited",
+                f"{len(recent)} rooms made from your address in the last {CREATE_WINDOW:g} s:"
+                f" try again in {max(1, round(wait))} s",
+            )
+
+    def note_creation(self, owner: str | None) -> None:
+        """Count a room made by ``owner`` towards :meth:`check_rate`."""
+        if owner is not None:
+            self._created.setdefault(owner, []).append(self._now())
 
     def _new_table(
         self, game: str, settings: Mapping[str, Any], time_control: str, name: object, side: str
@@ -374,13 +430,25 @@ class RoomService:
         return result
 
     def sweep(self) -> list[str]:
-        """Drop the rooms past their expiry; returns their codes."""
+        """Drop the rooms past their expiry, nobody connected to them: a game over
+        ``over_expiry`` seconds after its last message, one in play ``idle_expiry``, a room
+        nobody joined ``waiting_expiry`` seconds after its last connection closed; returns
+        their codes. The addresses' counts of recent creations are pruned too."""
         now = self._now()
+        self._swept = now
         gone = []
+        for owner in [o for o, times in self._created.items()
+                      if not times or now - times[-1] >= CREATE_WINDOW]:
+            del self._created[owner]
         for code, entry in list(self._rooms.items()):
-            over = entry.room.table.game.outcome() is not None
+            room = entry.room
+            if any(room.connections.values()):
+                continue
+            over = room.table.game.outcome() is not None
             limit = self.over_expiry if over else self.idle_expiry
-            if now - entry.last > limit and not any(entry.room.connections.values()):
+            empty = min((room.gone_for(s) or 0.0) for s in SIDES)
+            waiting = room.free_seat() is not None and empty >= self.waiting_expiry
+            if now - entry.last > limit or waiting:
                 gone.append(code)
                 del self._rooms[code]
                 if self.store is not None:
@@ -412,10 +480,26 @@ class RoomService:
         here, ``replaced(code, side)`` closes a seat opened elsewhere (unused here)."""
 
     async def start(self) -> None:
-        """Start what the service runs beside the door (nothing here)."""
+        """Start what the service runs beside the door: a sweep of the expired rooms every
+        :data:`SWEEP_EVERY` seconds (:meth:`sweep`)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweeps())
 
     async def stop(self) -> None:
-        """Stop it (nothing here)."""
+        """Stop it."""
+        task, self._sweeper = self._sweeper, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _sweeps(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep()
+            except Exception:  # the next sweep tries again
+                LOG.exception("online rooms: the sweep failed")
 
     async def open_room(
         self, game: str, settings: Mapping[str, Any], time_control: str, *, name: object,

@@ -7,12 +7,14 @@ import asyncio
 import sqlite3
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from backgammon.adapter import RULES as BACKGAMMON
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
+from gametable.errors import ActionRefused
 from gametable.online import RoomHub, install
 from gametable.room import Outgoing
 from gametable.room_store import RoomStore, RoomStoreFullError
@@ -148,3 +150,60 @@ def test_a_flag_that_cannot_be_saved_keeps_the_timer_alive() -> None:
         return armed
 
     assert asyncio.run(hub_tick())  # the timer is armed again
+
+
+def test_finished_rooms_free_the_address_and_rooms_expire_below_capacity() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now, max_per_owner=3, create_rate=100)
+    codes = [svc.create("checkers", {}, name="Ann", owner="10.0.0.9")[0] for _ in range(3)]
+    with pytest.raises(ActionRefused, match="at most 3 open rooms") as refused:
+        svc.create("checkers", {}, owner="10.0.0.9")
+    assert refused.value.code == "too_many_rooms"
+    svc.join(codes[0], "Bob")
+    svc.handle(codes[0], "black", {"type": "action", "action": {"type": "resign"}})
+    code, _, _, _ = svc.create("checkers", {}, owner="10.0.0.9")  # a game over counts not
+    codes.append(code)
+    # nobody joined, nobody connected: dropped after the old door's 600 s, far below
+    # the server's capacity; the finished game after its own expiry
+    now.advance(599)
+    assert svc.sweep() == []
+    now.advance(2)
+    assert sorted(svc.sweep()) == sorted(codes[1:])
+    assert len(svc) == 1
+    now.advance(2 * 3600)
+    svc.create("checkers", {}, owner="10.0.0.8")  # a creation sweeps, a minute after the last
+    with pytest.raises(ActionRefused) as gone:
+        svc.room(codes[0])
+    assert gone.value.code == "not_found"
+
+
+def test_a_room_nobody_joined_lives_while_its_host_waits_in_it() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now)
+    code, _, _, _ = svc.create("checkers", {}, owner="10.0.0.9")
+    svc.connect(code, "white")
+    now.advance(3600)
+    assert svc.sweep() == []  # the host is there
+    svc.disconnect(code, "white")
+    now.advance(599)
+    assert svc.sweep() == []  # 600 s from when the host left, not from the creation
+    now.advance(1)
+    assert svc.sweep() == [code]
+
+
+def test_room_creation_is_limited_per_address_per_minute() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now, max_per_owner=100)
+    client = _door(svc)
+    for _ in range(10):
+        assert client.post("/api/rooms", json={"game": "checkers"}).status_code == 201
+        now.advance(3)
+    refused = client.post("/api/rooms", json={"game": "checkers"})
+    assert refused.status_code == 429
+    assert refused.json()["error"] == {
+        "code": "rate_limited",
+        "message": "10 rooms made from your address in the last 60 s: try again in 30 s"}
+    other = TestClient(client.app, client=("10.1.2.3", 5000))
+    assert other.post("/api/rooms", json={"game": "checkers"}).status_code == 201
+    now.advance(30)
+    assert client.post("/api/rooms", json={"game": "checkers"}).status_code == 201
