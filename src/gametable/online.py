@@ -60,6 +60,7 @@ STATUS: Final = {
     "unknown_format": 404,
     "not_your_room": 403,
     "room_full": 409,
+    "room_closed": 410,
     "too_many_rooms": 429,
     "rate_limited": 429,
     "unavailable": 503,

@@ -18,8 +18,9 @@ What a room adds to the table, whatever the game:
   move does.
 * **Claims, for players who are gone** (untimed games): when the side the room waits on has
   been disconnected for ``claim_after`` seconds, its opponent may claim the game (a forfeit).
-* **Leaving** a game in progress forfeits it; **a rematch** starts once both players asked,
-  the sides swapped.
+* **Leaving** a game in progress forfeits it; a host who leaves before anyone joined closes
+  the room (it takes no guest: ``room_closed``); **a rematch** starts once both players
+  asked, the sides swapped.
 
 Each accepted message returns what to send: the same view shape as the table's own door,
 from each seat's side, plus the room's part under ``"room"``.
@@ -94,6 +95,8 @@ class Room:
         self.next_round = 0
         self.rematch: set[Side] = set()
         self.history: list[dict[str, Any]] = []
+        #: The host left before a guest joined: the room takes no guest.
+        self.closed = False
         self.connections: dict[Side, int] = {side: 0 for side in SIDES}
         self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
         self._waits: dict[Side, float] = {}
@@ -130,8 +133,11 @@ class Room:
         """A guest takes the free seat with ``token`` (its hash kept).
 
         Raises:
-            ActionRefused: ``room_full`` when both seats are taken.
+            ActionRefused: ``room_closed`` when the host left before anyone joined,
+                ``room_full`` when both seats are taken.
         """
+        if self.closed:
+            raise ActionRefused("room_closed", "the host has left this room: ask for a new one")
         side = self.free_seat()
         if side is None:
             raise ActionRefused("room_full", "both seats of this room are taken")
@@ -426,8 +432,11 @@ class Room:
         return self._changed()
 
     def _leave(self, side: Side) -> list[Outgoing]:
-        if self.table.game.outcome() is not None or self.free_seat() is not None:
+        if self.table.game.outcome() is not None or self.closed:
             return []
+        if self.free_seat() is not None:  # the host leaves before anyone joined: closed
+            self.closed = True
+            return self._changed()
         self._forfeit(side)
         return self._changed()
 
@@ -568,6 +577,7 @@ class Room:
             "rematch": sorted(self.rematch),
             "history": list(self.history),
             "room_version": self.version,
+            "closed": self.closed,
         }
 
     @classmethod
@@ -619,6 +629,7 @@ class Room:
                 raise ActionRefused("invalid_record", "the room's history is not a list")
             room.history = history
             room.version = int(record.get("room_version", 0))
+            room.closed = bool(record.get("closed", False))
         except ActionRefused as error:
             if error.code == "invalid_record":
                 raise

@@ -93,7 +93,7 @@ def room_info(room: Room) -> dict[str, Any]:
         "settings": room.table.settings,
         "time_control": room.time_control,
         "names": room.names,
-        "open": room.free_seat() is not None,
+        "open": room.free_seat() is not None and not room.closed,
     }
 
 
@@ -312,7 +312,8 @@ class RoomService:
         """A guest takes the free seat; returns ``(token, side, views to send)``.
 
         Raises:
-            ActionRefused: ``not_found``, ``room_full``, ``invalid_name``, ``unavailable``
+            ActionRefused: ``not_found``, ``room_closed`` (its host left before anyone
+                joined), ``room_full``, ``invalid_name``, ``unavailable``
                 (the store failed: the seat is still free).
         """
         entry = self._entry(code)
@@ -447,7 +448,9 @@ class RoomService:
             over = room.table.game.outcome() is not None
             limit = self.over_expiry if over else self.idle_expiry
             empty = min((room.gone_for(s) or 0.0) for s in SIDES)
-            waiting = room.free_seat() is not None and empty >= self.waiting_expiry
+            waiting = room.free_seat() is not None and (
+                room.closed or empty >= self.waiting_expiry
+            )
             if now - entry.last > limit or waiting:
                 gone.append(code)
                 del self._rooms[code]

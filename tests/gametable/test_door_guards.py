@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -207,3 +208,28 @@ def test_room_creation_is_limited_per_address_per_minute() -> None:
     assert other.post("/api/rooms", json={"game": "checkers"}).status_code == 201
     now.advance(30)
     assert client.post("/api/rooms", json={"game": "checkers"}).status_code == 201
+
+
+def test_a_room_its_host_left_takes_no_guest(tmp_path: Path) -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, RoomStore(tmp_path / "rooms.sqlite3"), now=now)
+    client = _door(svc)
+    host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+    code = host["code"]
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="hello", token=host["token"])
+        peer.expect("view")
+        peer.send(type="leave", ref=1)
+        peer.expect("view")
+    assert client.get(f"/api/rooms/{code}").json()["open"] is False
+    joined = client.post(f"/api/rooms/{code}/join", json={"name": "Mallory"})
+    assert joined.status_code == 410
+    assert joined.json()["error"] == {
+        "code": "room_closed", "message": "the host has left this room: ask for a new one"}
+    # closed across a restart too, and the sweep drops it with nobody there
+    again = RoomService(GAMES, RoomStore(tmp_path / "rooms.sqlite3"), now=now)
+    assert again.restore() == [code]
+    with pytest.raises(ActionRefused, match="host has left"):
+        again.join(code, "Mallory")
+    assert again.sweep() == [code]
