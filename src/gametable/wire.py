@@ -30,13 +30,15 @@ used: the WebSocket's own pings keep a connection alive.
 
 **Patches.** A connection whose hello said ``"patch": true`` is sent its first view whole and
 every later one as a ``patch`` frame: a JSON Patch (RFC 6902; only ``add``, ``replace`` and
-``remove`` of object members, paths are JSON Pointers, arrays are replaced whole) that turns
+``remove``, paths are JSON Pointers; an array that grew at its end, as a move list does, gets
+its new items added at ``-``, any other changed array is replaced whole) that turns
 the last view sent on this connection into the new one (:func:`view_patch`;
 :func:`apply_patch` applies one). Frames on a connection arrive in order, so the client's last
 view is the patch's base; a client that has no view yet when a patch comes (it cannot happen
 with this server) opens a new connection, whose first view is whole again. A view is about
 6 KB for backgammon (its move list grows with the game); a patch is the part that changed: a
-dice round's commitment changes the room's round and the clock, not the game. Not JSON Merge
+dice round's commitment changes the room's round and the clock, not the game; a move, the
+board, the dice and the move list's new line. Not JSON Merge
 Patch (RFC 7386): a merge patch cannot set a member to null, and views hold nulls.
 """
 
@@ -110,7 +112,8 @@ class ViewMessage(TypedDict):
 
 class PatchOperation(TypedDict):
     """One operation of a JSON Patch (RFC 6902): ``add`` or ``replace`` with a ``value``, or
-    ``remove``; ``path`` a JSON Pointer to an object member."""
+    ``remove``; ``path`` a JSON Pointer to an object member or an array item (``-``: after
+    the last)."""
 
     op: Literal["add", "replace", "remove"]
     path: str
@@ -266,9 +269,11 @@ def _pointer_token(key: str) -> str:
 
 def view_patch(old: dict[str, Any], new: dict[str, Any]) -> list[PatchOperation]:
     """The JSON Patch (RFC 6902) that turns ``old`` into ``new``: members that are the same
-    object or equal are skipped, objects that differ are compared member by member, anything
-    else (arrays included) is replaced whole when it differs; ``[]`` when they are equal.
-    :func:`apply_patch` of it to ``old`` gives a document equal to ``new``."""
+    object or equal are skipped, objects that differ are compared member by member, an array
+    that only grew at its end (a move list), perhaps with its last item changed, gets that
+    item's changes and ``add`` of each new item at ``/-``; anything else is replaced whole
+    when it differs. ``[]`` when they are equal. :func:`apply_patch` of it to ``old`` gives a
+    document equal to ``new``."""
     operations: list[PatchOperation] = []
     _diff(old, new, "", operations)
     return operations
@@ -285,11 +290,33 @@ def _diff(old: dict[str, Any], new: dict[str, Any], path: str,
             operations.append({"op": "add", "path": where, "value": value})
         elif isinstance(before, dict) and isinstance(value, dict):
             _diff(before, value, where, operations)
-        else:
+        elif not (isinstance(before, list) and isinstance(value, list)
+                  and _grown(before, value, where, operations)):  # fmt: skip
             operations.append({"op": "replace", "path": where, "value": value})
     for key in old:
         if key not in new:
             operations.append({"op": "remove", "path": f"{path}/{_pointer_token(key)}"})
+
+
+def _grown(old: list[Any], new: list[Any], path: str,
+           operations: list[PatchOperation]) -> bool:
+    """The operations that turn ``old`` into ``new`` where ``new`` is ``old`` with items
+    added at its end, its last item perhaps changed; False (nothing added) otherwise."""
+    count = len(old)
+    if count == 0 or len(new) < count:
+        return False
+    if old != new[:count]:
+        if old[:-1] != new[: count - 1]:
+            return False
+        last, now = old[-1], new[count - 1]
+        where = f"{path}/{count - 1}"
+        if isinstance(last, dict) and isinstance(now, dict):
+            _diff(last, now, where, operations)
+        else:
+            operations.append({"op": "replace", "path": where, "value": now})
+    for item in new[count:]:
+        operations.append({"op": "add", "path": f"{path}/-", "value": item})
+    return True
 
 
 def _pointer(path: object) -> list[str]:
@@ -298,15 +325,26 @@ def _pointer(path: object) -> list[str]:
     return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
 
 
+def _index(items: list[Any], token: str, *, end: bool = False) -> int:
+    """An array index of a pointer (``-``: past the end, with ``end``)."""
+    if end and token == "-":
+        return len(items)
+    if not token.isdigit() or (token != "0" and token.startswith("0")) \
+            or int(token) >= len(items) + (1 if end else 0):  # fmt: skip
+        raise ValueError(f"no item {token!r} in an array of {len(items)}")
+    return int(token)
+
+
 def apply_patch(document: dict[str, Any], operations: object) -> dict[str, Any]:
-    """``document`` with the JSON Patch ``operations`` (as :func:`view_patch` makes them)
-    applied, as a new document: ``document`` itself is left as it was (the objects on each
-    operation's path are copied; the rest is shared).
+    """``document`` with the JSON Patch ``operations`` (``add``, ``replace`` and ``remove``,
+    as :func:`view_patch` makes them) applied, as a new document: ``document`` itself is
+    left as it was (the objects and arrays on each operation's path are copied; the rest is
+    shared).
 
     Raises:
         ValueError: an operation this module does not make (an unknown ``op``, a path
-            through something that is not an object, ``replace`` or ``remove`` of a member
-            that is not there).
+            through something that is neither an object nor an array, ``replace`` or
+            ``remove`` of a member or item that is not there).
     """
     if not isinstance(operations, list):
         raise ValueError("a patch is a list of operations")
@@ -316,23 +354,37 @@ def apply_patch(document: dict[str, Any], operations: object) -> dict[str, Any]:
         if not isinstance(operation, dict):
             raise ValueError("an operation is an object")
         keys = _pointer(operation.get("path"))
-        parent = root
+        parent: dict[str, Any] | list[Any] = root
         for key in keys[:-1]:
-            child = parent.get(key)
-            if not isinstance(child, dict):
-                raise ValueError(f"{operation.get('path')!r} goes through a non-object")
-            if id(child) not in copied:
-                child = dict(child)
-                parent[key] = child
+            at: str | int = key if isinstance(parent, dict) else _index(parent, key)
+            child = parent.get(key) if isinstance(parent, dict) else parent[int(at)]
+            if not isinstance(child, dict | list):
+                raise ValueError(f"{operation.get('path')!r} goes through a non-container")
+            if id(child) not in copied:  # copied once, the first time it is changed
+                child = dict(child) if isinstance(child, dict) else list(child)
                 copied.add(id(child))
+                if isinstance(parent, dict):
+                    parent[key] = child
+                else:
+                    parent[int(at)] = child
             parent = child
         last, kind = keys[-1], operation.get("op")
-        if kind in ("replace", "remove") and last not in parent:
-            raise ValueError(f"{kind} of {operation.get('path')!r}: no such member")
-        if kind == "remove":
-            del parent[last]
-        elif kind in ("add", "replace") and "value" in operation:
-            parent[last] = operation["value"]
-        else:
+        if kind not in ("add", "replace", "remove") or (kind != "remove"
+                                                         and "value" not in operation):
             raise ValueError(f"unknown operation {kind!r}")
+        if isinstance(parent, dict):
+            if kind != "add" and last not in parent:
+                raise ValueError(f"{kind} of {operation.get('path')!r}: no such member")
+            if kind == "remove":
+                del parent[last]
+            else:
+                parent[last] = operation["value"]
+        else:
+            index = _index(parent, last, end=kind == "add")
+            if kind == "remove":
+                del parent[index]
+            elif kind == "replace":
+                parent[index] = operation["value"]
+            else:
+                parent.insert(index, operation["value"])
     return root

@@ -163,7 +163,7 @@ def test_a_patch_applied_gives_exactly_the_new_view_and_leaves_the_old_one() -> 
             last[side] = new
 
     _play("backgammon", {"length": 3}, "blitz", 300, check)
-    assert sizes["patch"] * 3 < sizes["whole"]
+    assert sizes["patch"] * 5 < sizes["whole"]
 
 
 def test_patches_carry_nulls_removals_and_escaped_keys() -> None:
@@ -175,7 +175,7 @@ def test_patches_carry_nulls_removals_and_escaped_keys() -> None:
     assert patch == [
         {"op": "replace", "path": "/offer", "value": None},
         {"op": "replace", "path": "/a~1b", "value": 2},
-        {"op": "replace", "path": "/t~0", "value": [1, 2, 3]},
+        {"op": "add", "path": "/t~0/-", "value": 3},
         {"op": "replace", "path": "/n/x", "value": 5},
         {"op": "add", "path": "/n/w", "value": None},
         {"op": "add", "path": "/flag", "value": False},
@@ -184,6 +184,33 @@ def test_patches_carry_nulls_removals_and_escaped_keys() -> None:
     assert apply_patch(old, patch) == new
     assert view_patch(new, new) == []
     assert view_patch({"a": 1}, {"a": True}) == [{"op": "replace", "path": "/a", "value": True}]
+
+
+def test_an_array_that_grew_at_its_end_gets_its_new_items_only() -> None:
+    lines = [{"game": 1, "text": "Ann 3-1: 8/5 6/5"}, {"game": 1, "text": "Bob 6-5"}]
+    old = {"history": lines, "dice": [3, 1], "moves": ["11-15"]}
+    new = {"history": [lines[0], {"game": 1, "text": "Bob 6-5: 24/13"},
+                       {"game": 1, "text": "Ann 4-2"}],
+           "dice": [6, 6, 6, 6], "moves": ["11-15", "22-18", "15-22"]}  # fmt: skip
+    patch = view_patch(old, new)
+    assert patch == [
+        {"op": "replace", "path": "/history/1/text", "value": "Bob 6-5: 24/13"},
+        {"op": "add", "path": "/history/-", "value": {"game": 1, "text": "Ann 4-2"}},
+        {"op": "replace", "path": "/dice", "value": [6, 6, 6, 6]},  # not a growth of [3, 1]
+        {"op": "add", "path": "/moves/-", "value": "22-18"},
+        {"op": "add", "path": "/moves/-", "value": "15-22"},
+    ]
+    kept = copy.deepcopy(old)
+    assert apply_patch(old, patch) == new
+    assert old == kept  # the arrays changed were copies
+    shrunk = {"history": lines[:1], "dice": [], "moves": ["11-15"]}
+    assert view_patch(old, shrunk) == [
+        {"op": "replace", "path": "/history", "value": lines[:1]},
+        {"op": "replace", "path": "/dice", "value": []},
+    ]
+    assert view_patch({"x": []}, {"x": [1]}) == [{"op": "replace", "path": "/x", "value": [1]}]
+    assert apply_patch({"a": [1, 2]}, [{"op": "add", "path": "/a/0", "value": 0},
+                                       {"op": "remove", "path": "/a/2"}]) == {"a": [0, 1]}
 
 
 @pytest.mark.parametrize(
@@ -197,11 +224,15 @@ def test_patches_carry_nulls_removals_and_escaped_keys() -> None:
         [{"op": "add", "path": "a", "value": 1}],  # not a pointer
         [{"op": "add", "path": "/b"}],  # no value
         ["add"],
+        [{"op": "replace", "path": "/l/2", "value": 1}],  # past the end
+        [{"op": "replace", "path": "/l/-", "value": 1}],  # "-" only to add
+        [{"op": "add", "path": "/l/01", "value": 1}],  # not an index
+        [{"op": "add", "path": "/l/x/y", "value": 1}],
     ],
 )
 def test_an_operation_the_server_never_makes_is_refused(operations: Any) -> None:
     with pytest.raises(ValueError):
-        apply_patch({"a": 1}, operations)
+        apply_patch({"a": 1, "l": [1, 2]}, operations)
 
 
 def _until(ws: WebSocketTestSession, ref: str, views: dict[str, Any], side: str) -> dict[str, Any]:
@@ -297,6 +328,10 @@ def test_the_page_applies_patches_as_python_does() -> None:
     cases.append(({"a": {"b": 1}, "c": None}, [{"op": "add", "path": "/a/x~1y", "value": None},
                                              {"op": "remove", "path": "/c"}],
                   {"a": {"b": 1, "x/y": None}}))  # fmt: skip
+    cases.append(({"l": [1, {"t": "a"}]}, [{"op": "replace", "path": "/l/1/t", "value": "b"},
+                                           {"op": "add", "path": "/l/-", "value": 3},
+                                           {"op": "add", "path": "/l/0", "value": 0}],
+                  {"l": [0, 1, {"t": "b"}, 3]}))  # fmt: skip
     script = f"""
 import {{ applyPatch }} from {json.dumps(MODULE.as_uri())};
 import {{ readFileSync }} from "node:fs";
@@ -308,8 +343,10 @@ const out = cases.map(([old, patch]) => {{
 }});
 let refused = 0;
 for (const bad of [[{{op: "replace", path: "/nope", value: 1}}],
-                   [{{op: "add", path: "/__proto__/x", value: 1}}], "x"]) {{
-  try {{ applyPatch({{a: 1}}, bad); }} catch (err) {{ refused += 1; }}
+                   [{{op: "add", path: "/__proto__/x", value: 1}}], "x",
+                   [{{op: "replace", path: "/l/-", value: 1}}],
+                   [{{op: "add", path: "/l/5", value: 1}}]]) {{
+  try {{ applyPatch({{a: 1, l: [1]}}, bad); }} catch (err) {{ refused += 1; }}
 }}
 console.log(JSON.stringify({{out, refused}}));
 """
@@ -319,7 +356,7 @@ console.log(JSON.stringify({{out, refused}}));
         capture_output=True, text=True, check=True, timeout=60,
     )  # fmt: skip
     got = json.loads(result.stdout)
-    assert got["refused"] == 3
+    assert got["refused"] == 5
     assert len(got["out"]) == len(cases) > 50
     for (new, untouched), (_, _, expected) in zip(got["out"], cases, strict=True):
         assert new == expected

@@ -12,7 +12,8 @@
 //
 // Patches: the hello asks for them, so each connection's first view comes whole and every
 // later one as {type: "patch", patch, round?, rematch?, ref?}: a JSON Patch (RFC 6902: add,
-// replace, remove of object members; gametable/wire.py view_patch) from the view before.
+// replace, remove; an array that grew gets its new items at "-"; gametable/wire.py
+// view_patch) from the view before.
 // The client applies it (`applyPatch`, copying what it changes: an older view handed out is
 // left as it was) and hands its users whole views as before (`client.view`, `onView(view,
 // message)` with message.type "view").
@@ -142,11 +143,20 @@ function pointer(path) {
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
+/** An array index of a pointer ("-": past the end, with `end`). */
+function indexIn(items, token, end = false) {
+  if (end && token === "-") return items.length;
+  if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= items.length + (end ? 1 : 0)) {
+    throw new Error(`no item ${token} in an array of ${items.length}`);
+  }
+  return Number(token);
+}
+
 /**
- * `doc` with the JSON Patch `operations` (RFC 6902's add, replace and remove of object
- * members, as the server's gametable.wire.view_patch makes them) applied, as a new object:
- * `doc` is left as it was (the objects on each operation's path are copied, the rest shared).
- * Throws on anything else.
+ * `doc` with the JSON Patch `operations` (RFC 6902's add, replace and remove, as the server's
+ * gametable.wire.view_patch makes them: object members, and array items by index or "-" for
+ * the end) applied, as a new object: `doc` is left as it was (the objects and arrays on each
+ * operation's path are copied, the rest shared). Throws on anything else.
  */
 export function applyPatch(doc, operations) {
   if (!isObject(doc) || !Array.isArray(operations)) throw new Error("a patch is a list of operations");
@@ -158,21 +168,31 @@ export function applyPatch(doc, operations) {
     if (keys.includes("__proto__")) throw new Error("no such member");
     let parent = root;
     for (const key of keys.slice(0, -1)) {
-      let child = has(parent, key) ? parent[key] : undefined;
-      if (!isObject(child)) throw new Error(`${operation.path} goes through a non-object`);
+      const at = Array.isArray(parent) ? indexIn(parent, key) : key;
+      let child = Array.isArray(parent) || has(parent, key) ? parent[at] : undefined;
+      if (child === null || typeof child !== "object") throw new Error(`${operation.path} goes through a non-container`);
       if (!copied.has(child)) {
-        child = { ...child };
-        parent[key] = child;
+        child = Array.isArray(child) ? [...child] : { ...child };
+        parent[at] = child;
         copied.add(child);
       }
       parent = child;
     }
     const last = keys[keys.length - 1];
     const { op } = operation;
-    if ((op === "replace" || op === "remove") && !has(parent, last)) throw new Error(`${op} of ${operation.path}: no such member`);
-    if (op === "remove") delete parent[last];
-    else if ((op === "add" || op === "replace") && has(operation, "value")) parent[last] = operation.value;
-    else throw new Error(`unknown operation ${op}`);
+    if (!["add", "replace", "remove"].includes(op) || (op !== "remove" && !has(operation, "value"))) {
+      throw new Error(`unknown operation ${op}`);
+    }
+    if (Array.isArray(parent)) {
+      const index = indexIn(parent, last, op === "add");
+      if (op === "remove") parent.splice(index, 1);
+      else if (op === "replace") parent[index] = operation.value;
+      else parent.splice(index, 0, operation.value);
+    } else {
+      if (op !== "add" && !has(parent, last)) throw new Error(`${op} of ${operation.path}: no such member`);
+      if (op === "remove") delete parent[last];
+      else parent[last] = operation.value;
+    }
   }
   return root;
 }
