@@ -57,6 +57,7 @@ STATUS: Final = {
     "invalid_name": 422,
     "unknown_game": 422,
     "not_found": 404,
+    "room_not_restored": 410,
     "unknown_format": 404,
     "not_your_room": 403,
     "room_full": 409,
@@ -351,7 +352,9 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
                 connection.close()
         except ActionRefused as error:
             connection.send(error_message(error, ref if error.ref is None else error.ref))
-            if connection.side is None and error.code in ("not_found", "not_your_room"):
+            if connection.side is None and error.code in (
+                "not_found", "not_your_room", "room_not_restored"
+            ):
                 connection.close(CLOSE_REFUSED)
 
 

@@ -162,6 +162,8 @@ class RoomService:
         self._swept = now()
         self._sweeper: asyncio.Task[None] | None = None
         self._rooms: dict[str, _Entry] = {}
+        #: The stored rooms :meth:`restore` could not rebuild: code -> the reason.
+        self.refused: dict[str, str] = {}
 
     def __len__(self) -> int:
         return len(self._rooms)
@@ -301,12 +303,9 @@ class RoomService:
         """The room of ``code``.
 
         Raises:
-            ActionRefused: ``not_found``.
+            ActionRefused: ``not_found``, ``room_not_restored`` (:meth:`restore`).
         """
-        entry = self._rooms.get(code.upper() if isinstance(code, str) else "")
-        if entry is None:
-            raise ActionRefused("not_found", f"no room {code!r}")
-        return entry.room
+        return self._entry(code).room
 
     def join(self, code: str, name: object = "") -> tuple[str, Side, list[Outgoing]]:
         """A guest takes the free seat; returns ``(token, side, views to send)``.
@@ -580,11 +579,13 @@ class RoomService:
 
     def restore(self) -> list[str]:
         """Rebuild the stored rooms (at start); returns the codes restored. A room that
-        cannot be rebuilt is logged with its code and reason and left out; rooms past their
-        expiry are dropped."""
+        cannot be rebuilt is logged with its code and reason and left out, its row kept; its
+        code is then answered ``room_not_restored`` with the reason (:attr:`refused`), not
+        ``not_found``, so its players' pages keep the seat. Rooms past their expiry are
+        dropped. The counts restored and refused are logged."""
         if self.store is None:
             return []
-        restored = []
+        restored: list[str] = []
         wall = time.time()
         for stored in self.store.load_all():
             over = stored.record.get("over", False)
@@ -593,20 +594,39 @@ class RoomService:
                 continue
             try:
                 room = Room.from_record(stored.record, self.games, self._now, self.claim_after)
-            except ActionRefused as error:
+            except Exception as error:  # any damage refuses this room, not the start
                 LOG.error("room %s cannot be restored: %s", stored.code, error)
+                self.refused[stored.code.upper()] = str(error) or type(error).__name__
                 continue
             entry = _Entry(room, stored.owner, self._now(), stored.version)
             entry.record = dict(stored.record)
             self._rooms[stored.code] = entry
             restored.append(stored.code)
+        (LOG.warning if self.refused else LOG.info)(
+            "online rooms: %d restored, %d refused%s", len(restored), len(self.refused),
+            "".join(f"; {code}: {why}" for code, why in list(self.refused.items())[:20]),
+        )
         return restored
 
     # ---------------------------------------------------------------- keeping
 
     def _entry(self, code: str) -> _Entry:
-        entry = self._rooms.get(code.upper() if isinstance(code, str) else "")
+        """The room kept under ``code`` (any case).
+
+        Raises:
+            ActionRefused: ``room_not_restored`` (a stored room refused at the start, with
+                the reason), ``not_found``.
+        """
+        key = code.upper() if isinstance(code, str) else ""
+        entry = self._rooms.get(key)
         if entry is None:
+            why = self.refused.get(key)
+            if why is not None:
+                raise ActionRefused(
+                    "room_not_restored",
+                    f"room {key} could not be brought back after the server restarted"
+                    f" ({why}): it cannot be played on; its record is kept",
+                )
             raise ActionRefused("not_found", f"no room {code!r}")
         return entry
 

@@ -233,3 +233,34 @@ def test_a_room_its_host_left_takes_no_guest(tmp_path: Path) -> None:
     with pytest.raises(ActionRefused, match="host has left"):
         again.join(code, "Mallory")
     assert again.sweep() == [code]
+
+
+def test_a_room_refused_at_restore_is_not_answered_as_not_found(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    svc = RoomService(GAMES, RoomStore(path), now=FakeNow())
+    broken, token, _, _ = svc.create("checkers", {}, name="Ann")
+    kept, _, _, _ = svc.create("checkers", {}, name="Bob")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE table_rooms SET record = json_set(record, '$.version', 99)"
+               " WHERE code = ?", (broken,))
+    db.commit()
+    db.close()
+    again = RoomService(GAMES, RoomStore(path), now=FakeNow())
+    with caplog.at_level("INFO", logger="gametable.rooms"):
+        assert again.restore() == [kept]
+    assert "online rooms: 1 restored, 1 refused; " + broken in caplog.text
+    assert again.refused == {broken: "room version 99"}
+    client = _door(again)
+    answer = client.get(f"/api/rooms/{broken.lower()}")
+    assert answer.status_code == 410
+    assert answer.json()["error"] == {
+        "code": "room_not_restored",
+        "message": f"room {broken} could not be brought back after the server restarted"
+                   " (room version 99): it cannot be played on; its record is kept"}
+    with client.websocket_connect(f"/ws/rooms/{broken}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="hello", token=token)
+        assert peer.expect("error")["code"] == "room_not_restored"
+    assert client.get("/api/rooms/ZZZZZZZZ").json()["error"]["code"] == "not_found"
