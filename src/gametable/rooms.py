@@ -56,6 +56,9 @@ STORE_RETRY: Final = 1.0
 #: What a failing store raises (a full disk, a locked or damaged database, a record too
 #: large, another writer): a save that fails so is refused as ``unavailable``.
 STORE_ERRORS: Final = (OSError, sqlite3.Error, RoomStoreFullError, StaleRoomError)
+#: Files (``export``) written at once, each in a worker thread, and more waiting their turn.
+EXPORT_WORKERS: Final = 2
+EXPORT_QUEUE: Final = 8
 #: Letters of a room code (no 0/O, 1/I/L): easy to read aloud and type.
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: A room code's length: 31**8 > 8 * 10**11 codes.
@@ -95,6 +98,17 @@ def room_info(room: Room) -> dict[str, Any]:
         "names": room.names,
         "open": room.free_seat() is not None and not room.closed,
     }
+
+
+def _write_file(
+    write: Callable[[Any, Mapping[str, str]], str],
+    record: Mapping[str, Any],
+    games: Mapping[str, GameRules],
+    tags: Mapping[str, str],
+) -> str:
+    """A table's file (in a worker thread): the table rebuilt from ``record``
+    (:meth:`Table.from_record`), written by ``write(game, tags)``."""
+    return write(Table.from_record(record, games).game, tags)
 
 
 class _Entry:
@@ -164,6 +178,8 @@ class RoomService:
         self._rooms: dict[str, _Entry] = {}
         #: The stored rooms :meth:`restore` could not rebuild: code -> the reason.
         self.refused: dict[str, str] = {}
+        self._export_limiter = asyncio.Semaphore(EXPORT_WORKERS)
+        self._exports = 0  # files being written or waiting
 
     def __len__(self) -> int:
         return len(self._rooms)
@@ -533,8 +549,13 @@ class RoomService:
         """The game in play in room ``code`` as a file, for a seat's token: ``(file name,
         text)``.
 
+        The file is written in a worker thread (at most :data:`EXPORT_WORKERS` at once,
+        :data:`EXPORT_QUEUE` more waiting), from a snapshot of the table's record (the one
+        stored last, else taken now), so that a long game's file never holds up the rooms.
+
         Raises:
-            ActionRefused: ``not_found``, ``not_your_room``, ``unknown_format``.
+            ActionRefused: ``not_found``, ``not_your_room``, ``unknown_format``,
+                ``unavailable`` (too many files being written: try again).
         """
         await self.open_seat(code, token)
         room = self.room(code)
@@ -544,7 +565,21 @@ class RoomService:
                 "unknown_format",
                 f"{room.table.rules.name} exports {', '.join(writers)}, not {fmt}",
             )
-        return f"{room.table.rules.name}-{room.code}.{fmt}", writers[fmt](room.table.game, {})
+        tags: dict[str, str] = {}
+        entry = self._rooms.get(room.code)
+        stored = None if entry is None or entry.room is not room else entry.record
+        record = room.table.to_record() if stored is None else stored["table"]
+        if self._exports >= EXPORT_WORKERS + EXPORT_QUEUE:
+            raise ActionRefused("unavailable", "too many files are being written: try again")
+        self._exports += 1
+        try:
+            async with self._export_limiter:
+                text = await asyncio.to_thread(
+                    _write_file, writers[fmt], record, self.games, tags
+                )
+        finally:
+            self._exports -= 1
+        return f"{room.table.rules.name}-{room.code}.{fmt}", text
 
     async def seat_connected(self, code: str, side: Side) -> list[Outgoing]:
         """:meth:`connect`."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +265,41 @@ def test_a_room_refused_at_restore_is_not_answered_as_not_found(
         peer.send(type="hello", token=token)
         assert peer.expect("error")["code"] == "room_not_restored"
     assert client.get("/api/rooms/ZZZZZZZZ").json()["error"]["code"] == "not_found"
+
+
+def test_a_file_is_written_in_a_worker_thread_from_a_snapshot(tmp_path: Path) -> None:
+    in_loop: list[bool] = []  # for each file written: on the event loop's thread?
+
+    class Spied(type(CHECKERS)):  # type: ignore[misc]
+        def exports(self) -> dict[str, Any]:
+            pdn = super().exports()["pdn"]
+
+            def spied(game: Any, tags: Mapping[str, str]) -> str:
+                try:
+                    asyncio.get_running_loop()
+                    in_loop.append(True)
+                except RuntimeError:
+                    in_loop.append(False)
+                return str(pdn(game, tags))
+
+            return {"pdn": spied}
+
+    spied_games = {**GAMES, "checkers": Spied()}
+    for store in (None, RoomStore(tmp_path / "rooms.sqlite3")):
+        svc = RoomService(spied_games, store, now=FakeNow())
+        client = _door(svc)
+        host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+        code = host["code"]
+        svc.join(code, "Bob")
+        svc.handle(code, "black", {"type": "action", "action": {"type": "move",
+                                                                "path": [11, 15]}})
+        got = client.get(f"/api/rooms/{code}/export.pdn",
+                         headers={"X-Seat-Token": host["token"]})
+        assert got.status_code == 200 and "1. 11-15" in got.text
+        assert in_loop == [False]  # a worker thread
+        in_loop.clear()
+        svc._exports = 10  # two being written, eight waiting: the next one is refused
+        busy = client.get(f"/api/rooms/{code}/export.pdn",
+                          headers={"X-Seat-Token": host["token"]})
+        assert busy.status_code == 503 and busy.json()["error"]["code"] == "unavailable"
+        assert in_loop == []
