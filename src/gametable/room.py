@@ -17,7 +17,10 @@ What a room adds to the table, whatever the game:
   clock stands still), so a player who stalls a round runs out of time as one who stalls a
   move does.
 * **Claims, for players who are gone** (untimed games): when the side the room waits on has
-  been disconnected for ``claim_after`` seconds, its opponent may claim the game (a forfeit).
+  been disconnected for ``claim_after`` seconds, or has withheld its step in an open dice
+  round (commit, secret, reveal: its page sends them by itself) for as long, connected or
+  not, its opponent may claim the game (a forfeit). A connected player thinking over a move
+  (or over rolling) is never claimed against. An opened claim is announced once.
 * **Leaving** a game in progress forfeits it; a host who leaves before anyone joined closes
   the room (it takes no guest: ``room_closed``); **a rematch** starts once both players
   asked, the sides swapped.
@@ -100,6 +103,10 @@ class Room:
         self.connections: dict[Side, int] = {side: 0 for side in SIDES}
         self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
         self._waits: dict[Side, float] = {}
+        # untimed: since when each side's step in the open round (its commit, secret or
+        # reveal) has been awaited; withheld for ``claim_after`` seconds, connected or not,
+        # its opponent may claim the game
+        self._steps: dict[Side, float] = {}
         # untimed: each side's claim instant already announced (the timer gives no deadline
         # for a claim that is open and told; a later one, after a reconnect, is told again)
         self._claims_told: dict[Side, float] = {}
@@ -197,15 +204,32 @@ class Room:
         return None if since is None else self._now() - since
 
     def claimable(self) -> Side | None:
-        """The side whose opponent may claim the game now: awaited, gone for
-        ``claim_after`` seconds, in a game without a clock (a clock settles a stall itself)."""
-        if not self._gone_since or self.table.clock is not None or self.free_seat() is not None:
-            return None
-        for side in sorted(self.awaited()):
-            gone = self.gone_for(side)
-            if gone is not None and gone >= self.claim_after:
+        """The side whose opponent may claim the game now, in a game without a clock (a
+        clock settles a stall itself): awaited and gone for ``claim_after`` seconds, or
+        withholding a round step (:meth:`_time_steps`) for as long, connected or not. A
+        connected side thinking over a move of the game is never claimable."""
+        now = self._now()
+        for side, instant in sorted(self._claim_instants().items()):
+            if instant <= now:
                 return side
         return None
+
+    def _step_sides(self) -> frozenset[Side]:
+        """The sides whose step an open round waits on (a commit, a secret, a reveal: the
+        page sends them by itself). A side whose own roll is due, no round open, is not one
+        of them: it may be thinking (backgammon: whether to double first)."""
+        if self.table.game.outcome() is not None or self.round is None:
+            return frozenset()
+        return self.round.awaiting()
+
+    def _time_steps(self) -> None:
+        """Untimed: start the wait of each side whose round step became awaited (a side
+        still awaited keeps its start), forget the others'."""
+        if self.table.clock is not None:
+            self._steps = {}
+            return
+        now = self._now()
+        self._steps = {side: self._steps.get(side, now) for side in self._step_sides()}
 
     def _start_waits(self) -> None:
         """Time the round's waits: the game's clock stands still, each awaited side's wait is
@@ -243,6 +267,8 @@ class Room:
         if clock is None:
             for side, since in self._gone_since.items():
                 self._gone_since[side] = min(since + seconds, now)
+            for side, since in self._steps.items():
+                self._steps[side] = min(since + seconds, now)
             return
         if clock.running is not None:
             clock.credit(clock.running, seconds)
@@ -258,15 +284,18 @@ class Room:
         return clock.remaining(side) - (self._now() - since)
 
     def _claim_instants(self) -> dict[Side, float]:
-        """Untimed: the ``now()`` instant at which each awaited side becomes claimable (gone
-        since ``claim_after`` seconds before it); empty for a timed game or one over."""
-        if self.table.clock is not None or self.table.game.outcome() is not None:
+        """Untimed: the ``now()`` instant at which each awaited side becomes claimable (gone,
+        or withholding its round step, since ``claim_after`` seconds before it); empty for
+        a timed game, one over, or one whose guest has not joined."""
+        if (self.table.clock is not None or self.table.game.outcome() is not None
+                or self.free_seat() is not None):
             return {}
         instants: dict[Side, float] = {}
         for side in self.awaited():
-            since = self._gone_since.get(side)
-            if since is not None:
-                instants[side] = since + self.claim_after
+            starts = [since for since in (self._gone_since.get(side), self._steps.get(side))
+                      if since is not None]
+            if starts:
+                instants[side] = min(starts) + self.claim_after
         return instants
 
     def open_claims(self) -> bool:
@@ -342,7 +371,13 @@ class Room:
         """
         kind = message["type"]
         if kind in ("commit", "secret", "reveal"):
-            return self._round_step(side, kind, message)
+            since = self._steps.pop(side, None)  # a step taken: its next one waits afresh
+            try:
+                return self._round_step(side, kind, message)
+            except ActionRefused:
+                if since is not None:
+                    self._steps[side] = since
+                raise
         if kind == "action":
             return self._action(side, message["action"])
         if kind == "claim":
@@ -478,6 +513,7 @@ class Room:
 
     def _changed(self, extra: Mapping[str, Any] | None = None) -> list[Outgoing]:
         self.version += 1
+        self._time_steps()
         if self._unseen:
             return [Outgoing(None, {"type": "changed", **(extra or {})})]
         return self.views(extra)
@@ -513,11 +549,13 @@ class Room:
         view = self._table_view(side)
         claimable = self.claimable()
         # an untimed game waiting on the viewer's opponent, who is gone: seconds until the
-        # viewer may claim it (its page warns and counts down), else None
+        # viewer may claim it (its page warns and counts down), else None (a connected
+        # opponent withholding a dice step is not counted down: its page sends the step by
+        # itself, and the claim opens, can_claim, only if it never comes)
         claim_in = None
         if side is not None and claimable is None and self.table.clock is None:
             gone = self.gone_for(other(side))
-            if gone is not None and other(side) in self.awaited():
+            if gone is not None and other(side) in self.awaited() and self.free_seat() is None:
                 claim_in = round(max(0.0, self.claim_after - gone), 3)
         view["room"] = {
             "code": self.code,
@@ -629,6 +667,7 @@ class Room:
                 raise ActionRefused("invalid_record", "the room's history is not a list")
             room.history = history
             room.version = int(record.get("room_version", 0))
+            room._time_steps()  # a step awaited waits afresh from the restore
             room.closed = bool(record.get("closed", False))
         except ActionRefused as error:
             if error.code == "invalid_record":

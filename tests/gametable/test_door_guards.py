@@ -4,6 +4,7 @@ time itself must not do to the rooms' door (gametable.online, gametable.rooms)."
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
@@ -17,6 +18,7 @@ from backgammon.adapter import RULES as BACKGAMMON
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
+from gametable.fair import commitment_of
 from gametable.online import RoomHub, install
 from gametable.room import Outgoing
 from gametable.room_store import RoomStore, RoomStoreFullError
@@ -303,3 +305,59 @@ def test_a_file_is_written_in_a_worker_thread_from_a_snapshot(tmp_path: Path) ->
                           headers={"X-Seat-Token": host["token"]})
         assert busy.status_code == 503 and busy.json()["error"]["code"] == "unavailable"
         assert in_loop == []
+
+
+W, B = bytes(range(32)), bytes(range(32, 64))
+
+
+def test_a_connected_player_who_withholds_a_dice_step_can_be_claimed_against() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now, claim_after=120)
+    code = seated(svc, "backgammon")  # untimed, both connected
+    room = svc.room(code)
+    # the opening roll: White commits, Black's page (connected) never sends its commitment
+    svc.handle(code, "white", {"type": "commit", "round": 0, "commitment": commitment_of(W)})
+    assert svc.deadline(code) == now.t + 120
+    now.advance(119)
+    assert room.claimable() is None
+    assert room.view("white")["room"]["claim_in"] is None  # no countdown: Black is here
+    with pytest.raises(ActionRefused, match="only when your opponent is gone"):
+        svc.handle(code, "white", {"type": "claim"})
+    now.advance(1)
+    assert [c for c, out in svc.tick() if out] == [code]  # announced once
+    assert svc.deadline(code) is None
+    assert room.view("white")["room"]["can_claim"] is True
+    assert room.view("black")["room"]["can_claim"] is False
+    svc.handle(code, "white", {"type": "claim"})
+    outcome = room.view(None)["outcome"]
+    assert outcome["winner"] == "white" and outcome["reason"] == "forfeit"
+
+
+def test_a_step_taken_restarts_the_wait_and_a_roll_not_asked_for_is_no_step() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now, claim_after=120)
+    code = seated(svc, "backgammon")
+    room = svc.room(code)
+    svc.handle(code, "white", {"type": "commit", "round": 0, "commitment": commitment_of(W)})
+    now.advance(100)
+    svc.handle(code, "black", {"type": "commit", "round": 0, "commitment": commitment_of(B)})
+    now.advance(100)  # each owes its reveal since Black's commit, 100 s ago
+    svc.handle(code, "white", {"type": "reveal", "round": 0, "secret": W.hex()})
+    assert room.claimable() is None
+    now.advance(20)
+    assert room.claimable() == "black"  # Black withheld its reveal for 120 s
+    svc.handle(code, "black", {"type": "reveal", "round": 0, "secret": B.hex()})
+    while room.table.game.match.current.phase.value == "opening":  # a tie: again
+        number = room.next_round
+        for side, secret in (("white", W), ("black", B)):
+            svc.handle(code, side, {"type": "commit", "round": number,
+                                    "commitment": commitment_of(secret)})
+        for side, secret in (("white", W), ("black", B)):
+            svc.handle(code, side, {"type": "reveal", "round": number, "secret": secret.hex()})
+    game = room.table.game
+    mover = next(iter(game.to_act()))
+    play = BACKGAMMON.computer_action(game, mover, "easy", random.Random(1))
+    svc.handle(code, mover, {"type": "action", "action": play})
+    # the next player, connected, may think before rolling (or doubling): no claim, ever
+    now.advance(10_000)
+    assert room.round is None and room.claimable() is None and svc.deadline(code) is None
