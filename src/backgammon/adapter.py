@@ -5,7 +5,9 @@ table of this server; at an online room, dice made from each round's shared secr
 :func:`backgammon.core.dice.dice_from_secrets`, as the page's ``fairdice.js`` checks them), the
 computer's levels, and the settings of a
 match: ``length`` (points; 0 for money play), ``cube``, ``gammons``, ``jacoby``, ``beavers``
-(WBF rules; the Jacoby rule and beavers for money play only). A game in progress
+(WBF rules; the Jacoby rule and beavers for money play only) and ``single`` (one game of money
+play, with the cube, over when that game is: the local door's "single game"; a 1-point match
+has no cube, the Crawford rule's own case). A game in progress
 (:class:`TableMatch`) wraps a :class:`~backgammon.core.match.Match`; its view is the one both
 doors already show (:func:`backgammon.services.table.describe`).
 
@@ -39,6 +41,7 @@ from backgammon.core.position import ResultKind
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.records.mat import format_mat
 from backgammon.services.computer import LEVELS, computer_player
+from backgammon.services.review import match_mat
 from backgammon.services.table import describe
 from backgammon.services.words import Names
 from gametable.errors import ActionRefused
@@ -70,6 +73,7 @@ DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
     "gammons": True,
     "jacoby": False,
     "beavers": False,
+    "single": False,
 }
 
 
@@ -118,10 +122,19 @@ def sentence_names(
 class TableMatch:
     """A backgammon match (or money session) in progress, as the table sees it."""
 
-    def __init__(self, match: Match, *, fair: bool = False) -> None:
+    def __init__(self, match: Match, *, fair: bool = False, single: bool = False) -> None:
         self.match = match
         #: True when the dice come only from fair-random rounds (:meth:`apply_chance`).
         self.fair = fair
+        #: True for one game of money play, over when that game is (``single`` setting).
+        self.single = single
+
+    @property
+    def over(self) -> bool:
+        """Whether no game can follow: the match won, or the single game played."""
+        if self.single:
+            return self._game.is_over
+        return self.match.is_over
 
     @property
     def _game(self) -> Game:
@@ -224,7 +237,7 @@ class TableMatch:
         complete = False
         try:
             if kind == "next_game":
-                if not game.is_over or self.match.is_over:
+                if not game.is_over or self.over:
                     raise IllegalActionError("there is no next game to start now")
                 self.match.new_game()
             else:
@@ -303,7 +316,7 @@ class TableMatch:
         (between two games, the next one) by the rest of the match's points, or three times
         the cube in a single game or money play, and the match ends there."""
         color = _color(side)
-        if self.match.is_over:
+        if self.over:
             return
         if self._game.is_over:
             self.match.new_game()
@@ -317,6 +330,13 @@ class TableMatch:
 
     def outcome(self) -> Outcome | None:
         """Once the match (or single game) is over: its winner and the winner's points."""
+        if self.single:
+            ended = self._game.outcome
+            if ended is None:
+                return None
+            reason = {"timeout": "time", "forfeit": "forfeit", "resign": "resignation",
+                      "drop": "drop"}.get(str(ended.kind), "played out")
+            return Outcome(_side(ended.winner), reason, ended.points)
         if not self.match.is_over:
             return None
         winner = self.match.winner
@@ -346,14 +366,14 @@ class TableMatch:
         game = self._game
         mine = me is not None and side in self.to_act()
         length = self.match.length
-        kind = "money" if length == 0 else ("single" if length == 1 else "match")
+        kind = "single" if self.single or length == 1 else ("money" if length == 0 else "match")
         words, listed = sentence_names(me, names)
         view = describe(
             self.match,
             kind=kind,
             names=words,
             mine=mine,
-            session_over=self.match.is_over,
+            session_over=self.over,
             to_act=me if game.phase is Phase.OPENING else None,
             history_names=listed,
         )
@@ -369,8 +389,9 @@ class BackgammonRules:
     levels: tuple[str, ...] = LEVELS
 
     def settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"length", "cube", "gammons", "jacoby", "beavers"}`` with defaults (a single
-        game to 1 point with the cube and gammons).
+        """``{"length", "cube", "gammons", "jacoby", "beavers", "single"}`` with defaults (a
+        1-point match, gammons counted; ``single`` True with ``length`` 0: one game of money
+        play with the cube).
 
         Raises:
             ActionRefused: ``invalid_settings`` naming the bad setting.
@@ -384,9 +405,14 @@ class BackgammonRules:
         length = settings["length"]
         if isinstance(length, bool) or not isinstance(length, int) or not 0 <= length <= 64:
             raise ActionRefused("invalid_settings", f"length {length!r} is not 0 (money) to 64")
-        for key in ("cube", "gammons", "jacoby", "beavers"):
+        for key in ("cube", "gammons", "jacoby", "beavers", "single"):
             if not isinstance(settings[key], bool):
                 raise ActionRefused("invalid_settings", f"{key} {settings[key]!r} is not a boolean")
+        if settings["single"] and length != 0:
+            raise ActionRefused(
+                "invalid_settings",
+                f"a single game is one game of money play (length 0), not a {length}-point match",
+            )
         try:
             _match(settings, 0)
         except BackgammonError as error:
@@ -394,16 +420,17 @@ class BackgammonRules:
         return settings
 
     def stored_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
-        """A saved record's settings: as :meth:`settings` (no setting was added since)."""
+        """A saved record's settings: as :meth:`settings` (``single``, added since, is False
+        in a record from before it)."""
         return self.settings(raw)
 
     def new(self, settings: Mapping[str, Any], seed: int) -> TableMatch:
         """A new match, its dice seeded with ``seed``."""
-        return TableMatch(_match(settings, seed))
+        return TableMatch(_match(settings, seed), single=bool(settings.get("single")))
 
     def new_fair(self, settings: Mapping[str, Any]) -> TableMatch:
         """A new match whose dice come only from fair-random rounds (no seed)."""
-        return TableMatch(_match(settings, None), fair=True)
+        return TableMatch(_match(settings, None), fair=True, single=bool(settings.get("single")))
 
     def replay(
         self, settings: Mapping[str, Any], seed: int, log: list[dict[str, Any]]
@@ -419,7 +446,12 @@ class BackgammonRules:
             match = Match.replay(log[0])
         except BackgammonError as error:
             raise ActionRefused("invalid_log", str(error)) from error
-        return TableMatch(match, fair=match.seed is None)
+        single = bool(settings.get("single"))
+        if single and len(match.games) > 1:
+            raise ActionRefused(
+                "invalid_log", f"a single game's log holds {len(match.games)} games"
+            )
+        return TableMatch(match, fair=match.seed is None, single=single)
 
     def computer_action(
         self, game: GameInProgress, side: Side, level: str, rng: random.Random
@@ -445,11 +477,15 @@ class BackgammonRules:
         return {"type": "accept_resignation" if accept else "decline_resignation"}
 
     def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
-        """``{"mat": write(game, tags)}``: the match as a ``.mat`` file."""
+        """``{"mat": write(game, tags)}``: the match as a ``.mat`` file, the players named
+        by the tags ``"White"`` and ``"Black"`` where given (White first: the left column)."""
         def mat(game: GameInProgress, tags: Mapping[str, str]) -> str:
             if not isinstance(game, TableMatch):
                 raise TypeError(f"not a backgammon match: {type(game).__name__}")
-            return format_mat(game.match)
+            white, black = tags.get("White"), tags.get("Black")
+            if not white and not black:
+                return format_mat(game.match)
+            return match_mat(game.match, (white or "White", black or "Black"))
 
         return {"mat": mat}
 

@@ -547,7 +547,7 @@ class RoomService:
 
     async def export(self, code: str, token: str, fmt: str) -> tuple[str, str]:
         """The game in play in room ``code`` as a file, for a seat's token: ``(file name,
-        text)``.
+        text)``, the players named by their names in the room (tags ``White``, ``Black``).
 
         The file is written in a worker thread (at most :data:`EXPORT_WORKERS` at once,
         :data:`EXPORT_QUEUE` more waiting), from a snapshot of the table's record (the one
@@ -565,7 +565,9 @@ class RoomService:
                 "unknown_format",
                 f"{room.table.rules.name} exports {', '.join(writers)}, not {fmt}",
             )
-        tags: dict[str, str] = {}
+        # the players' names as the files' own tags name them (PDN's and the .mat writer's)
+        named: tuple[tuple[str, Side], ...] = (("White", "white"), ("Black", "black"))
+        tags = {tag: room.names[side] for tag, side in named if room.names[side]}
         entry = self._rooms.get(room.code)
         stored = None if entry is None or entry.room is not room else entry.record
         record = room.table.to_record() if stored is None else stored["table"]

@@ -321,9 +321,9 @@ def test_an_online_game_connecting_is_reported_once_by_each_side(
         person.page.wait_for_function(
             "() => document.body.dataset.onlinePhase === 'finished' && "
             "document.body.dataset.onlineIdle === '1'")
-    # (at the shared table's door, the default, a single game is a 1-point match: no cube)
+    # (a single game: one game of money play, the cube on as the dialog chose, at 1)
     props = {"mode": "online", "reason": "resign", "points": "1", "level": "none",
-             "clock": "none", "cube": "off"}
+             "clock": "none", "cube": "1"}
     assert first.calls()[-1:] == [completed(**{**props, "result": "win"})]
     assert second.calls()[-1:] == [completed(**{**props, "result": "loss"})]
     assert len(host.calls()) == 2 and len(guest.calls()) == 1  # (the guest reloaded)

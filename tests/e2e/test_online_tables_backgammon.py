@@ -210,7 +210,7 @@ def test_a_match_at_the_shared_door_double_take_reload_resign_rematch(
     room = server.get(f"/api/rooms/{code}")
     assert room["game"] == "backgammon" and room["open"] is True
     assert room["settings"] == {"length": 2, "cube": True, "gammons": True, "jacoby": False,
-                                "beavers": False}
+                                "beavers": False, "single": False}
     alice.screenshot("1-invite")
 
     bob = open_player(None)

@@ -151,7 +151,8 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
     bob.page.click("#online-leave")
     alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'finished'")
     alice.wait_idle()
-    assert alice.text("#result-text") == "You win 1 point by forfeit: Bob left the game."
+    # (a single game left: three times the cube, as the old door forfeits it)
+    assert alice.text("#result-text") == "You win 3 points by forfeit: Bob left the game."
     shot(alice, "5-forfeit")
     browser_id = alice.page.evaluate("localStorage.getItem('backgammon.browser')")
     alice.page.wait_for_function(
@@ -159,7 +160,7 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
         ".then(s => s.total.games === 1)", arg=browser_id)
     stats = server.get(f"/api/stats?browser={browser_id}")
     assert stats["rows"] == [{**stats["rows"][0], "opponent": "online", "mode": "single",
-                              "games": 1, "won": 1, "points_won": 1}]
+                              "games": 1, "won": 1, "points_won": 3}]
     # Bob's page left the room: its seat is forgotten, not listed
     bob.page.wait_for_selector("#new-game-dialog[open]")
     assert bob.page.evaluate("localStorage.getItem('gametable.seats')").find(code) < 0

@@ -11,6 +11,7 @@ import pytest
 from backgammon.adapter import RULES
 from backgammon.core.game import Phase
 from gametable import ActionRefused, Seat, Table, TimeControl
+from gametable.seam import Outcome
 
 
 class FakeNow:
@@ -130,6 +131,29 @@ def test_the_mat_export_writes_the_match() -> None:
     table.play_computer()
     text = RULES.exports()["mat"](table.game, {})
     assert " 1 point match" in text and "Wins" in text
+    assert " White : 0" in text  # no names given: the colours
+    named = RULES.exports()["mat"](table.game, {"White": "Ann", "Black": "Bob"})
+    assert " Ann : 0" in named and "Bob : 0" in named
+
+
+def test_a_single_game_is_one_game_of_money_play_with_the_cube() -> None:
+    """The local door's single game: the cube in play (a 1-point match has none), the game
+    scored at its cube and gammons, and no game after it."""
+    table = Table(RULES, {"length": 0, "single": True}, computers("expert"), seed=1)
+    table.play_computer()
+    assert table.game.outcome() == Outcome("white", "played out", 4)  # a gammon at 2
+    match = table.game.match  # type: ignore[attr-defined]
+    assert len(match.games) == 1 and match.current.cube_value == 2
+    assert "double" in [e["type"] for e in match.current.events]
+    assert table.view("white")["state"]["phase"] == "match_over"
+    with pytest.raises(ActionRefused, match=r"the game is over \(played out\)") as refused:
+        table.act("white", {"type": "next_game"})
+    assert refused.value.code == "game_over"
+    again = Table.from_record(table.to_record(), {"backgammon": RULES})
+    assert again.game.outcome() == table.game.outcome()
+    with pytest.raises(ActionRefused, match="a single game is one game of money play") as bad:
+        Table(RULES, {"length": 3, "single": True})
+    assert bad.value.code == "invalid_settings"
 
 
 def test_a_raccoon_through_the_plug_in() -> None:

@@ -52,6 +52,7 @@ def test_after_a_rematch_each_connection_plays_its_new_side(tmp_path: Path) -> N
                 f"/api/rooms/{code}/export.pdn", headers={"X-Seat-Token": host["token"]}
             )
             assert exported.status_code == 200 and "1. 11-15" in exported.text
+            assert '[Black "Ann"]' in exported.text and '[White "Bob"]' in exported.text
             wrong = client.get(
                 f"/api/rooms/{code}/export.pdn", headers={"X-Seat-Token": "x" * 32}
             )

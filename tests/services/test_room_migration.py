@@ -48,7 +48,7 @@ from gametable.fair import commitment_of
 from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
-from gametable.seam import Side
+from gametable.seam import Outcome, Side
 
 WALL = 1.7e9
 
@@ -235,7 +235,7 @@ def test_a_room_mid_match_goes_on_at_the_tables_door_with_its_seats(tmp_path: Pa
     assert room.round is None and room.next_round == old.next_round
     assert format_mat(match) == mat
     assert svc.info(code)["settings"] == {"length": 3, "cube": True, "gammons": True,
-                                          "jacoby": False, "beavers": False}
+                                          "jacoby": False, "beavers": False, "single": False}
     view = room.view(str(mover))  # type: ignore[arg-type]
     assert view["room"]["names"] == {"white": "Ann", "black": "Bob"}
     state = view["state"]
@@ -415,7 +415,7 @@ def test_a_dice_round_in_progress_is_restarted_before_its_roll(tmp_path: Path) -
     assert outcome["reason"] == "match" and outcome["points"] >= 1  # (a gammon scores 2)
 
 
-def test_the_old_doors_single_game_goes_on_as_money_play(tmp_path: Path) -> None:
+def test_the_old_doors_single_game_is_the_tables_single_game(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     now = FakeNow(1000.0)
     rooms = _old_rooms(path, now)
@@ -432,7 +432,12 @@ def test_the_old_doors_single_game_goes_on_as_money_play(tmp_path: Path) -> None
     svc.restore()
     match = svc.room(code).table.game.match  # type: ignore[attr-defined]
     assert match.length == 0 and match.cube and format_mat(match) == mat
-    assert svc.info(code)["settings"]["length"] == 0
+    assert svc.info(code)["settings"]["length"] == 0 and svc.info(code)["settings"]["single"]
+    # the one game is the whole room: a forfeit ends it (money play would go on)
+    game = svc.room(code).table.game
+    assert game.outcome() is None
+    game.forfeit("white")
+    assert game.outcome() == Outcome("black", "forfeit", 3)
 
 
 REDIS = shutil.which("redis-server")

@@ -207,7 +207,8 @@ async def count_room(request: Request, body: RoomGames) -> CountedJSON | JSONRes
                        "counted in backgammon's record"}}, status_code=422)
     match = table_match.match
     length = room.table.settings.get("length", 1)
-    kind = "money" if length == 0 else "single" if length == 1 else "match"
+    kind = ("single" if table_match.single or length == 1
+            else "money" if length == 0 else "match")
     # one match of the room (a rematch is the next), one seat: each seat's games are counted
     # in at most MAX_RECORDS_PER_SEAT browsers' records
     session = room_session(room.code, len(room.history), side)

@@ -20,8 +20,8 @@ then deleted from the old one (:func:`migrate_rooms`, :func:`migrate_rooms_to_re
   <backgammon.services.online.persist.PersistentRooms._replay>`), and its log (settings,
   scores, cube, Crawford, every roll with its dice) becomes the table's log; a play half made
   (checkers moved, the turn not ended) is taken back: the new door takes whole plays, the
-  dice stay. The settings: ``length`` (0 for money play, and for the old door's single game
-  too: see below), ``cube``, ``jacoby``, ``beavers``, gammons counted.
+  dice stay. The settings: ``length`` (0 for money play and for the old door's single game,
+  which is the table's ``single`` setting), ``cube``, ``jacoby``, ``beavers``, gammons counted.
 * **The seats**: each seat's side (after a rematch the host may play Black), its name and
   the SHA-256 of its token. Both doors keep ``sha256(token).hexdigest()``
   (``persist.token_hash``, ``gametable.room.token_hash``), so the hashes are copied and the
@@ -51,11 +51,9 @@ door drops them at their expiry), and rooms the old door would drop at start (no
 :attr:`MigrationReport.ended`. The expiry at the new door counts from the migration (as from
 any restart: :meth:`RoomService.restore <gametable.rooms.RoomService.restore>`).
 
-The old door's single game (``match_length`` 0, not money) has no twin at the table: its
-single game is a 1-point match, which plays without the cube. The game is carried as it is
-(its log says length 0, so the replay is exact and its ``.mat`` the same) and the room goes
-on as money play: the game in progress scores as before, and after it either player may
-start another (or leave).
+The old door's single game (``match_length`` 0, not money) is the table's single game
+(``single``: one game of money play with the cube, over with that game): its log says length
+0, so the replay is exact and its ``.mat`` the same.
 
 Nothing is lost if the migration stops half way: a room is deleted from the old store only
 after its record is written to the new one; a room found in the new store already with the
@@ -199,7 +197,8 @@ def _settings(room: OldRoom) -> dict[str, Any]:
     """The table's settings of the old room's match (gammons always count at the old door)."""
     settings = room.settings
     return {"length": settings.match_length, "cube": settings.cube, "gammons": True,
-            "jacoby": settings.jacoby, "beavers": settings.beavers}
+            "jacoby": settings.jacoby, "beavers": settings.beavers,
+            "single": settings.match_length == 0 and not settings.money}
 
 
 def _clock_record(clock: OldClock | None, turn: Side | None) -> dict[str, Any] | None:

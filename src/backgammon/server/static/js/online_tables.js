@@ -885,10 +885,11 @@ export class OnlineTables {
       const s = room.settings;
       const host = Object.values(room.names || {}).find(Boolean) || "Your friend";
       const rules = [s.jacoby ? "the Jacoby rule" : "", s.beavers ? "beavers" : ""].filter(Boolean);
-      const what = s.length === 0 ? `money play${rules.length ? ` (${rules.join(", ")})` : ""}`
-        : s.length === 1 ? "a single game" : `a match to ${s.length}`;
+      const what = s.single ? "a single game"
+        : s.length === 0 ? `money play${rules.length ? ` (${rules.join(", ")})` : ""}`
+          : s.length === 1 ? "a 1-point match" : `a match to ${s.length}`;
       const clock = room.time_control && room.time_control !== "none" ? `${room.time_control} clock` : "no clock";
-      // (a single game is a 1-point match at this door: the cube plays no part)
+      // (a 1-point match has no cube: the rules' own case)
       const cube = s.cube && s.length !== 1;
       info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}.`;
       this.dialogError(room.open ? "" : "That game already has two players.");
@@ -919,8 +920,11 @@ export class OnlineTables {
     const kind = $("online-kind").value;
     const cube = $("online-cube").checked;
     const money = kind === "money";
+    // A single game is one game of money play with the cube, as the local door plays it
+    // (the table's `single` setting); a match to 1 has no cube.
     const settings = {
-      length: kind === "match" ? Math.max(1, Math.min(25, Number($("online-length").value) || 3)) : money ? 0 : 1,
+      length: kind === "match" ? Math.max(1, Math.min(25, Number($("online-length").value) || 3)) : 0,
+      single: kind !== "match" && !money,
       cube,
       jacoby: money && cube && $("online-jacoby").checked,
       beavers: money && cube && $("online-beavers").checked,

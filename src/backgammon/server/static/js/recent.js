@@ -95,11 +95,12 @@ const ROOM_PHASES = {
   finished: "over: a rematch is possible",
 };
 
-/** What a shared-door room plays, from its settings (GET /api/rooms/CODE: length 0 is money
- * play, 1 a single game). */
+/** What a shared-door room plays, from its settings (GET /api/rooms/CODE: `single` is one
+ * game, length 0 money play, 1 a 1-point match). */
 function tablesKind(settings) {
+  if (settings.single) return "single game";
   if (settings.length === 0) return "money play";
-  return settings.length > 1 ? `match to ${settings.length}` : "single game";
+  return settings.length > 1 ? `match to ${settings.length}` : "1-point match";
 }
 
 /** A seat of this browser at the shared table's door (online_tables.js tablesSeats), with its
