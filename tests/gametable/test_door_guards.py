@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
+from fastapi import FastAPI, WebSocketDisconnect
 from fastapi.testclient import TestClient
 
 from backgammon.adapter import RULES as BACKGAMMON
@@ -20,7 +20,7 @@ from fake_clock import FakeNow
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
 from gametable.online import RoomHub, install
-from gametable.room import Outgoing
+from gametable.room import Outgoing, token_hash
 from gametable.room_store import RoomStore, RoomStoreFullError
 from gametable.rooms import RoomService
 from ws_peer import WsPeer
@@ -361,3 +361,109 @@ def test_a_step_taken_restarts_the_wait_and_a_roll_not_asked_for_is_no_step() ->
     # the next player, connected, may think before rolling (or doubling): no claim, ever
     now.advance(10_000)
     assert room.round is None and room.claimable() is None and svc.deadline(code) is None
+
+
+def _two_seats(client: TestClient) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+    guest = client.post(f"/api/rooms/{host['code']}/join", json={"name": "Bob"}).json()
+    return host["code"], host, guest
+
+
+def test_hostile_frames_are_refused_in_words_and_the_connection_stays_open() -> None:
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow())
+    client = _door(svc)
+    code, _, guest = _two_seats(client)
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="state", ref=1)  # before hello
+        assert peer.expect("error")["code"] == "hello_first"
+        ws.send_bytes(b'{"type": "hello"}')  # a binary frame
+        assert peer.expect("error") == {"type": "error", "code": "invalid_message",
+                                        "message": "send JSON text frames", "ref": None}
+        peer.send(type="hello", token=guest["token"])
+        peer.expect("view")
+        peer.send(type="hello", token=guest["token"], ref="again")
+        again = peer.expect("error")
+        assert again["code"] == "already_joined" and again["ref"] == "again"
+        deep = "[" * 2000 + "]" * 2000  # nested past what the parser follows
+        ws.send_text('{"type": "action", "action": ' + deep + "}")
+        assert peer.expect("error")["message"] == "the frame is not JSON"
+        nested = "[" * 900 + "]" * 900  # parsed, then refused by the game's check
+        ws.send_text('{"type": "action", "ref": 7, "action": {"type": "move", '
+                     '"path": [11, 15], "x": ' + nested + "}}")
+        refused = peer.expect("error")
+        assert refused["code"] == "invalid_action" and refused["ref"] == 7
+        ws.send_bytes(b"\xff" * 10)
+        assert peer.expect("error")["code"] == "invalid_message"
+        peer.send(type="state", ref=2)  # still open, nothing changed
+        view = peer.expect("view")
+        assert view["ref"] == 2 and view["view"]["state"]["moves"] == []
+
+
+def test_a_forged_token_is_refused_and_the_connection_closed() -> None:
+    svc = RoomService(GAMES, None, now=FakeNow())
+    client = _door(svc)
+    code, _, _ = _two_seats(client)
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        ws.send_json({"type": "hello", "token": "forged-token-0123456789"})
+        assert ws.receive_json()["code"] == "not_your_room"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 1008
+
+
+def test_the_store_holds_token_hashes_only_and_nothing_for_reads_or_refusals(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    svc = RoomService(GAMES, RoomStore(path), now=FakeNow())
+    client = _door(svc)
+    code, host, guest = _two_seats(client)
+
+    def row() -> tuple[int, str]:
+        db = sqlite3.connect(path)
+        try:
+            version, record = db.execute(
+                "SELECT version, record FROM table_rooms WHERE code = ?", (code,)
+            ).fetchone()
+        finally:
+            db.close()
+        return int(version), str(record)
+
+    version, record = row()
+    for token in (host["token"], guest["token"]):
+        assert token not in record and token_hash(token) in record
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="hello", token=guest["token"])
+        peer.expect("view")
+        peer.send(type="state", ref=1)
+        peer.expect("view")
+        peer.send(type="action", action={"type": "move", "path": [1, 2]}, ref=2)
+        assert peer.expect("error")["code"] != "unavailable"
+        peer.send(type="claim", ref=3)
+        assert peer.expect("error")["code"] == "not_claimable"
+        peer.send(type="rematch", ref=4)
+        assert peer.expect("error")["code"] == "no_rematch"
+    assert row() == (version, record)  # a connection, a read, refusals: nothing written
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        peer.send(type="hello", token=guest["token"])
+        peer.expect("view")
+        peer.send(type="action", action={"type": "move", "path": [11, 15]}, ref=5)
+        peer.expect("view")
+    assert row()[0] == version + 1  # an accepted move: one write
+
+
+def test_an_address_share_holds_across_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    now = FakeNow()
+    svc = RoomService(GAMES, RoomStore(path), now=now, max_per_owner=2)
+    for _ in range(2):
+        svc.create("checkers", {}, owner="10.0.0.9")
+    again = RoomService(GAMES, RoomStore(path), now=now, max_per_owner=2)
+    assert len(again.restore()) == 2
+    with pytest.raises(ActionRefused, match="at most 2 open rooms") as refused:
+        again.create("checkers", {}, owner="10.0.0.9")
+    assert refused.value.code == "too_many_rooms"
+    again.create("checkers", {}, owner="10.0.0.10")  # another address is not held up
