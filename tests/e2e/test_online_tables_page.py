@@ -37,7 +37,7 @@ def shot(player: Player, name: str) -> None:
 
 
 def start(open_player: Callable[..., Player], *, length: int = 0, cube: bool = True,  # noqa: F811
-          kind: str = "single") -> tuple[Player, Player, str]:
+          kind: str = "single", clock: str = "none") -> tuple[Player, Player, str]:
     """Alice makes a room from the New game dialog, Bob joins by the invite link; both pages
     settle after the opening roll. Returns (alice, bob, code)."""
     alice = open_player()
@@ -49,6 +49,7 @@ def start(open_player: Callable[..., Player], *, length: int = 0, cube: bool = T
     if length:
         page.fill("#online-length", str(length))
     page.set_checked("#online-cube", cube)
+    page.select_option("#online-clock", clock)
     page.fill("#online-name", "Alice")
     page.click("#online-submit")
     alice.wait_idle()
@@ -186,6 +187,19 @@ def test_the_claim_warning_counts_down_while_the_opponent_is_gone(
         "(t) => document.getElementById('online-opponent').textContent !== t", arg=text)
     assert not second.visible("#online-claim-button")
     shot(second, "6-claim-warning")
+
+
+def test_a_timed_opponent_gone_is_said_to_lose_time(
+        open_player: Callable[..., Player]) -> None:  # noqa: F811
+    alice, bob, _code = start(open_player, clock="rapid")
+    first, second = mover(alice, bob)
+    first.page.context.close()  # gone, not left: no claim in a timed game, the clock runs
+    second.page.wait_for_function(
+        "() => document.getElementById('online-opponent').dataset.status === 'disconnected'")
+    assert re.fullmatch(r"(Alice|Bob) \((white|black)\) is not connected\. Their clock keeps "
+                        r"running\.", second.text("#online-opponent"))
+    assert second.page.evaluate(
+        "() => document.getElementById('online-opponent').dataset.claim") is None
 
 
 def test_auto_roll_rolls_when_no_double_is_possible(

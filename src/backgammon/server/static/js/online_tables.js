@@ -726,7 +726,9 @@ export class OnlineTables {
     } else {
       const name = room.names[them] || "Your opponent";
       const here = room.connected[them];
-      line.textContent = here ? `Playing ${name} (${them}).` : `${name} (${them}) is not connected.`;
+      // a timed game's clock runs on for a player who is gone: leaving does not stop it
+      const ticking = Boolean(view.clock) && !view.outcome ? " Their clock keeps running." : "";
+      line.textContent = here ? `Playing ${name} (${them}).` : `${name} (${them}) is not connected.${ticking}`;
       line.dataset.status = here ? "joined" : "disconnected";
     }
     $("online-you").textContent = `You play ${me}.`;
