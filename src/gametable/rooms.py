@@ -48,6 +48,8 @@ WAITING_EXPIRY: Final = 600.0
 #: Rooms one client address may make in :data:`CREATE_WINDOW` seconds (as the old door).
 DEFAULT_CREATE_RATE: Final = 10
 CREATE_WINDOW: Final = 60.0
+#: Rooms nobody has joined that one client address may hold at once (as the old door).
+DEFAULT_MAX_WAITING: Final = 5
 #: Seconds between two sweeps of the expired rooms (on a timer, and before a room is made).
 SWEEP_EVERY: Final = 60.0
 #: Seconds before a room whose save failed when its deadline came (a flag falling) is tried
@@ -144,6 +146,7 @@ class RoomService:
         over_expiry: the same for a finished game.
         waiting_expiry: seconds a room nobody joined is kept with nobody connected.
         create_rate: rooms one client address may make in :data:`CREATE_WINDOW` seconds.
+        max_waiting: rooms nobody has joined one client address may hold at once.
     """
 
     def __init__(
@@ -160,6 +163,7 @@ class RoomService:
         over_expiry: float = OVER_EXPIRY,
         waiting_expiry: float = WAITING_EXPIRY,
         create_rate: int = DEFAULT_CREATE_RATE,
+        max_waiting: int = DEFAULT_MAX_WAITING,
     ) -> None:
         self.games = dict(games)
         self.store = store
@@ -172,6 +176,7 @@ class RoomService:
         self.over_expiry = over_expiry
         self.waiting_expiry = waiting_expiry
         self.create_rate = create_rate
+        self.max_waiting = max_waiting
         self._created: dict[str, list[float]] = {}  # each address's creations in the window
         self._swept = now()
         self._sweeper: asyncio.Task[None] | None = None
@@ -210,8 +215,8 @@ class RoomService:
                 ``invalid_seat`` (a side that is none of the three), ``invalid_name``,
                 ``too_many_rooms`` (the address's share of games not over, or the
                 server's), ``rate_limited`` (the address made ``create_rate`` rooms in the
-                last :data:`CREATE_WINDOW` seconds), ``unavailable`` (the store failed:
-                nothing kept).
+                last :data:`CREATE_WINDOW` seconds, or holds ``max_waiting`` rooms nobody
+                has joined), ``unavailable`` (the store failed: nothing kept).
         """
         table, host, names = self._new_table(game, settings, time_control, name, side)
         now = self._now()
@@ -220,11 +225,17 @@ class RoomService:
         self.check_rate(owner)
         if len(self._rooms) >= self.max_rooms:
             raise ActionRefused("too_many_rooms", "the server has no room for another game")
-        live = sum(1 for e in self._rooms.values()
-                   if e.owner == owner and e.room.table.game.outcome() is None)
-        if live >= self.max_per_owner:
+        live = [e.room for e in self._rooms.values()
+                if e.owner == owner and e.room.table.game.outcome() is None]
+        if len(live) >= self.max_per_owner:
             raise ActionRefused(
                 "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
+            )
+        waiting = sum(1 for r in live if r.free_seat() is not None and not r.closed)
+        if owner is not None and waiting >= self.max_waiting:
+            raise ActionRefused(
+                "rate_limited", f"your address has {waiting} rooms nobody has joined: share"
+                " one, or wait until they expire",
             )
         code = new_code()
         while code in self._rooms:

@@ -197,7 +197,7 @@ def test_a_room_nobody_joined_lives_while_its_host_waits_in_it() -> None:
 
 def test_room_creation_is_limited_per_address_per_minute() -> None:
     now = FakeNow()
-    svc = RoomService(GAMES, None, now=now, max_per_owner=100)
+    svc = RoomService(GAMES, None, now=now, max_per_owner=100, max_waiting=100)
     client = _door(svc)
     for _ in range(10):
         assert client.post("/api/rooms", json={"game": "checkers"}).status_code == 201
@@ -467,3 +467,15 @@ def test_an_address_share_holds_across_a_restart(tmp_path: Path) -> None:
         again.create("checkers", {}, owner="10.0.0.9")
     assert refused.value.code == "too_many_rooms"
     again.create("checkers", {}, owner="10.0.0.10")  # another address is not held up
+
+
+def test_an_address_holds_at_most_five_rooms_nobody_joined() -> None:
+    svc = RoomService(GAMES, None, now=FakeNow())
+    codes = [svc.create("checkers", {}, owner="10.0.0.9")[0] for _ in range(5)]
+    with pytest.raises(ActionRefused) as refused:
+        svc.create("checkers", {}, owner="10.0.0.9")
+    assert (refused.value.code, str(refused.value)) == (
+        "rate_limited",
+        "your address has 5 rooms nobody has joined: share one, or wait until they expire")
+    svc.join(codes[0], "Bob")  # a joined room is no longer waiting
+    svc.create("checkers", {}, owner="10.0.0.9")
