@@ -266,7 +266,7 @@ def test_a_room_nobody_joined_keeps_its_free_seat_and_its_invitation(tmp_path: P
     assert svc.info(code) == {
         "code": code, "game": "backgammon",
         "settings": {"length": 0, "cube": True, "gammons": True, "jacoby": True,
-                     "beavers": True},
+                     "beavers": True, "single": False},
         "time_control": "none", "names": {"white": "Ann", "black": ""}, "open": True}
     assert svc.seat_for(code, host) == "white"
     token, side, _ = svc.join(code, "Bob")
