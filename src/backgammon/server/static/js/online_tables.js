@@ -693,7 +693,10 @@ export class OnlineTables {
     const name = room.names[them] || "Your opponent";
     let text = "";
     if (live && room.can_claim) {
-      text = `${name} (${them}) has been gone for 2 minutes while the game waits on them: you may claim the game (Claim the game), or wait.`;
+      // gone, or (untimed) connected and withholding its step of a dice round as long
+      text = room.connected[them]
+        ? `${name} (${them}) has not answered the dice round for 2 minutes: you may claim the game (Claim the game), or wait.`
+        : `${name} (${them}) has been gone for 2 minutes while the game waits on them: you may claim the game (Claim the game), or wait.`;
     } else if (live && this.claimAt !== null) {
       const left = Math.max(0, (this.claimAt - performance.now()) / 1000);
       text = `${name} (${them}) is not connected: if they do not come back, you may claim the game in ${formatClock(left, 0)}.`;
