@@ -129,12 +129,26 @@ class ServerProcess:
             return json.loads(response.read())
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
-        request = urllib.request.Request(
-            f"{self.url}{path}", data=json.dumps(body or {}).encode(), method="POST",
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read())
+        """POST ``body`` as JSON; a 503 ``busy`` (every evaluation slot of this address taken,
+        as when the page asks for the computer's turn too) is asked again, as a page does,
+        up to 20 times a second apart."""
+        data = json.dumps(body or {}).encode()
+        for attempt in range(20):
+            request = urllib.request.Request(
+                f"{self.url}{path}", data=data, method="POST",
+                headers={"content-type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                if error.code != 503 or attempt == 19:
+                    raise
+                answer = json.loads(error.read() or b"{}")
+                if answer.get("error", {}).get("code") != "busy":
+                    raise
+            time.sleep(1.0)
+        raise AssertionError("unreachable")
 
 
 # --------------------------------------------------------------------------------------------
