@@ -49,6 +49,10 @@ CLAIM_AFTER: Final = 120.0
 ROOM_VERSION: Final = 1
 #: Games kept in a room's history (the rematches before the one in play).
 MAX_HISTORY: Final = 50
+#: Why a game was forfeited (:attr:`Room.forfeit`): its player left, was claimed against
+#: (gone, or withholding a dice step, past the claim time), or revealed a secret that did not
+#: match its commitment.
+FORFEIT_CAUSES: Final = ("left", "claimed", "broken_reveal")
 
 
 def token_hash(token: str) -> str:
@@ -100,6 +104,9 @@ class Room:
         self.history: list[dict[str, Any]] = []
         #: The host left before a guest joined: the room takes no guest.
         self.closed = False
+        #: Why the game in play was forfeited, once it was: ``{"side": the side that forfeited,
+        #: "cause": "left" | "claimed" | "broken_reveal"}`` (the page words it), else None.
+        self.forfeit: dict[str, str] | None = None
         self.connections: dict[Side, int] = {side: 0 for side in SIDES}
         self._gone_since: dict[Side, float] = {side: now() for side in SIDES}
         self._waits: dict[Side, float] = {}
@@ -438,6 +445,7 @@ class Room:
             self._resume_clock()
             self.table.game.forfeit(error.side)
             self._stop_clock()
+            self.forfeit = {"side": error.side, "cause": "broken_reveal"}
             return self._changed()
         self._end_wait(side)
         if shared is None:
@@ -463,7 +471,7 @@ class Room:
             raise ActionRefused(
                 "not_claimable", "the game can be claimed only when your opponent is gone"
             )
-        self._forfeit(gone)
+        self._forfeit(gone, "claimed")
         return self._changed()
 
     def _leave(self, side: Side) -> list[Outgoing]:
@@ -472,15 +480,16 @@ class Room:
         if self.free_seat() is not None:  # the host leaves before anyone joined: closed
             self.closed = True
             return self._changed()
-        self._forfeit(side)
+        self._forfeit(side, "left")
         return self._changed()
 
-    def _forfeit(self, side: Side) -> None:
+    def _forfeit(self, side: Side, cause: str) -> None:
         self.round = None
         self._waits.clear()
         self._resume_clock()
         self.table.game.forfeit(side)
         self._stop_clock()
+        self.forfeit = {"side": side, "cause": cause}
 
     def _rematch(self, side: Side) -> list[Outgoing]:
         if self.table.game.outcome() is None:
@@ -506,6 +515,7 @@ class Room:
         )
         self.rematch = set()
         self.round = None
+        self.forfeit = None
         self._claims_told = {}
         return self._changed({"rematch": True})
 
@@ -571,6 +581,7 @@ class Room:
             "rematch": sorted(self.rematch),
             "games_before": len(self.history),
             "version": self.version,
+            "forfeit": None if self.forfeit is None else dict(self.forfeit),
         }
         return view
 
@@ -616,6 +627,7 @@ class Room:
             "history": list(self.history),
             "room_version": self.version,
             "closed": self.closed,
+            "forfeit": self.forfeit,
         }
 
     @classmethod
@@ -669,6 +681,12 @@ class Room:
             room.version = int(record.get("room_version", 0))
             room._time_steps()  # a step awaited waits afresh from the restore
             room.closed = bool(record.get("closed", False))
+            forfeit = record.get("forfeit")
+            if forfeit is not None:
+                if (not isinstance(forfeit, dict) or forfeit.get("side") not in SIDES
+                        or forfeit.get("cause") not in FORFEIT_CAUSES):
+                    raise ActionRefused("invalid_record", f"bad forfeit {forfeit!r}")
+                room.forfeit = {"side": forfeit["side"], "cause": forfeit["cause"]}
         except ActionRefused as error:
             if error.code == "invalid_record":
                 raise

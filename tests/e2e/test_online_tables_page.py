@@ -155,6 +155,10 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
     # (a single game left: three times the cube, as the old door forfeits it)
     assert alice.text("#result-text") == "You win 3 points by forfeit: Bob left the game."
     shot(alice, "5-forfeit")
+    alice.page.reload()  # the room keeps the cause: a reload still says it
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'finished'")
+    alice.wait_idle()
+    assert alice.text("#result-text") == "You win 3 points by forfeit: Bob left the game."
     browser_id = alice.page.evaluate("localStorage.getItem('backgammon.browser')")
     alice.page.wait_for_function(
         "(id) => fetch('/api/stats?browser=' + id).then(r => r.json())"

@@ -14,7 +14,7 @@ from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
-from gametable.room import CLAIM_AFTER
+from gametable.room import CLAIM_AFTER, Room
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.seam import Side
@@ -128,6 +128,7 @@ def test_a_gone_player_can_be_claimed_against_after_two_minutes_only() -> None:
     svc.handle(code, "white", {"type": "claim"})
     assert room.view("white")["outcome"] == {"winner": "white", "reason": "forfeit",
                                              "points": 1}  # fmt: skip
+    assert room.view("white")["room"]["forfeit"] == {"side": "black", "cause": "claimed"}
 
 
 def test_a_connected_player_who_thinks_is_never_claimable() -> None:
@@ -149,6 +150,10 @@ def test_leaving_forfeits_and_a_rematch_swaps_the_sides() -> None:
     room = svc.room(code)
     assert room.table.game.outcome() is not None
     assert room.view(None)["outcome"]["winner"] == "white"
+    assert room.view("white")["room"]["forfeit"] == {"side": "black", "cause": "left"}
+    # the cause is kept with the room: a restart still says it
+    again = Room.from_record(room.to_record(), GAMES, FakeNow())
+    assert again.view("white")["room"]["forfeit"] == {"side": "black", "cause": "left"}
     svc.handle(code, "white", {"type": "rematch"})
     assert room.view("black")["room"]["rematch"] == ["white"]
     svc.handle(code, "black", {"type": "rematch"})
@@ -156,7 +161,18 @@ def test_leaving_forfeits_and_a_rematch_swaps_the_sides() -> None:
     assert svc.seat_for(code, host) == "black" and svc.seat_for(code, guest) == "white"
     assert room.names == {"white": "Bob", "black": "Ann"}
     assert room.view("black")["state"]["moves"] == [] and room.view(None)["outcome"] is None
+    assert room.view("black")["room"]["forfeit"] is None  # the new game's, none yet
     assert len(room.history) == 1
+
+
+def test_a_stored_forfeit_cause_is_checked() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    record = svc.room(code).to_record()
+    for bad in ({"side": "red", "cause": "left"}, {"side": "white", "cause": "bored"}, "left"):
+        with pytest.raises(ActionRefused, match="bad forfeit") as refused:
+            Room.from_record({**record, "forfeit": bad}, GAMES, FakeNow())
+        assert refused.value.code == "invalid_record"
 
 
 def test_backgammon_dice_come_only_from_rounds_and_a_broken_reveal_forfeits() -> None:
@@ -182,6 +198,7 @@ def test_backgammon_dice_come_only_from_rounds_and_a_broken_reveal_forfeits() ->
     outcome = room.view(None)["outcome"]
     assert outcome["winner"] == other and outcome["reason"] == "forfeit"
     assert outcome["points"] == 3  # the rest of the match
+    assert room.view(other)["room"]["forfeit"] == {"side": roller, "cause": "broken_reveal"}
 
 
 def test_a_rounds_wait_is_charged_to_the_awaited_side_and_a_stall_loses_on_time() -> None:

@@ -220,7 +220,28 @@ export function roundDice(round) {
  * What table.js draws: backgammon's view (`view.state`) with the room's viewer and names, and
  * the turn being built here (`turn`: the server's answer for the moves made so far) over it.
  */
-export function pageView(view, turn = null, cause = null) {
+/** Why a game was forfeited, in words for the viewer `me` (the room's `forfeit`: the side that
+ * forfeited and the cause the server recorded), or null. */
+export function forfeitWords(room) {
+  const forfeit = room && room.forfeit;
+  if (!forfeit) return null;
+  const me = room.you;
+  const mine = forfeit.side === me;
+  const name = (side) => room.names[side] || (side === me ? "You" : "Your opponent");
+  const them = name(other(me));
+  if (forfeit.cause === "left") return mine ? "you left the game" : `${them} left the game`;
+  if (forfeit.cause === "claimed") {
+    return mine ? `you kept the game waiting too long: ${them} claimed it`
+      : `you claimed the game: ${them} kept it waiting too long`;
+  }
+  if (forfeit.cause === "broken_reveal") {
+    return mine ? "your secret did not match its commitment"
+      : `${them}'s secret did not match its commitment`;
+  }
+  return null;
+}
+
+export function pageView(view, turn = null) {
   const room = view.room;
   const me = room.you;
   const name = (side) => (side === me ? `${room.names[side] || "You"} (you)` : room.names[side] || (side === "white" ? "White" : "Black"));
@@ -237,9 +258,10 @@ export function pageView(view, turn = null, cause = null) {
     clock: view.clock,
     can: { ...state.can, roll: state.can.roll && state.phase === "roll" && !room.round, rematch: state.can.rematch && !room.rematch.includes(me) },
   };
+  const cause = forfeitWords(room);
   if (cause && state.result && state.result.reason === "forfeit") {
-    // the room says who forfeited, the page what it saw happen (docs: "by forfeit: Bob left
-    // the game.", as backgammon's own door words it)
+    // the room says who forfeited and why ("by forfeit: Bob left the game.", as backgammon's
+    // own door words it)
     const text = state.result.text.replace(/ by forfeit\./, ` by forfeit: ${cause}.`);
     shown.result = { ...state.result, text };
     if (state.message === state.result.text) shown.message = text;
@@ -267,8 +289,6 @@ export class OnlineTables {
     this.busy = false;
     this.clock = new OnlineClock($("online-clocks"));
     this.shownClock = null; // [view.clock, the reading OnlineClock was given for it]
-    this.cause = null; // why the opponent forfeited, in words, as this page saw it
-    this.claimed = false; // this page claimed the game
     this.claimAt = null; // performance.now() at which a claim opens (room.claim_in)
     this.claimTimer = 0;
     this.counted = new Set(); // the games over asked to be counted in the browser's record
@@ -308,8 +328,6 @@ export class OnlineTables {
     this.view = null;
     this.turns = [];
     this.busy = false;
-    this.cause = null;
-    this.claimed = false;
     this.shownView = null;
     this.shownPage = null;
     document.body.classList.add("online");
@@ -380,8 +398,6 @@ export class OnlineTables {
     const mine = state.phase === "move" && state.turn === view.room.you;
     if (!mine || !before || before.actions !== view.actions || frame.rematch) this.turns = [];
     if (frame.rematch) {
-      this.cause = null;
-      this.claimed = false;
       this.showNote(`Rematch: you play ${view.room.you} this time.`);
     } else if (frame.round && frame.round.roller !== null) this.showNote(""); // (an opening keeps it)
     if (frame.round) this.logRound(frame.round, view);
@@ -397,24 +413,17 @@ export class OnlineTables {
     this.automatic();
   }
 
-  /** A game that ended by forfeit: why, as this page saw it (the room says only who). */
+  /** A game the opponent forfeited by a secret that did not match its commitment: the
+   * alarm (the result box says it too, from the room's `forfeit`). */
   sawForfeit(before, view) {
-    const result = view.state.result;
-    if (!result || result.reason !== "forfeit" || before.state.result) return;
-    const me = view.room.you;
-    const them = other(me);
+    const forfeit = view.room.forfeit;
+    if (!forfeit || before.room.forfeit || forfeit.cause !== "broken_reveal") return;
+    const them = other(view.room.you);
+    if (forfeit.side !== them) return;
     const name = view.room.names[them] || "Your opponent";
     const round = before.room.round;
-    if (result.winner !== me) {
-      this.cause = null; // this page's own side lost it (it was claimed against, or left)
-    } else if (this.claimed) {
-      this.cause = `you claimed the game: ${name} was gone too long`;
-    } else if (round && (round.awaiting || []).includes(them) && (them in (round.commitments || {}))) {
-      this.cause = `${name}'s secret for round ${round.number} did not match its commitment`;
-      this.alarm(`${name}'s revealed secret for round ${round.number} did not match the commitment it sent: ${name} forfeits.`);
-    } else {
-      this.cause = `${name} left the game`;
-    }
+    const which = round ? ` for round ${round.number}` : "";
+    this.alarm(`${name}'s revealed secret${which} did not match the commitment it sent: ${name} forfeits.`);
   }
 
   /** The analytics hook (off unless the server turned it on) and the browser's record. */
@@ -557,11 +566,7 @@ export class OnlineTables {
         : { ok: false, message: "Move your checkers first." };
     } else if (action === "resign") answer = await client.act({ type: "resign", level: body.level || "single" });
     else if (action === "rematch") answer = await client.rematch();
-    else if (action === "claim") {
-      this.claimed = true; // (before the answer: the view of the game won comes first)
-      answer = await client.claim();
-      if (!answer.ok) this.claimed = false;
-    }
+    else if (action === "claim") answer = await client.claim();
     else if (ACTIONS[action]) answer = await client.act({ type: ACTIONS[action] });
     else answer = { ok: true };
     if (!answer.ok) {
@@ -615,7 +620,7 @@ export class OnlineTables {
     const connected = Boolean(this.client && this.client.state === "open");
     const joined = room.joined.white && room.joined.black;
     const live = connected && joined;
-    const shown = pageView(view, this.turns[this.turns.length - 1] || null, this.cause);
+    const shown = pageView(view, this.turns[this.turns.length - 1] || null);
     if (this.hooks.isReviewing && this.hooks.isReviewing()) {
       drawControls(shown, { busy: this.busy, live });
     } else {
