@@ -29,6 +29,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from collections.abc import Callable
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket
@@ -244,10 +246,76 @@ def _refusal(error: ActionRefused) -> JSONResponse:
     )
 
 
-def router(hub: RoomHub) -> APIRouter:
-    """The routes of the rooms' door."""
+#: Lookups and joins of rooms that do not exist one client address may make in
+#: :data:`MISS_WINDOW` seconds; past that it is refused (``rate_limited``) until the window
+#: has room again, so that room codes cannot be found by trying them.
+MAX_MISSES: Final = 30
+MISS_WINDOW: Final = 60.0
+#: The most addresses whose misses are remembered (the oldest forgotten first).
+MAX_TRACKED: Final = 10_000
+
+
+class MissLimiter:
+    """Counts each client address's lookups of rooms that do not exist (``not_found``).
+
+    Args:
+        limit: misses allowed in ``window`` seconds.
+        window: seconds.
+        now: a monotonic clock in seconds (injected for tests).
+    """
+
+    def __init__(self, limit: int = MAX_MISSES, window: float = MISS_WINDOW,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self._now = now
+        self._misses: dict[str, list[float]] = {}
+
+    def check(self, address: str | None) -> None:
+        """Refuse ``address`` (None: not limited) while it has used up its misses.
+
+        Raises:
+            ActionRefused: ``rate_limited``, saying in how many seconds to try again.
+        """
+        if address is None or address not in self._misses:
+            return
+        now = self._now()
+        recent = [t for t in self._misses[address] if now - t < self.window]
+        if not recent:
+            del self._misses[address]
+            return
+        self._misses[address] = recent
+        if len(recent) >= self.limit:
+            wait = self.window - (now - recent[0])
+            raise ActionRefused(
+                "rate_limited",
+                f"{len(recent)} rooms asked for from your address do not exist: check the "
+                f"code, and try again in {max(1, round(wait))} s",
+            )
+
+    def note(self, address: str | None) -> None:
+        """Count a miss of ``address``."""
+        if address is None:
+            return
+        self._misses.setdefault(address, []).append(self._now())
+        while len(self._misses) > MAX_TRACKED:
+            del self._misses[next(iter(self._misses))]
+
+
+def router(hub: RoomHub, misses: MissLimiter | None = None) -> APIRouter:
+    """The routes of the rooms' door (``misses``: the limit on lookups of rooms that do not
+    exist, per client address; a fresh :class:`MissLimiter` by default)."""
     api = APIRouter(tags=["rooms"])
     service = hub.service
+    limiter = misses if misses is not None else MissLimiter()
+
+    def _address(request: Request) -> str | None:
+        return request.client.host if request.client is not None else None
+
+    def _missed(error: ActionRefused, address: str | None) -> JSONResponse:
+        if error.code == "not_found":
+            limiter.note(address)
+        return _refusal(error)
 
     @api.post("/api/rooms", status_code=201, summary="Make an online room for a game")
     async def create(body: NewRoom, request: Request) -> Any:
@@ -276,18 +344,22 @@ def router(hub: RoomHub) -> APIRouter:
         )
 
     @api.get("/api/rooms/{code}", summary="What a guest sees before joining")
-    async def info(code: RoomCode) -> Any:
+    async def info(code: RoomCode, request: Request) -> Any:
+        address = _address(request)
         try:
+            limiter.check(address)
             return await service.room_details(code)
         except ActionRefused as error:
-            return _refusal(error)
+            return _missed(error, address)
 
     @api.post("/api/rooms/{code}/join", summary="Take the free seat of a room")
-    async def join(code: RoomCode, body: JoinRoom) -> Any:
+    async def join(code: RoomCode, body: JoinRoom, request: Request) -> Any:
+        address = _address(request)
         try:
+            limiter.check(address)
             code, token, side, out, view = await service.join_room(code, body.name)
         except ActionRefused as error:
-            return _refusal(error)
+            return _missed(error, address)
         hub.dispatch(code, out)
         return {"code": code, "token": token, "side": side, "view": view}
 
@@ -358,9 +430,9 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
                 connection.close(CLOSE_REFUSED)
 
 
-def install(app: FastAPI, service: RoomService) -> RoomHub:
-    """Mount the rooms' door on ``app``; returns its hub."""
+def install(app: FastAPI, service: RoomService, misses: MissLimiter | None = None) -> RoomHub:
+    """Mount the rooms' door on ``app`` (``misses``: see :func:`router`); returns its hub."""
     hub = RoomHub(service)
     app.state.rooms = hub
-    app.include_router(router(hub))
+    app.include_router(router(hub, misses))
     return hub
