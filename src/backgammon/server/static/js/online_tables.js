@@ -515,10 +515,12 @@ export class OnlineTables {
     }
     const state = view.state;
     const opening = round.roller === null;
-    const shown = state.dice || (state.last_turn && state.last_turn.dice) ||
-      (state.opening ? [state.opening.white, state.opening.black] : null);
-    const same = opening || !shown ||
-      [...shown].sort().join(",") === [...dice].sort().join(",");
+    // the opening round's dice are White's then Black's, in that order (a tie is thrown
+    // again); a roll's may be shown high die first
+    const shown = opening ? (state.opening ? [state.opening.white, state.opening.black] : null)
+      : state.dice || (state.last_turn && state.last_turn.dice) || null;
+    const same = !shown || (opening ? shown.join(",") === dice.join(",")
+      : [...shown].sort().join(",") === [...dice].sort().join(","));
     const names = view.room.names;
     const roller = opening ? "Opening roll" : names[round.roller] || round.roller;
     const text = same ? `Round ${round.number}: ${roller} ${dice.join("-")}; both secrets check out and give these dice.`
