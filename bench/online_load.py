@@ -848,7 +848,7 @@ def _shared_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[An
 
     service = SharedRoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS},
                                 TimedRedisStore(args.redis), max_rooms=1 << 30,
-                                max_per_owner=1 << 30,
+                                max_per_owner=1 << 30, create_rate=1 << 30, max_waiting=1 << 30,
                                 apply_events=not getattr(args, "rebuild_copies", False))
 
     @asynccontextmanager

@@ -83,8 +83,10 @@ from gametable.errors import ActionRefused, TableError
 from gametable.room import CLAIM_AFTER, Outgoing, Room
 from gametable.room_store import DEFAULT_MAX_RECORD_BYTES, StaleRoomError
 from gametable.rooms import (
+    DEFAULT_CREATE_RATE,
     DEFAULT_MAX_PER_OWNER,
     DEFAULT_MAX_ROOMS,
+    DEFAULT_MAX_WAITING,
     IDLE_EXPIRY,
     OVER_EXPIRY,
     RoomService,
@@ -702,6 +704,8 @@ class SharedRoomService(RoomService):
         wall: the wall clock shared by the processes (seconds since the epoch; injected in
             tests: the same fake for every process).
         process: this process's name in the seats' marks (default: a random one).
+        create_rate, max_waiting: an address's rate of making rooms and its rooms nobody has
+            joined (:class:`~gametable.rooms.RoomService`'s, checked by this process).
         poll_interval, sweep_interval, presence_refresh: the background loops' periods.
 
         apply_events: take the other processes' actions into a copy by applying their
@@ -730,6 +734,8 @@ class SharedRoomService(RoomService):
         claim_after: float = CLAIM_AFTER,
         idle_expiry: float = IDLE_EXPIRY,
         over_expiry: float = OVER_EXPIRY,
+        create_rate: int = DEFAULT_CREATE_RATE,
+        max_waiting: int = DEFAULT_MAX_WAITING,
         process: str | None = None,
         poll_interval: float = POLL_INTERVAL,
         sweep_interval: float = SWEEP_INTERVAL,
@@ -741,7 +747,7 @@ class SharedRoomService(RoomService):
         super().__init__(
             games, None, now=self._shifted, time_controls=time_controls, max_rooms=max_rooms,
             max_per_owner=max_per_owner, claim_after=claim_after, idle_expiry=idle_expiry,
-            over_expiry=over_expiry,
+            over_expiry=over_expiry, create_rate=create_rate, max_waiting=max_waiting,
         )
         self.redis_store = store
         self._wall = wall
