@@ -80,7 +80,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
-from gametable.room import CLAIM_AFTER, Outgoing, Room
+from gametable.room import CLAIM_AFTER, THINK_AFTER, Outgoing, Room
 from gametable.room_store import DEFAULT_MAX_RECORD_BYTES, StaleRoomError
 from gametable.rooms import (
     DEFAULT_CREATE_RATE,
@@ -732,6 +732,7 @@ class SharedRoomService(RoomService):
         max_rooms: int = DEFAULT_MAX_ROOMS,
         max_per_owner: int = DEFAULT_MAX_PER_OWNER,
         claim_after: float = CLAIM_AFTER,
+        think_after: float = THINK_AFTER,
         idle_expiry: float = IDLE_EXPIRY,
         over_expiry: float = OVER_EXPIRY,
         create_rate: int = DEFAULT_CREATE_RATE,
@@ -746,7 +747,8 @@ class SharedRoomService(RoomService):
         self._shift = 0.0
         super().__init__(
             games, None, now=self._shifted, time_controls=time_controls, max_rooms=max_rooms,
-            max_per_owner=max_per_owner, claim_after=claim_after, idle_expiry=idle_expiry,
+            max_per_owner=max_per_owner, claim_after=claim_after, think_after=think_after,
+            idle_expiry=idle_expiry,
             over_expiry=over_expiry, create_rate=create_rate, max_waiting=max_waiting,
         )
         self.redis_store = store
@@ -811,7 +813,8 @@ class SharedRoomService(RoomService):
         since."""
         self._shift = self._since(saved_at) if saved_at else 0.0
         try:
-            return Room.from_record(record, self.games, self._now, self.claim_after)
+            return Room.from_record(record, self.games, self._now, self.claim_after,
+                                    self.think_after)
         finally:
             self._shift = 0.0
 

@@ -16,11 +16,12 @@ What a room adds to the table, whatever the game:
   round waits for a side's step, that side's wait is charged to its own clock (the game's
   clock stands still), so a player who stalls a round runs out of time as one who stalls a
   move does.
-* **Claims, for players who are gone** (untimed games): when the side the room waits on has
-  been disconnected for ``claim_after`` seconds, or has withheld its step in an open dice
-  round (commit, secret, reveal: its page sends them by itself) for as long, connected or
-  not, its opponent may claim the game (a forfeit). A connected player thinking over a move
-  (or over rolling) is never claimed against. An opened claim is announced once.
+* **Claims** (untimed games): when the side the room waits on has been disconnected for
+  ``claim_after`` seconds, or has withheld its step in an open dice round (commit, secret,
+  reveal: its page sends them by itself) for as long, connected or not, or has kept the game
+  waiting on its turn (or its answer to an offer) for ``think_after`` seconds (10 minutes by
+  default; warned :data:`THINK_WARNING` seconds before), its opponent may claim the game (a
+  forfeit). An opened claim, and a warning, is announced once.
 * **Leaving** a game in progress forfeits it; a host who leaves before anyone joined closes
   the room (it takes no guest: ``room_closed``); **a rematch** starts once both players
   asked, the sides swapped.
@@ -45,6 +46,12 @@ from gametable.table import Seat, Table
 
 #: Seconds a side must have been gone before its opponent may claim an untimed game.
 CLAIM_AFTER: Final = 120.0
+#: Untimed: seconds a connected player may think over its turn before its opponent may claim
+#: the game (the server's setting; backgammon's own door's 10 minutes).
+THINK_AFTER: Final = 600.0
+#: The silent player is warned this many seconds before such a claim opens (half the time
+#: allowed when that is shorter than twice this).
+THINK_WARNING: Final = 120.0
 #: The room record's format version.
 ROOM_VERSION: Final = 1
 #: Games kept in a room's history (the rematches before the one in play).
@@ -78,6 +85,8 @@ class Room:
         names: each player's name.
         now: the monotonic clock (the table's).
         claim_after: seconds gone before the opponent may claim an untimed game.
+        think_after: seconds a connected player may keep an untimed game waiting on its turn
+            before the opponent may claim it (warned :data:`THINK_WARNING` seconds before).
     """
 
     def __init__(
@@ -90,6 +99,7 @@ class Room:
         now: Callable[[], float],
         time_control: str = "none",
         claim_after: float = CLAIM_AFTER,
+        think_after: float = THINK_AFTER,
     ) -> None:
         self.code = code
         self.table = table
@@ -98,6 +108,7 @@ class Room:
         self.time_control = time_control
         self._now = now
         self.claim_after = claim_after
+        self.think_after = think_after
         self.round: FairRound | None = None
         self.next_round = 0
         self.rematch: set[Side] = set()
@@ -114,9 +125,13 @@ class Room:
         # reveal) has been awaited; withheld for ``claim_after`` seconds, connected or not,
         # its opponent may claim the game
         self._steps: dict[Side, float] = {}
+        # untimed: since when the game has waited on the one side to act (its turn, or its
+        # answer to an offer), connected or not; kept while that side stays the one awaited
+        self._thinking: dict[Side, float] = {}
         # untimed: each side's claim instant already announced (the timer gives no deadline
         # for a claim that is open and told; a later one, after a reconnect, is told again)
         self._claims_told: dict[Side, float] = {}
+        self._warnings_told: dict[Side, float] = {}
         self._unseen = False
         self.version = 0
         self._view_cache: dict[Side | None, tuple[Table, tuple[Any, ...], dict[str, Any]]] = {}
@@ -213,8 +228,8 @@ class Room:
     def claimable(self) -> Side | None:
         """The side whose opponent may claim the game now, in a game without a clock (a
         clock settles a stall itself): awaited and gone for ``claim_after`` seconds, or
-        withholding a round step (:meth:`_time_steps`) for as long, connected or not. A
-        connected side thinking over a move of the game is never claimable."""
+        withholding a round step (:meth:`_time_steps`) for as long, connected or not, or
+        keeping the game waiting on its turn for ``think_after`` seconds."""
         now = self._now()
         for side, instant in sorted(self._claim_instants().items()):
             if instant <= now:
@@ -234,9 +249,14 @@ class Room:
         still awaited keeps its start), forget the others'."""
         if self.table.clock is not None:
             self._steps = {}
+            self._thinking = {}
             return
         now = self._now()
         self._steps = {side: self._steps.get(side, now) for side in self._step_sides()}
+        game = self.table.game
+        turn = game.to_act() if game.outcome() is None and self.free_seat() is None else set()
+        self._thinking = ({side: self._thinking.get(side, now) for side in turn}
+                          if len(turn) == 1 else {})
 
     def _start_waits(self) -> None:
         """Time the round's waits: the game's clock stands still, each awaited side's wait is
@@ -276,6 +296,8 @@ class Room:
                 self._gone_since[side] = min(since + seconds, now)
             for side, since in self._steps.items():
                 self._steps[side] = min(since + seconds, now)
+            for side, since in self._thinking.items():
+                self._thinking[side] = min(since + seconds, now)
             return
         if clock.running is not None:
             clock.credit(clock.running, seconds)
@@ -290,20 +312,48 @@ class Room:
             return None
         return clock.remaining(side) - (self._now() - since)
 
-    def _claim_instants(self) -> dict[Side, float]:
-        """Untimed: the ``now()`` instant at which each awaited side becomes claimable (gone,
-        or withholding its round step, since ``claim_after`` seconds before it); empty for
-        a timed game, one over, or one whose guest has not joined."""
+    def _claim_causes(self) -> dict[Side, tuple[float, str]]:
+        """Untimed: for each awaited side, the ``now()`` instant at which it becomes
+        claimable and why: ``"gone"`` (disconnected ``claim_after`` seconds), ``"step"``
+        (withholding its round step as long) or ``"thinking"`` (keeping the game waiting on
+        its turn ``think_after`` seconds, connected or not), the earliest; empty for a timed
+        game, one over, or one whose guest has not joined."""
         if (self.table.clock is not None or self.table.game.outcome() is not None
                 or self.free_seat() is not None):
             return {}
-        instants: dict[Side, float] = {}
+        causes: dict[Side, tuple[float, str]] = {}
         for side in self.awaited():
-            starts = [since for since in (self._gone_since.get(side), self._steps.get(side))
-                      if since is not None]
-            if starts:
-                instants[side] = min(starts) + self.claim_after
-        return instants
+            found = [(since + after, cause) for since, after, cause in (
+                (self._gone_since.get(side), self.claim_after, "gone"),
+                (self._steps.get(side), self.claim_after, "step"),
+                (self._thinking.get(side), self.think_after, "thinking"),
+            ) if since is not None]
+            if found:
+                causes[side] = min(found)
+        return causes
+
+    def _claim_instants(self) -> dict[Side, float]:
+        """:meth:`_claim_causes`' instants."""
+        return {side: instant for side, (instant, _) in self._claim_causes().items()}
+
+    def _warning_instants(self) -> dict[Side, float]:
+        """Untimed: the instant at which each side thinking over its turn is warned that a
+        claim is near (:data:`THINK_WARNING` seconds before it opens, or halfway)."""
+        lead = min(THINK_WARNING, self.think_after / 2)
+        return {side: since + self.think_after - lead
+                for side, since in self._thinking.items() if side in self.awaited()}
+
+    def think_claim_in(self, side: Side) -> float | None:
+        """Seconds until the opponent of ``side`` may claim the game because ``side`` keeps
+        it waiting on its turn, once the warning is due (else None)."""
+        warn = self._warning_instants().get(side)
+        since = self._thinking.get(side)
+        if warn is None or since is None or self._claim_instants() == {}:
+            return None
+        now = self._now()
+        if now < warn:
+            return None
+        return round(max(0.0, since + self.think_after - now), 3)
 
     def open_claims(self) -> bool:
         """Mark every claim open now (untimed, :meth:`claimable`) as announced; True when one
@@ -316,6 +366,10 @@ class Room:
         for side, instant in self._claim_instants().items():
             if instant <= now and instant > self._claims_told.get(side, float("-inf")):
                 self._claims_told[side] = instant
+                fresh = True
+        for side, instant in self._warning_instants().items():  # a warning, told once too
+            if instant <= now and instant > self._warnings_told.get(side, float("-inf")):
+                self._warnings_told[side] = instant
                 fresh = True
         return fresh
 
@@ -338,6 +392,9 @@ class Room:
         elif self.free_seat() is None:
             for side, instant in self._claim_instants().items():
                 if instant > self._claims_told.get(side, float("-inf")):
+                    instants.append(instant)
+            for side, instant in self._warning_instants().items():
+                if instant > self._warnings_told.get(side, float("-inf")):
                     instants.append(instant)
         return min(instants) if instants else None
 
@@ -517,6 +574,7 @@ class Room:
         self.round = None
         self.forfeit = None
         self._claims_told = {}
+        self._warnings_told = {}
         return self._changed({"rematch": True})
 
     # ---------------------------------------------------------------- views
@@ -577,7 +635,13 @@ class Room:
             "next_round": self.next_round,
             "chance_due": sorted(self.table.chance_due()) if self.round is None else [],
             "can_claim": claimable is not None and claimable != side and side is not None,
+            # why the open claim is open: gone, step (a dice step withheld) or thinking
+            "claim_cause": (None if claimable is None or claimable == side or side is None
+                            else self._claim_causes()[claimable][1]),
             "claim_in": claim_in,
+            # the viewer keeps the game waiting on its turn: seconds until its opponent may
+            # claim it, from THINK_WARNING seconds before (its page warns it), else None
+            "think_claim_in": None if side is None else self.think_claim_in(side),
             "rematch": sorted(self.rematch),
             "games_before": len(self.history),
             "version": self.version,
@@ -637,6 +701,7 @@ class Room:
         games: Mapping[str, GameRules],
         now: Callable[[], float],
         claim_after: float = CLAIM_AFTER,
+        think_after: float = THINK_AFTER,
     ) -> Room:
         """Rebuild a room from :meth:`to_record`.
 
@@ -665,6 +730,7 @@ class Room:
                 now=now,
                 time_control=str(record.get("time_control", "none")),
                 claim_after=claim_after,
+                think_after=think_after,
             )
             round_data = record.get("round")
             if round_data is not None:

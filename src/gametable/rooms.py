@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused
-from gametable.room import CLAIM_AFTER, Outgoing, Room, remote_seats, token_hash
+from gametable.room import CLAIM_AFTER, THINK_AFTER, Outgoing, Room, remote_seats, token_hash
 from gametable.room_store import RoomStore, RoomStoreFullError, StaleRoomError
 from gametable.seam import SIDES, GameRules, Side
 from gametable.table import Table
@@ -142,6 +142,8 @@ class RoomService:
         max_rooms: rooms kept at once.
         max_per_owner: rooms one client address may have open (games not over).
         claim_after: seconds a player must be gone before its opponent may claim.
+        think_after: seconds an untimed game may wait on a connected player's turn before its
+            opponent may claim (:data:`~gametable.room.THINK_AFTER`).
         idle_expiry: seconds without a message after which a room is dropped.
         over_expiry: the same for a finished game.
         waiting_expiry: seconds a room nobody joined is kept with nobody connected.
@@ -159,6 +161,7 @@ class RoomService:
         max_rooms: int = DEFAULT_MAX_ROOMS,
         max_per_owner: int = DEFAULT_MAX_PER_OWNER,
         claim_after: float = CLAIM_AFTER,
+        think_after: float = THINK_AFTER,
         idle_expiry: float = IDLE_EXPIRY,
         over_expiry: float = OVER_EXPIRY,
         waiting_expiry: float = WAITING_EXPIRY,
@@ -172,6 +175,7 @@ class RoomService:
         self.max_rooms = max_rooms
         self.max_per_owner = max_per_owner
         self.claim_after = claim_after
+        self.think_after = think_after
         self.idle_expiry = idle_expiry
         self.over_expiry = over_expiry
         self.waiting_expiry = waiting_expiry
@@ -322,7 +326,7 @@ class RoomService:
                                           for s in SIDES}
         room = Room(
             code, table, tokens, names, now=self._now, time_control=time_control,
-            claim_after=self.claim_after,
+            claim_after=self.claim_after, think_after=self.think_after,
         )
         return token, room
 
@@ -397,7 +401,7 @@ class RoomService:
         def now() -> float:
             return self._now() - offset[0]
 
-        room = Room.from_record(record, self.games, now, self.claim_after)
+        room = Room.from_record(record, self.games, now, self.claim_after, self.think_after)
         offset[0] = 0.0
         room.adopt_presence(old)
         entry.room = room
@@ -641,7 +645,8 @@ class RoomService:
                 self.store.delete(stored.code)
                 continue
             try:
-                room = Room.from_record(stored.record, self.games, self._now, self.claim_after)
+                room = Room.from_record(stored.record, self.games, self._now, self.claim_after,
+                                        self.think_after)
             except Exception as error:  # any damage refuses this room, not the start
                 LOG.error("room %s cannot be restored: %s", stored.code, error)
                 self.refused[stored.code.upper()] = str(error) or type(error).__name__

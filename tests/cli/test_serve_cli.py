@@ -51,6 +51,10 @@ def test_serve_builds_the_app_on_the_database_given(
     assert frozen > 10_000  # the imported framework and the app
     assert db.exists()
     assert f"saving games in {db}" in capsys.readouterr().err
+    assert seen["app"].state.rooms.service.think_after == 600.0  # the default: 10 minutes
+    assert main(["serve", "--port", "8123", "--no-browser", "--db", str(db),
+                 "--claim-thinking-after", "90"]) == 0
+    assert seen["app"].state.rooms.service.think_after == 90.0
 
 
 def test_serve_passes_a_certificate_to_uvicorn_for_https(
@@ -84,6 +88,8 @@ def test_serve_passes_a_certificate_to_uvicorn_for_https(
          "--certfile and --keyfile go together: give both for HTTPS"),
         (["serve", "--no-browser", "--certfile", "/nonexistent/cert.pem", "--keyfile",
           "/nonexistent/key.pem"], "--certfile: no such file /nonexistent/cert.pem"),
+        (["serve", "--no-browser", "--claim-thinking-after", "0"],
+         "--claim-thinking-after: 0 is not 1 to 86400 seconds"),
     ],
 )
 def test_serve_refuses_bad_options(argv: list[str], message: str,

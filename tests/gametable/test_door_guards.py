@@ -20,7 +20,7 @@ from fake_clock import FakeNow
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
 from gametable.online import RoomHub, install
-from gametable.room import Outgoing, token_hash
+from gametable.room import THINK_AFTER, THINK_WARNING, Outgoing, token_hash
 from gametable.room_store import RoomStore, RoomStoreFullError
 from gametable.rooms import RoomService
 from ws_peer import WsPeer
@@ -358,9 +358,25 @@ def test_a_step_taken_restarts_the_wait_and_a_roll_not_asked_for_is_no_step() ->
     mover = next(iter(game.to_act()))
     play = BACKGAMMON.computer_action(game, mover, "easy", random.Random(1))
     svc.handle(code, mover, {"type": "action", "action": play})
-    # the next player, connected, may think before rolling (or doubling): no claim, ever
-    now.advance(10_000)
-    assert room.round is None and room.claimable() is None and svc.deadline(code) is None
+    # the next player, connected, may think before rolling (or doubling): no step claim, only
+    # the thinking one, warned 2 minutes before it opens after 10 minutes of its turn
+    roller = next(iter(game.to_act()))
+    opponent = "black" if roller == "white" else "white"
+    start = now()
+    assert svc.deadline(code) == start + THINK_AFTER - THINK_WARNING
+    now.advance(THINK_AFTER - THINK_WARNING - 1)
+    assert room.round is None and room.claimable() is None
+    assert room.view(roller)["room"]["think_claim_in"] is None
+    now.advance(1)
+    assert room.open_claims() is True and room.open_claims() is False  # the warning, once
+    assert room.view(roller)["room"]["think_claim_in"] == THINK_WARNING
+    assert room.view(opponent)["room"]["think_claim_in"] is None
+    assert svc.deadline(code) == start + THINK_AFTER
+    now.advance(THINK_WARNING)
+    assert room.claimable() == roller
+    assert room.view(opponent)["room"]["can_claim"] is True
+    assert room.view(opponent)["room"]["claim_cause"] == "thinking"
+    assert room.open_claims() is True and svc.deadline(code) is None
 
 
 def _two_seats(client: TestClient) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -221,7 +221,7 @@ def test_a_seeded_backgammon_match_through_both_doors(doors: Doors) -> None:
     doors.open("backgammon", {"length": 3, "cube": True}, "blitz")
     rng = random.Random(33)
     actions = 0
-    while doors.http_table().game.outcome() is None and actions < 400:
+    while doors.http_table().game.outcome() is None and actions < 3000:  # (dice unseeded)
         table = doors.http_table()
         game = table.game
         waiting = sorted(game.to_act())

@@ -65,6 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "redis://HOST:PORT/DB, shared by every server process started with "
                         "the same URL, so that several processes behind one proxy serve the "
                         "same rooms (default: in the games database, this process only)")
+    parser.add_argument("--claim-thinking-after", metavar="SECONDS", type=float, default=600.0,
+                        help="in an untimed online game, how long a player may keep the game "
+                        "waiting on its turn, connected or not, before its opponent may claim "
+                        "it (default 600: 10 minutes; the player is warned 2 minutes before, "
+                        "or halfway for less than 4 minutes)")
     parser.add_argument("--analytics-domain", metavar="DOMAIN", default=None,
                         help="turn on the privacy-friendly analytics hook (off by default): the "
                         "page loads a Plausible-compatible script and reports three events "
@@ -180,8 +185,12 @@ def run(args: argparse.Namespace) -> int:
     from backgammon.services.store import StoredGameError
 
     analytics = _analytics(args)
+    thinking = getattr(args, "claim_thinking_after", 600.0)
+    if not 1.0 <= thinking <= 86_400.0:
+        raise UsageError(f"--claim-thinking-after: {thinking:g} is not 1 to 86400 seconds")
     settings = ServerSettings(analytics=analytics, connections_per_address=per_address,
-                              redis_url=_redis_url(getattr(args, "redis", None)))
+                              redis_url=_redis_url(getattr(args, "redis", None)),
+                              claim_thinking_after=thinking)
     if args.db is not None:
         settings = dataclasses.replace(settings, db_path=args.db)
     try:

@@ -126,7 +126,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
         table_rooms = SharedRoomService(
             {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
-            now=settings.now, time_controls=settings.time_controls)
+            now=settings.now, time_controls=settings.time_controls,
+            think_after=settings.claim_thinking_after)
         if settings.migrate_old_rooms:
             moved = migrate_to_redis(settings.db_path, settings.redis_url,
                                      idle_expiry=table_rooms.idle_expiry,
@@ -137,7 +138,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             moved = migrate_rooms(settings.db_path, room_store,
                                   time_controls=settings.time_controls, stats=stats).moved
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
-                                  now=settings.now, time_controls=settings.time_controls)
+                                  now=settings.now, time_controls=settings.time_controls,
+                                  think_after=settings.claim_thinking_after)
         table_rooms.restore()
 
     @asynccontextmanager

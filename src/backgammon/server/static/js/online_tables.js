@@ -290,6 +290,8 @@ export class OnlineTables {
     this.clock = new OnlineClock($("online-clocks"));
     this.shownClock = null; // [view.clock, the reading OnlineClock was given for it]
     this.claimAt = null; // performance.now() at which a claim opens (room.claim_in)
+    this.thinkAt = null; // ... against this page's side, kept waiting on (room.think_claim_in)
+    this.thinkNote = false; // the note shows the warning
     this.claimTimer = 0;
     this.counted = new Set(); // the games over asked to be counted in the browser's record
     this.autoKey = null; // the room's version the automatic roll or play was tried at
@@ -407,6 +409,7 @@ export class OnlineTables {
       this.client.roll(); // the opening roll throws itself, as at backgammon's own door
     }
     this.claimAt = typeof room.claim_in === "number" ? performance.now() + room.claim_in * 1000 : null;
+    this.thinkAt = typeof room.think_claim_in === "number" ? performance.now() + room.think_claim_in * 1000 : null;
     if (before && !frame.rematch) this.sawForfeit(before, view);
     this.reportGames(before, view, frame);
     this.draw();
@@ -641,7 +644,10 @@ export class OnlineTables {
       $(id).hidden = !show;
       $(id).disabled = this.busy;
     }
-    $("online-claim-button").title = "Your opponent is gone: disconnected for 2 minutes while the game waits on them";
+    $("online-claim-button").title = {
+      step: "Your opponent has not answered the dice round for 2 minutes",
+      thinking: "Your opponent has kept the game waiting on their turn a long time",
+    }[room.claim_cause] || "Your opponent is gone: disconnected for 2 minutes while the game waits on them";
     $("result").dataset.online = shown.result ? "1" : "";
     if (view.outcome && room.rematch.length) {
       this.showNote(room.rematch.includes(me) ? "You asked for a rematch; waiting for your opponent."
@@ -700,10 +706,13 @@ export class OnlineTables {
     const name = room.names[them] || "Your opponent";
     let text = "";
     if (live && room.can_claim) {
-      // gone, or (untimed) connected and withholding its step of a dice round as long
-      text = room.connected[them]
-        ? `${name} (${them}) has not answered the dice round for 2 minutes: you may claim the game (Claim the game), or wait.`
-        : `${name} (${them}) has been gone for 2 minutes while the game waits on them: you may claim the game (Claim the game), or wait.`;
+      // gone, or (untimed) withholding its step of a dice round as long, or keeping the game
+      // waiting on its turn far longer (room.claim_cause)
+      const why = {
+        step: "has not answered the dice round for 2 minutes",
+        thinking: "has kept the game waiting on their turn a long time",
+      }[room.claim_cause] || "has been gone for 2 minutes while the game waits on them";
+      text = `${name} (${them}) ${why}: you may claim the game (Claim the game), or wait.`;
     } else if (live && this.claimAt !== null) {
       const left = Math.max(0, (this.claimAt - performance.now()) / 1000);
       text = `${name} (${them}) is not connected: if they do not come back, you may claim the game in ${formatClock(left, 0)}.`;
@@ -716,6 +725,22 @@ export class OnlineTables {
       line.dataset.claim = room.can_claim ? "open" : "soon";
     } else {
       delete line.dataset.claim;
+    }
+    // this page's own side keeps the game waiting on its turn: warned, counted down
+    if (live && this.thinkAt !== null && !view.outcome) {
+      const left = Math.max(0, (this.thinkAt - performance.now()) / 1000);
+      this.showNote(`You have kept the game waiting on your turn a long time: play within ${formatClock(left, 0)}, or your opponent may claim the game.`);
+      $("online-note").dataset.think = "1";
+      this.thinkNote = true;
+      if (!this.claimTimer) {
+        this.claimTimer = setTimeout(() => {
+          if (this.active && this.view) this.drawClaim(this.view, this.live());
+        }, 1000);
+      }
+    } else if (this.thinkNote) {
+      this.thinkNote = false;
+      delete $("online-note").dataset.think;
+      this.showNote("");
     }
   }
 
