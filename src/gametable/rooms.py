@@ -515,16 +515,20 @@ class RoomService:
     async def start(self) -> None:
         """Start what the service runs beside the door: a sweep of the expired rooms every
         :data:`SWEEP_EVERY` seconds (:meth:`sweep`)."""
-        if self._sweeper is None:
+        running = self._sweeper
+        if running is None or running.done() or running.get_loop().is_closed():
             self._sweeper = asyncio.get_running_loop().create_task(self._sweeps())
 
     async def stop(self) -> None:
-        """Stop it."""
-        task, self._sweeper = self._sweeper, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop it: only from the event loop that started it (an app served by two loops at
+        once, as two test clients do, is swept by the first and stopped by it)."""
+        task = self._sweeper
+        if task is None or task.get_loop() is not asyncio.get_running_loop():
+            return
+        self._sweeper = None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
     async def _sweeps(self) -> None:
         while True:
