@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from backgammon.adapter import TableMatch
-from backgammon.core.types import BLACK, WHITE
+from backgammon.core.game import Game
+from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.server.api import ErrorResponse
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.seeds import SeedError
@@ -132,6 +133,23 @@ async def clear_stats(request: Request, browser: Browser) -> ClearedJSON:
     return {"cleared": cleared}
 
 
+def _count_games(stats: StatsStore, games: list[Game], player: Color, browser: str,
+                 session: str, kind: str, last: int, over: bool) -> int:
+    """Record the finished ``games`` of one online session in ``browser``'s record (each once,
+    keyed by ``session`` and number); ``last``: how many games the session has, ``over``:
+    whether it is over (its last game then closes a match). Returns how many were new."""
+    counted = 0
+    for number, game in enumerate(games, start=1):
+        finished = finished_game(
+            game, player, browser=browser, session=session, number=number,
+            opponent="online", mode=kind,
+            match_over=kind == "match" and number == last and over)
+        if finished is not None:
+            stats.record(finished)
+            counted += 1
+    return counted
+
+
 @router.post("/stats/online", response_model=CountedJSON,
              summary="Count an online room's finished games")
 async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSONResponse:
@@ -162,19 +180,8 @@ async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSO
     kind, last, over = room.kind, len(room.match.games), room.session_over
     stats = _stats(request)
 
-    def record() -> int:
-        counted = 0
-        for number, game in enumerate(games, start=1):
-            finished = finished_game(
-                game, player, browser=browser, session=session, number=number,
-                opponent="online", mode=kind,
-                match_over=kind == "match" and number == last and over)
-            if finished is not None:
-                stats.record(finished)
-                counted += 1
-        return counted
-
-    return {"counted": await anyio.to_thread.run_sync(record)}
+    return {"counted": await anyio.to_thread.run_sync(
+        _count_games, stats, games, player, browser, session, kind, last, over)}
 
 
 @router.post("/stats/rooms", response_model=CountedJSON,
@@ -224,19 +231,8 @@ async def count_room(request: Request, body: RoomGames) -> CountedJSON | JSONRes
     games = [game for game in match.games if game.is_over]
     last, over = len(match.games), table_match.outcome() is not None
 
-    def record() -> int:
-        counted = 0
-        for number, game in enumerate(games, start=1):
-            finished = finished_game(
-                game, player, browser=browser, session=session, number=number,
-                opponent="online", mode=kind,
-                match_over=kind == "match" and number == last and over)
-            if finished is not None:
-                stats.record(finished)
-                counted += 1
-        return counted
-
-    return {"counted": await anyio.to_thread.run_sync(record)}
+    return {"counted": await anyio.to_thread.run_sync(
+        _count_games, stats, games, player, browser, session, kind, last, over)}
 
 
 @router.post("/start-over", response_model=StartedOverJSON, summary="Start over")
