@@ -33,10 +33,16 @@ export function exportUrl(id, number = null) {
 }
 
 /** The .mat text of the session (or one game). */
-export async function exportText(id, number = null) {
+export function exportText(id, number = null) {
+  return fetchText(exportUrl(id, number));
+}
+
+/** GET a text file (`headers` added to the request); an error answer throws an ApiError in
+ * the server's words, an unreachable server one saying so. */
+export async function fetchText(url, headers = {}) {
   let response;
   try {
-    response = await fetch(exportUrl(id, number), { headers: { Accept: "text/plain" } });
+    response = await fetch(url, { headers: { ...headers, Accept: "text/plain" } });
   } catch (err) {
     throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
   }

@@ -20,7 +20,7 @@
 
 import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
-import { importMat } from "./assist_api.js";
+import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
@@ -139,23 +139,8 @@ export function forgetTablesSeat(code) {
 export async function roomMat(code) {
   const seat = storedSeat(code);
   if (!seat) throw new ApiError("This browser no longer has a seat in that game.", 403, "no_seat");
-  let response;
-  try {
-    response = await fetch(`/api/rooms/${encodeURIComponent(normalCode(code))}/export.mat`,
-      { headers: { "X-Seat-Token": seat.token, Accept: "text/plain" } });
-  } catch (err) {
-    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
-  }
-  if (!response.ok) {
-    let message = `The server answered ${response.status}.`;
-    try {
-      message = (await response.json()).error.message || message;
-    } catch (err) {
-      // keep the status line
-    }
-    throw new ApiError(message, response.status, "export");
-  }
-  return response.text();
+  return fetchText(`/api/rooms/${encodeURIComponent(normalCode(code))}/export.mat`,
+    { "X-Seat-Token": seat.token });
 }
 
 /**
