@@ -13,7 +13,10 @@ Routes (``install(app, service)``; every refusal is ``{"error": {"code", "messag
   messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,
   each from its own side (to a connection whose hello asked for patches, each view after its
   first as the patch from the view sent before: :func:`gametable.wire.view_patch`); a
-  refusal is answered to its sender only.
+  refusal is answered to its sender only. The hello's answer (the connection's first view)
+  carries ``server`` (:func:`gametable.wire.server_info`: when this process opened its door,
+  so a page that reconnects can tell that the server restarted and kept its room); a seat
+  that leaves (``leave``) has the other seat told, ``left`` (:func:`gametable.wire.left_message`).
 
 A room's messages are handled one at a time, in arrival order (each is one short engine
 action, and with a shared store one atomic write: :mod:`gametable.redis_rooms`); each
@@ -41,8 +44,8 @@ from gametable.errors import ActionRefused
 from gametable.outbox import Outbox
 from gametable.room import Outgoing
 from gametable.rooms import RoomService
-from gametable.seam import Side
-from gametable.wire import error_message, parse_message, view_patch
+from gametable.seam import Side, other
+from gametable.wire import error_message, left_message, parse_message, server_info, view_patch
 
 LOG = logging.getLogger(__name__)
 
@@ -116,8 +119,11 @@ class _Connection(Outbox):
 class RoomHub:
     """The live connection of each seat, and the rooms' flag timers."""
 
-    def __init__(self, service: RoomService) -> None:
+    def __init__(self, service: RoomService, wall: Callable[[], float] = time.time) -> None:
         self.service = service
+        #: Wall-clock seconds: when this door opened (a hello's answer says it), and now.
+        self.wall = wall
+        self.started = wall()
         self._live: dict[tuple[str, Side], _Connection] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -188,7 +194,13 @@ class RoomHub:
         views = await self.service.seat_connected(code, side)  # refused: not attached
         connection.code, connection.side = code, side
         self._live[(code, side)] = connection
-        self.dispatch(code, views)
+        # the hello's answer: this seat's first view says when this door opened
+        info = server_info(self.started, self.wall())
+        self.dispatch(code, [
+            Outgoing(m.side, {**m.payload, "server": info})
+            if m.side == side and m.payload.get("type") == "view" else m
+            for m in views
+        ])
         self.schedule(code)
 
     async def detach(self, connection: _Connection) -> None:
@@ -421,6 +433,9 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
             hub.dispatch(code, out)
             hub.schedule(code)
             if message["type"] == "leave":
+                # the other seat is told (its page says the room is closed to it)
+                left = Outgoing(other(connection.side), dict(left_message(connection.side)))
+                hub.dispatch(code, [left])
                 connection.close()
         except ActionRefused as error:
             connection.send(error_message(error, ref if error.ref is None else error.ref))

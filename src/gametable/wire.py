@@ -24,9 +24,18 @@ type        fields                                       what
 
 Server to player: ``view`` (``view``: the table's view from the player's side with the room's
 part under ``view.room``; ``round``: a round just completed, both secrets in it, so the page
-can check the dice; ``rematch``: true when a rematch began), ``patch`` (the same, with
-``patch`` instead of ``view``: see below), ``error`` (``code``, ``message``), ``pong`` is not
-used: the WebSocket's own pings keep a connection alive.
+can check the dice; ``rematch``: true when a rematch began; ``server``: on the first view of a
+connection only, the answer to its hello, :func:`server_info`), ``patch`` (the same, with
+``patch`` instead of ``view``: see below), ``left`` (``side``: the other seat left the room
+with ``leave``, :func:`left_message`; sent to the seat still there when it is connected),
+``error`` (``code``, ``message``), ``pong`` is not used: the WebSocket's own pings keep a
+connection alive.
+
+**The hello's answer** is the connection's first view, with ``server``: ``{"started", "now"}``,
+when this server process opened its door and when it sent this view (Unix seconds). A page
+that connected before and reconnects learns from it whether the server restarted meanwhile
+(``started`` later than the ``now`` of its last hello's answer): the room was kept across the
+restart, and the page may say so.
 
 **Patches.** A connection whose hello said ``"patch": true`` is sent its first view whole and
 every later one as a ``patch`` frame: a JSON Patch (RFC 6902; only ``add``, ``replace`` and
@@ -100,13 +109,22 @@ class PlainMessage(TypedDict):
 ClientMessage = Hello | ActionMessage | CommitMessage | SecretMessage | PlainMessage
 
 
+class ServerInfo(TypedDict):
+    """A hello's answer's ``server``: when this server process opened its door (``started``)
+    and when it answered (``now``), Unix seconds."""
+
+    started: float
+    now: float
+
+
 class ViewMessage(TypedDict):
-    """``{"type": "view", "view", "round"?, "rematch"?, "ref"?}``."""
+    """``{"type": "view", "view", "round"?, "rematch"?, "server"?, "ref"?}``."""
 
     type: Literal["view"]
     view: dict[str, Any]
     round: NotRequired[dict[str, Any]]
     rematch: NotRequired[bool]
+    server: NotRequired[ServerInfo]
     ref: NotRequired[int | str]
 
 
@@ -131,6 +149,13 @@ class PatchMessage(TypedDict):
     ref: NotRequired[int | str]
 
 
+class LeftMessage(TypedDict):
+    """``{"type": "left", "side"}``: the seat of ``side`` left the room (``leave``)."""
+
+    type: Literal["left"]
+    side: str
+
+
 class ErrorMessage(TypedDict):
     """``{"type": "error", "code", "message", "ref"}``."""
 
@@ -143,6 +168,16 @@ class ErrorMessage(TypedDict):
 def error_message(error: ActionRefused, ref: int | str | None = None) -> ErrorMessage:
     """The ``error`` frame for a refusal."""
     return {"type": "error", "code": error.code, "message": str(error), "ref": ref}
+
+
+def server_info(started: float, now: float) -> ServerInfo:
+    """The ``server`` member of a hello's answer (its first view)."""
+    return {"started": round(started, 3), "now": round(now, 3)}
+
+
+def left_message(side: str) -> LeftMessage:
+    """The ``left`` frame the other seat is sent when ``side`` leaves the room."""
+    return {"type": "left", "side": side}
 
 
 def _fail(message: str) -> ActionRefused:
