@@ -1,10 +1,28 @@
-"""Rooms of backgammon's own online door carried to the table's door
-(:mod:`backgammon.services.room_migration`): a room built through the old door's own API
-mid-match (dice rolled, a double taken, a clock running, a score) goes on at the table's door
-with the same seat tokens, position, cube, score, names, clock and ``.mat`` transcript, and is
-finished there; a room that cannot convert stays in the old store; running twice (or after a
-run that stopped between writing and deleting) changes nothing; ``backgammon serve`` migrates
-at start."""
+"""Rooms of backgammon's old online door carried to the table's door
+(:mod:`backgammon.services.room_migration`, reading them with the frozen reader
+:mod:`backgammon.services.old_rooms`): a room mid-match (dice rolled, a double taken, a clock
+running, a score) goes on at the table's door with the same seat tokens, position, cube,
+score, names, clock and ``.mat`` transcript, and is finished there; a room that cannot convert
+stays in the old store; running twice (or after a run that stopped between writing and
+deleting) changes nothing; ``backgammon serve`` migrates at start.
+
+The old rooms are ``tests/data/old_rooms/old_rooms.sqlite3`` (each test copies it to its
+``tmp_path`` and keeps the rooms it wants): the old door's own rows, made through the old
+door's API (``PersistentRooms``, its ``create``/``join``/``handle``/``tick``, as its WebSocket
+door called them, the clock a ``FakeNow`` moved 1.5 s before each message, the secrets from
+``random.Random(7)``, wall time 1.7e9) at commit 4dedb8fa15b4a7c28877791dad8ddd8023663d38,
+before the old door was deleted. ``old_rooms.json`` names each room (``mid_match``: a 3-point
+blitz match, game 1 dropped, game 2 with the cube taken at 2 and a checker of a play moved;
+``unjoined``: money play with the Jacoby rule and beavers, nobody joined; ``closed``: the
+guest left; ``roll_round``: a roll's commitment sent, its secret not; ``single``: the old
+door's single game after the opening play; ``rematch_swapped``: a rematch both asked, sides
+swapped; ``rematch_asked``: a 1-point match over, White asked for a rematch;
+``opening_round``: both opening commitments in, no reveal; ``damaged``: a header and an
+action of unknown kind) and keeps, from the old door at that commit, its code, the seats'
+tokens, its phase, its ``.mat`` transcript (``match_mat``) and ``record``: the table's record
+that the migration made of it then (with the old door's own replay), or why it was not
+carried.
+"""
 
 from __future__ import annotations
 
@@ -24,24 +42,21 @@ import pytest
 from fastapi.testclient import TestClient
 
 from backgammon.adapter import RULES
-from backgammon.core.dice import commitment
 from backgammon.core.game import Phase
-from backgammon.core.types import BLACK, WHITE, Color
+from backgammon.core.match import Match
+from backgammon.core.types import WHITE
 from backgammon.records.mat import format_mat
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
-from backgammon.services.online.persist import PersistentRooms
-from backgammon.services.online.protocol import parse_message
-from backgammon.services.online.rooms import OnlineSettings, Room, RoomPhase, Seat
-from backgammon.services.review import match_mat
+from backgammon.services.old_rooms import read_rooms
 from backgammon.services.room_migration import (
+    MigrationError,
     MigrationReport,
     convert_room,
     migrate_rooms,
     migrate_to_redis,
     table_code,
 )
-from backgammon.services.room_store import RoomStore as OldRoomStore
 from backgammon.services.stats import StatsStore, finished_game, online_session, room_session
 from fake_clock import FakeNow
 from gametable.fair import commitment_of
@@ -50,98 +65,42 @@ from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.seam import Outcome, Side
 
+#: The wall time the old rooms were written at (their rows' ``updated_at`` and ``wall``).
 WALL = 1.7e9
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "old_rooms"
+ROOMS: dict[str, dict[str, Any]] = json.loads((FIXTURE / "old_rooms.json").read_text())
 
 
-class OldDriver:
-    """Sends the old door's messages through its manager, as its WebSocket door does."""
-
-    def __init__(self, rooms: PersistentRooms, room: Room, now: FakeNow) -> None:
-        self.rooms, self.room, self.now = rooms, room, now
-        self.rng = random.Random(7)
-        self.round_secrets: dict[tuple[int, Color], bytes] = {}
-
-    def send(self, color: Color, **fields: Any) -> None:
-        self.now.advance(1.5)  # each message after some thought: the clocks move
-        text = json.dumps(fields)
-        seat = self.room.seat_of(color)
-        self.rooms.tick(self.room)
-        self.rooms.handle(self.room, seat, parse_message(text), text)
-
-    def secret(self, number: int, color: Color) -> bytes:
-        return self.round_secrets.setdefault((number, color), self.rng.randbytes(32))
-
-    def opening(self) -> None:
-        while self.room.game.phase is Phase.OPENING:
-            number = self.room.next_round
-            for color in (WHITE, BLACK):
-                self.send(color, type="commit", round=number,
-                          commitment=commitment(self.secret(number, color)))
-            for color in (WHITE, BLACK):
-                self.send(color, type="reveal", round=number,
-                          secret=self.secret(number, color).hex())
-
-    def roll(self) -> None:
-        """The player on roll rolls (commit, the opponent's secret, reveal)."""
-        roller = self.room.game.on_roll
-        assert roller is not None and self.room.game.phase is Phase.ROLL
-        number = self.room.next_round
-        self.send(roller, type="commit", round=number,
-                  commitment=commitment(self.secret(number, roller)))
-        self.send(roller.opponent, type="secret", round=number,
-                  secret=self.secret(number, roller.opponent).hex())
-        self.send(roller, type="reveal", round=number, secret=self.secret(number, roller).hex())
-
-    def play(self) -> None:
-        """The player on roll plays its first legal play (after rolling, if it must)."""
-        game = self.room.game
-        if game.phase is Phase.ROLL:
-            self.roll()
-        if game.phase is not Phase.MOVE:
-            return  # the roll passed
-        color = game.on_roll
-        assert color is not None
-        play = game.legal_plays()[0]
-        self.send(color, type="play",
-                  moves=[[m.from_point, m.to_point, m.die] for m in play.moves])
+def _old_db(tmp_path: Path, *names: str, wall: float | None = None) -> Path:
+    """A copy of the old rooms' database in ``tmp_path`` holding only the rooms ``names``
+    (``wall``: their rows written then, instead of at :data:`WALL`)."""
+    path = tmp_path / "games.sqlite3"
+    shutil.copy(FIXTURE / "old_rooms.sqlite3", path)
+    codes = [ROOMS[name]["code"] for name in names]
+    marks = ", ".join("?" * len(codes))
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute(f"DELETE FROM online_actions WHERE code NOT IN ({marks})", codes)
+        db.execute(f"DELETE FROM online_rooms WHERE code NOT IN ({marks})", codes)
+        if wall is not None:
+            db.execute("UPDATE online_rooms SET updated_at = ?", (wall,))
+            db.execute("UPDATE online_actions SET wall = ?", (wall,))
+    return path
 
 
-def _old_rooms(path: Path, now: FakeNow, wall_time: float = WALL) -> PersistentRooms:
-    wall = FakeNow(wall_time)
-    return PersistentRooms(OldRoomStore(path, now=wall), now=now, wall=wall)
+def _old_codes(path: Path) -> list[str]:
+    """The codes of the rooms left in the old door's store, oldest first."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [str(row[0]) for row in db.execute(
+            "SELECT code FROM online_rooms ORDER BY created_at, code")]
 
 
-def _mid_match(path: Path, wall: float = WALL) -> tuple[Room, str, str]:
-    """An old-door room of a 3-point match with the blitz clock: game 1 dropped (1-0),
-    game 2 under way with the cube taken at 2, the player on roll's dice rolled, a checker of
-    its play moved (the turn not ended)."""
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now, wall)
-    room, host = rooms.create(OnlineSettings(cube=True, time_control="blitz",
-                                             match_length=3), "Ann", "127.0.0.2")
-    guest = rooms.join(room, "Bob")
-    driver = OldDriver(rooms, room, now)
-    driver.opening()
-    driver.play()  # the opening roll's play
-    doubler = room.game.on_roll
-    assert doubler is not None
-    driver.send(doubler, type="double")
-    driver.send(doubler.opponent, type="drop")  # game 1: the doubler wins 1 point
-    driver.send(doubler, type="next_game")
-    driver.opening()
-    for _ in range(3):
-        driver.play()
-    doubler = room.game.on_roll
-    assert doubler is not None
-    driver.send(doubler, type="double")
-    driver.send(doubler.opponent, type="take")
-    driver.roll()
-    move = room.game.legal_plays()[0].moves[0]
-    driver.send(doubler, type="move", moves=[[move.from_point, move.to_point, move.die]])
-    assert room.game.played  # a play half made
-    now.advance(4.0)  # the player on roll thinks on: its clock runs
-    rooms.store.close()
-    return room, host, guest
+def _old_match(name: str) -> Match:
+    """The match of old room ``name`` as the old door had it (its record's log, the half-made
+    play taken back)."""
+    record = ROOMS[name]["record"]
+    table = record["table"]
+    match: Match = RULES.replay(table["settings"], 0, table["log"]).match  # type: ignore[attr-defined]
+    return match
 
 
 def _finish(svc: RoomService, code: str) -> None:
@@ -187,80 +146,84 @@ def _finish(svc: RoomService, code: str) -> None:
     raise AssertionError("the match did not end")
 
 
-def test_a_room_mid_match_goes_on_at_the_tables_door_with_its_seats(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, host_token, guest_token = _mid_match(path)
-    game = old.game
-    mover = game.on_roll
-    assert mover is not None
-    # what the players saw at the old door (the half-made play taken back)
-    while game.played:
-        game.undo()
-    board = game.position
-    cube = (game.cube_value, game.cube_owner)
-    assert cube[0] == 2 and cube[1] is mover.opponent
-    assert old.match.score in ((1, 0), (0, 1))
-    assert old.clock is not None and old.clock.running is mover
-    left = {"white": old.clock.remaining(WHITE), "black": old.clock.remaining(BLACK)}
-    assert left[str(mover)] < 180.0 - 4.0  # it has been thinking
-    names = (old.names[old.seat_of(WHITE)], old.names[old.seat_of(BLACK)])
-    mat = match_mat(old.match, names)
-    dice = game.dice
+def test_each_old_room_converts_as_the_old_door_converted_it(tmp_path: Path) -> None:
+    path = _old_db(tmp_path, *ROOMS)
+    rows = dict(read_rooms(path))
+    assert set(rows) == {room["code"] for room in ROOMS.values()}
+    for name, room in ROOMS.items():
+        item = rows[room["code"]]
+        assert not isinstance(item, Exception)
+        if name == "damaged":
+            with pytest.raises(MigrationError) as refused:
+                convert_room(item)
+            assert str(refused.value) == room["kept"]
+            continue
+        if name == "closed":
+            with pytest.raises(ValueError, match="it is closed: no play can follow"):
+                convert_room(item)
+            continue
+        converted = convert_room(item)
+        assert converted.record == room["record"], name
+        assert converted.code == table_code(room["code"])
+        assert format_mat(_old_match(name)) == room["mat"], name
 
+
+def test_a_room_mid_match_goes_on_at_the_tables_door_with_its_seats(tmp_path: Path) -> None:
+    old = ROOMS["mid_match"]
+    path = _old_db(tmp_path, "mid_match")
     report = migrate_rooms(path, RoomStore(path), wall=WALL + 60)
-    code = table_code(old.code)
-    assert report.moved == {old.code: code} and report.kept == {} and report.ended == []
-    assert OldRoomStore(path).codes() == []  # gone from the old store
+    code = table_code(old["code"])
+    assert report.moved == {old["code"]: code} and report.kept == {} and report.ended == []
+    assert _old_codes(path) == []  # gone from the old store
+    assert RoomStore(path).load_all()[0].owner == "127.0.0.2"
 
     now = FakeNow(5.0)  # a new process: its monotonic clock starts elsewhere
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=now)
     assert svc.restore() == [code]
-    assert svc.seat_for(code.lower(), host_token) == "white"  # the old tokens, their seats
-    assert svc.seat_for(code, guest_token) == "black"
+    assert svc.seat_for(code.lower(), old["host_token"]) == "white"  # the old tokens
+    assert svc.seat_for(code, old["guest_token"]) == "black"
     room = svc.room(code)
     match = room.table.game.match  # type: ignore[attr-defined]
     current = match.current
-    assert current.position == board
-    assert current.phase is Phase.MOVE and current.dice == dice and not current.played
-    assert (current.cube_value, current.cube_owner) == cube
-    assert match.score == old.match.score and match.length == 3
+    # the old door's game 2: White doubled, Black took, White rolled 2-2 and moved a checker
+    # (the half-made play is taken back: the dice stay)
+    assert current.phase is Phase.MOVE and current.dice == (2, 2) and not current.played
+    assert (current.cube_value, str(current.cube_owner)) == (2, "black")
+    assert match.score == (0, 1) and match.length == 3
+    assert current.position == _old_match("mid_match").current.position
     assert room.names == {"white": "Ann", "black": "Bob"}
     clock = room.table.clock_view()
     assert clock is not None and clock["control"] == "blitz"
-    # as at the old room's last stored action: neither the 4 s thought since (the old door's
-    # restart would not charge them either) nor the migration is charged
-    left[str(mover)] += 4.0
-    assert clock["remaining"] == pytest.approx(left)
-    assert clock["running"] == str(mover)
-    assert room.round is None and room.next_round == old.next_round
-    assert format_mat(match) == mat
+    # as at the old room's last stored action (White 4.5 s into its turn): nothing charged
+    # for the downtime nor the migration
+    assert clock["remaining"] == pytest.approx({"white": 169.0, "black": 171.5})
+    assert clock["running"] == "white"
+    assert room.round is None and room.next_round == 6
+    assert format_mat(match) == old["mat"]
     assert svc.info(code)["settings"] == {"length": 3, "cube": True, "gammons": True,
                                           "jacoby": False, "beavers": False, "single": False}
-    view = room.view(str(mover))  # type: ignore[arg-type]
+    view = room.view("white")
     assert view["room"]["names"] == {"white": "Ann", "black": "Bob"}
     state = view["state"]
-    assert state["dice"] == list(dice) and state["cube"]["value"] == 2
+    assert state["dice"] == [2, 2] and state["cube"]["value"] == 2
     assert state["score"]["white"] + state["score"]["black"] == 1 and state["legal"]
 
     now.advance(2.0)  # the clock runs from the restore
     assert room.table.clock is not None
-    assert room.table.clock.remaining(str(mover)) == pytest.approx(left[str(mover)] - 2.0)
+    assert room.table.clock.remaining("white") == pytest.approx(169.0 - 2.0)
     _finish(svc, code)
     outcome = svc.room(code).view(None)["outcome"]
     assert outcome is not None and outcome["points"] >= 3
     final = svc.room(code).table.game.match  # type: ignore[attr-defined]
-    assert final.games[0].to_log() == old.match.games[0].to_log()  # the games before kept
+    assert final.games[0].to_log() == _old_match("mid_match").games[0].to_log()
     assert max(final.score) >= 3
 
 
 def test_a_room_nobody_joined_keeps_its_free_seat_and_its_invitation(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    rooms = _old_rooms(path, FakeNow(1000.0))
-    room, host = rooms.create(OnlineSettings(cube=True, money=True, jacoby=True,
-                                             beavers=True), "Ann", None)
-    rooms.store.close()
+    old = ROOMS["unjoined"]
+    path = _old_db(tmp_path, "unjoined")
     migrate_rooms(path, RoomStore(path), wall=WALL)
-    code = table_code(room.code)
+    code = table_code(old["code"])
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
     svc.restore()
     assert svc.info(code) == {
@@ -268,170 +231,143 @@ def test_a_room_nobody_joined_keeps_its_free_seat_and_its_invitation(tmp_path: P
         "settings": {"length": 0, "cube": True, "gammons": True, "jacoby": True,
                      "beavers": True, "single": False},
         "time_control": "none", "names": {"white": "Ann", "black": ""}, "open": True}
-    assert svc.seat_for(code, host) == "white"
+    assert svc.seat_for(code, old["host_token"]) == "white"
     token, side, _ = svc.join(code, "Bob")
     assert side == "black" and svc.seat_for(code, token) == "black"
 
 
 def test_a_room_that_cannot_convert_stays_in_the_old_store(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "games.sqlite3"
-    good, _, _ = _mid_match(path)
-    store = OldRoomStore(path, now=FakeNow(WALL))
-    store.create("brokenroom123456", {"settings": {"cube": True}, "host_name": "Ann",
-                                      "host_token": "0" * 64, "created": 0.0})
-    store.write_raw("online_actions", ("brokenroom123456", 1, 1.0, WALL, '{"kind":"nonsense"}'))
-    store.close()
+    path = _old_db(tmp_path, "mid_match", "damaged")
+    good = ROOMS["mid_match"]["code"]
     report = migrate_rooms(path, RoomStore(path), wall=WALL + 60)
-    assert list(report.moved) == [good.code]
+    assert list(report.moved) == [good]
     assert list(report.kept) == ["brokenroom123456"]
     assert "unknown kind 'nonsense'" in report.kept["brokenroom123456"]
-    assert "brokenroom123456" in caplog.text and "stays at backgammon's own door" in caplog.text
-    assert OldRoomStore(path).codes() == ["brokenroom123456"]  # kept, rows as they were
-    assert [row.code for row in RoomStore(path).load_all()] == [table_code(good.code)]
+    assert "brokenroom123456" in caplog.text and "stays in the old door's store" in caplog.text
+    assert _old_codes(path) == ["brokenroom123456"]  # kept, rows as they were
+    assert [row.code for row in RoomStore(path).load_all()] == [table_code(good)]
 
 
 def test_running_twice_or_after_a_stop_half_way_changes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, _, _ = _mid_match(path)
+    old = ROOMS["mid_match"]["code"]
+    path = _old_db(tmp_path, "mid_match")
     # a run that stopped after writing the new room, before deleting the old one
-    item = OldRoomStore(path).load(old.code)
+    [(_, item)] = read_rooms(path)
+    assert not isinstance(item, Exception)
     converted = convert_room(item)
     target = RoomStore(path)
     target.save(converted.code, "backgammon", converted.owner, 1, converted.record)
     before = [(row.code, row.version, row.record) for row in target.load_all()]
     report = migrate_rooms(path, target, wall=WALL + 60)
-    assert report.moved == {old.code: converted.code}
-    assert OldRoomStore(path).codes() == []
+    assert report.moved == {old: converted.code}
+    assert _old_codes(path) == []
     assert [(row.code, row.version, row.record) for row in target.load_all()] == before
     again = migrate_rooms(path, target, wall=WALL + 60)
     assert again == MigrationReport()
     assert [(row.code, row.version, row.record) for row in target.load_all()] == before
 
 
-def test_rooms_over_or_closed_are_left_to_the_old_door(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now)
-    room, _ = rooms.create(OnlineSettings(), "Ann", None)
-    rooms.join(room, "Bob")
-    text = json.dumps({"type": "leave"})
-    rooms.handle(room, Seat.GUEST, parse_message(text), text)
-    assert room.phase is RoomPhase.CLOSED
-    rooms.store.close()
-    report = migrate_rooms(path, RoomStore(path), wall=WALL)
-    assert report.ended == [room.code] and not report.moved and not report.kept
-    assert OldRoomStore(path).codes() == [room.code]
+def test_rooms_closed_or_past_the_old_doors_expiry_are_deleted(tmp_path: Path) -> None:
+    path = _old_db(tmp_path, "closed", "rematch_asked", "mid_match")
+    closed, over = ROOMS["closed"]["code"], ROOMS["rematch_asked"]["code"]
+    # the match over was last written 10 minutes ago (the old door's expiry of a room over),
+    # the match in play too (it goes on)
+    report = migrate_rooms(path, RoomStore(path), wall=WALL + 600)
+    assert sorted(report.ended) == sorted([closed, over]) and not report.kept
+    assert list(report.moved) == [ROOMS["mid_match"]["code"]]
+    assert _old_codes(path) == []
+    # a day without a write: the old door dropped any room at start
+    later = tmp_path / "later"
+    later.mkdir()
+    path = _old_db(later, "mid_match")
+    report = migrate_rooms(path, RoomStore(path), wall=WALL + 24 * 3600)
+    assert report.ended == [ROOMS["mid_match"]["code"]] and not report.moved
+    assert _old_codes(path) == [] and RoomStore(path).load_all() == []
 
 
 def test_serve_migrates_at_start_and_the_old_seat_opens_at_the_new_door(
         tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, host_token, guest_token = _mid_match(path, time.time())
-    code = table_code(old.code)
-    # game 1 counted at the old door in the host's browser's record (online.js asks)
+    old = ROOMS["mid_match"]
+    path = _old_db(tmp_path, "mid_match", wall=time.time())
+    code = table_code(old["code"])
+    # game 1 counted at the old door in the host's browser's record (the old page asked)
     browser = "ab12" * 6
-    first = old.match.games[0]
-    assert first.outcome is not None
+    first = _old_match("mid_match").games[0]
+    assert first.outcome is not None and first.outcome.winner is not WHITE  # Black won it
     records = StatsStore(path)
     records.record(finished_game(first, WHITE, browser=browser,
-                                 session=online_session(old.code, 1), number=1,
+                                 session=online_session(old["code"], 1), number=1,
                                  opponent="online", mode="match", match_over=False))
     records.close()
     app = create_app(ServerSettings(db_path=path))
     with TestClient(app) as client:
-        assert OldRoomStore(path).codes() == []
+        assert _old_codes(path) == []
         # ... is counted under the new door's session of the host's seat, so not again
         records = StatsStore(path)
         assert records.browsers(room_session(code, 0, "white")) == {browser}
-        assert records.browsers(online_session(old.code, 1)) == set()
+        assert records.browsers(online_session(old["code"], 1)) == set()
         records.close()
-        for who, token in ((browser, host_token), ("cd34" * 6, guest_token)):
+        for who, token in ((browser, old["host_token"]), ("cd34" * 6, old["guest_token"])):
             counted = client.post("/api/stats/rooms", json={"browser": who, "code": code,
                                                             "token": token})
             assert counted.status_code == 200
             total = client.get(f"/api/stats?browser={who}").json()["total"]
-            assert total["games"] == 1
-            assert total["won"] == int((first.outcome.winner is WHITE) == (who == browser))
+            assert total["games"] == 1 and total["won"] == int(who != browser)
         info = client.get(f"/api/rooms/{code}").json()
         assert info["names"] == {"white": "Ann", "black": "Bob"} and info["open"] is False
         with client.websocket_connect(f"/ws/rooms/{code}") as ws:
-            ws.send_json({"type": "hello", "token": host_token})
+            ws.send_json({"type": "hello", "token": old["host_token"]})
             frame = ws.receive_json()
             while frame.get("type") != "view":
                 frame = ws.receive_json()
             assert frame["view"]["room"]["you"] == "white"
             assert frame["view"]["room"]["code"] == code
         exported = client.get(f"/api/rooms/{code}/export.mat",
-                              headers={"X-Seat-Token": host_token})
-        assert exported.status_code == 200
-        assert exported.text == match_mat(old.match, ("Ann", "Bob"))
-        # a page back at the old door hears where its room went (and keeps its seat)
-        gone = client.get(f"/api/online/rooms/{old.code}")
-        assert gone.status_code == 404  # (not found here: the page looks for it at the new door)
-        assert gone.json()["error"]["code"] == "room_moved"
-        assert code in gone.json()["error"]["message"]
-        asked = client.post("/api/online/moved", json={"codes": [old.code, "nosuchroomatall"]})
-        assert asked.status_code == 200 and asked.json() == {"moved": {old.code: code}}
-    # at the next start the old door still knows (the room is at the table's door)
+                              headers={"X-Seat-Token": old["host_token"]})
+        assert exported.status_code == 200 and exported.text == old["mat"]
+        # a page that kept the old seat hears where its room went
+        asked = client.post("/api/online/moved",
+                            json={"codes": [old["code"], "nosuchroomatall"]})
+        assert asked.status_code == 200 and asked.json() == {"moved": {old["code"]: code}}
+        # the old door is gone
+        assert client.get(f"/api/online/rooms/{old['code']}").status_code == 404
+    # at the next start the room is at the table's door already: still said moved
     with TestClient(create_app(ServerSettings(db_path=path))) as client:
-        assert client.get(f"/api/online/rooms/{old.code}").json()["error"]["code"] == (
-            "room_moved")
-        assert client.get("/api/online/rooms/nosuchroomatall").json()["error"]["code"] == (
-            "room_not_found")
+        asked = client.post("/api/online/moved", json={"codes": [old["code"]]})
+        assert asked.json() == {"moved": {old["code"]: code}}
 
 
 def test_a_dice_round_in_progress_is_restarted_before_its_roll(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now)
-    room, host = rooms.create(OnlineSettings(time_control="rapid", match_length=1), "Ann",
-                              None)
-    rooms.join(room, "Bob")
-    driver = OldDriver(rooms, room, now)
-    driver.opening()
-    driver.play()
-    roller = room.game.on_roll
-    assert roller is not None
-    number = room.next_round
-    driver.send(roller, type="commit", round=number,
-                commitment=commitment(driver.secret(number, roller)))
-    assert room.round is not None and room.round.commitments  # waiting on the secret
-    position = room.game.position
-    rooms.store.close()
+    old = ROOMS["roll_round"]
+    path = _old_db(tmp_path, "roll_round")
     migrate_rooms(path, RoomStore(path), wall=WALL)
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
-    code = table_code(room.code)
+    code = table_code(old["code"])
     assert svc.restore() == [code]
     new = svc.room(code)
-    side: Side = "white" if roller is WHITE else "black"
-    assert new.round is None and new.next_round == number
-    assert new.table.chance_due() == {side}  # the roller commits again
-    assert new.table.game.match.current.position == position  # type: ignore[attr-defined]
-    assert new.table.clock is not None and new.table.clock.running == side
-    assert svc.seat_for(code, host) == "white"
+    # Black had committed to round 2 (its roll), White's secret not sent yet
+    assert new.round is None and new.next_round == 2
+    assert new.table.chance_due() == {"black"}  # the roller commits again
+    match = new.table.game.match  # type: ignore[attr-defined]
+    assert match.current.position == _old_match("roll_round").current.position
+    assert match.current.phase is Phase.ROLL
+    assert new.table.clock is not None and new.table.clock.running == "black"
+    assert svc.seat_for(code, old["host_token"]) == "white"
     _finish(svc, code)
     outcome = svc.room(code).view(None)["outcome"]
     assert outcome["reason"] == "match" and outcome["points"] >= 1  # (a gammon scores 2)
 
 
 def test_the_old_doors_single_game_is_the_tables_single_game(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now)
-    room, _ = rooms.create(OnlineSettings(cube=True), "Ann", None)
-    rooms.join(room, "Bob")
-    driver = OldDriver(rooms, room, now)
-    driver.opening()
-    driver.play()
-    mat = match_mat(room.match, ("Ann", "Bob"))
-    rooms.store.close()
+    old = ROOMS["single"]
+    path = _old_db(tmp_path, "single")
     migrate_rooms(path, RoomStore(path), wall=WALL)
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
-    code = table_code(room.code)
+    code = table_code(old["code"])
     svc.restore()
     match = svc.room(code).table.game.match  # type: ignore[attr-defined]
-    assert match.length == 0 and match.cube and format_mat(match) == mat
+    assert match.length == 0 and match.cube and format_mat(match) == old["mat"]
     assert svc.info(code)["settings"]["length"] == 0 and svc.info(code)["settings"]["single"]
     # the one game is the whole room: a forfeit ends it (money play would go on)
     game = svc.room(code).table.game
@@ -464,28 +400,28 @@ def test_with_redis_the_rooms_move_to_redis(tmp_path: Path) -> None:
                                                                          timeout=0.5):
                 break
             time.sleep(0.05)
-        path = tmp_path / "games.sqlite3"
-        old, host_token, guest_token = _mid_match(path, time.time())
-        code = table_code(old.code)
+        old = ROOMS["mid_match"]
+        path = _old_db(tmp_path, "mid_match", wall=time.time())
+        code = table_code(old["code"])
         report = migrate_to_redis(path, url)
-        assert report.moved == {old.code: code} and not report.kept
-        assert OldRoomStore(path).codes() == []
+        assert report.moved == {old["code"]: code} and not report.kept
+        assert _old_codes(path) == []
         assert migrate_to_redis(path, url) == MigrationReport()  # twice: nothing more
 
         async def seats() -> tuple[Side, Side, str]:
             service = SharedRoomService({"backgammon": RULES}, RedisRoomStore(url),
                                         now=FakeNow())
             try:
-                sides = (await service.open_seat(code, host_token),
-                         await service.open_seat(code, guest_token))
-                _, text = await service.export(code, host_token, "mat")
+                sides = (await service.open_seat(code, old["host_token"]),
+                         await service.open_seat(code, old["guest_token"]))
+                _, text = await service.export(code, old["host_token"], "mat")
             finally:
                 await service.redis_store.close()
             return sides[0], sides[1], text
 
         host_side, guest_side, mat = asyncio.run(seats())
         assert (host_side, guest_side) == ("white", "black")
-        assert mat == match_mat(old.match, ("Ann", "Bob"))
+        assert mat == old["mat"]
     finally:
         server.terminate()
         server.wait(10)
@@ -503,110 +439,74 @@ def _copy_room(path: Path, code: str, *others: str) -> None:
 
 def test_codes_that_fold_together_or_a_store_that_refuses_keep_the_rooms_old(
         tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, _, _ = _mid_match(path)
-    _copy_room(path, old.code, "ab-cdEFGH1234567", "abcdefgh1234567_")  # both ABCDEFGH1234567
+    old = ROOMS["mid_match"]["code"]
+    path = _old_db(tmp_path, "mid_match")
+    _copy_room(path, old, "ab-cdEFGH1234567", "abcdefgh1234567_")  # both ABCDEFGH1234567
     report = migrate_rooms(path, RoomStore(path, max_record_bytes=200), wall=WALL + 60)
     assert report.moved == {}
-    assert set(report.kept) == {old.code, "ab-cdEFGH1234567", "abcdefgh1234567_"}
+    assert set(report.kept) == {old, "ab-cdEFGH1234567", "abcdefgh1234567_"}
     assert report.kept["abcdefgh1234567_"] == (
         "its code at the table's door, ABCDEFGH1234567, is also room 'ab-cdEFGH1234567''s")
-    assert report.kept[old.code].startswith("the table's store refused it: ")
-    assert sorted(OldRoomStore(path).codes()) == sorted(report.kept)  # all still there
+    assert report.kept[old].startswith("the table's store refused it: ")
+    assert sorted(_old_codes(path)) == sorted(report.kept)  # all still there
     assert RoomStore(path).load_all() == []
     # a room of the table's door holding the code already: the old room stays
     target = RoomStore(path)
-    other = convert_room(OldRoomStore(path).load(old.code))
+    rows = dict(read_rooms(path))
+    item = rows[old]
+    assert not isinstance(item, Exception)
+    other = convert_room(item)
     taken = {**other.record, "tokens": {"white": "1" * 64, "black": "2" * 64}}
     target.save("ABCDEFGH1234567", "backgammon", None, 1, taken)
     again = migrate_rooms(path, target, wall=WALL + 60)
-    assert again.moved == {old.code: table_code(old.code)}
+    assert again.moved == {old: table_code(old)}
     assert again.kept["ab-cdEFGH1234567"] == (
         "its code at the table's door, ABCDEFGH1234567, is another room's")
-    assert sorted(OldRoomStore(path).codes()) == ["ab-cdEFGH1234567", "abcdefgh1234567_"]
-
-
-def test_keep_old_rooms_leaves_them_at_the_old_door(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, _, _ = _mid_match(path, time.time())
-    monkeypatch.setenv("BACKGAMMON_KEEP_OLD_ROOMS", "1")
-    with TestClient(create_app(ServerSettings(db_path=path))) as client:
-        info = client.get(f"/api/online/rooms/{old.code}")
-        assert info.status_code == 200 and info.json()["code"] == old.code
-    assert OldRoomStore(path).codes() == [old.code]
+    assert sorted(_old_codes(path)) == ["ab-cdEFGH1234567", "abcdefgh1234567_"]
 
 
 def test_redis_out_of_reach_keeps_the_rooms_for_the_next_start(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    old, _, _ = _mid_match(path, time.time())
+    old = ROOMS["mid_match"]["code"]
+    path = _old_db(tmp_path, "mid_match", wall=time.time())
     report = migrate_to_redis(path, f"redis://127.0.0.1:{_free_port()}/0")
-    assert report.moved == {} and list(report.kept) == [old.code]
-    assert report.kept[old.code].startswith("Redis did not answer")
-    assert OldRoomStore(path).codes() == [old.code]
+    assert report.moved == {} and list(report.kept) == [old]
+    assert report.kept[old].startswith("Redis did not answer")
+    assert _old_codes(path) == [old]
 
 
 def test_sides_after_a_rematch_and_a_rematch_asked_carry_over(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now)
-    made = []
-    for _ in range(2):
-        room, host = rooms.create(OnlineSettings(match_length=1), "Ann", None)
-        guest = rooms.join(room, "Bob")
-        driver = OldDriver(rooms, room, now)
-        driver.opening()
-        mover = room.game.on_roll
-        assert mover is not None
-        driver.send(mover, type="resign", level="single")
-        driver.send(mover.opponent, type="accept")
-        assert room.phase is RoomPhase.FINISHED
-        driver.send(WHITE, type="rematch")  # Ann asks
-        made.append((room, host, guest, driver))
-    swapped, asked = made[0], made[1]
-    swapped[3].send(BLACK, type="rematch")  # Bob too: a new match, Ann now Black
-    assert swapped[0].colors[Seat.HOST] is BLACK and swapped[0].phase is RoomPhase.PLAYING
-    rooms.store.close()
+    swapped, asked = ROOMS["rematch_swapped"], ROOMS["rematch_asked"]
+    path = _old_db(tmp_path, "rematch_swapped", "rematch_asked")
     report = migrate_rooms(path, RoomStore(path), wall=WALL)
     assert len(report.moved) == 2
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
     svc.restore()
-    code = table_code(swapped[0].code)
-    assert svc.seat_for(code, swapped[1]) == "black" and svc.seat_for(code, swapped[2]) == "white"
+    code = table_code(swapped["code"])  # both asked: a new match, Ann (the host) now Black
+    assert svc.seat_for(code, swapped["host_token"]) == "black"
+    assert svc.seat_for(code, swapped["guest_token"]) == "white"
     assert svc.room(code).names == {"white": "Bob", "black": "Ann"}
     assert svc.room(code).table.game.outcome() is None  # the new match, from its opening
-    code = table_code(asked[0].code)
+    code = table_code(asked["code"])
     room = svc.room(code)
     assert room.table.game.outcome() is not None and room.rematch == {"white"}
     svc.handle(code, "black", {"type": "rematch"})  # Bob answers at the new door
-    assert svc.seat_for(code, asked[1]) == "black"  # sides swapped there
+    assert svc.seat_for(code, asked["guest_token"]) == "white"  # sides swapped there
     assert svc.room(code).table.game.outcome() is None
 
 
 def test_an_opening_round_in_progress_starts_again(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    now = FakeNow(1000.0)
-    rooms = _old_rooms(path, now)
-    room, _ = rooms.create(OnlineSettings(time_control="blitz", match_length=5), "Ann", None)
-    rooms.join(room, "Bob")
-    driver = OldDriver(rooms, room, now)
-    number = room.next_round
-    for color in (WHITE, BLACK):  # both commitments in, no reveal yet
-        driver.send(color, type="commit", round=number,
-                    commitment=commitment(driver.secret(number, color)))
-    assert room.round is not None and len(room.round.commitments) == 2
-    assert room.clock is not None
-    left = {"white": room.clock.remaining(WHITE), "black": room.clock.remaining(BLACK)}
-    assert left == {"white": 178.5, "black": 177.0}  # each commitment's wait, charged
-    rooms.store.close()
+    old = ROOMS["opening_round"]
+    path = _old_db(tmp_path, "opening_round")
     migrate_rooms(path, RoomStore(path), wall=WALL)
     svc = RoomService({"backgammon": RULES}, RoomStore(path), now=FakeNow())
-    code = table_code(room.code)
+    code = table_code(old["code"])
     svc.restore()
     new = svc.room(code)
     assert new.round is None and new.table.chance_due() == {"white", "black"}
     clock = new.table.clock_view()
     assert clock is not None and clock["running"] is None
-    assert clock["remaining"] == left  # the reveals' waits start again
+    # each commitment's wait charged at the old door (1.5 s for White, 3 s for Black); the
+    # reveals' waits start again
+    assert clock["remaining"] == {"white": 178.5, "black": 177.0}
     _finish(svc, code)
     assert max(svc.room(code).table.game.match.score) >= 5  # type: ignore[attr-defined]

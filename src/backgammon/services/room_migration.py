@@ -1,12 +1,13 @@
-"""Rooms stored by backgammon's own online door, carried over to the table's door (issue 33).
+"""Rooms stored by backgammon's old online door, carried over to the table's door (issue 33).
 
-Backgammon's online play moves from its own door (:mod:`backgammon.services.online`, its
-rooms stored action by action in :class:`backgammon.services.room_store.RoomStore`) to the
-game-agnostic table's door (:mod:`gametable.rooms`, one record a room in
-:class:`gametable.room_store.RoomStore`, or in Redis with ``serve --redis``). Both stores live
-in the same database file. At ``backgammon serve`` startup, before either door serves, every
-live room of the old store is converted (:func:`convert_room`), written to the new store,
-then deleted from the old one (:func:`migrate_rooms`, :func:`migrate_rooms_to_redis`):
+Backgammon's online play moved from its own door (``services/online/``, deleted; its rooms
+stored action by action in the tables ``online_rooms`` and ``online_actions``, read here by
+the frozen reader :mod:`backgammon.services.old_rooms`) to the game-agnostic table's door
+(:mod:`gametable.rooms`, one record a room in :class:`gametable.room_store.RoomStore`, or in
+Redis with ``serve --redis``). Both stores live in the same database file. At ``backgammon
+serve`` startup, before the door serves, every live room of the old store is converted
+(:func:`convert_room`), written to the new store, then deleted from the old one
+(:func:`migrate_rooms`, :func:`migrate_rooms_to_redis`):
 
 * **Its code**: the old door's codes are 16 URL-safe characters (``A-Z a-z 0-9 - _``); the
   table's door and its page spell a code in upper case, letters and digits only
@@ -15,16 +16,15 @@ then deleted from the old one (:func:`migrate_rooms`, :func:`migrate_rooms_to_re
   is what ``normalCode`` makes of the old code, so an old link or kept seat, normalised by the
   page, opens it. Two old codes that fold to the same one (or a new room already holding it)
   keep the later room in the old store.
-* **The game**: the match is replayed from the old room's log (the old door's own replay,
-  :meth:`PersistentRooms._replay
-  <backgammon.services.online.persist.PersistentRooms._replay>`), and its log (settings,
+* **The game**: the match is replayed from the old room's rows by the old door's rules
+  (:func:`backgammon.services.old_rooms.replay_room`), and its log (settings,
   scores, cube, Crawford, every roll with its dice) becomes the table's log; a play half made
   (checkers moved, the turn not ended) is taken back: the new door takes whole plays, the
   dice stay. The settings: ``length`` (0 for money play and for the old door's single game,
   which is the table's ``single`` setting), ``cube``, ``jacoby``, ``beavers``, gammons counted.
 * **The seats**: each seat's side (after a rematch the host may play Black), its name and
   the SHA-256 of its token. Both doors keep ``sha256(token).hexdigest()``
-  (``persist.token_hash``, ``gametable.room.token_hash``), so the hashes are copied and the
+  (``gametable.room.token_hash`` at the new door), so the hashes are copied and the
   players' existing tokens open the same seats. A room nobody has joined keeps its free
   seat.
 * **The clock**: the time control, each side's time left as at the old room's last stored
@@ -45,9 +45,9 @@ then deleted from the old one (:func:`migrate_rooms`, :func:`migrate_rooms_to_re
   <backgammon.services.stats.StatsStore.rename_session>`), so the new door does not count
   them again.
 
-Not carried: rooms closed (a player left), aborted or expired (no play can follow: the old
-door drops them at their expiry), and rooms the old door would drop at start (not written for
-``stale_after``; over and past ``expiry``): they stay in the old store, counted in
+Not carried: rooms closed (a player left) or aborted (no play can follow), and rooms the old
+door would have dropped at start (not written for :data:`OLD_STALE_AFTER`; over and not
+written for :data:`OLD_EXPIRY`): they are deleted from the old store, counted in
 :attr:`MigrationReport.ended`. The expiry at the new door counts from the migration (as from
 any restart: :meth:`RoomService.restore <gametable.rooms.RoomService.restore>`).
 
@@ -60,11 +60,10 @@ after its record is written to the new one; a room found in the new store alread
 same seats (a run that stopped between the two) is deleted from the old store without being
 written again. Running it twice is harmless. A room that cannot be converted (damaged, its
 actions no longer replay, its code taken, the new store refuses it, Redis out of reach) stays
-in the old store, logged with the reason (:attr:`MigrationReport.kept`); the old door still
-serves it. A page coming back to a moved room at the old door is told ``room_moved``
-(:func:`moved_finder`, :attr:`PersistentRooms.moved_to
-<backgammon.services.online.persist.PersistentRooms.moved_to>`), and the page's
-``js/seat_migration.js`` carries its seat to the new door.
+in the old store, logged with the reason (:attr:`MigrationReport.kept`), to be tried again at
+the next start (no door serves it). A page that kept a seat of the old door asks where its
+room went (``POST /api/online/moved``, :mod:`backgammon.server.moved_api`, answered by
+:func:`moved_finder`), and ``js/seat_migration.js`` carries its seat to the new door.
 """
 
 from __future__ import annotations
@@ -76,7 +75,7 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -85,12 +84,19 @@ from backgammon.adapter import RULES, TableMatch
 from backgammon.core.match import Match
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.services.clock import Clock as OldClock
-from backgammon.services.online.persist import DEFAULT_STALE_AFTER, PersistentRooms
-from backgammon.services.online.rooms import DEFAULT_EXPIRY, RoomPhase, Seat
-from backgammon.services.online.rooms import Room as OldRoom
-from backgammon.services.room_store import RoomStore as OldRoomStore
-from backgammon.services.room_store import StoredRoom as OldStoredRoom
-from backgammon.services.room_store import StoredRoomError
+from backgammon.services.old_rooms import (
+    FINISHED,
+    GUEST,
+    HOST,
+    PLAYING,
+    WAITING,
+    OldRoom,
+    OldRoomError,
+    StoredRow,
+    delete_room,
+    read_rooms,
+    replay_room,
+)
 from backgammon.services.stats import StatsStore, online_session, room_session
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
@@ -122,7 +128,13 @@ __all__ = [
 #: The game's name at the table.
 GAME: Final = "backgammon"
 #: The phases of an old room that play can follow (the others are final).
-LIVE: Final = frozenset({RoomPhase.WAITING, RoomPhase.PLAYING, RoomPhase.FINISHED})
+LIVE: Final = frozenset({WAITING, PLAYING, FINISHED})
+#: Seconds after its last write that the old door dropped a stored room at start, whatever
+#: its phase (its ``DEFAULT_STALE_AFTER``).
+OLD_STALE_AFTER: Final = 24 * 3600.0
+#: Seconds after its last write that the old door dropped a room that was over (its
+#: ``DEFAULT_EXPIRY``).
+OLD_EXPIRY: Final = 600.0
 _CODE_RE: Final = re.compile(r"^[A-Z0-9]{4,16}$")
 
 
@@ -132,7 +144,7 @@ class MigrationError(TableError, ValueError):
 
 
 class RoomEndedError(MigrationError):
-    """An old room no play can follow (closed, aborted, expired): not carried over."""
+    """An old room no play can follow (closed, aborted): not carried over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +158,7 @@ class TableRoom:
         record: the room's record (:meth:`gametable.room.Room.to_record`, with ``"over"`` as
             :class:`~gametable.rooms.RoomService` saves it).
         session: the session the old door counted the match's games under in browsers'
-            records (:func:`~backgammon.services.stats.online_session`).
+            records (``online:CODE:N``, :func:`~backgammon.services.stats.online_session`).
         winners: each game's winner by number (None while it is not over).
     """
 
@@ -166,8 +178,8 @@ class MigrationReport:
         moved: old code -> new code, for each room now at the table's door (written by this
             run, or found there from a run that stopped before deleting it).
         kept: old code -> why, for each live room left in the old store.
-        ended: the codes of the rooms left in the old store because no play can follow
-            (closed, aborted, expired, or past the old door's expiry: it drops them).
+        ended: the codes of the rooms deleted from the old store because no play can follow
+            (closed, aborted, or past the old door's expiry: it would have dropped them).
     """
 
     moved: dict[str, str] = field(default_factory=dict)
@@ -216,13 +228,12 @@ def _clock_record(clock: OldClock | None, turn: Side | None) -> dict[str, Any] |
     }
 
 
-def convert_room(item: OldStoredRoom, *,
+def convert_room(item: StoredRow, *,
                  time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS) -> TableRoom:
     """Convert one stored old-door room into the table's record (see the module docstring).
 
     Args:
-        item: the room as the old store gives it (:meth:`RoomStore.load
-            <backgammon.services.room_store.RoomStore.load>`).
+        item: the room's rows (:func:`backgammon.services.old_rooms.read_rooms`).
         time_controls: the time controls' values the old door ran with (``backgammon serve``'s
             configured ones), so the replayed clocks are the ones the players saw.
 
@@ -236,14 +247,11 @@ def convert_room(item: OldStoredRoom, *,
         MigrationError: the room does not replay, its code does not fit the new door, or the
             record does not rebuild (the message says why).
     """
-    replayer = PersistentRooms(OldRoomStore(":memory:"), now=lambda: 0.0, wall=time.time,
-                               time_controls=time_controls)
     try:
-        room, _clock, hashes = replayer._replay(item)
-    except StoredRoomError as exc:
+        room = replay_room(item, time_controls)
+    except OldRoomError as exc:
         raise MigrationError(str(exc)) from None
-    finally:
-        replayer.store.close()
+    hashes = room.hashes
     if room.phase not in LIVE:
         raise RoomEndedError(f"it is {room.phase}: no play can follow")
     code = table_code(item.code)
@@ -254,7 +262,7 @@ def convert_room(item: OldStoredRoom, *,
     log = match.to_log()
     tokens: dict[Side, str | None] = {side: None for side in SIDES}
     names: dict[Side, str] = {side: "" for side in SIDES}
-    for seat in (Seat.HOST, Seat.GUEST):
+    for seat in (HOST, GUEST):
         side = _side(room.colors[seat])
         tokens[side] = hashes.get(seat)
         if seat in hashes:
@@ -288,16 +296,15 @@ def convert_room(item: OldStoredRoom, *,
         "names": names,
         "round": None,  # a round in progress is restarted (module docstring)
         "next_round": room.next_round,
-        "rematch": sorted(_side(room.colors[seat]) for seat in room.rematch_offers),
+        "rematch": sorted(_side(room.colors[seat]) for seat in room.rematch),
         "history": [],
         "room_version": 0,
         "over": progress.outcome() is not None,
     }
     _check(record, match)
-    owner = item.header.get("address")
     winners = tuple(None if g.outcome is None else _side(g.outcome.winner)
                     for g in match.games)
-    return TableRoom(item.code, code, owner if isinstance(owner, str) else None, record,
+    return TableRoom(item.code, code, room.address, record,
                      online_session(item.code, room.match_number), winners)
 
 
@@ -327,29 +334,30 @@ def _same_seats(record: Mapping[str, Any], room: TableRoom) -> bool:
     return bool(ours) and stored == ours
 
 
-def _candidates(old: OldRoomStore, report: MigrationReport, *, wall: float,
+def _candidates(db_path: str | Path, report: MigrationReport, *, wall: float,
                 time_controls: Mapping[str, TimeControl | None], stale_after: float,
                 expiry: float) -> list[TableRoom]:
-    """The old store's live rooms converted; the others recorded in ``report``."""
+    """The old store's live rooms converted; the ended ones deleted, the others recorded in
+    ``report``."""
     converted: list[TableRoom] = []
     codes: dict[str, str] = {}
-    for code, item in old.load_all():
-        if isinstance(item, StoredRoomError):
+    for code, item in read_rooms(db_path):
+        if isinstance(item, OldRoomError):
             _keep(report, code, str(item))
             continue
         if wall - item.updated_at >= stale_after:
-            report.ended.append(code)  # the old door drops it at start
+            _ended(db_path, report, code)  # the old door dropped it at start
             continue
         try:
             room = convert_room(item, time_controls=time_controls)
         except RoomEndedError:
-            report.ended.append(code)
+            _ended(db_path, report, code)
             continue
         except MigrationError as exc:
             _keep(report, code, str(exc))
             continue
         if room.record["over"] and wall - item.updated_at >= expiry:
-            report.ended.append(code)  # over and past the old door's expiry
+            _ended(db_path, report, code)  # over and past the old door's expiry
             continue
         if room.code in codes:
             _keep(report, code, f"its code at the table's door, {room.code}, is also room "
@@ -360,9 +368,19 @@ def _candidates(old: OldRoomStore, report: MigrationReport, *, wall: float,
     return converted
 
 
+def _ended(db_path: str | Path, report: MigrationReport, code: str) -> None:
+    """A room no play can follow: deleted from the old store (the next run tries again when
+    the delete fails)."""
+    try:
+        delete_room(db_path, code)
+    except sqlite3.Error as exc:
+        logger.error("online room %s: ended, not deleted from the old store (%s)", code, exc)
+    report.ended.append(code)
+
+
 def _keep(report: MigrationReport, code: str, why: str) -> None:
     report.kept[code] = why
-    logger.error("online room %s stays at backgammon's own door: %s", code, why)
+    logger.error("online room %s stays in the old door's store: %s", code, why)
 
 
 def _carry_stats(stats: StatsStore, room: TableRoom) -> None:
@@ -384,10 +402,10 @@ def _carry_stats(stats: StatsStore, room: TableRoom) -> None:
             stats.rename_session(browser, room.session, room_session(room.code, 0, side))
 
 
-def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom,
+def _moved(db_path: str | Path, report: MigrationReport, room: TableRoom,
            stats: StatsStore | None) -> None:
     """The room is at the table's door: its games counted in browsers' records follow it,
-    and it is forgotten at the old door."""
+    and it is deleted from the old store."""
     if stats is not None:
         try:
             _carry_stats(stats, room)
@@ -395,7 +413,7 @@ def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom,
             logger.error("online room %s: its games counted in browsers' records were not "
                          "carried over (%s)", room.old_code, exc)
     try:
-        old.delete(room.old_code)
+        delete_room(db_path, room.old_code)
     except sqlite3.Error as exc:  # the next run finds it moved already and deletes it then
         logger.error("online room %s: moved to the table's door as %s, not deleted from the "
                      "old store (%s)", room.old_code, room.code, exc)
@@ -405,8 +423,8 @@ def _moved(old: OldRoomStore, report: MigrationReport, room: TableRoom,
 
 def migrate_rooms(db_path: str | Path, target: RoomStore, *,
                   time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
-                  wall: float | None = None, stale_after: float = DEFAULT_STALE_AFTER,
-                  expiry: float = DEFAULT_EXPIRY,
+                  wall: float | None = None, stale_after: float = OLD_STALE_AFTER,
+                  expiry: float = OLD_EXPIRY,
                   stats: StatsStore | None = None) -> MigrationReport:
     """Move every live room of the old door's store in ``db_path`` to the table's SQLite store
     ``target`` (at start, before :meth:`RoomService.restore
@@ -418,9 +436,9 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
         target: the table's room store (the same file's ``table_rooms``).
         time_controls: the old door's time controls' values (the server's configured ones).
         wall: now, seconds since the epoch (default :func:`time.time`).
-        stale_after: the old door's ``stale_after`` (its rooms not written for that long are
-            left to it: it drops them).
-        expiry: the old door's expiry of a room over (the same).
+        stale_after: rooms not written for that long are deleted (the old door dropped them
+            at start).
+        expiry: rooms over and not written for that long are deleted (the same).
         stats: the browsers' records (the same file's): the games of a moved room's match
             counted at the old door are counted under the new door's session of their seat
             (:func:`_carry_stats`), not again; None leaves the records as they are.
@@ -429,25 +447,22 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
         What was moved, kept (with why) and left as ended.
 
     Raises:
-        StoredRoomError: ``db_path`` is not an SQLite database.
-        sqlite3.Error: the old store cannot be read (nothing is moved).
+        sqlite3.Error: ``db_path`` is not an SQLite database, or its old rooms cannot be
+            read (nothing is moved).
     """
     report = MigrationReport()
     if str(db_path) == ":memory:":
         return report
     now = time.time() if wall is None else wall
-    old = OldRoomStore(db_path)
-    try:
-        rooms = _candidates(old, report, wall=now, time_controls=time_controls,
-                            stale_after=stale_after, expiry=expiry)
-        if not rooms:
-            return report
+    rooms = _candidates(db_path, report, wall=now, time_controls=time_controls,
+                        stale_after=stale_after, expiry=expiry)
+    if rooms:
         stored = {row.code: row for row in target.load_all()}
         for room in rooms:
             found = stored.get(room.code)
             if found is not None:
                 if found.game == GAME and _same_seats(found.record, room):
-                    _moved(old, report, room, stats)
+                    _moved(db_path, report, room, stats)
                 else:
                     _keep(report, room.old_code, f"its code at the table's door, {room.code}, "
                                                  f"is another room's")
@@ -457,9 +472,7 @@ def migrate_rooms(db_path: str | Path, target: RoomStore, *,
             except (TableError, sqlite3.Error) as exc:
                 _keep(report, room.old_code, f"the table's store refused it: {exc}")
                 continue
-            _moved(old, report, room, stats)
-    finally:
-        old.close()
+            _moved(db_path, report, room, stats)
     _summary(report)
     return report
 
@@ -468,8 +481,8 @@ async def migrate_rooms_to_redis(
     db_path: str | Path, store: RedisRoomStore, *,
     idle_expiry: float = IDLE_EXPIRY,
     time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
-    wall: float | None = None, stale_after: float = DEFAULT_STALE_AFTER,
-    expiry: float = DEFAULT_EXPIRY, stats: StatsStore | None = None,
+    wall: float | None = None, stale_after: float = OLD_STALE_AFTER,
+    expiry: float = OLD_EXPIRY, stats: StatsStore | None = None,
 ) -> MigrationReport:
     """:func:`migrate_rooms` with the table's rooms in Redis (``serve --redis``): each room is
     created in ``store`` (:meth:`RedisRoomStore.create
@@ -478,12 +491,12 @@ async def migrate_rooms_to_redis(
     existed), before any process serves them. A process that rebuilds the room charges the
     time since it was written, as for any room in Redis (a moment at start).
 
-    A room Redis does not answer for, and those after it, stay at the old door (kept, with
+    A room Redis does not answer for, and those after it, stay in the old store (kept, with
     the reason), to be moved at the next start.
 
     Raises:
-        StoredRoomError: ``db_path`` is not an SQLite database.
-        sqlite3.Error: the old store cannot be read (nothing is moved).
+        sqlite3.Error: ``db_path`` is not an SQLite database, or its old rooms cannot be
+            read (nothing is moved).
     """
     from gametable.redis_rooms import RoomStoreUnavailable
 
@@ -491,34 +504,30 @@ async def migrate_rooms_to_redis(
     if str(db_path) == ":memory:":
         return report
     now = time.time() if wall is None else wall
-    old = OldRoomStore(db_path)
-    try:
-        rooms = _candidates(old, report, wall=now, time_controls=time_controls,
-                            stale_after=stale_after, expiry=expiry)
-        for index, room in enumerate(rooms):
+    rooms = _candidates(db_path, report, wall=now, time_controls=time_controls,
+                        stale_after=stale_after, expiry=expiry)
+    for index, room in enumerate(rooms):
+        try:
             try:
-                try:
-                    await store.create(room.code, GAME, room.owner, room.record,
-                                       ttl=int(idle_expiry), max_rooms=2**31,
-                                       max_per_owner=2**31, saved_at=time.time())
-                except StaleRoomError:
-                    loaded = await store.load(room.code)
-                    if loaded is not None and _same_seats(loaded.record, room):
-                        _moved(old, report, room, stats)
-                    else:
-                        _keep(report, room.old_code, f"its code at the table's door, "
-                                                     f"{room.code}, is another room's")
-                    continue
-            except RoomStoreUnavailable as exc:  # the rest wait for the next start
-                for left in rooms[index:]:
-                    _keep(report, left.old_code, f"Redis did not answer: {exc}")
-                break
-            except ActionRefused as exc:
-                _keep(report, room.old_code, f"the table's store refused it: {exc}")
+                await store.create(room.code, GAME, room.owner, room.record,
+                                   ttl=int(idle_expiry), max_rooms=2**31,
+                                   max_per_owner=2**31, saved_at=time.time())
+            except StaleRoomError:
+                loaded = await store.load(room.code)
+                if loaded is not None and _same_seats(loaded.record, room):
+                    _moved(db_path, report, room, stats)
+                else:
+                    _keep(report, room.old_code, f"its code at the table's door, "
+                                                 f"{room.code}, is another room's")
                 continue
-            _moved(old, report, room, stats)
-    finally:
-        old.close()
+        except RoomStoreUnavailable as exc:  # the rest wait for the next start
+            for left in rooms[index:]:
+                _keep(report, left.old_code, f"Redis did not answer: {exc}")
+            break
+        except ActionRefused as exc:
+            _keep(report, room.old_code, f"the table's store refused it: {exc}")
+            continue
+        _moved(db_path, report, room, stats)
     _summary(report)
     return report
 
@@ -549,18 +558,21 @@ def migrate_to_redis(db_path: str | Path, url: str, *, idle_expiry: float = IDLE
         return pool.submit(asyncio.run, run()).result()
 
 
-def moved_finder(moved: Mapping[str, str], service: RoomService) -> Callable[[str], str | None]:
-    """Where an old-door room went, for the old door to tell a page coming back to it
-    (:attr:`PersistentRooms.moved_to
-    <backgammon.services.online.persist.PersistentRooms.moved_to>`): a function of an old
+def moved_finder(moved: Mapping[str, str], service: RoomService, *,
+                 kept: Collection[str] = ()) -> Callable[[str], str | None]:
+    """Where an old-door room went, for a page that kept a seat there
+    (``POST /api/online/moved``, :mod:`backgammon.server.moved_api`): a function of an old
     code giving its code at the table's door, or None. It knows the rooms ``moved`` at this
     start (old code -> new code), and those moved at an earlier one that ``service`` holds (a
     backgammon room under :func:`table_code` of the code; with Redis, only rooms held by this
-    process)."""
+    process). The codes ``kept`` (rooms left in the old store at this start) went nowhere,
+    whatever room holds their code at the table's door."""
 
     def find(code: str) -> str | None:
         if code in moved:
             return moved[code]
+        if code in kept:
+            return None
         try:
             new = table_code(code)
             room = service.room(new)
@@ -573,5 +585,5 @@ def moved_finder(moved: Mapping[str, str], service: RoomService) -> Callable[[st
 
 def _summary(report: MigrationReport) -> None:
     if report.moved or report.kept:
-        logger.warning("online rooms: %d moved from backgammon's own door to the table's, %d "
-                       "kept there (see above)", len(report.moved), len(report.kept))
+        logger.warning("online rooms: %d moved from backgammon's old door to the table's, %d "
+                       "kept in its store (see above)", len(report.moved), len(report.kept))
