@@ -1,11 +1,11 @@
-"""What backgammon's page gives a player online at the shared table's door (the default door,
-js/online_tables.js), in real browsers, beside the game itself (test_online_tables_backgammon):
+"""What backgammon's page gives a player online at the shared table's door
+(js/online_tables.js), in real browsers, beside the game itself (test_online_tables_backgammon):
 the live region hears each checker moved and the opponent's play; "why can't this checker go
 there" answered for the turn built on the page; the review and the .mat export of the room's
-match; the forfeit's words in the result box; the claim warning counted down while the
-opponent is gone; auto-roll; the finished games in the browser's record; the New game
-dialog's list of this browser's seats, with Return; and a seat of backgammon's own door in
-``#online=CODE`` still reaching its room. Screenshots: ``test-artifacts/e2e/tables-page-*.png``.
+match; the forfeit's words in the result box; an opponent who leaves closes the room ("Room
+closed", no rematch), also when the game was over; the claim warning counted down while the
+opponent is gone; auto-roll; the finished games in the browser's record; the New game dialog's
+list of this browser's seats, with Return. Screenshots: ``test-artifacts/e2e/tables-page-*.png``.
 """
 
 from __future__ import annotations
@@ -64,8 +64,15 @@ def start(open_player: Callable[..., Player], *, length: int = 0, cube: bool = T
     bob.page.fill("#online-name", "Bob")
     bob.page.click("#online-submit")
     settle(alice, bob)
-    assert alice.data("onlineDoor") == "tables" and bob.data("onlineDoor") == "tables"
     return alice, bob, code
+
+
+def closed(player: Player, name: str, side: str) -> None:
+    """The page says the room is closed: ``name`` (``side``) left it; no rematch is offered."""
+    assert player.text("#online-note") == f"Room closed: {name} ({side}) left the room."
+    assert player.text("#online-opponent") == f"{name} has left the game."
+    assert player.data("onlinePhase") == "closed"
+    assert not player.visible("#rematch-button")
 
 
 def announced(player: Player) -> list[str]:
@@ -141,7 +148,6 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
     again.wait_for_selector("#new-game-dialog[open]")
     item = again.locator(f'#online-seats-list li[data-code="{code}"]')
     item.wait_for()
-    assert item.get_attribute("data-door") == "tables"
     assert re.fullmatch(r"Online single game\s*Your room \(Alice\) · in play, or over: a "
                         rf"rematch is possible · code {code}\s*Return", item.inner_text()), (
         item.inner_text())
@@ -150,15 +156,17 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
 
     # Bob leaves: Alice wins by forfeit, in the words of the old door; both records count it
     bob.page.click("#online-leave")
-    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'finished'")
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'")
     alice.wait_idle()
     # (a single game left: three times the cube, as the old door forfeits it)
     assert alice.text("#result-text") == "You win 3 points by forfeit: Bob left the game."
+    closed(alice, "Bob", "black")
     shot(alice, "5-forfeit")
     alice.page.reload()  # the room keeps the cause: a reload still says it
-    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'finished'")
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'")
     alice.wait_idle()
     assert alice.text("#result-text") == "You win 3 points by forfeit: Bob left the game."
+    closed(alice, "Bob", "black")
     browser_id = alice.page.evaluate("localStorage.getItem('backgammon.browser')")
     alice.page.wait_for_function(
         "(id) => fetch('/api/stats?browser=' + id).then(r => r.json())"
@@ -217,18 +225,3 @@ def test_auto_roll_rolls_when_no_double_is_possible(
     settle(alice, bob)  # nobody clicked Roll: the second player's dice were thrown
     log = second.dice_log()
     assert len(log) == rounds + 1 and log[-1]["roller"] == second.color, log
-
-
-def test_a_seat_of_the_old_door_in_the_address_still_reaches_its_room(
-        open_player: Callable[..., Player], server: ServerProcess) -> None:  # noqa: F811
-    room: dict[str, Any] = server.post("/api/online/rooms", {"name": "Alice"})
-    code = room["code"]
-    alice = open_player(None)
-    alice.page.goto(server.url + "/health")
-    alice.page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                        [f"backgammon.online.{code}.host",
-                         json.dumps({"token": room["token"], "seen": 1})])
-    alice.page.goto(f"{server.url}/#online={code}")
-    alice.page.wait_for_function("() => document.body.dataset.onlineSeat === 'host'")
-    assert alice.data("onlineDoor") == ""  # backgammon's own door's page
-    assert alice.text("#online-code") == code

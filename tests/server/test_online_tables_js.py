@@ -1,8 +1,9 @@
-"""The shared door's page module (``static/js/online_tables.js``), its parts that decide
-without a server, run by Node with the browser's storage, address and ``fetch`` stood in for:
-which door the page plays at (the shared one by default; ``?door=rooms``, the setting, or a
-room backgammon's own door still holds: the old one), one game cut from a ``.mat`` match for
-the export, and this browser's backgammon seats at the shared door for the New game dialog."""
+"""The online page module (``static/js/online_tables.js``), its parts that decide without a
+server, run by Node with the browser's storage, address and ``fetch`` stood in for: the room
+an address names and the code in a pasted invite (the shared door's codes, and the old door's,
+which seat_migration.js carries over), one game cut from a ``.mat`` match for the export, and
+this browser's backgammon seats at the shared door for the New game dialog; nothing asks the
+server."""
 
 from __future__ import annotations
 
@@ -44,19 +45,12 @@ globalThis.fetch = async (path) => {
 };
 const m = await import(process.argv[2]);
 const out = {};
-out.doors = [m.onlineDoor(at("", "")), m.onlineDoor(at("?door=rooms", "")),
-  m.onlineDoor(at("?door=tables", ""))];
-local.setItem("bg.onlineDoor", "rooms");
-out.doors.push(m.onlineDoor(at("", "")), m.onlineDoor(at("?door=tables", "")));
-local.removeItem("bg.onlineDoor");
-out.picked = [
-  await m.pickDoor(at("", "")),
-  await m.pickDoor(at("", "#join=ABCD2345")),
-  await m.pickDoor(at("", "#join=old_Room-held1")),
-  await m.pickDoor(at("", "#online=old_Room-gone1")),
-  await m.pickDoor(at("?door=tables", "#join=old_Room-held1")),
-];
-out.asked = asked;
+out.rooms = [m.roomFromLocation(at("", "")), m.roomFromLocation(at("", "#join=ABCD2345")),
+  m.roomFromLocation(at("?x=1", "#online=old_Room-held1")), m.roomFromLocation(at("", "#join=ab")),
+  m.roomFromLocation(at("", "#game=g1&online=ABCD2345"))];
+out.codes = [m.codeFromText(" ABCD2345 "), m.codeFromText("http://host:8765/#join=ABCD2345"),
+  m.codeFromText("see http://h/?a=1#online=old_Room-held1 now"), m.codeFromText("ABC"),
+  m.codeFromText("")];
 const mat = [" 3 point match", "", " Game 1", " White : 0   Black : 0", "  1) 31: 8/5 6/5",
   "      Wins 1 point", "", " Game 2", " White : 1   Black : 0", "  1)    52: 13/8 13/11",
   ""].join("\\n");
@@ -73,6 +67,7 @@ out.seats = m.tablesSeats();
 m.forgetTablesSeat("AAAA2222");
 out.after = [m.tablesSeats().map((s) => s.code),
   JSON.parse(local.getItem("bg.onlineTables.hosted"))];
+out.asked = asked;
 console.log(JSON.stringify(out));
 """
 
@@ -86,18 +81,18 @@ def run_harness(tmp_path: Path) -> dict[str, Any]:
                           timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["asked"] == []  # nothing here asks the server
     return out
 
 
-def test_the_door_the_export_cut_and_the_seats(tmp_path: Path) -> None:
+def test_the_address_the_invite_the_export_cut_and_the_seats(tmp_path: Path) -> None:
     out = run_harness(tmp_path)
-    # the shared door by default; the old one when asked by the address or the setting
-    assert out["doors"] == ["tables", "rooms", "tables", "rooms", "tables"]
-    # no room, a code as the shared door makes them: no question asked; an old code: the old
-    # door while it holds the room, else the shared door's (moved, or gone); ?door= decides
-    assert out["picked"] == ["tables", "tables", "rooms", "tables", "tables"]
-    assert out["asked"] == ["/api/online/rooms/old_Room-held1",
-                            "/api/online/rooms/old_Room-gone1"]
+    # the room an address names: an invite (join) or a page in the room (online)
+    assert out["rooms"] == [None, {"code": "ABCD2345", "mode": "join"},
+                            {"code": "old_Room-held1", "mode": "online"}, None,
+                            {"code": "ABCD2345", "mode": "online"}]
+    # the code in what a person pasted: the code, or a link holding it
+    assert out["codes"] == ["ABCD2345", "ABCD2345", "old_Room-held1", None, None]
     assert out["whole"] is True
     assert out["game2"] == (" 3 point match\n\n Game 2\n White : 1   Black : 0\n"
                             "  1)    52: 13/8 13/11\n")

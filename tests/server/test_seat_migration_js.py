@@ -3,7 +3,9 @@ by Node with the browser's storage, address and ``fetch`` stood in for: an old-d
 room the server says it moved (``POST /api/online/moved``) is kept as the shared door's seat
 under the code the server moved the room to
 (:func:`backgammon.services.room_migration.table_code`) and forgotten at the old door, the
-address naming it rewritten; a seat whose room the old door still holds is left alone."""
+address naming it rewritten; a seat whose room did not move is left as it is. The module is
+the page's one reader of the old door's localStorage format (``keptSeats``): entries that
+are not old seats are not read as seats."""
 
 from __future__ import annotations
 
@@ -42,15 +44,19 @@ globalThis.document = { getElementById() { return null; }, addEventListener() {}
   querySelector() { return null; }, querySelectorAll() { return []; } };
 local.setItem("backgammon.online.MOVED.host", JSON.stringify({ token: "host-token", seen: 5 }));
 local.setItem("backgammon.online.STAYS.guest", JSON.stringify({ token: "guest-token", seen: 3 }));
+local.setItem("backgammon.online.name", "Ann");
+local.setItem("backgammon.online.short1.host", JSON.stringify({ token: "x" }));
+local.setItem("backgammon.online.noToken12.guest", JSON.stringify({ seen: 9 }));
 const asked = [];
 globalThis.fetch = async (path, init) => {
   asked.push([path, init.method, JSON.parse(init.body)]);
   const moved = JSON.parse(init.body).codes.includes("MOVED") ? { ["MOVED"]: "NEWCODE" } : {};
   return { ok: true, status: 200, json: async () => ({ moved }) };
 };
-const { migrateOldSeats } = await import(process.argv[2]);
+const { keptSeats, migrateOldSeats } = await import(process.argv[2]);
+const kept = keptSeats();
 const result = await migrateOldSeats(loc);
-console.log(JSON.stringify({ result, asked, hash: loc.hash,
+console.log(JSON.stringify({ kept, left: keptSeats(), result, asked, hash: loc.hash,
   seats: JSON.parse(local.getItem("gametable.seats")),
   hosted: JSON.parse(local.getItem("bg.onlineTables.hosted")),
   moved: local.getItem("backgammon.online.MOVED.host"),
@@ -67,6 +73,9 @@ def test_a_moved_rooms_seat_is_kept_at_the_shared_door_and_the_address_follows(
     done = subprocess.run([NODE, str(harness), module], capture_output=True, text=True,
                           timeout=60, check=True)
     out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["kept"] == [{"code": MOVED, "seat": "host", "seen": 5},
+                           {"code": STAYS, "seat": "guest", "seen": 3}]  # the last used first
+    assert out["left"] == [{"code": STAYS, "seat": "guest", "seen": 3}]
     code = table_code(MOVED)
     assert code == "AB3XYZ12345678Q"  # what the page's normalCode makes of the old code
     assert out["asked"] == [["/api/online/moved", "POST", {"codes": [MOVED, STAYS]}]]

@@ -105,8 +105,9 @@ export function localState(previous, game) {
 const REASONS = new Set(["drop", "resign", "timeout"]);
 
 /**
- * An online room's state (online.js calls this for every state it applies).
- * @param {object} state the room's state for this seat
+ * An online room's state (online_tables.js calls this for every view it receives).
+ * @param {object} state the room's state for this seat: {code, you: {seat, color}, phase,
+ *   opponent}
  * @param {boolean} connected whether this page's connection has been welcomed
  */
 export function onlineState(state, connected) {
@@ -124,9 +125,9 @@ export function onlineState(state, connected) {
 }
 
 /**
- * An online game's end (online.js calls this with the room's "game_over" event).
- * @param {object} state the room's state for this seat (from before the event)
- * @param {object} event the game_over event: {game, outcome, log, ...}
+ * An online game's end (online_tables.js calls this when a view shows a result).
+ * @param {object} state the room for this seat: {code, you, settings, game}
+ * @param {object} event the game's end: {seq, outcome, log}
  */
 export function onlineGameOver(state, event) {
   try {
@@ -153,10 +154,10 @@ export function onlineGameOver(state, event) {
 }
 
 /**
- * An online game began after one (online.js calls this with the room's "new_game" event, the
- * next game of a match, and its "new_match" event, a rematch).
- * @param {object} state the room's state for this seat
- * @param {object} event the event
+ * An online game began after one (online_tables.js calls this for the next game of a match
+ * and for a rematch).
+ * @param {object} state the room for this seat: {code}
+ * @param {object} event {seq}
  */
 export function onlineGameBegan(state, event) {
   try {

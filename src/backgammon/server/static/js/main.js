@@ -12,11 +12,10 @@ import { BoardView } from "./board.js";
 import { ClockView } from "./clock.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
-import { OnlineGame, forgetKeptSeat, keptSeats } from "./online.js";
-import { OnlineTables, forgetTablesSeat, pickDoor, tablesSeats } from "./online_tables.js";
+import { OnlineTables, forgetTablesSeat, tablesSeats } from "./online_tables.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
-import { migrateOldSeats } from "./seat_migration.js";
+import { forgetKeptSeat, keptSeats, migrateOldSeats } from "./seat_migration.js";
 import { SetupEditor } from "./setup.js";
 import { StatsView } from "./stats.js";
 import { Tutor } from "./tutor.js";
@@ -448,18 +447,12 @@ function resumeGame(id) {
   resume();
 }
 
-/** Back to this browser's seat in online room `code` (the New game dialog's Return) at
- * `door` ("tables": the shared table's, "rooms": backgammon's own); a seat at the other door
- * than this page's opens the page again there. */
-function returnOnline(code, door = app.door) {
+/** Back to this browser's seat in online room `code` (the New game dialog's Return). */
+function returnOnline(code) {
   const dialog = $("new-game-dialog");
   if (dialog.open) dialog.close("resume");
   endReview();
   if (app.setup && app.setup.active) app.setup.close();
-  if (door !== app.door) {
-    location.assign(`${location.pathname}?door=${door}#online=${code}`);
-    return;
-  }
   app.online.enter(code, "online"); // (a page showing a local game reloads into the room)
 }
 
@@ -556,7 +549,7 @@ function openSettings() {
   $("settings-dialog").showModal();
 }
 
-function wire(door) {
+function wire() {
   // The clocks: a newer state on the server (a side ran out of time) is read and shown.
   app.clock = new ClockView($("clocks"), {
     onStale: () => {
@@ -639,8 +632,9 @@ function wire(door) {
       $("speed-select").value = app.settings.speed;
     },
     onStartOver: () => {
-      // the online seats kept in this browser go too: the page no longer offers to return to
-      // them (an online game on the page is left without a word: its seat is forgotten)
+      // the online seats kept in this browser go too (old-door seats not carried yet with
+      // them): the page no longer offers to return to them (an online game on the page is
+      // left without a word: its seat is forgotten)
       if (app.online && app.online.active) app.online.stop();
       for (const kept of keptSeats()) forgetKeptSeat(kept.code, kept.seat);
       for (const kept of tablesSeats()) forgetTablesSeat(kept.code);
@@ -658,12 +652,8 @@ function wire(door) {
       $("seed-input").value = seed;
     },
   });
-  // Online play: the shared table's door (online_tables.js), or backgammon's own door
-  // (online.js) where the address or the setting asks for it (?door=rooms, localStorage
-  // "bg.onlineDoor") or the room is still that door's (online_tables.js pickDoor)
-  app.door = door;
-  const Online = door === "rooms" ? OnlineGame : OnlineTables;
-  app.online = new Online({
+  // Online play: the shared table's door (online_tables.js)
+  app.online = new OnlineTables({
     board: app.board,
     onView: (previous, view) => app.assist.onState(previous, view),
     onViewWhileReviewing: (view) => app.assist.onLiveWhileReviewing(view),
@@ -781,12 +771,10 @@ applyTheme(app.settings.theme);
 setNumbering(app.settings.numbering);
 wireMenu();
 // Old-door seats whose rooms moved to the shared door are carried there first (issue 33:
-// seat_migration.js, which never rejects); then the door for the address (pickDoor: a room
-// that backgammon's own door still holds is played there).
+// seat_migration.js, which never rejects), so that an old address opens its room.
 migrateOldSeats()
-  .then(() => pickDoor())
-  .catch(() => "tables")
-  .then((door) => {
-    wire(door);
+  .catch(() => null)
+  .then(() => {
+    wire();
     resume();
   });

@@ -1,7 +1,4 @@
-// Backgammon online at the shared table's door (gametable/online.py), the default: the page
-// uses online.js and backgammon's own door instead only when the address says `?door=rooms`
-// or localStorage["bg.onlineDoor"] is "rooms" (`onlineDoor`), until that door is deleted
-// (docs/architecture.md, "Backgammon's online play moves to the shared door").
+// Backgammon online, at the shared table's door (gametable/online.py: /api/rooms, /ws/rooms).
 //
 // room_client.js makes or joins the room, keeps the seat, reconnects, and answers the dice's
 // commit-reveal rounds by itself; table.js draws the view (its `state` is backgammon's view,
@@ -10,21 +7,25 @@
 // (POST /api/positions/turn: the board after it, where each checker can go next, the play so
 // far in notation), and Done sends the play as one action {type: "move", play}.
 //
-// main.js hands this class the person's actions exactly as it hands them to online.js
-// (`perform`), so the board, the buttons and the dialogs are the same. What the page's other
-// modules ask of online play comes from the room: the review and the .mat export from the
-// room's transcript (GET /api/rooms/{code}/export.mat with the seat's token; the review is
-// the server's reading of it, POST /api/records/import), "why can't this checker go there"
-// from POST /api/positions/turn/explain (the turn as built here), the browser's record from
+// main.js hands this class the person's actions as it plays them locally (`perform`), so the
+// board, the buttons and the dialogs are the same. What the page's other modules ask of online
+// play comes from the room: the review and the .mat export from the room's transcript
+// (GET /api/rooms/{code}/export.mat with the seat's token; the review is the server's reading
+// of it, POST /api/records/import), "why can't this checker go there" from
+// POST /api/positions/turn/explain (the turn as built here), the browser's record from
 // POST /api/stats/rooms (the server reads the results from the room).
+//
+// What the room says beside its views: a reconnection to a server that restarted (and kept
+// the room) is said so ("The server restarted; reconnected."); an opponent who leaves closes
+// the room to this page ("Room closed: ... left the room.", no rematch), from the door's
+// `left` frame, or from the room's forfeit (cause "left") after a reload.
 
 import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
 import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
-import { formatClock } from "./clock.js";
+import { clockRow, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
-import { OnlineClock, codeFromText, keptSeats, roomFromLocation, wireOnlineControls } from "./online.js";
 import {
   RoomClient, SEATS_KEY, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
@@ -32,13 +33,15 @@ import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
-/** The setting: "rooms" plays online at backgammon's own (older) door. */
-export const DOOR_KEY = "bg.onlineDoor";
+const COLORS = ["white", "black"];
 /** localStorage: the codes of the rooms this browser made (its seat is the host's). */
 export const HOSTED_KEY = "bg.onlineTables.hosted";
 const MAX_HOSTED = 40;
 const NAME_KEY = "backgammon.online.name";
 const MAX_DICE_LOG = 60;
+/** A room code in an address: this door's (8 letters and digits) or one the old door made
+ * (seat_migration.js carries those here). */
+const CODE_RE = /^[A-Za-z0-9_-]{8,64}$/;
 /** The buttons online play shows and hides (local play's, and the room's own). */
 const CONTROLS = ["roll-button", "double-button", "take-button", "drop-button", "undo-button",
   "done-button", "next-game-button", "resign-button", "online-accept-button", "online-decline-button",
@@ -49,40 +52,103 @@ const ACTIONS = {
   accept: "accept_resignation", decline: "decline_resignation", next: "next_game",
 };
 
-/** Which door online play uses: "tables" (the shared table's, the default) or "rooms"
- * (backgammon's own, until it is deleted). `?door=rooms` (or `?door=tables`) in the address
- * decides; else the setting. */
-export function onlineDoor(loc = window.location) {
-  const asked = new URLSearchParams(loc.search).get("door");
-  if (asked) return asked === "rooms" ? "rooms" : "tables";
-  try {
-    return window.localStorage.getItem(DOOR_KEY) === "rooms" ? "rooms" : "tables";
-  } catch (err) {
-    return "tables";
+/**
+ * The room named by the address: "#join=CODE" (an invite link) or "#online=CODE" (a page
+ * already in the room), or null.
+ */
+export function roomFromLocation(loc = window.location) {
+  const params = new URLSearchParams(loc.hash.slice(1));
+  for (const mode of ["online", "join"]) {
+    const code = params.get(mode);
+    if (code && CODE_RE.test(code)) return { code, mode };
   }
+  return null;
 }
 
-/**
- * The door for this page, once the room its address names is looked at: onlineDoor's, except
- * that a room of backgammon's own door (an old invite, or this browser's seat kept by
- * online.js) is played there while that door still holds it. (Rooms that door held are
- * carried over to this one by the server, and this browser's seats in them by
- * seat_migration.js, which main.js runs first: the address then names the room as this door
- * spells it.) Resolves to "tables" or "rooms".
- */
-export async function pickDoor(loc = window.location) {
-  const door = onlineDoor(loc);
-  const found = roomFromLocation(loc);
-  if (new URLSearchParams(loc.search).get("door") || door === "rooms" || !found) return door;
-  const code = normalCode(found.code);
-  if (storedSeat(code)) return "tables";
-  const old = keptSeats().some((kept) => kept.code === found.code);
-  if (!old && code === found.code) return "tables"; // a code as this door makes them
-  try {
-    await request("GET", `/api/online/rooms/${encodeURIComponent(found.code)}`);
-    return "rooms"; // the old door still holds the room
-  } catch (err) {
-    return err instanceof ApiError && err.status === 404 ? "tables" : "rooms";
+/** The invite code in what a person pasted: the code itself or a link that holds it. */
+export function codeFromText(text) {
+  const value = String(text || "").trim();
+  if (CODE_RE.test(value)) return value;
+  const found = /[#&?](?:join|online)=([A-Za-z0-9_-]{8,64})/.exec(value);
+  return found ? found[1] : null;
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** The clocks of a timed online game: the server's readings, counted down between views. */
+export class OnlineClock {
+  constructor(root) {
+    this.root = root;
+    this.clock = null;
+    this.receivedAt = 0;
+    this.frame = 0;
+    this.rows = {};
+    for (const color of COLORS) this.rows[color] = clockRow(root, color, `online-clock-${color}`);
+    this.caption = document.createElement("p");
+    this.caption.className = "clock-caption";
+    root.appendChild(this.caption);
+  }
+
+  /**
+   * @param {{white: number, black: number, running: string|null}|null} clock seconds left,
+   *   as the server read them when it sent them
+   * @param {{name: string, reserve: number, increment: number}|null} control
+   * @param {{white: string, black: string}} names
+   */
+  show(clock, control, names) {
+    this.root.hidden = !clock || !control;
+    for (const color of COLORS) this.rows[color].name.textContent = names[color];
+    if (control) {
+      this.caption.textContent = `${capital(control.name)}: ${control.reserve / 60} min + ` +
+        `${control.increment} s a turn (the server keeps the time)`;
+    }
+    this.update(clock);
+  }
+
+  /** A fresher reading (drawing the same state again passes the same reading, which must
+   * not restart the count from now). */
+  update(clock) {
+    if (!clock || clock === this.clock) return;
+    this.clock = clock;
+    this.receivedAt = performance.now();
+    cancelAnimationFrame(this.frame);
+    this.tick();
+  }
+
+  /** Seconds left to `color` as displayed now. */
+  remaining(color) {
+    const clock = this.clock;
+    if (!clock) return 0;
+    let left = clock[color];
+    if (this.ticking(color)) left -= (performance.now() - this.receivedAt) / 1000;
+    return Math.max(0, left);
+  }
+
+  /** Whether `color`'s time runs now. */
+  ticking(color) {
+    const clock = this.clock;
+    return Boolean(clock) && (clock.running === color || (clock.waiting || []).includes(color));
+  }
+
+  tick() {
+    const clock = this.clock;
+    if (!clock) return;
+    for (const color of COLORS) {
+      const { row, time } = this.rows[color];
+      const left = this.remaining(color);
+      time.textContent = formatClock(left);
+      row.classList.toggle("running", this.ticking(color));
+      row.classList.toggle("warning", left < 10);
+    }
+    if (clock.running || (clock.waiting || []).length) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  stop() {
+    cancelAnimationFrame(this.frame);
+    this.clock = null;
+    this.root.hidden = true;
   }
 }
 
@@ -95,7 +161,8 @@ function readHosted() {
   }
 }
 
-function keepHosted(code) {
+/** Note room `code` as made by this browser (its seat is the host's). */
+export function keepHosted(code) {
   try {
     const codes = [code, ...readHosted().filter((c) => c !== code)].slice(0, MAX_HOSTED);
     window.localStorage.setItem(HOSTED_KEY, JSON.stringify(codes));
@@ -262,7 +329,17 @@ export function pageView(view, turn = null) {
 }
 
 export class OnlineTables {
-  /** The same hooks as online.js's OnlineGame (board, hasLocalGame, openNewGame, ...). */
+  /**
+   * @param {object} hooks
+   * @param {import("./board.js").BoardView} hooks.board the page's board
+   * @param {() => boolean} hooks.hasLocalGame true when the page shows a local game (going
+   *   online then reloads the page, so nothing of the local game keeps running)
+   * @param {() => void} hooks.openNewGame open the local New game dialog
+   * @param {() => boolean} [hooks.isReviewing] true while the board shows a review
+   * @param {(previous: object|null, view: object) => void} [hooks.onView] a new view is shown
+   * @param {() => object} [hooks.settings] the page's settings (auto-roll, auto-confirm)
+   * @param {(text: string) => void} [hooks.say] the live region
+   */
   constructor(hooks) {
     this.hooks = hooks;
     this.board = hooks.board;
@@ -279,6 +356,7 @@ export class OnlineTables {
     this.thinkNote = false; // the note shows the warning
     this.claimTimer = 0;
     this.counted = new Set(); // the games over asked to be counted in the browser's record
+    this.leftSide = null; // the door said this side left the room (its `left` frame)
     this.autoKey = null; // the room's version the automatic roll or play was tried at
     this.wire();
   }
@@ -319,7 +397,7 @@ export class OnlineTables {
     this.shownPage = null;
     document.body.classList.add("online");
     document.body.dataset.online = "connecting";
-    document.body.dataset.onlineDoor = "tables";
+    this.leftSide = null;
     $("online-panel").hidden = false;
     $("online-dice-list").replaceChildren();
     $("online-dice-check").hidden = true;
@@ -331,7 +409,11 @@ export class OnlineTables {
     this.client = new RoomClient(this.code, {
       onView: (view, frame) => this.received(view, frame),
       onError: (error) => this.refused(error),
-      onConnection: (state) => this.connection(state),
+      onConnection: (state, detail) => this.connection(state, detail),
+      onLeft: (side) => {
+        this.leftSide = side;
+        this.draw();
+      },
     });
     this.client.open();
     this.markIdle();
@@ -367,10 +449,14 @@ export class OnlineTables {
 
   // ------------------------------------------------------------ what the room says
 
-  connection(state) {
+  /** The connection's state (room_client.js): "open" with {restarted} when the server
+   * restarted since this page's last connection and kept the room. */
+  connection(state, detail = {}) {
     document.body.dataset.online = state;
+    if (state === "open") document.body.dataset.onlineRestarted = detail.restarted ? "1" : "";
+    const open = detail.restarted ? "The server restarted; reconnected." : "Connected.";
     $("online-connection").textContent = {
-      connecting: "Connecting…", open: "Connected.", reconnecting: "Connection lost: reconnecting…",
+      connecting: "Connecting…", open, reconnecting: "Connection lost: reconnecting…",
       replaced: "This game was opened in another window or tab; this one stepped aside.",
       gone: "This online game no longer exists here.", closed: "Not connected.",
     }[state] || "";
@@ -385,6 +471,7 @@ export class OnlineTables {
     const mine = state.phase === "move" && state.turn === view.room.you;
     if (!mine || !before || before.actions !== view.actions || frame.rematch) this.turns = [];
     if (frame.rematch) {
+      this.leftSide = null;
       this.showNote(`Rematch: you play ${view.room.you} this time.`);
     } else if (frame.round && frame.round.roller !== null) this.showNote(""); // (an opening keeps it)
     if (frame.round) this.logRound(frame.round, view);
@@ -611,6 +698,8 @@ export class OnlineTables {
     const joined = room.joined.white && room.joined.black;
     const live = connected && joined;
     const shown = pageView(view, this.turns[this.turns.length - 1] || null);
+    const gone = this.closedBy(view);
+    if (gone) shown.can = { ...shown.can, rematch: false }; // nobody to play it with
     if (this.hooks.isReviewing && this.hooks.isReviewing()) {
       drawControls(shown, { busy: this.busy, live });
     } else {
@@ -634,15 +723,17 @@ export class OnlineTables {
       thinking: "Your opponent has kept the game waiting on their turn a long time",
     }[room.claim_cause] || "Your opponent is gone: disconnected for 2 minutes while the game waits on them";
     $("result").dataset.online = shown.result ? "1" : "";
-    if (view.outcome && room.rematch.length) {
+    if (gone) {
+      this.showNote(`Room closed: ${room.names[gone] || "your opponent"} (${gone}) left the room.`);
+    } else if (view.outcome && room.rematch.length) {
       this.showNote(room.rematch.includes(me) ? "You asked for a rematch; waiting for your opponent."
         : `${room.names[other(me)] || "Your opponent"} asks for a rematch.`);
     }
-    this.drawPanel(view, joined);
+    this.drawPanel(view, joined, gone);
     this.drawClaim(view, live);
     this.drawClock(view);
     const body = document.body;
-    body.dataset.onlinePhase = !joined ? "waiting" : view.outcome ? "finished" : "playing";
+    body.dataset.onlinePhase = !joined ? "waiting" : gone ? "closed" : view.outcome ? "finished" : "playing";
     body.dataset.onlineSeq = String(room.version);
     body.dataset.onlineYou = me;
     const turn = this.turns[this.turns.length - 1] || null;
@@ -655,7 +746,7 @@ export class OnlineTables {
 
   /**
    * Tell the page's other modules (assist.js: the live region, hints, the keyboard) what is
-   * shown now, as online.js does: the players named as the live region says them ("You",
+   * shown now: the players named as the live region says them ("You",
    * the opponent's name), each checker moved here (the turn built on the page), and the
    * opponent's plays, which come whole.
    */
@@ -735,7 +826,18 @@ export class OnlineTables {
       room.joined.white && room.joined.black);
   }
 
-  drawPanel(view, joined) {
+  /** The side that left this room (the opponent), or null: the door's `left` frame, the
+   * room's `left` where it keeps one, or a game forfeited by leaving. */
+  closedBy(view) {
+    const room = view.room;
+    const them = other(room.you);
+    const forfeit = room.forfeit;
+    const left = this.leftSide === them || (Array.isArray(room.left) && room.left.includes(them)) ||
+      Boolean(forfeit && forfeit.cause === "left" && forfeit.side === them);
+    return left ? them : null;
+  }
+
+  drawPanel(view, joined, gone = null) {
     const room = view.room;
     const me = room.you;
     const them = other(me);
@@ -743,6 +845,9 @@ export class OnlineTables {
     if (!joined) {
       line.textContent = "Nobody has joined yet.";
       line.dataset.status = "waiting";
+    } else if (gone) {
+      line.textContent = `${room.names[them] || "Your opponent"} has left the game.`;
+      line.dataset.status = "left";
     } else {
       const name = room.names[them] || "Your opponent";
       const here = room.connected[them];
@@ -984,10 +1089,55 @@ export class OnlineTables {
     this.enter(code, "online");
   }
 
+  async copyLink() {
+    const input = $("online-link");
+    const status = $("online-copy-status");
+    try {
+      if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(input.value);
+      status.textContent = "Link copied.";
+    } catch (err) {
+      // Plain HTTP on a LAN address has no clipboard API: select the link for Ctrl+C.
+      input.focus();
+      input.select();
+      let copied = false;
+      try {
+        copied = document.execCommand("copy");
+      } catch (ignored) {
+        copied = false;
+      }
+      status.textContent = copied ? "Link copied." : "The link is selected: copy it with Ctrl+C.";
+    }
+  }
+
+  /** The Play online dialog, the panel's buttons, and an address that names another room. */
   wire() {
-    wireOnlineControls(this, () => {
-      $("online-link").select();
-      $("online-copy-status").textContent = "The link is selected: copy it with Ctrl+C.";
-    }, normalCode);
+    $("online-button").addEventListener("click", () => this.openDialog("create"));
+    $("new-game-online").addEventListener("click", () => {
+      $("new-game-dialog").close();
+      this.openDialog("create");
+    });
+    const form = $("online-form");
+    form.addEventListener("change", () => this.syncDialog());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.submitDialog();
+    });
+    $("online-cancel").addEventListener("click", () => $("online-dialog").close());
+    $("online-code-input").addEventListener("change", (event) => {
+      // The old words stay until the new answer comes: hiding them at once would move the
+      // Join button away from a click already on its way.
+      const code = codeFromText(event.target.value);
+      if (code) this.describeRoom(code);
+    });
+    $("online-copy").addEventListener("click", () => this.copyLink());
+    $("online-leave").addEventListener("click", () => this.leave());
+    $("online-accept-button").addEventListener("click", () => this.perform("accept"));
+    $("online-decline-button").addEventListener("click", () => this.perform("decline"));
+    $("online-claim-button").addEventListener("click", () => this.perform("claim"));
+    window.addEventListener("hashchange", () => {
+      const found = roomFromLocation();
+      if (found && !(this.active && this.code === normalCode(found.code))) this.enter(found.code, found.mode);
+    });
   }
 }

@@ -7,7 +7,6 @@
 // New game dialog was closed): the starting position, a line of welcome and a New game button.
 
 import { ApiError, request } from "./api.js";
-import { forgetKeptSeat, keptSeats } from "./online.js";
 import { forgetTablesSeat, tablesSeats } from "./online_tables.js";
 
 const $ = (id) => document.getElementById(id);
@@ -83,19 +82,7 @@ export class RecentGames {
   }
 }
 
-/** What an online room plays, in a few words, from its settings (GET /api/online/rooms/CODE). */
-function roomKind(settings) {
-  if (settings.match_length) return `match to ${settings.match_length}`;
-  return settings.money ? "money play" : "single game";
-}
-
-const ROOM_PHASES = {
-  waiting: "waiting for your friend to join",
-  playing: "in play",
-  finished: "over: a rematch is possible",
-};
-
-/** What a shared-door room plays, from its settings (GET /api/rooms/CODE: `single` is one
+/** What an online room plays, from its settings (GET /api/rooms/CODE: `single` is one
  * game, length 0 money play, 1 a 1-point match). */
 function tablesKind(settings) {
   if (settings.single) return "single game";
@@ -121,25 +108,23 @@ async function tablesEntry(kept) {
   const kind = tablesKind(room.settings || {});
   return {
     code: kept.code,
-    door: "tables",
     kind,
     who: kept.host ? `Your room (${names[mine] || "you"})` : `${theirs || "A friend"}'s room`,
-    phase: room.open ? ROOM_PHASES.waiting : "in play, or over: a rematch is possible",
+    phase: room.open ? "waiting for your friend to join" : "in play, or over: a rematch is possible",
     seen: kept.seen,
   };
 }
 
 /**
- * The New game dialog's list of this browser's online games (the seats it keeps: the shared
- * table's door's, room_client.js, and backgammon's own door's, online.js): each with a Return
- * button, so that a closed tab can come back to its seat. A room that is gone (expired,
- * closed, stopped) is forgotten.
+ * The New game dialog's list of this browser's online games (the seats room_client.js keeps;
+ * a seat of the old door is carried to the shared door first, seat_migration.js): each with a
+ * Return button, so that a closed tab can come back to its seat. A room that is gone
+ * (expired) is forgotten.
  */
 export class OnlineSeats {
   /**
    * @param {object} hooks
-   * @param {(code: string, door: string) => void} hooks.open go back to room `code` at `door`
-   *   ("tables" or "rooms")
+   * @param {(code: string) => void} hooks.open go back to room `code`
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -151,33 +136,15 @@ export class OnlineSeats {
   /** List the rooms this browser has a seat in, but `current` (the one on the page). */
   async refresh(current) {
     const sequence = ++this.sequence;
-    const old = keptSeats().filter((s) => s.code !== current).slice(0, 8);
-    const shared = tablesSeats().filter((s) => s.code !== current).slice(0, 8);
-    const rooms = await Promise.all([...shared.map(tablesEntry), ...old.map(async (kept) => {
-      try {
-        const room = await request("GET", `/api/online/rooms/${encodeURIComponent(kept.code)}`);
-        if (!ROOM_PHASES[room.phase]) {
-          forgetKeptSeat(kept.code, kept.seat);
-          return null;
-        }
-        return {
-          code: kept.code, door: "rooms", kind: roomKind(room.settings),
-          who: kept.seat === "host" ? `Your room (${room.host})` : `${room.host}'s room`,
-          phase: ROOM_PHASES[room.phase], seen: kept.seen,
-        };
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) forgetKeptSeat(kept.code, kept.seat);
-        return null; // gone, or the server cannot say now: not listed
-      }
-    })]);
+    const kept = tablesSeats().filter((s) => s.code !== current).slice(0, 8);
+    const rooms = await Promise.all(kept.map(tablesEntry));
     if (sequence !== this.sequence) return;
-    const shown = rooms.filter(Boolean).sort((a, b) => b.seen - a.seen).slice(0, 8);
+    const shown = rooms.filter(Boolean);
     this.list.replaceChildren();
-    for (const { code, door, kind, who, phase } of shown) {
+    for (const { code, kind, who, phase } of shown) {
       const item = document.createElement("li");
       item.className = "recent-game";
       item.dataset.code = code;
-      item.dataset.door = door;
       const text = document.createElement("span");
       text.className = "recent-text";
       const title = document.createElement("strong");
@@ -191,7 +158,7 @@ export class OnlineSeats {
       button.className = "recent-resume";
       button.textContent = "Return";
       button.setAttribute("aria-label", `Return to the online ${kind}, ${who}`);
-      button.addEventListener("click", () => this.hooks.open(code, door));
+      button.addEventListener("click", () => this.hooks.open(code));
       item.append(text, button);
       this.list.appendChild(item);
     }

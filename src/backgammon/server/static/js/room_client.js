@@ -8,7 +8,11 @@
 //   WS   /ws/rooms/{code}: hello {token, patch: true} first; then action, commit, secret,
 //        reveal, claim, leave, rematch, state; the server pushes {type: "view", view} to both
 //        seats after each accepted message and answers a refusal with {type: "error", code,
-//        message, ref}.
+//        message, ref}. The hello's answer (a connection's first view) carries `server`
+//        {started, now}: a reconnection whose server started after the last answer's `now`
+//        reached a server that restarted and kept the room (`onConnection("open",
+//        {restarted: true})`). {type: "left", side}: the other seat left the room
+//        (`onLeft(side)`).
 //
 // Patches: the hello asks for them, so each connection's first view comes whole and every
 // later one as {type: "patch", patch, round?, rematch?, ref?}: a JSON Patch (RFC 6902: add,
@@ -242,14 +246,18 @@ export function expectedStep(round, side) {
  * `round` when a round just completed and `rematch` when a rematch began); `onError({code,
  * message, ref})` for a refusal; `onConnection(state)` when the connection's state changes:
  * "connecting", "open" (the first view came), "reconnecting", "replaced" (the seat was opened
- * in another window), "gone" (the room or the seat is not on the server), "closed".
+ * in another window), "gone" (the room or the seat is not on the server), "closed"; "open"
+ * comes with {restarted: true} when the server restarted since this client's last connection
+ * (and kept the room). `onLeft(side)`: the other seat left the room.
  */
 export class RoomClient {
-  constructor(code, { onView = () => {}, onError = () => {}, onConnection = () => {} } = {}) {
+  constructor(code, { onView = () => {}, onError = () => {}, onConnection = () => {}, onLeft = () => {} } = {}) {
     this.code = normalCode(code);
     this.onView = onView;
     this.onError = onError;
     this.onConnection = onConnection;
+    this.onLeft = onLeft;
+    this.server = null; // the last hello's answer's {started, now}
     this.ws = null;
     this.state = "closed";
     this.view = null;
@@ -295,10 +303,10 @@ export class RoomClient {
     this.setState("closed");
   }
 
-  setState(state) {
+  setState(state, detail = {}) {
     if (this.state === state) return;
     this.state = state;
-    this.onConnection(state);
+    this.onConnection(state, detail);
   }
 
   url() {
@@ -411,12 +419,19 @@ export class RoomClient {
       this.view = frame.view;
       this.greeted = true;
       this.attempt = 0;
-      this.setState("open");
+      const server = frame.server;
+      const restarted = Boolean(server && this.server && server.started > this.server.now);
+      if (server) this.server = server;
+      this.setState("open", { restarted });
       this.forgetOldSecrets(frame.view);
       this.onView(frame.view, frame);
       if (frame.round) this.checkRound(frame.round);
       this.settle(frame.ref, { ok: true, view: frame.view });
       this.answerRound(frame.view);
+      return;
+    }
+    if (frame.type === "left") {
+      this.onLeft(frame.side);
       return;
     }
     if (frame.type !== "error") return;

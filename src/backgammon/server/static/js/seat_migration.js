@@ -1,29 +1,29 @@
-// This browser's seats in rooms of backgammon's own (older) online door, carried to the shared
-// table's door (issue 33). When `backgammon serve` starts, it moves the old door's rooms to
+// This browser's seats in rooms of backgammon's old online door (deleted: issue 33), carried to
+// the shared table's door. When `backgammon serve` starts, it moves the old door's rooms to
 // the table's door (services/room_migration.py) under their code as that door spells it
 // (upper case, letters and digits: room_client.js `normalCode`), with the same seat tokens.
-// online.js kept each seat in localStorage["backgammon.online.CODE.host|guest"]
-// ({token, invite, secrets, seen}: `keptSeats`); room_client.js keeps its seats in
-// localStorage["gametable.seats"] ({CODE: {token, game, side, at}}).
+// The old page kept each seat in localStorage["backgammon.online.CODE.host|guest"]
+// ({token, invite, secrets, seen}); room_client.js keeps its seats in
+// localStorage["gametable.seats"] ({CODE: {token, game, side, at}}). This module is the one
+// reader left of the old format (`keptSeats`, `forgetKeptSeat`): frozen, for browsers that
+// still hold old seats.
 //
 // migrateOldSeats() asks the server which of the old kept seats' rooms (and the room the
 // address names) it moved (POST /api/online/moved {codes} -> {moved: {code: new code}}, one
 // request, always 200); each moved seat is kept as the new door's (its token, game
 // "backgammon", side null: the door says it on connecting; a host's code is noted as hosted),
-// then forgotten at the old door; a room the old door still holds, or that is gone, is left
-// to online.js. An address
-// naming a moved room (`#online=CODE` or `#join=CODE`, the old door's code) is rewritten to
-// the new door's (`#online=NEWCODE`, the mode kept), so a reload or a copied address opens it
-// there. The dice secrets of a round in progress are not carried: the migration restarts the
-// round.
+// then forgotten at the old door; a seat whose room did not move is left as it is (the next
+// page load asks again; Options' Start over forgets it). An address naming a moved room
+// (`#online=CODE` or `#join=CODE`, the old door's code) is rewritten to the new door's
+// (`#online=NEWCODE`, the mode kept), so a reload or a copied address opens it there. The
+// dice secrets of a round in progress are not carried: the migration restarts the round.
 
 import { request } from "./api.js";
-import { forgetKeptSeat, keptSeats, roomFromLocation } from "./online.js";
+import { keepHosted, roomFromLocation } from "./online_tables.js";
 import { SEATS_KEY, normalCode } from "./room_client.js";
 
-/** localStorage: the codes of the shared-door rooms this browser made (online_tables.js). */
-const HOSTED_KEY = "bg.onlineTables.hosted";
-const MAX_HOSTED = 40;
+/** An old seat's key: backgammon.online.CODE.host|guest (the old door's codes). */
+const OLD_SEAT = /^backgammon\.online\.([A-Za-z0-9_-]{8,64})\.(host|guest)$/;
 
 function readJSON(key, fallback) {
   try {
@@ -31,6 +31,36 @@ function readJSON(key, fallback) {
     return value === null ? fallback : value;
   } catch (err) {
     return fallback;
+  }
+}
+
+/**
+ * This browser's seats at the old door (each kept in localStorage with its token), the one
+ * used last first: [{code, seat, seen}] (`seen`: when it last connected, ms, or 0).
+ */
+export function keptSeats() {
+  let store;
+  try {
+    store = window.localStorage;
+  } catch (err) {
+    return []; // storage disabled
+  }
+  if (!store) return [];
+  const seats = [];
+  for (let i = 0; i < store.length; i++) {
+    const found = OLD_SEAT.exec(store.key(i) || "");
+    const saved = found && readJSON(found[0], null);
+    if (saved && saved.token) seats.push({ code: found[1], seat: found[2], seen: saved.seen || 0 });
+  }
+  return seats.sort((a, b) => b.seen - a.seen);
+}
+
+/** Forget this browser's old-door seat in room `code` (`seat`: "host" or "guest"). */
+export function forgetKeptSeat(code, seat) {
+  try {
+    window.localStorage.removeItem(`backgammon.online.${code}.${seat}`);
+  } catch (err) {
+    // storage disabled
   }
 }
 
@@ -43,14 +73,10 @@ function keepAtNewDoor(next, seat, token, seen) {
   }
   try {
     window.localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
-    if (seat === "host") {
-      const hosted = readJSON(HOSTED_KEY, []);
-      const codes = Array.isArray(hosted) ? hosted.filter((c) => typeof c === "string" && c !== next) : [];
-      window.localStorage.setItem(HOSTED_KEY, JSON.stringify([next, ...codes].slice(0, MAX_HOSTED)));
-    }
   } catch (err) {
     return false; // storage full or disabled: the old seat stays where it is
   }
+  if (seat === "host") keepHosted(next);
   return true;
 }
 
@@ -90,7 +116,7 @@ async function migrate(loc) {
   const found = roomFromLocation(loc);
   const asked = found && normalCode(found.code) !== found.code ? found.code : null;
   const codes = [...new Set([...(asked ? [asked] : []), ...kept.map((k) => k.code)])];
-  // (one request: the page waits for it before it picks its door)
+  // (one request: the page waits for it before it opens the room)
   const movedTo = await movedRooms(codes);
   const movedCodes = new Set(codes.filter((code) => typeof movedTo[code] === "string"));
   for (const { code, seat, seen } of kept) {

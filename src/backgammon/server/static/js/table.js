@@ -1,11 +1,12 @@
 // The table's view, drawn the same for local and online play.
 //
-// Both doors send the same view of a game (services/table.py `describe`): the phase, whose turn
-// it is, the board, the dice, the cube, the buttons allowed (`can`), the score, the move list,
-// the last turn (highlighted), the result and the status line, every word made by the server
-// (services/words.py). main.js draws a local game's state with it, online.js the room's
-// `state.view`; each then adds only what is its own (the computer's playback; the room's panel,
-// the fair-dice checks and the connection).
+// Local play and the online room send the same view of a game (services/table.py `describe`):
+// the phase, whose turn it is, the board, the dice, the cube, the buttons allowed (`can`), the
+// score, the move list, the last turn (highlighted), the result and the status line, every word
+// made by the server (services/words.py). main.js draws a local game's state with it,
+// online_tables.js the room's (`pageView`: backgammon's view with the room's names and the
+// turn built on the page); each then adds only what is its own (the computer's playback; the
+// room's panel, the fair-dice checks and the connection).
 
 import { drawStateDice } from "./turnshow.js";
 
