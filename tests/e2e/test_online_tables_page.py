@@ -10,10 +10,8 @@ list of this browser's seats, with Return. Screenshots: ``test-artifacts/e2e/tab
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 import test_online_tables_backgammon
