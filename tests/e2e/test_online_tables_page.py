@@ -177,6 +177,27 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
     assert bob.page.evaluate("localStorage.getItem('gametable.seats')").find(code) < 0
 
 
+def test_the_opponent_leaving_a_finished_game_closes_the_room(
+        open_player: Callable[..., Player]) -> None:  # noqa: F811
+    alice, bob, _code = start(open_player)
+    first, second = mover(alice, bob)
+    first.page.click("#resign-button")
+    first.page.click('#resign-dialog button[value="single"]')
+    settle(alice, bob)
+    second.page.click("#online-accept-button")
+    settle(alice, bob)
+    title = alice.text("#result-title")
+    assert alice.visible("#rematch-button") and alice.data("onlinePhase") == "finished"
+    # the game is over; Bob leaves the room: Alice's page says the room is closed (the door
+    # tells her, "left"), the result stays, no rematch is offered
+    bob.page.click("#online-leave")
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'")
+    alice.wait_idle()
+    closed(alice, "Bob", "black")
+    assert alice.text("#result-title") == title
+    shot(alice, "7-closed")
+
+
 def test_the_claim_warning_counts_down_while_the_opponent_is_gone(
         open_player: Callable[..., Player]) -> None:  # noqa: F811
     alice, bob, _code = start(open_player)
