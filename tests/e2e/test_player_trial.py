@@ -618,32 +618,28 @@ def test_11_the_computer_graded_by_its_own_engine_says_so_and_figures_have_units
 # 12. The New game dialog offers a way back to this browser's online games
 
 
-#: Backgammon's own (older) online door, pinned by its setting (the default is the shared
-#: table's door): tests 12 and 16 test that door's pages and go when it is deleted (the
-#: shared door's: test_online_tables_page.py).
-OLD_DOOR = {"bg.onlineDoor": "rooms"}
-
 
 def test_12_a_closed_online_tab_can_return_to_its_seat(
         open_page: Any, server: ServerProcess) -> None:
-    host = open_page(storage=OLD_DOOR)
+    host = open_page()
     page = host.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.click("#new-game-online")
     page.wait_for_selector("#online-dialog[open]")
     page.fill("#online-name", "Alice")
     page.click("#online-submit")
-    page.wait_for_function("() => document.body.dataset.online === 'connected'")
+    page.wait_for_function("() => document.body.dataset.online === 'open'")
     link = page.input_value("#online-link")
     code = link.rsplit("=", 1)[1]
-    guest = open_page("/health", storage=OLD_DOOR)
+    guest = open_page("/health")
     guest.page.goto(link)
     guest.page.wait_for_selector("#online-dialog[open]")
     guest.page.wait_for_function(
         "() => document.getElementById('online-room-info').textContent.length > 0")
     guest.page.fill("#online-name", "Bob")
     guest.page.click("#online-submit")
-    guest.page.wait_for_function("() => document.body.dataset.online === 'connected'")
+    guest.page.wait_for_function("() => document.body.dataset.online === 'open'"
+                                 " && document.body.dataset.onlinePhase === 'playing'")
 
     context = page.context
     page.close()  # the tab is closed; the plain address is opened again
@@ -655,8 +651,8 @@ def test_12_a_closed_online_tab_can_return_to_its_seat(
     assert "Alice" in item.inner_text() and "in play" in item.inner_text()
     again.screenshot(path=str(ARTIFACTS / "trial-12-online-seats.png"))
     item.locator("button").click()
-    again.wait_for_function("() => document.body.dataset.online === 'connected'")
-    assert again.evaluate("document.body.dataset.onlineSeat") == "host"
+    again.wait_for_function("() => document.body.dataset.online === 'open'")
+    assert again.evaluate("document.body.dataset.onlineYou") == "white"  # the host's seat
     assert again.evaluate("location.hash") == f"#online={code}"
 
 
@@ -827,26 +823,26 @@ def test_16_the_setup_hint_is_drawn_as_the_games_hint(open_page: Any) -> None:
 
 def test_16_online_hints_and_analyze_are_off_in_play_and_the_invite_link_shows_whole(
         open_page: Any, server: ServerProcess) -> None:
-    host = open_page(viewport=PHONE, storage=OLD_DOOR)
+    host = open_page(viewport=PHONE)
     page = host.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.click("#new-game-online")
     page.wait_for_selector("#online-dialog[open]")
     page.click("#online-submit")
-    page.wait_for_function("() => document.body.dataset.online === 'connected'")
+    page.wait_for_function("() => document.body.dataset.online === 'open'")
     fits = page.evaluate("""(() => { const l = document.getElementById('online-link');
       return [l.scrollWidth <= l.clientWidth + 1, l.scrollHeight <= l.clientHeight + 1]; })()""")
     assert fits == [True, True]  # the whole link, not cut off
     host.screenshot("trial-16-invite-phone")
     link = page.input_value("#online-link")
-    guest = open_page("/health", storage=OLD_DOOR)
+    guest = open_page("/health")
     guest.page.goto(link)
     guest.page.wait_for_selector("#online-dialog[open]")
     guest.page.wait_for_function(
         "() => document.getElementById('online-room-info').textContent.length > 0")
     guest.page.click("#online-submit")
     for online in (host, guest):
-        online.page.wait_for_function("() => document.body.dataset.online === 'connected' &&"
+        online.page.wait_for_function("() => document.body.dataset.online === 'open' &&"
                                       " document.body.dataset.onlinePhase === 'playing'")
         assert online.page.is_disabled("#hints-button")
         assert online.page.is_disabled("#analyze-button")
