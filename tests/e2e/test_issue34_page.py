@@ -49,17 +49,24 @@ def test_a_ranked_play_is_clickable_after_a_partial_move(
 
 
 def test_start_over_forgets_the_online_seats(open_page: Any, server: ServerProcess) -> None:
-    room = server.post("/api/online/rooms", {"name": "Alice"})
+    """Both kinds this browser may hold: a seat at the shared door (room_client.js's
+    ``gametable.seats``), listed with Return, and an old door's seat not carried over (its
+    room did not move), as the old page kept it."""
+    room = server.post("/api/rooms", {"game": "backgammon", "name": "Alice"})
     code = room["code"]
+    old = "backgammon.online.oldRoom_12345.host"
     game = open_page()
     page = game.page
     page.wait_for_selector("#new-game-dialog[open]")
-    key = f"backgammon.online.{code}.host"
-    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
-                  [key, json.dumps({"token": room["token"], "seen": 1})])
+    seats = {code: {"token": room["token"], "game": "backgammon", "side": room["side"],
+                    "at": 1}}
+    page.evaluate("([seats, old, kept]) => { localStorage.setItem('gametable.seats', seats);"
+                  " localStorage.setItem(old, kept); }",
+                  [json.dumps(seats), old, json.dumps({"token": "old-token", "seen": 1})])
     page.reload()
     page.wait_for_selector("#new-game-dialog[open]")
     page.locator(f'#online-seats-list li[data-code="{code}"]').wait_for()  # offered
+    assert page.evaluate("(key) => localStorage.getItem(key)", old) is not None  # not moved
     page.click("#new-game-cancel")
     page.click("#settings-button")
     page.click("#options-start-over")
@@ -68,7 +75,8 @@ def test_start_over_forgets_the_online_seats(open_page: Any, server: ServerProce
     page.click("#confirm-yes")
     page.wait_for_selector("#new-game-dialog[open]")
     page.wait_for_timeout(500)  # the lists are read from the server
-    assert page.evaluate("(key) => localStorage.getItem(key)", key) is None
+    assert page.evaluate("(key) => localStorage.getItem(key)", old) is None
+    assert code not in json.loads(page.evaluate("localStorage.getItem('gametable.seats')"))
     assert page.locator(f'#online-seats-list li[data-code="{code}"]').count() == 0
     page.reload()
     page.wait_for_selector("#new-game-dialog[open]")
