@@ -333,7 +333,7 @@ def test_a_server_restart_mid_game_both_pages_reconnect(
     for page in (ann, bob):
         page.wait_for_function("() => document.body.dataset.online === 'open'", timeout=20_000)
         assert fen(page) == position and moves_shown(page) == played
-        assert text(page, "#online-connection") == ""
+        assert text(page, "#online-connection") == "The server restarted; reconnected."
     assert abs(clock_seconds(ann, "white") - white_left) < 0.15
     # The server charged the downtime to no one: Black's clock is back near where it stood.
     downtime = time.monotonic() - stopped_at

@@ -69,6 +69,7 @@ export function createOnline(page) {
   let sending = false;
   let latest = null; // a view that came while an action was in flight
   let notice = "";
+  let restarted = false; // the last connection found a server that had restarted
   let heard = null; // what the live region has said: {key, moves, over}
 
   const online = {
@@ -121,7 +122,7 @@ export function createOnline(page) {
     client = new RoomClient(code, {
       onView: (next, frame) => received(next, frame),
       onError: (error) => refused(error),
-      onConnection: (state) => connection(state),
+      onConnection: (state, detail) => connection(state, detail),
     });
     local(CURRENT_KEY, client.code);
     if (codeInHash() !== client.code || !window.location.hash.startsWith("#room=")) {
@@ -169,7 +170,10 @@ export function createOnline(page) {
     drawBox();
   }
 
-  function connection(state) {
+  /** `detail.restarted`: the server restarted since the last connection, and kept the room
+   * (said until the connection changes again). */
+  function connection(state, detail = {}) {
+    restarted = state === "open" && Boolean(detail.restarted);
     setConnection(state);
     drawBox();
     if (state === "open") page.showError("");
@@ -437,6 +441,7 @@ export function createOnline(page) {
     const state = client.state;
     $("online-connection").textContent = {
       connecting: "Connecting…",
+      open: restarted ? "The server restarted; reconnected." : "",
       reconnecting: "Connection lost: reconnecting…",
       replaced: "This game is open in another window.",
       closed: "Disconnected.",
