@@ -219,7 +219,9 @@ def test_a_match_at_the_shared_door_double_take_reload_resign_rematch(
     bob.page.wait_for_function(
         "() => document.getElementById('online-room-info').textContent.length > 0")
     assert bob.text("#online-room-info") == (
-        "Alice invites you to a match to 2, with the cube, no clock.")
+        "Alice invites you to a match to 2, with the cube, no clock. A player who is gone "
+        "(disconnected for 2 minutes, or thinking for 10 in one turn) can be claimed against: "
+        "the other wins.")
     bob.page.fill("#online-name", "Bob")
     bob.page.click("#online-submit")
     settle(alice, bob)  # the opening roll threw itself: both pages played its round

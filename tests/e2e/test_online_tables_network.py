@@ -28,6 +28,8 @@ from test_online_tables_backgammon import (
     settle,
 )
 
+from backgammon.core.dice import dice_from_secrets
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser
 
@@ -225,7 +227,12 @@ def test_a_page_says_so_when_a_secret_does_not_match_its_commitment(
     assert alice.text("#online-alarm") == (
         f"Round {number}: black's secret does not match its commitment.")
     entry = next(e for e in alice.dice_log() if e["round"] == str(number))
-    assert entry["check"] == "failed"  # the changed secret does not give the board's dice
+    true = next(e for e in bob.dice_log() if e["round"] == str(number))
+    assert entry["black"] != true["black"] and entry["white"] == true["white"]
+    # the changed secret does not give the board's dice (unless, by chance, the same ones)
+    same = dice_from_secrets(bytes.fromhex(entry["white"]), bytes.fromhex(entry["black"]),
+                             number) == tuple(int(d) for d in true["dice"].split(","))
+    assert entry["check"] == ("ok" if same else "failed")
     assert all(e["check"] == "ok" for e in bob.dice_log())  # Bob's page saw the true round
     assert not bob.visible("#online-alarm")
     shot(alice, "2-dice-alarm")
@@ -251,7 +258,8 @@ def test_the_host_opening_its_invite_link_in_another_tab_takes_the_seat_there(
     # the first tab stepped aside, and says so
     alice.page.wait_for_function("() => document.body.dataset.online === 'replaced'")
     assert alice.text("#online-connection") == (
-        "This game was opened in another window or tab; this one stepped aside.")
+        "This game was opened in another window or tab; this one stepped aside. Reload this "
+        "page to play here again.")
     time.sleep(0.3)  # the socket's close comes after the refusal: the words stay
     assert alice.data("online") == "replaced"
     assert again.errors == []
@@ -278,6 +286,12 @@ def test_over_plain_http_on_the_lan_a_phone_joins_by_code_a_timed_match_and_a_le
     bob.page.click("#online-button")
     bob.page.check("input[name=online-mode][value=join]")
     bob.page.fill("#online-code-input", f"  {code} ")
+    bob.page.locator("#online-code-input").dispatch_event("change")
+    bob.page.wait_for_function(
+        "() => document.getElementById('online-room-info').textContent.length > 0")
+    assert bob.text("#online-room-info") == (
+        "Alice invites you to a match to 3, with the cube, blitz clock. Every wait is on the "
+        "clock of the side that must act.")
     bob.page.fill("#online-name", "Bob")
     bob.page.click("#online-submit")
     settle(alice, bob)

@@ -457,8 +457,9 @@ export class OnlineTables {
     const open = detail.restarted ? "The server restarted; reconnected." : "Connected.";
     $("online-connection").textContent = {
       connecting: "Connecting…", open, reconnecting: "Connection lost: reconnecting…",
-      replaced: "This game was opened in another window or tab; this one stepped aside.",
-      gone: "This online game no longer exists here.", closed: "Not connected.",
+      replaced: "This game was opened in another window or tab; this one stepped aside. " +
+        "Reload this page to play here again.",
+      gone: "This online game no longer exists (a room left empty expires).", closed: "Not connected.",
     }[state] || "";
     this.draw();
   }
@@ -1018,7 +1019,10 @@ export class OnlineTables {
       const clock = room.time_control && room.time_control !== "none" ? `${room.time_control} clock` : "no clock";
       // (a 1-point match has no cube: the rules' own case)
       const cube = s.cube && s.length !== 1;
-      info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}.`;
+      const stall = clock === "no clock"
+        ? "A player who is gone (disconnected for 2 minutes, or thinking for 10 in one turn) can be claimed against: the other wins."
+        : "Every wait is on the clock of the side that must act.";
+      info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}. ${stall}`;
       this.dialogError(room.open ? "" : "That game already has two players.");
       return room;
     } catch (err) {
