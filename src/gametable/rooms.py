@@ -8,6 +8,15 @@ SHA-256 hashes are kept). Every accepted message is saved before it is relayed
 and downtime is charged to no one (clocks come back paused at the instant of the last save
 and run again from the restore).
 
+What is saved is a snapshot (the room's whole record, :meth:`Room.to_record`) when the room
+is made, at a join, a claim, a flag that falls, a new table (a rematch) and every
+``snapshot_every`` messages (once no dice round is open), and between snapshots one small
+step a message: the message, its side and the instant it was taken on the room's timeline
+(the service's clock less the downtime of the restarts since the room was made). A restore,
+and a failed save's rollback, replay the steps onto the snapshot at their instants
+(:meth:`RoomService.replayed`), so the room is the one the players last saw, its clocks as at
+the last save.
+
 The service is a security boundary: codes and tokens are unguessable, tokens are compared in
 constant time, each client address may make at most ``max_per_owner`` rooms, the server at
 most ``max_rooms``; a room with no message for ``idle_expiry`` seconds is dropped (finished
@@ -18,11 +27,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from gametable.clock import TIME_CONTROLS, TimeControl
@@ -58,6 +68,12 @@ STORE_RETRY: Final = 1.0
 #: What a failing store raises (a full disk, a locked or damaged database, a record too
 #: large, another writer): a save that fails so is refused as ``unavailable``.
 STORE_ERRORS: Final = (OSError, sqlite3.Error, RoomStoreFullError, StaleRoomError)
+#: Messages saved as steps between two snapshots of a room's whole record, at most (a
+#: snapshot waits for a dice round in progress to end: a round's waits are not recorded).
+SNAPSHOT_EVERY: Final = 50
+#: The messages saved as steps (replayed onto the snapshot): the others (a claim, which
+#: depends on who was connected when, and a rematch that starts a new table) are snapshots.
+STEP_MESSAGES: Final = frozenset({"action", "commit", "secret", "reveal", "leave", "rematch"})
 #: Files (``export``) written at once, each in a worker thread, and more waiting their turn.
 EXPORT_WORKERS: Final = 2
 EXPORT_QUEUE: Final = 8
@@ -115,20 +131,25 @@ def _write_file(
 
 class _Entry:
     """A room kept here: its owner (the creator's address), the instant of its last message,
-    the version stored, the record stored last with the ``now()`` reading it was taken at
-    (what the room goes back to when a save fails), and the ``now()`` reading before which
-    its deadline is not tried again after a failed save (``retry_at``)."""
+    the version stored, what is stored since its snapshot (the snapshot's JSON text and each
+    step's, text: nothing the collector walks) with the ``now()`` reading of the last save
+    (what the room goes back to when a save fails), the ``now()`` reading before which its
+    deadline is not tried again after a failed save (``retry_at``), and ``offset``: the
+    room's timeline (the instants its steps are stored at) is ``now() - offset``."""
 
-    __slots__ = ("last", "owner", "record", "retry_at", "room", "saved_at", "stored")
+    __slots__ = ("last", "offset", "owner", "retry_at", "room", "saved_at", "snapshot",
+                 "steps", "stored")
 
     def __init__(self, room: Room, owner: str | None, last: float, stored: int) -> None:
         self.room = room
         self.owner = owner
         self.last = last
         self.stored = stored
-        self.record: dict[str, Any] | None = None
+        self.snapshot: str | None = None
+        self.steps: list[str] = []
         self.saved_at = last
         self.retry_at = float("-inf")
+        self.offset = 0.0
 
 
 class RoomService:
@@ -149,6 +170,7 @@ class RoomService:
         waiting_expiry: seconds a room nobody joined is kept with nobody connected.
         create_rate: rooms one client address may make in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined one client address may hold at once.
+        snapshot_every: messages saved as steps between two snapshots, at most.
     """
 
     def __init__(
@@ -167,8 +189,10 @@ class RoomService:
         waiting_expiry: float = WAITING_EXPIRY,
         create_rate: int = DEFAULT_CREATE_RATE,
         max_waiting: int = DEFAULT_MAX_WAITING,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.games = dict(games)
+        self.snapshot_every = snapshot_every
         self.store = store
         self._now = now
         self.time_controls = dict(time_controls)
@@ -377,23 +401,29 @@ class RoomService:
         entry = self._entry(code)
         if message["type"] == "state":
             return [Outgoing(side, {"type": "view", "view": entry.room.view(side)})]
-        out = entry.room.handle(side, message)
+        room = entry.room
+        table = room.table
+        out = room.handle(side, message)
         entry.last = self._now()
+        step = ({"side": side, "message": dict(message)}
+                if message["type"] in STEP_MESSAGES and room.table is table else None)
         try:
-            self._save(entry)
+            self._save(entry, step)
         except Exception:
             self._roll_back(entry)
             raise
         return out
 
     def _roll_back(self, entry: _Entry) -> None:
-        """What is not stored did not happen: the room goes back to the record stored last
-        (every change is stored before it is relayed), rebuilt as of the instant that record
-        was taken, so the clock that ran since (a running turn, a round's waits) is charged
-        the time up to now as if nothing had been refused."""
-        record = entry.record
-        if record is None:
+        """What is not stored did not happen: the room goes back to what was stored last
+        (every change is stored before it is relayed: the snapshot and the steps since,
+        replayed), rebuilt as of the instant of the last save, so the clock that ran since (a
+        running turn, a round's waits) is charged the time up to now as if nothing had been
+        refused."""
+        if entry.snapshot is None:
             return
+        record, _ = self.replayed(json.loads(entry.snapshot),
+                                  [json.loads(step) for step in entry.steps])
         old = entry.room
         shift = max(0.0, self._now() - entry.saved_at)
         offset = [shift]
@@ -569,8 +599,8 @@ class RoomService:
         text)``, the players named by their names in the room (tags ``White``, ``Black``).
 
         The file is written in a worker thread (at most :data:`EXPORT_WORKERS` at once,
-        :data:`EXPORT_QUEUE` more waiting), from a snapshot of the table's record (the one
-        stored last, else taken now), so that a long game's file never holds up the rooms.
+        :data:`EXPORT_QUEUE` more waiting), from a snapshot of the table's record taken now,
+        so that a long game's file never holds up the rooms.
 
         Raises:
             ActionRefused: ``not_found``, ``not_your_room``, ``unknown_format``,
@@ -587,9 +617,7 @@ class RoomService:
         # the players' names as the files' own tags name them (PDN's and the .mat writer's)
         named: tuple[tuple[str, Side], ...] = (("White", "white"), ("Black", "black"))
         tags = {tag: room.names[side] for tag, side in named if room.names[side]}
-        entry = self._rooms.get(room.code)
-        stored = None if entry is None or entry.room is not room else entry.record
-        record = room.table.to_record() if stored is None else stored["table"]
+        record = room.table.to_record()
         if self._exports >= EXPORT_WORKERS + EXPORT_QUEUE:
             raise ActionRefused("unavailable", "too many files are being written: try again")
         self._exports += 1
@@ -644,19 +672,22 @@ class RoomService:
         restored: list[str] = []
         wall = time.time()
         for stored in self.store.load_all():
-            over = stored.record.get("over", False)
+            over = (stored.steps[-1] if stored.steps else stored.record).get("over", False)
             if wall - stored.updated_at > (self.over_expiry if over else self.idle_expiry):
                 self.store.delete(stored.code)
                 continue
             try:
-                room = Room.from_record(stored.record, self.games, self._now, self.claim_after,
+                record, at = self.replayed(stored.record, stored.steps)
+                room = Room.from_record(record, self.games, self._now, self.claim_after,
                                         self.think_after)
             except Exception as error:  # any damage refuses this room, not the start
                 LOG.error("room %s cannot be restored: %s", stored.code, error)
                 self.refused[stored.code.upper()] = str(error) or type(error).__name__
                 continue
             entry = _Entry(room, stored.owner, self._now(), stored.version)
-            entry.record = dict(stored.record)
+            entry.snapshot = json.dumps(stored.record, separators=(",", ":"))
+            entry.steps = [json.dumps(step, separators=(",", ":")) for step in stored.steps]
+            entry.offset = entry.last - at  # the timeline goes on from the last save
             self._rooms[stored.code] = entry
             restored.append(stored.code)
         (LOG.warning if self.refused else LOG.info)(
@@ -687,23 +718,79 @@ class RoomService:
             raise ActionRefused("not_found", f"no room {code!r}")
         return entry
 
-    def _save(self, entry: _Entry) -> None:
-        """Store the room's record (one version more).
+    def replayed(
+        self, snapshot: Mapping[str, Any], steps: Iterable[Mapping[str, Any]]
+    ) -> tuple[dict[str, Any], float]:
+        """The record of a room as stored (``snapshot``, a record of :meth:`Room.to_record`
+        with its ``"at"``, and the ``steps`` saved since: each ``{"side", "message", "at",
+        "rv"}``), and the instant of its last save on the room's timeline: the steps are
+        replayed onto the snapshot, each at its instant, and each must be accepted and leave
+        the room at its version (``rv``). A snapshot without steps is its own record.
+
+        Raises:
+            ActionRefused: ``invalid_record`` naming what is wrong.
+        """
+        at = snapshot.get("at", 0.0)
+        if not isinstance(at, int | float) or isinstance(at, bool):
+            raise ActionRefused("invalid_record", f"bad snapshot instant {at!r}")
+        steps = list(steps)
+        if not steps:
+            return dict(snapshot), float(at)
+        instant = [float(at)]
+        room = Room.from_record(snapshot, self.games, lambda: instant[0], self.claim_after,
+                                self.think_after)
+        with room.unseen():
+            for number, step in enumerate(steps, start=1):
+                side, message, when = step.get("side"), step.get("message"), step.get("at")
+                if (side not in SIDES or not isinstance(message, dict)
+                        or message.get("type") not in STEP_MESSAGES
+                        or not isinstance(when, int | float) or isinstance(when, bool)):
+                    raise ActionRefused("invalid_record", f"bad step {number}: {step!r}")
+                instant[0] = float(when)
+                try:
+                    room.handle("white" if side == "white" else "black", message)
+                except (ActionRefused, KeyError, TypeError, ValueError) as error:
+                    raise ActionRefused(
+                        "invalid_record", f"step {number} does not replay: {error}"
+                    ) from error
+                if room.version != step.get("rv"):
+                    raise ActionRefused(
+                        "invalid_record",
+                        f"step {number} leaves the room at version {room.version},"
+                        f" not {step.get('rv')!r}",
+                    )
+        return room.to_record(), instant[0]
+
+    def _save(self, entry: _Entry, step: Mapping[str, Any] | None = None) -> None:
+        """Store the room's change (one version more): ``step`` (a message that replays:
+        ``{"side", "message"}``) as a step, else, or when ``snapshot_every`` steps have been
+        stored since the snapshot and no dice round is open, a snapshot of its whole record.
 
         Raises:
             ActionRefused: ``unavailable`` when the store fails (:data:`STORE_ERRORS`,
                 logged); the caller puts the room back as it was stored.
         """
-        if self.store is None:
+        store = self.store
+        if store is None:
             return
+        room = entry.room
         saved_at = self._now()
-        record = entry.room.to_record()
-        record["over"] = entry.room.table.game.outcome() is not None
+        at = saved_at - entry.offset
+        over = room.table.game.outcome() is not None
         version = entry.stored + 1
+        text: str | None = None
         try:
-            self.store.save(
-                entry.room.code, entry.room.table.rules.name, entry.owner, version, record
-            )
+            if step is None or (len(entry.steps) >= self.snapshot_every and room.round is None):
+                record = room.to_record()
+                record["over"] = over
+                record["at"] = at
+                snapshot = store.save(
+                    room.code, room.table.rules.name, entry.owner, version, record
+                )
+            else:
+                text = json.dumps({**step, "at": at, "rv": room.version, "over": over},
+                                  separators=(",", ":"))
+                store.append(room.code, version, text)
         except StaleRoomError as error:
             LOG.error("room %s was written by another process", entry.room.code)
             raise ActionRefused(
@@ -716,5 +803,9 @@ class RoomService:
             ) from error
         entry.stored = version
         entry.retry_at = float("-inf")
-        entry.record, entry.saved_at = record, saved_at
+        entry.saved_at = saved_at
+        if text is None:
+            entry.snapshot, entry.steps = snapshot, []
+        else:
+            entry.steps.append(text)
 

@@ -77,10 +77,15 @@ class FailingStore(RoomStore):
         self.fail: Exception | None = None
 
     def save(self, code: str, game: str, owner: str | None, version: int,
-             record: dict[str, Any]) -> None:
+             record: dict[str, Any]) -> str:
         if self.fail is not None:
             raise self.fail
-        super().save(code, game, owner, version, record)
+        return super().save(code, game, owner, version, record)
+
+    def append(self, code: str, version: int, step: str) -> None:
+        if self.fail is not None:
+            raise self.fail
+        super().append(code, version, step)
 
 
 def _door(svc: RoomService) -> TestClient:
@@ -437,14 +442,20 @@ def test_the_store_holds_token_hashes_only_and_nothing_for_reads_or_refusals(
     code, host, guest = _two_seats(client)
 
     def row() -> tuple[int, str]:
+        """The room's stored version (its snapshot's or its last step's) and all its text."""
         db = sqlite3.connect(path)
         try:
             version, record = db.execute(
                 "SELECT version, record FROM table_rooms WHERE code = ?", (code,)
             ).fetchone()
+            steps = db.execute(
+                "SELECT version, step FROM table_room_steps WHERE code = ? ORDER BY version",
+                (code,),
+            ).fetchall()
         finally:
             db.close()
-        return int(version), str(record)
+        return max([int(version), *(v for v, _ in steps)]), str(record) + "".join(
+            text for _, text in steps)
 
     version, record = row()
     for token in (host["token"], guest["token"]):
@@ -468,7 +479,10 @@ def test_the_store_holds_token_hashes_only_and_nothing_for_reads_or_refusals(
         peer.expect("view")
         peer.send(type="action", action={"type": "move", "path": [11, 15]}, ref=5)
         peer.expect("view")
-    assert row()[0] == version + 1  # an accepted move: one write
+    version_after, text = row()
+    assert version_after == version + 1  # an accepted move: one write (a step)
+    for token in (host["token"], guest["token"]):
+        assert token not in text
 
 
 def test_an_address_share_holds_across_a_restart(tmp_path: Path) -> None:

@@ -369,11 +369,17 @@ class _FailingStore(RoomStore):
     fail = False
 
     def save(self, code: str, game: str, owner: str | None, version: int,
-             record: dict[str, Any]) -> None:
+             record: dict[str, Any]) -> str:
         if self.fail:
             self.fail = False
             raise OSError("disk full")
-        super().save(code, game, owner, version, record)
+        return super().save(code, game, owner, version, record)
+
+    def append(self, code: str, version: int, step: str) -> None:
+        if self.fail:
+            self.fail = False
+            raise OSError("disk full")
+        super().append(code, version, step)
 
 
 def test_a_failed_save_sends_the_room_back_to_its_last_record_the_time_charged(
