@@ -301,7 +301,7 @@ export function pageView(view, turn = null) {
   const shown = {
     ...state,
     // what the page's other modules read (announce.js, hints.js): an online game, no hints
-    // while it is played (as at backgammon's own door)
+    // while it is played (issue 15)
     id: `tables:${room.code}:${room.games_before}`,
     version: room.version,
     hints: Boolean(view.outcome),
@@ -312,8 +312,7 @@ export function pageView(view, turn = null) {
   };
   const cause = forfeitWords(room);
   if (cause && state.result && state.result.reason === "forfeit") {
-    // the room says who forfeited and why ("by forfeit: Bob left the game.", as backgammon's
-    // own door words it)
+    // the room says who forfeited and why ("by forfeit: Bob left the game.")
     const text = state.result.text.replace(/ by forfeit\./, ` by forfeit: ${cause}.`);
     shown.result = { ...state.result, text };
     if (state.message === state.result.text) shown.message = text;
@@ -479,7 +478,7 @@ export class OnlineTables {
     const room = view.room;
     const joined = room.joined.white && room.joined.black;
     if (joined && state.phase === "opening" && !room.round && room.chance_due.includes(room.you)) {
-      this.client.roll(); // the opening roll throws itself, as at backgammon's own door
+      this.client.roll(); // the opening roll throws itself
     }
     this.claimAt = typeof room.claim_in === "number" ? performance.now() + room.claim_in * 1000 : null;
     this.thinkAt = typeof room.think_claim_in === "number" ? performance.now() + room.think_claim_in * 1000 : null;
