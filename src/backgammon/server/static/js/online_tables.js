@@ -452,7 +452,6 @@ export class OnlineTables {
    * restarted since this page's last connection and kept the room. */
   connection(state, detail = {}) {
     document.body.dataset.online = state;
-    if (state === "open") document.body.dataset.onlineRestarted = detail.restarted ? "1" : "";
     const open = detail.restarted ? "The server restarted; reconnected." : "Connected.";
     $("online-connection").textContent = {
       connecting: "Connecting…", open, reconnecting: "Connection lost: reconnecting…",
