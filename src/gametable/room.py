@@ -230,8 +230,12 @@ class Room:
         clock settles a stall itself): awaited and gone for ``claim_after`` seconds, or
         withholding a round step (:meth:`_time_steps`) for as long, connected or not, or
         keeping the game waiting on its turn for ``think_after`` seconds."""
+        return self._claimable(self._claim_causes())
+
+    def _claimable(self, causes: Mapping[Side, tuple[float, str]]) -> Side | None:
+        """:meth:`claimable` of :meth:`_claim_causes`' ``causes``."""
         now = self._now()
-        for side, instant in sorted(self._claim_instants().items()):
+        for side, (instant, _) in sorted(causes.items()):
             if instant <= now:
                 return side
         return None
@@ -339,16 +343,26 @@ class Room:
     def _warning_instants(self) -> dict[Side, float]:
         """Untimed: the instant at which each side thinking over its turn is warned that a
         claim is near (:data:`THINK_WARNING` seconds before it opens, or halfway)."""
+        if not self._thinking:
+            return {}
         lead = min(THINK_WARNING, self.think_after / 2)
+        awaited = self.awaited()
         return {side: since + self.think_after - lead
-                for side, since in self._thinking.items() if side in self.awaited()}
+                for side, since in self._thinking.items() if side in awaited}
 
     def think_claim_in(self, side: Side) -> float | None:
         """Seconds until the opponent of ``side`` may claim the game because ``side`` keeps
         it waiting on its turn, once the warning is due (else None)."""
-        warn = self._warning_instants().get(side)
+        return self._think_claim_in(side, self._claim_causes())
+
+    def _think_claim_in(self, side: Side, causes: Mapping[Side, tuple[float, str]]
+                        ) -> float | None:
+        """:meth:`think_claim_in` of :meth:`_claim_causes`' ``causes``."""
         since = self._thinking.get(side)
-        if warn is None or since is None or self._claim_instants() == {}:
+        if since is None or not causes:
+            return None
+        warn = self._warning_instants().get(side)
+        if warn is None:
             return None
         now = self._now()
         if now < warn:
@@ -601,8 +615,9 @@ class Room:
         self, extra: Mapping[str, Any] | None = None, sides: Iterable[Side] = SIDES
     ) -> list[Outgoing]:
         """The view each seat (of ``sides``) is pushed now."""
+        causes = self._claim_causes()
         return [
-            Outgoing(side, {"type": "view", **(extra or {}), "view": self.view(side)})
+            Outgoing(side, {"type": "view", **(extra or {}), "view": self._view(side, causes)})
             for side in sides
         ]
 
@@ -614,8 +629,13 @@ class Room:
 
         The table's part is built once for each state of the game (:meth:`_table_view`) and
         shared by the views returned until the game changes: treat a view as read-only."""
+        return self._view(side, self._claim_causes())
+
+    def _view(self, side: Side | None, causes: Mapping[Side, tuple[float, str]]
+              ) -> dict[str, Any]:
+        """:meth:`view` of :meth:`_claim_causes`' ``causes`` (made once for both seats)."""
         view = self._table_view(side)
-        claimable = self.claimable()
+        claimable = self._claimable(causes)
         # an untimed game waiting on the viewer's opponent, who is gone: seconds until the
         # viewer may claim it (its page warns and counts down), else None (a connected
         # opponent withholding a dice step is not counted down: its page sends the step by
@@ -637,11 +657,11 @@ class Room:
             "can_claim": claimable is not None and claimable != side and side is not None,
             # why the open claim is open: gone, step (a dice step withheld) or thinking
             "claim_cause": (None if claimable is None or claimable == side or side is None
-                            else self._claim_causes()[claimable][1]),
+                            else causes[claimable][1]),
             "claim_in": claim_in,
             # the viewer keeps the game waiting on its turn: seconds until its opponent may
             # claim it, from THINK_WARNING seconds before (its page warns it), else None
-            "think_claim_in": None if side is None else self.think_claim_in(side),
+            "think_claim_in": None if side is None else self._think_claim_in(side, causes),
             "rematch": sorted(self.rematch),
             "games_before": len(self.history),
             "version": self.version,
