@@ -128,7 +128,17 @@ class TableMatch:
         self.fair = fair
         #: True for one game of money play, over when that game is (``single`` setting).
         self.single = single
+        # the parts of the view both seats share (describe's ``shared``) and the outcome, for
+        # the state they were made in (the match changes only through the methods here)
+        self._shared_key: tuple[Any, ...] | None = None
+        self._shared: dict[str, Any] = {}
+        self._outcome_key: tuple[int, int] | None = None
+        self._outcome: Outcome | None = None
 
+    def _state_key(self) -> tuple[int, int]:
+        """Tells two states of the match apart: its games, and the current one's events (every
+        action, a timeout and a forfeit add one; a move is a whole play, one event)."""
+        return (len(self.match.games), self.match.current.event_count)
     @property
     def over(self) -> bool:
         """Whether no game can follow: the match won, or the single game played."""
@@ -329,7 +339,15 @@ class TableMatch:
         self._game.forfeit(color, points)
 
     def outcome(self) -> Outcome | None:
-        """Once the match (or single game) is over: its winner and the winner's points."""
+        """Once the match (or single game) is over: its winner and the winner's points
+        (made once a state: the table and its room ask often)."""
+        key = self._state_key()
+        if key != self._outcome_key:
+            self._outcome = self._made_outcome()
+            self._outcome_key = key
+        return self._outcome
+
+    def _made_outcome(self) -> Outcome | None:
         if self.single:
             ended = self._game.outcome
             if ended is None:
@@ -368,6 +386,9 @@ class TableMatch:
         length = self.match.length
         kind = "single" if self.single or length == 1 else ("money" if length == 0 else "match")
         words, listed = sentence_names(me, names)
+        key = (*self._state_key(), len(game.played), kind, self.over, listed)
+        if key != self._shared_key:  # a new state: both seats' views share its parts
+            self._shared_key, self._shared = key, {}
         view = describe(
             self.match,
             kind=kind,
@@ -376,6 +397,7 @@ class TableMatch:
             session_over=self.over,
             to_act=me if game.phase is Phase.OPENING else None,
             history_names=listed,
+            shared=self._shared,
         )
         return dict(view)
 

@@ -209,3 +209,30 @@ def test_named_seats_give_the_words_the_players_names() -> None:
         plain.act("white" if action["type"] == "roll" else mover, action)
     plain.act(other, {"type": "double"})
     assert plain.view(mover)["state"]["message"].startswith(f"{other.title()} doubles to 2")
+
+
+def test_both_seats_views_share_a_states_parts_and_equal_views_made_afresh() -> None:
+    """The view's parts that do not depend on the viewer (board, dice, cube, score, move list,
+    last turn) are made once a state for both seats; each seat's view equals the one a fresh
+    copy of the match (nothing kept from before) gives, state after state of a match."""
+    table = Table(RULES, {"length": 3}, computers(), seed=5)
+    names = {"white": "Ann", "black": "Bob"}
+    states = 0
+    while table.game.outcome() is None and states < 400:
+        views = {side: table.game.view(side, names=names) for side in ("white", "black")}
+        if states % 5 == 0 or table.game.to_act() == frozenset():  # (a replay costs the game)
+            fresh = RULES.replay(table.settings, table.seed, table.game.log())
+            for side in ("white", "black"):
+                assert views[side] == fresh.view(side, names=names)
+        for part in ("board", "history", "score", "cube", "last_turn"):
+            assert views["white"][part] is views["black"][part]  # made once
+        side = table.computer_to_act()
+        if side is None:  # between two games: the next one asked for
+            table.act("white", {"type": "next_game"})
+            states += 1
+            continue
+        level = table.seats[side].level or "easy"
+        table.act(side, RULES.computer_action(table.game, side, level, random.Random(states)))
+        states += 1
+    assert table.game.outcome() is not None and states > 40
+    assert len(table.game.log()[0]["games"]) >= 2  # the lines of several games, headed

@@ -273,37 +273,62 @@ def _match_history(match: Match, names: tuple[str, str],
     return entries + rest, f"[{text}]"
 
 
+class _CurrentLines:
+    """The lines of a game in play as made last: for its state (``key``), and each turn's
+    line with the turn it was made from (a turn played does not change: its line is made
+    once, as long as the game's number and the names stay)."""
+
+    __slots__ = ("key", "lines", "turns")
+
+    def __init__(self, key: tuple[Any, ...], lines: list[HistoryJSON],
+                 turns: list[tuple[Turn, HistoryJSON]]) -> None:
+        self.key = key
+        self.lines = lines
+        self.turns = turns
+
+
 #: The current game's lines, kept until its log grows (by the game; forgotten with it).
-_CURRENT: weakref.WeakKeyDictionary[Game, tuple[tuple[Any, ...], list[HistoryJSON]]] = (
-    weakref.WeakKeyDictionary())
+_CURRENT: weakref.WeakKeyDictionary[Game, _CurrentLines] = weakref.WeakKeyDictionary()
 
 
 def _current_lines(game: Game, number: int, several: bool, score: tuple[int, int],
                    names: tuple[str, str]) -> list[HistoryJSON]:
     """:func:`_game_lines` of a game in play, made again only when its log has grown (every
-    view of every seat reads them)."""
+    view of every seat reads them), and then only the new turns' lines."""
     key = (game.event_count, number, several, score, names)
     with _KEPT_LOCK:
         kept = _CURRENT.get(game)
-    if kept is not None and kept[0] == key:
-        return list(kept[1])
-    lines = _game_lines(game, number, several, score, names)
+    if kept is not None and kept.key == key:
+        return list(kept.lines)
+    same = kept is not None and (kept.key[1], kept.key[4]) == (number, names)
+    made = kept.turns if kept is not None and same else []
+    turns: list[tuple[Turn, HistoryJSON]] = []
+    lines = _game_lines(game, number, several, score, names, made, turns)
     with _KEPT_LOCK:
-        _CURRENT[game] = (key, lines)
+        _CURRENT[game] = _CurrentLines(key, lines, turns)
     return list(lines)
 
 
 def _game_lines(game: Game, number: int, several: bool, score: tuple[int, int],
-                names: tuple[str, str]) -> list[HistoryJSON]:
-    """One game's lines of :func:`history_json` (``score``: the points won before it)."""
+                names: tuple[str, str], made: Sequence[tuple[Turn, HistoryJSON]] = (),
+                turns: list[tuple[Turn, HistoryJSON]] | None = None) -> list[HistoryJSON]:
+    """One game's lines of :func:`history_json` (``score``: the points won before it).
+    ``made``: lines made before for the same game, number and names, each with its turn
+    (reused for the same turn object); ``turns`` receives each turn's line so."""
     entries: list[HistoryJSON] = []
     if several:
         entries.append({"game": number, "kind": "game", "color": None,
                         "text": f"Game {number} (score {score[0]}-{score[1]})"})
-    for turn in game.history:
-        kind = "play" if turn.action == "move" else turn.action
-        entries.append({"game": number, "kind": kind, "color": color_name(turn.color),
-                        "text": turn_text(turn, names)})
+    for index, turn in enumerate(game.history):
+        if index < len(made) and made[index][0] is turn:
+            line = made[index][1]
+        else:
+            kind = "play" if turn.action == "move" else turn.action
+            line = {"game": number, "kind": kind, "color": color_name(turn.color),
+                    "text": turn_text(turn, names)}
+        entries.append(line)
+        if turns is not None:
+            turns.append((turn, line))
     outcome = game.outcome
     if outcome is not None:
         points = outcome.points
@@ -465,7 +490,8 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
              computer_to_act: bool = False, to_act: Color | None = None,
              resign: bool | None = None, legal: list[LegalJSON] | None = None,
              history_names: tuple[str, str] | None = None,
-             abandoned_after: float | None = None, forfeit: str | None = None) -> TableView:
+             abandoned_after: float | None = None, forfeit: str | None = None,
+             shared: dict[str, Any] | None = None) -> TableView:
     """The view of a game in progress, the same shape for both doors.
 
     Args:
@@ -484,6 +510,12 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
             ``names``' labels ("You" and "Computer" against the computer).
         abandoned_after: the silence after which the game was claimed as abandoned (online).
         forfeit: why the loser forfeited the match, in words (online), or None.
+        shared: the parts of the view that do not depend on the viewer (the board, the
+            dice, the cube, the score, the move list, the last turn: made once a state, for
+            both seats), kept here by a caller that shows one state of the match to several
+            viewers with the same ``kind``, ``session_over``, ``history_names``,
+            ``abandoned_after`` and computer (``names.computer``): an empty dict for each
+            new state. The views made with it share those parts: read-only.
 
     Returns:
         ``phase``, ``turn``, ``to_act``, ``computer_to_act``, ``board``, ``pips``, ``dice``,
@@ -497,7 +529,28 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
     # "the computer" (review.players_words); None keeps the colours
     human = names.computer.opponent if names.computer is not None else None
     acting = to_act if phase is Phase.OPENING else game.turn
-    legal_now = bool(game.legal_moves()) if phase is Phase.MOVE else False
+    common = None if shared is None else shared.get("parts")
+    if common is None:
+        if history_names is None:
+            history_names = (names.label(WHITE), names.label(BLACK))
+        common = {
+            "legal_now": bool(game.legal_moves()) if phase is Phase.MOVE else False,
+            "board": board_json(game.position),
+            "pips": {"white": game.position.pip_count(WHITE),
+                     "black": game.position.pip_count(BLACK)},
+            "dice": list(game.dice) if phase is Phase.MOVE and game.dice else None,
+            "dice_left": list(game.dice_left),
+            "opening": opening_json(game),
+            "played": played_json(game),
+            "cube": cube_json(game),
+            "score": score_json(match, kind),
+            "history": match_history(match, history_names,
+                                     claimed=abandoned_after is not None, text=False)[0],
+            "last_turn": last_turn_json(game, human),
+        }
+        if shared is not None:
+            shared["parts"] = common
+    legal_now = bool(common["legal_now"])
     viewer = names.me if names.me is not None else game.on_roll
     may_resign = (mine and phase in (Phase.ROLL, Phase.MOVE)) if resign is None else resign
     if may_resign and viewer is not None and resign_refusal(game, viewer) is not None:
@@ -516,7 +569,7 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
         "rematch": session_over,
     }
     on = game.on_roll
-    opening = opening_json(game)
+    opening = common["opening"]
     result = result_json(match, kind, names, session_over, abandoned_after=abandoned_after,
                          forfeit=forfeit)
     if result is not None:
@@ -530,27 +583,23 @@ def describe(match: Match, *, kind: str, names: Names, mine: bool, session_over:
             else (passed.color, passed.dice, players_words(why, human) if why else why))
     if legal is None:
         legal = legal_json(game) if phase is Phase.MOVE and mine else []
-    if history_names is None:
-        history_names = (names.label(WHITE), names.label(BLACK))
     return {
         "phase": phase_name(game, session_over),
         "turn": color_name(on) if on is not None and not over else None,
         "to_act": color_name(acting) if acting is not None and not over else None,
         "computer_to_act": computer_to_act,
-        "board": board_json(game.position),
-        "pips": {"white": game.position.pip_count(WHITE),
-                 "black": game.position.pip_count(BLACK)},
-        "dice": list(game.dice) if phase is Phase.MOVE and game.dice else None,
-        "dice_left": list(game.dice_left),
+        "board": common["board"],
+        "pips": common["pips"],
+        "dice": common["dice"],
+        "dice_left": common["dice_left"],
         "opening": opening,
-        "played": played_json(game),
+        "played": common["played"],
         "legal": legal if phase is Phase.MOVE and mine else [],
         "can": can,
-        "cube": cube_json(game),
-        "score": score_json(match, kind),
-        "history": match_history(match, history_names,
-                                 claimed=abandoned_after is not None, text=False)[0],
-        "last_turn": last_turn_json(game, human),
+        "cube": common["cube"],
+        "score": common["score"],
+        "history": common["history"],
+        "last_turn": common["last_turn"],
         "forced_play": forced_play_json(game) if mine else None,
         "result": result,
         "message": message,
