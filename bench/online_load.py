@@ -1,90 +1,67 @@
-"""Load test of online play: N rooms of scripted clients playing whole games over WebSockets.
+"""Load test of online play: N rooms of scripted clients playing whole games over WebSockets
+at the door every game shares (``/api/rooms``, ``/ws/rooms``: :mod:`gametable.online`).
 
-    python bench/online_load.py [--rooms 200] [--think-ms 200] [--pages] [--seed 1]
-                                [--limit 300] [--deflate] [--default-gc]
+    python bench/online_load.py [--rooms 200] [--game checkers|backgammon|mixed]
+                                [--think-ms 200] [--seed 1] [--limit 300] [--default-gc]
                                 [--loop auto|asyncio] [--profile PATH]
-                                [--store file|memory|none] [--synchronous normal|full]
-                                [--door online|tables] [--game checkers|backgammon|mixed]
-                                [--actions N] [--time-control none|bullet|blitz|rapid]
-                                [--pieces] [--json PATH]
+                                [--store file|memory|none] [--actions N]
+                                [--time-control none|bullet|blitz|rapid]
+                                [--pieces] [--json PATH] [--whole-views]
                                 [--redis [URL]] [--processes N] [--rebuild-copies]
-                                [--whole-views]
+                                [--in-process]
 
-Two doors: ``--door online`` (the default) is backgammon's older door, ``/api/online/rooms``
-and its protocol (``backgammon.services.online.protocol``), described first below. ``--door
-tables`` is the door every game shares (``gametable.online``), described at the end.
+(``--door tables`` is accepted: it is the only door; backgammon's older door is gone.)
 
-The server (the online router in a minimal FastAPI app, under uvicorn) runs in this process on
-a free port of 127.0.0.1 only. The scripted clients run in one child process (Python runs one
-core per process, and this machine has two), each room one coroutine driving both players over
-real WebSockets (the ``websockets`` client): the opening roll and every roll by commit-reveal
-(three messages), then a random legal play chosen on the client's own replica of the game, until
-the game ends.
-
-It prints the rooms completed, the messages per second both ways, and the latency from a
-player's send to the opponent's receipt of the relayed message (commit, secret, reveal, play):
-p50 to max, in milliseconds. It checks that every game finished and that its record is
-identical and legal on both sides: every event is compared as the two players received it, a
-replica of the game built from those events (its plays checked by the engine) equals the log
-the server sent both in ``game_over``, and, once every room has finished (so that it delays
-no timed message), ``Game.replay`` accepts that log and reaches the result both were sent.
+The server is :func:`gametable.online.install` on a :class:`gametable.rooms.RoomService` for
+both games with its SQLite :class:`~gametable.room_store.RoomStore` (``--store``: an SQLite
+file in a temporary folder, WAL, ``synchronous=NORMAL``, every accepted message saved before
+it is relayed: a step a message, the room's whole record now and then), under uvicorn in this
+process on a free port of 127.0.0.1 only (:func:`start_server`, the one place a server is
+made). The scripted clients run in one child process (Python runs one core per process, and
+this machine has two), each room one coroutine driving both players over real WebSockets
+(the ``websockets`` client). Each room (``--game``: all checkers, all backgammon, or
+``mixed``, alternating) is made by ``POST /api/rooms`` and joined by ``POST
+/api/rooms/{code}/join``; its two players open ``WS /ws/rooms/{code}``, say ``hello`` with
+their tokens and play a whole game (or ``--actions N`` messages): checkers a random path of
+the mover's view's ``state.legal``; backgammon its rolls by commit-reveal rounds with fresh
+32-byte secrets (the opening's: both commit, both reveal; then the roller's commit, the
+opponent's secret, the roller's reveal; the dice the views show are checked against the
+secrets) and a random whole play of the view's board and dice (the view's ``legal`` lists
+single checker moves, so the client's engine lists the whole plays, as the page's replica
+checks them). Every message carries a ``ref``; its latency is the time from the send to the
+sender's own view (the answer with that ``ref``), and the opponent's pushed view is timed too.
 
 Pacing: with ``--think-ms N`` (default 200) a player takes N ms on average (0.5N to 1.5N)
-before each roll and each play; the pages' dice answers (``secret``, ``reveal``) never wait.
-That is still ten times faster than people play (a real turn takes several seconds), so 200
-rooms here send more than 200 real games would. ``--think-ms 0`` is a saturation test: every
-room sends its next message the moment it has the last answer, so about one message per room
-is always in flight and the latency is simply rooms / throughput (Little's law): it measures
-throughput, not responsiveness.
+before each move and each commit of a roll; the pages' dice answers (``secret``,
+``reveal``) never wait. That is still ten times faster than people play (a real turn takes
+several seconds), so 200 rooms here send more than 200 real games would. ``--think-ms 0`` is
+a saturation test: every room sends its next message the moment it has the last answer.
 
-``--pages`` makes each client behave as the page does on top of that: after every event it
-asks for the full state (at most one request in flight, as ``online.js`` does), which more
-than doubles the messages and makes the server build two full states per event.
+It prints p50, p95, p99, p99.9 and max, the server's messages in and out per second, each
+store write's time, and with ``--pieces`` the time of each piece of the server's work
+(:data:`PIECES`: the room, its views, its record, the save, the dispatch); ``--json PATH``
+writes the summary. The clients ask for patches in their hello, as ``room_client.js`` does
+(each view after a connection's first comes as the JSON Patch from the one before, applied by
+the client with :func:`gametable.wire.apply_patch`); ``--whole-views`` makes them take every
+view whole. Both processes run as ``backgammon serve`` does: uvloop when it is installed
+(``--loop asyncio`` for the standard loop) and the garbage collector tuned by
+:func:`backgammon.server.runtime.tune_gc` (``--default-gc`` for Python's defaults); the last
+lines give each process's collector pauses and event-loop lag (how late a 10 ms sleep woke
+up: time the process wanted the CPU and did not get it, or spent in one long step).
 
-Both processes run as ``backgammon serve`` does: uvloop when it is installed (``--loop
-asyncio`` for the standard loop) and the garbage collector tuned by
-:func:`backgammon.server.runtime.tune_gc` (``--default-gc`` for Python's defaults). To tell the
-server's own cost from a busy machine, the last lines give each process's collector pauses and
-event-loop lag (how late a 10 ms sleep woke up: time the process wanted the CPU and did not get
-it, or spent in one long step).
+Every loop is bounded: a room gives up after :data:`MAX_TABLE_ACTIONS` messages, the clients
+after ``--limit`` seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only.
+The exit status is 0 when every room completed, every message was answered and p99 met
+``--target-ms``.
 
-Persistence is on, as under ``backgammon serve``: the rooms are
-:class:`~backgammon.services.online.persist.PersistentRooms` on an SQLite file in a temporary
-folder (WAL, ``synchronous=NORMAL``), every accepted action committed in its own transaction
-before it is relayed (``--store memory`` for an in-memory database, ``--store none`` for rooms
-in memory only; ``--synchronous full`` to sync each commit to disk). The store's cost per
-action is printed: the mean and p99 of a commit, in milliseconds.
+**In process** (``--in-process``): no server, no network, no clients: the same games played
+through the room service in this process, one message a room in turn, each message handled
+as the door handles it (the room's clock checked, the message with its save, each view's
+frame: the patch from the seat's last view and its JSON), and the server's CPU time a message
+summed from its thread time, with the collector's share: a figure the machine's other load
+hardly moves.
 
-Every loop is bounded: a room gives up after ``MAX_TURNS`` turns, the clients after ``--limit``
-seconds, and the script stops by itself. Traffic goes to 127.0.0.1 only. The exit status is 0
-when every room completed with a good record and p99 met ``--target-ms``.
-
-**The tables door** (``--door tables``): the server is :func:`gametable.online.install` on a
-:class:`gametable.rooms.RoomService` for both games with its SQLite
-:class:`~gametable.room_store.RoomStore` (``--store``; WAL, ``synchronous=NORMAL``, the whole
-room record saved after every accepted message), under uvicorn as above (:func:`start_server`,
-the one place a server is made). Each room (``--game``: all checkers, all backgammon, or
-``mixed``, alternating) is made by ``POST /api/rooms`` and joined by ``POST
-/api/rooms/{code}/join``; its two players open ``WS /ws/rooms/{code}``, say ``hello`` with their
-tokens and play a whole game (or ``--actions N`` messages): checkers a random path of the
-mover's view's ``state.legal``; backgammon its rolls by commit-reveal rounds with fresh 32-byte
-secrets (the opening's: both commit, both reveal; then the roller's commit, the opponent's
-secret, the roller's reveal; the dice the views show are checked against the secrets) and a
-random whole play of the view's board and dice (the view's ``legal`` lists single checker
-moves, so the client's engine lists the whole plays, as the page's replica checks them). Every
-message carries a ``ref``; its latency is the time from the send to the sender's own view (the
-answer with that ``ref``), and the opponent's pushed view is timed too. Pacing is as above:
-``--think-ms`` before each move and each commit of a roll. It prints p50, p95, p99, p99.9 and
-max, the server's messages in and out per second, each store save's time, and with
-``--pieces`` the time of each piece of the server's work (:data:`PIECES`: the room, its views,
-its record, the save, the dispatch); ``--json PATH`` writes the summary. The exit status is 0
-when every room completed, every message was answered and p99 met ``--target-ms``. The
-clients ask for patches in their hello, as ``room_client.js`` does (each view after a
-connection's first comes as the JSON Patch from the one before, applied by the client with
-:func:`gametable.wire.apply_patch`); ``--whole-views`` makes them take every view whole, as
-before patches.
-
-**Rooms on Redis** (``--door tables --redis [URL] [--processes N]``): the rooms live in Redis
+**Rooms on Redis** (``--redis [URL] [--processes N]``): the rooms live in Redis
 (:mod:`gametable.redis_rooms`, as ``backgammon serve --redis URL`` keeps them); without a URL
 the bench starts a redis-server of its own on a free port in a temporary folder (AOF on,
 ``appendfsync everysec``). With ``--processes N`` there are N server processes, each room's
@@ -113,220 +90,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HOST = "127.0.0.1"
-
-
-@dataclass
-class RoomResult:
-    """What one room's script saw."""
-
-    ok: bool = False
-    error: str = ""
-    turns: int = 0
-    sent: int = 0
-    received: int = 0
-    latencies: list[tuple[float, float]] = field(default_factory=list)
-    log: dict[str, Any] | None = None
-    outcome: dict[str, Any] | None = None
-
-
-def _verify(result: RoomResult) -> None:
-    """After the timed run: the room's record replays to the result both sides were sent."""
-    from backgammon.core.game import Game
-
-    if result.error or result.log is None:
-        return
-    try:
-        replayed = Game.replay(result.log)
-    except Exception as exc:
-        result.error = f"the record does not replay: {type(exc).__name__}: {exc}"[:300]
-        return
-    if replayed.outcome is None or replayed.outcome.to_dict() != result.outcome:
-        result.error = "the record does not replay to the same result"
-        return
-    result.ok = True
-    result.log = None
-
-
-class _Seat:
-    def __init__(self, ws: Any, rng: random.Random) -> None:
-        self.ws = ws
-        self.rng = rng
-        self.color = ""
-        self.log: dict[str, Any] | None = None
-        self.state_in_flight = False
-        self.state_wanted = False
-
-
-class _RoomScript:
-    """Both players of one room, played by one coroutine, message by message."""
-
-    def __init__(self, result: RoomResult, rng: random.Random, think: float,
-                 pages: bool = False) -> None:
-        self.result = result
-        self.rng = rng
-        self.think = think
-        self.pages = pages
-        self.round = 1
-
-    async def recv(self, seat: _Seat, kind: str) -> dict[str, Any]:
-        while True:
-            async with asyncio.timeout(30):
-                text = await seat.ws.recv()
-            self.result.received += 1
-            if self.pages and text.startswith('{"type":"state"'):
-                # A page would read and draw it; here one process stands for 400 pages, so
-                # the state is not parsed (it is the server's cost that is measured).
-                seat.state_in_flight = False
-                if seat.state_wanted:
-                    seat.state_wanted = False
-                    await self.ask_state(seat)
-                continue
-            message = json.loads(text)
-            if message.get("type") != kind:
-                raise RuntimeError(f"expected {kind}, got {str(message)[:300]}")
-            if self.pages and kind != "welcome":
-                await self.ask_state(seat)
-            return dict(message)
-
-    async def ask_state(self, seat: _Seat) -> None:
-        """What the page does after every event: ask for the full state, one request in
-        flight at a time (online.js requestState)."""
-        if seat.state_in_flight:
-            seat.state_wanted = True
-            return
-        seat.state_in_flight = True
-        await self.send(seat, {"type": "state"})
-
-    async def send(self, seat: _Seat, payload: dict[str, Any]) -> None:
-        await seat.ws.send(json.dumps(payload))
-        self.result.sent += 1
-
-    async def relay(self, sender: _Seat, other: _Seat, payload: dict[str, Any], *,
-                    human: bool = False) -> dict[str, Any]:
-        """Send (after a person's thinking time, for a person's action), time the opponent's
-        receipt of the relayed event, then read the echo."""
-        if human and self.think:
-            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
-        start = time.perf_counter()
-        await self.send(sender, payload)
-        seen = await self.recv(other, payload["type"])
-        self.result.latencies.append((start, time.perf_counter() - start))
-        echo = await self.recv(sender, payload["type"])
-        for message in (seen, echo):  # the mover's copy also lists what it can move
-            message.pop("legal_moves", None)
-            message.pop("legal", None)
-        if seen != echo:
-            raise RuntimeError(f"the two sides got different events: {seen} / {echo}")
-        return seen
-
-    async def both(self, a: _Seat, b: _Seat, kind: str) -> dict[str, Any]:
-        first, second = await self.recv(a, kind), await self.recv(b, kind)
-        for message in (first, second):
-            message.pop("legal_moves", None)
-            message.pop("legal", None)
-        if first != second:
-            raise RuntimeError(f"the two sides got different {kind} events")
-        return first
-
-    async def run(self, http: Any, port: int, compression: str | None) -> None:
-        import httpx
-        from websockets.asyncio.client import connect
-
-        from backgammon.core.dice import commitment
-        from backgammon.core.game import Game
-
-        for attempt in range(3):  # a pooled connection the server closed meanwhile: retry
-            try:
-                response = await http.post("/api/online/rooms", json={})
-                break
-            except httpx.TransportError:
-                if attempt == 2:
-                    raise
-        response.raise_for_status()
-        room = response.json()
-        uri = f"ws://{HOST}:{port}{room['ws_path']}"
-        async with connect(uri, compression=compression, max_size=1 << 20,
-                           open_timeout=30) as host_ws, \
-                connect(uri, compression=compression, max_size=1 << 20,
-                        open_timeout=30) as guest_ws:
-            host = _Seat(host_ws, random.Random(self.rng.random()))
-            guest = _Seat(guest_ws, random.Random(self.rng.random()))
-            await self.send(host, {"type": "hello", "token": room["token"]})
-            host.color = (await self.recv(host, "welcome"))["color"]
-            await self.send(guest, {"type": "hello"})
-            guest.color = (await self.recv(guest, "welcome"))["color"]
-            await self.recv(host, "opponent")
-            seats = {host.color: host, guest.color: guest}
-            # Every event is compared as both sides received it (relay, both), so one replica
-            # built from them stands for both sides' records.
-            game = Game()
-
-            # The opening roll: both commit, both reveal; ties are thrown again.
-            while True:
-                number = self.round
-                self.round += 1
-                secrets = {c: s.rng.randbytes(32) for c, s in seats.items()}
-                for color, other in (("white", "black"), ("black", "white")):
-                    await self.relay(seats[color], seats[other], {
-                        "type": "commit", "round": number,
-                        "commitment": commitment(secrets[color])}, human=True)
-                for color, other in (("white", "black"), ("black", "white")):
-                    await self.relay(seats[color], seats[other], {
-                        "type": "reveal", "round": number, "secret": secrets[color].hex()})
-                rolled = await self.both(host, guest, "rolled")
-                game.roll(dice=rolled["dice"])
-                if not rolled["tie"]:
-                    break
-
-            while not game.is_over:
-                self.result.turns += 1
-                if self.result.turns > MAX_TURNS:
-                    raise RuntimeError(f"no result after {MAX_TURNS} turns")
-                mover_color = str(game.on_roll)
-                mover = seats[mover_color]
-                other = seats["black" if mover_color == "white" else "white"]
-                if game.phase == "roll":
-                    number = self.round
-                    self.round += 1
-                    mine, theirs = mover.rng.randbytes(32), other.rng.randbytes(32)
-                    await self.relay(mover, other, {"type": "commit", "round": number,
-                                                    "commitment": commitment(mine)}, human=True)
-                    await self.relay(other, mover, {"type": "secret", "round": number,
-                                                    "secret": theirs.hex()})
-                    await self.relay(mover, other, {"type": "reveal", "round": number,
-                                                    "secret": mine.hex()})
-                    rolled = await self.both(mover, other, "rolled")
-                    game.roll(dice=rolled["dice"])
-                    continue
-                plays = game.legal_plays()
-                play = plays[mover.rng.randrange(len(plays))]
-                event = await self.relay(mover, other, {
-                    "type": "play",
-                    "moves": [[m.from_point, m.to_point, m.die] for m in play.moves]},
-                    human=True)
-                _apply(game, event["moves"])
-            over = await self.both(host, guest, "game_over")
-            log = over["log"]
-            if log != game.to_log():
-                raise RuntimeError("the server's record differs from the one the sides built")
-            # Replaying the whole record is checked once every room has finished (_verify),
-            # so that its CPU time does not delay the other rooms' messages being timed.
-            self.result.log = log
-            self.result.outcome = over["outcome"]
-
-
-MAX_TURNS = 3000
-
-
-def _apply(replica: Any, moves: list[list[int]]) -> None:
-    """Apply a relayed play to a replica: by its result, as the server checks it."""
-    from backgammon.core.moves import Move, apply_play
-
-    result = apply_play(replica.turn_start, [Move(*m) for m in moves])
-    play = replica.legal_plays().by_result(result)
-    if play is None:
-        raise RuntimeError(f"the relayed play {moves} is not legal on this side's replica")
-    replica.play(play)
 
 
 # ------------------------------------------------------------------ the tables door (gametable)
@@ -588,28 +351,19 @@ async def _clients(port: int, args: argparse.Namespace,
     probe = asyncio.create_task(watch.run_lag_probe())
     rng = random.Random(args.seed)
     think = args.think_ms / 1000
-    compression = "deflate" if args.deflate else None
-    tables = args.door == "tables"
-    results: list[Any] = (
-        [TableRoomResult(game=_table_game(args.game, i)) for i in range(args.rooms)]
-        if tables else [RoomResult() for _ in range(args.rooms)]
-    )
+    results = [TableRoomResult(game=_table_game(args.game, i)) for i in range(args.rooms)]
     limits = httpx.Limits(max_connections=50)
     http = httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=30, limits=limits)
 
     async def one(index: int) -> None:
         room_rng = random.Random(rng.random())
         try:
-            if tables:
-                # several server processes: each room's host on one, its guest on the next
-                host, guest = ((port, port) if not ports else
-                               (ports[index % len(ports)], ports[(index + 1) % len(ports)]))
-                await _TableRoomScript(results[index], room_rng, think, args.actions,
-                                       args.time_control, not args.whole_views).run(
-                    http, host, guest)
-            else:
-                await _RoomScript(results[index], room_rng, think, args.pages).run(
-                    http, port, compression)
+            # several server processes: each room's host on one, its guest on the next
+            host, guest = ((port, port) if not ports else
+                           (ports[index % len(ports)], ports[(index + 1) % len(ports)]))
+            await _TableRoomScript(results[index], room_rng, think, args.actions,
+                                   args.time_control, not args.whole_views).run(
+                http, host, guest)
         except Exception as exc:  # a room's failure is reported, not raised
             results[index].error = f"{type(exc).__name__}: {exc}"[:300]
 
@@ -627,9 +381,6 @@ async def _clients(port: int, args: argparse.Namespace,
             results[index].error = f"not finished within {args.limit:g} s"
     usage = resource.getrusage(resource.RUSAGE_SELF)
     summary = watch.summary()
-    if not tables:
-        for result in results:
-            _verify(result)
     return {
         "elapsed": elapsed,
         "cpu": usage.ru_utime + usage.ru_stime,
@@ -734,44 +485,6 @@ class RunningServer:
         return self.close()
 
 
-def _old_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[Any, _Close]:
-    """Backgammon's older door (``/api/online/rooms``), its rooms persisted as under
-    ``backgammon serve`` (``--store``, ``--synchronous``)."""
-    from fastapi import FastAPI
-
-    from backgammon.server.online import OnlineHub, RoomManager, router
-    from backgammon.services.online.persist import PersistentRooms
-    from backgammon.services.room_store import RoomStore
-
-    app = FastAPI()
-    app.include_router(router)
-    # Every simulated client comes from this machine's one address: lift the per-address room
-    # limits, which would otherwise stop the bench at 10 rooms a minute.
-    limits = {"create_rate": 1 << 30, "max_waiting": 1 << 30, "max_per_address": 1 << 30}
-    folder = None
-    if args.store == "none":
-        rooms: RoomManager = RoomManager(**limits)
-    else:
-        import tempfile
-
-        folder = tempfile.TemporaryDirectory(prefix="online-load-")
-        path = ":memory:" if args.store == "memory" else f"{folder.name}/games.sqlite3"
-        store = RoomStore(path, synchronous=args.synchronous)
-        rooms = PersistentRooms(store, timings=timings, **limits)
-    app.state.online = OnlineHub(rooms)
-
-    def close() -> dict[str, Any]:
-        extra: dict[str, Any] = {}
-        if isinstance(rooms, PersistentRooms):
-            extra["store_mode"] = f"{rooms.store.journal_mode}, synchronous {args.synchronous}"
-            rooms.store.close()
-        if folder is not None:
-            folder.cleanup()
-        return extra
-
-    return app, close
-
-
 def _tables_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[Any, _Close]:
     """The game-agnostic door (``/api/rooms``, ``/ws/rooms``: :mod:`gametable.online`) for
     both games, as ``backgammon serve`` composes it: a :class:`~gametable.rooms.RoomService`
@@ -788,13 +501,21 @@ def _tables_door_app(args: argparse.Namespace, timings: list[float]) -> tuple[An
     from gametable.rooms import RoomService
 
     class TimedRoomStore(RoomStore):
-        """The store, each save (the record's JSON and its one-row transaction) timed."""
+        """The store, each write timed: a snapshot (the record's JSON and its transaction)
+        or a step (its one-row insert)."""
 
         def save(self, code: str, game: str, owner: str | None, version: int,
-                 record: dict[str, Any]) -> None:
+                 record: dict[str, Any]) -> str:
             start = time.perf_counter()
             try:
-                super().save(code, game, owner, version, record)
+                return super().save(code, game, owner, version, record)
+            finally:
+                timings.append(time.perf_counter() - start)
+
+        def append(self, code: str, version: int, step: str) -> None:
+            start = time.perf_counter()
+            try:
+                super().append(code, version, step)
             finally:
                 timings.append(time.perf_counter() - start)
 
@@ -915,18 +636,19 @@ def _redis_figures(url: str) -> dict[str, float]:
     return figures
 
 
-#: The pieces of the tables door's work that ``--pieces`` times: (module, class, method).
-#: They nest: RoomService.handle holds Room.to_record (the record kept in case the save
-#: fails), Room.handle (the game's action and the two views: Room.view) and the save
-#: (Room.to_record again, then RoomStore.save: the record's JSON and its transaction);
-#: RoomHub.dispatch is the views' json.dumps and their queueing.
+#: The pieces of the door's work that ``--pieces`` times: (module, class, method). They
+#: nest: RoomService.handle holds Room.handle (the game's action and the two views:
+#: Room.views) and the save (a step: RoomStore.append, its one-row insert; now and then a
+#: snapshot: Room.to_record, then RoomStore.save, the record's JSON and its transaction);
+#: RoomHub.dispatch is the views' patches, their json.dumps and their queueing.
 PIECES: tuple[tuple[str, str, str], ...] = (
     ("gametable.online", "", "parse_message"),
     ("gametable.rooms", "RoomService", "handle"),
     ("gametable.room", "Room", "handle"),
-    ("gametable.room", "Room", "view"),
+    ("gametable.room", "Room", "views"),
     ("gametable.room", "Room", "to_record"),
     ("gametable.room_store", "RoomStore", "save"),
+    ("gametable.room_store", "RoomStore", "append"),
     ("gametable.online", "RoomHub", "dispatch"),
     ("gametable.online", "RoomHub", "schedule"),
 )
@@ -964,15 +686,12 @@ async def start_server(args: argparse.Namespace) -> RunningServer:
 
     timings: list[float] = []
     pieces: dict[str, list[float]] = {}
-    if args.door == "tables":
-        app, close = _tables_door_app(args, timings)
-        if args.pieces:
-            _time_pieces(pieces)
-    else:
-        app, close = _old_door_app(args, timings)
+    app, close = _tables_door_app(args, timings)
+    if args.pieces:
+        _time_pieces(pieces)
     port = _free_port()
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False,
-                            ws_per_message_deflate=args.deflate, backlog=4096,
+                            ws_per_message_deflate=False, backlog=4096,
                             ws_max_size=1 << 16, timeout_keep_alive=60)
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
@@ -1177,10 +896,10 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
     commits = [t * 1000 for t in summary["store_timings"]]
     store = _spread(commits)
     if commits:
-        print(f"store ({args.store}, {summary.get('store_mode', '')}): {len(commits)} saves, the "
-              f"whole room record in one transaction each: mean {store['mean']:.3f} ms, p99 "
-              f"{store['p99']:.3f} ms, max {store['max']:.1f} ms; {sum(commits) / 1000:.2f} s "
-              f"in all")
+        print(f"store ({args.store}, {summary.get('store_mode', '')}): {len(commits)} writes "
+              f"(a step a message, a snapshot now and then), one transaction each: mean "
+              f"{store['mean']:.3f} ms, p99 {store['p99']:.3f} ms, max {store['max']:.1f} ms; "
+              f"{sum(commits) / 1000:.2f} s in all")
     else:
         print("store: none (rooms in memory only)")
     pieces = {name: _spread([t * 1000 for t in times])
@@ -1256,11 +975,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=float, default=300.0,
                         help="seconds before the clients give up (default 300)")
     parser.add_argument("--target-ms", type=float, default=50.0, help="p99 target (default 50)")
-    parser.add_argument("--pages", action="store_true",
-                        help="the clients also do what the page does after every event: ask "
-                             "for the full state (one request in flight at a time)")
-    parser.add_argument("--deflate", action="store_true",
-                        help="negotiate permessage-deflate (uvicorn's default; off here)")
     parser.add_argument("--default-gc", action="store_true",
                         help="keep Python's default collector settings in both processes "
                              "instead of backgammon serve's tune_gc")
@@ -1268,58 +982,55 @@ def main(argv: list[str] | None = None) -> int:
                         help="the event loop of the server and the clients: auto (uvloop when "
                              "installed, as backgammon serve does; default) or asyncio")
     parser.add_argument("--store", choices=("file", "memory", "none"), default="file",
-                        help="where the rooms are committed, action by action: an SQLite file "
-                             "in a temporary folder (default, as backgammon serve), an "
-                             "in-memory database, or none (rooms in memory only)")
-    parser.add_argument("--synchronous", choices=("normal", "full"), default="normal",
-                        help="SQLite's synchronous for the store: normal (default; durable "
-                             "when the process dies) or full (each commit synced to disk)")
+                        help="where the rooms are saved: an SQLite file in a temporary folder "
+                             "(default, as backgammon serve), an in-memory database, or none "
+                             "(rooms in memory only)")
     parser.add_argument("--profile", metavar="PATH",
                         help="write the server's cProfile statistics to PATH (with "
                              "--processes: PATH.PID, one file a process)")
-    parser.add_argument("--door", choices=("online", "tables"), default="online",
-                        help="online: backgammon's older door, /api/online/rooms (default); "
-                             "tables: the door every game shares, /api/rooms and /ws/rooms")
+    parser.add_argument("--door", choices=("tables",), default="tables",
+                        help="the door: tables, the one every game shares (/api/rooms, "
+                             "/ws/rooms; the only one, kept for the commands written with it)")
     parser.add_argument("--game", choices=("checkers", "backgammon", "mixed"),
                         default="backgammon",
-                        help="--door tables: the game every room plays (mixed: checkers and "
-                             "backgammon room by room; default backgammon)")
+                        help="the game every room plays (mixed: checkers and backgammon room "
+                             "by room; default backgammon)")
     parser.add_argument("--actions", type=int, default=0,
-                        help="--door tables: messages a room sends before it stops (0: play "
-                             "every game to its end; default)")
+                        help="messages a room sends before it stops (0: play every game to "
+                             "its end; default)")
     parser.add_argument("--time-control", default="none",
                         choices=("none", "bullet", "blitz", "rapid"),
-                        help="--door tables: the rooms' time control (default none)")
+                        help="the rooms' time control (default none)")
     parser.add_argument("--pieces", action="store_true",
-                        help="--door tables: time the pieces of the server's work per message "
-                             "(the room, its views, the record, the save, the dispatch)")
+                        help="time the pieces of the server's work per message (the room, its "
+                             "views, the record, the save, the dispatch)")
     parser.add_argument("--json", metavar="PATH", dest="json_out",
-                        help="--door tables: also write the summary to PATH as JSON")
+                        help="also write the summary to PATH as JSON")
     parser.add_argument("--processes", type=int, default=1,
-                        help="--door tables --redis: server processes sharing the rooms "
-                             "(default 1); each room's host plays through one, its guest "
-                             "through the next")
+                        help="--redis: server processes sharing the rooms (default 1); each "
+                             "room's host plays through one, its guest through the next")
     parser.add_argument("--rebuild-copies", action="store_true",
                         help="--redis: a process takes the other processes' actions into its "
                              "copy of a room by rebuilding it from the stored record, as "
                              "before issue 36's catch-up by events (for comparison)")
     parser.add_argument("--whole-views", action="store_true",
-                        help="--door tables: the clients take every view whole (no patches "
-                             "in their hello), as before patches")
+                        help="the clients take every view whole (no patches in their hello), "
+                             "as before patches")
     parser.add_argument("--redis", metavar="URL", nargs="?", const="auto", default=None,
-                        help="--door tables: the rooms in Redis (gametable.redis_rooms): a "
-                             "URL, or none to start a redis-server of the bench's own")
+                        help="the rooms in Redis (gametable.redis_rooms): a URL, or none to "
+                             "start a redis-server of the bench's own")
+    parser.add_argument("--in-process", action="store_true",
+                        help="no server and no network: the rooms' games played in this "
+                             "process through the room service, the server's CPU time a "
+                             "message measured (its thread time), whatever the machine's load")
     args = parser.parse_args(argv)
     if args.processes < 1 or (args.processes > 1 and not args.redis):
         parser.error("--processes N > 1 needs --redis (the processes share the rooms there)")
-    if args.redis and args.door != "tables":
-        parser.error("--redis is for --door tables")
-    if args.door == "online" and (args.actions or args.pieces or args.json_out
-                                  or args.game != "backgammon" or args.time_control != "none"):
-        parser.error("--game, --actions, --time-control, --pieces and --json are for "
-                     "--door tables")
-    if args.door == "tables" and (args.pages or args.synchronous != "normal"):
-        parser.error("--pages and --synchronous full are for --door online")
+    if args.in_process and (args.redis or args.whole_views or args.pieces or args.profile):
+        parser.error("--in-process takes --rooms, --game, --seed, --store, --time-control, "
+                     "--actions, --default-gc and --json")
+    if args.in_process:
+        return _in_process_main(args)
 
     try:
         import websockets  # noqa: F401  (the clients' library; uvicorn's WebSockets need it too)
@@ -1327,17 +1038,12 @@ def main(argv: list[str] | None = None) -> int:
         print("bench/online_load.py needs the websockets package: pip install -e '.[dev]'")
         return 2
     load = os.getloadavg()
-    what = ("tables door (/api/rooms, /ws/rooms), game "
-            f"{args.game}{'' if not args.actions else f', {args.actions} messages a room'}, "
-            f"time control {args.time_control}, "
-            f"{'whole views' if args.whole_views else 'views as patches'}, "
-            if args.door == "tables" else "")
-    print(f"online load: {what}{args.rooms} rooms, think {args.think_ms:g} ms, "
-          f"{'clients ask for the state after every event as pages do, ' if args.pages else ''}"
-          f"deflate {'on' if args.deflate else 'off'}, loop {_loop_name(args.loop)}, gc "
+    print(f"online load: tables door (/api/rooms, /ws/rooms), game {args.game}"
+          f"{'' if not args.actions else f', {args.actions} messages a room'}, time control "
+          f"{args.time_control}, {'whole views' if args.whole_views else 'views as patches'}, "
+          f"{args.rooms} rooms, think {args.think_ms:g} ms, loop {_loop_name(args.loop)}, gc "
           f"{'default' if args.default_gc else 'tuned as backgammon serve does'}, store "
-          f"{args.store}{'' if args.store == 'none' else ' ' + args.synchronous}; "
-          f"{os.cpu_count()} CPUs, load average "
+          f"{'redis' if args.redis else args.store}; {os.cpu_count()} CPUs, load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} before the run")
     stop_redis: Callable[[], dict[str, Any]] = dict
     if args.redis == "auto":
@@ -1352,53 +1058,174 @@ def main(argv: list[str] | None = None) -> int:
                     summary["store_mode"] = "redis, 1 server process"
     finally:
         stop_redis()
-    if args.door == "tables":
-        data, good = _report_tables(args, summary, load)
-        if args.json_out:
-            with open(args.json_out, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=1)
-        return 0 if good else 1
-    results = [RoomResult(**r) for r in summary["results"]]
-    completed = sum(r.ok for r in results)
-    elapsed = summary["elapsed"]
-    sent = sum(r.sent for r in results)
-    received = sum(r.received for r in results)
-    timed = [(at, lag * 1000) for r in results for at, lag in r.latencies]
-    latencies = sorted(lag for _, lag in timed)
-    turns = sum(r.turns for r in results if r.ok)
-    print(f"rooms completed: {completed}/{args.rooms} in {elapsed:.1f} s "
-          f"({turns} turns; every record identical on both sides and legal: "
-          f"{'yes' if completed == args.rooms else 'no'})")
-    print(f"messages: {sent} client->server ({sent / elapsed:,.0f}/s), {received} "
-          f"server->client ({received / elapsed:,.0f}/s)")
-    p99 = float("nan")
-    if latencies:
-        def pct(q: float) -> float:
-            return latencies[min(len(latencies) - 1, int(len(latencies) * q))]
+    data, good = _report_tables(args, summary, load)
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+    return 0 if good else 1
 
-        p99 = pct(0.99)
-        print(f"send -> opponent's receipt over {len(latencies)} relayed messages: p50 "
-              f"{statistics.median(latencies):.1f} ms, p90 {pct(0.9):.1f}, p99 {p99:.1f}, "
-              f"p99.9 {pct(0.999):.1f}, max {latencies[-1]:.1f} ms "
-              f"(target p99 <= {args.target_ms:g} ms)")
-        slow_seconds = {int(at) for at, lag in timed if lag > 100}
-        print(f"  messages over 100 ms: {sum(1 for lag in latencies if lag > 100)}, sent in "
-              f"{len(slow_seconds)} distinct seconds of the run")
-    commits = sorted(t * 1000 for t in summary["store_timings"])
-    if commits:
-        print(f"store ({args.store}, {summary['store_mode']}): {len(commits)} commits, one "
-              f"transaction per action: mean {statistics.fmean(commits):.3f} ms, p99 "
-              f"{commits[min(len(commits) - 1, int(len(commits) * 0.99))]:.3f} ms, max "
-              f"{commits[-1]:.1f} ms; {sum(commits) / 1000:.2f} s in all")
-    else:
-        print("store: none (rooms in memory only)")
-    print(f"CPU seconds: server {summary['server_cpu']:.1f}, clients {summary['cpu']:.1f}; "
-          f"load average after {os.getloadavg()[0]:.2f}")
-    _print_watches(summary)
-    failures = [r.error for r in results if not r.ok]
-    for error in sorted(set(failures))[:5]:
-        print(f"  failed ({failures.count(error)}): {error}")
-    return 0 if completed == args.rooms and p99 <= args.target_ms else 1
+
+# ------------------------------------------------------------------ in process (--in-process)
+
+
+def _next_messages(view: dict[str, Any], views: dict[str, dict[str, Any]],
+                   rng: random.Random) -> list[tuple[str, dict[str, Any]]]:
+    """The messages of a room's next step of play, as the clients above send them: a dice
+    round (the opening's commits and reveals, or a roll's commit, secret and reveal, fresh
+    32-byte secrets) or the mover's random move (``views``: each side's last view)."""
+    from gametable.fair import commitment_of
+
+    room = view["room"]
+    if room["round"] is None and room["chance_due"]:
+        number, due = room["next_round"], room["chance_due"]
+        if len(due) == 2:
+            secrets = {side: rng.randbytes(32) for side in ("white", "black")}
+            return [*((side, {"type": "commit", "round": number,
+                              "commitment": commitment_of(secrets[side])})
+                      for side in ("white", "black")),
+                    *((side, {"type": "reveal", "round": number,
+                              "secret": secrets[side].hex()})
+                      for side in ("white", "black"))]  # fmt: skip
+        roller = due[0]
+        other = "black" if roller == "white" else "white"
+        mine, theirs = rng.randbytes(32), rng.randbytes(32)
+        return [(roller, {"type": "commit", "round": number, "commitment": commitment_of(mine)}),
+                (other, {"type": "secret", "round": number, "secret": theirs.hex()}),
+                (roller, {"type": "reveal", "round": number, "secret": mine.hex()})]
+    mover = view["to_act"][0]
+    state = views[mover]["state"]
+    if view["game"] == "checkers":
+        legal = state["legal"]
+        return [(mover, {"type": "action",
+                         "action": {"type": "move", "path": legal[rng.randrange(len(legal))]}})]
+    from backgammon.core.moves import legal_plays
+    from backgammon.core.position import Position
+
+    position = Position.from_points(state["board"]["points"], state["turn"])
+    plays = legal_plays(position, (int(state["dice"][0]), int(state["dice"][1])))
+    play = str(plays[rng.randrange(len(plays))])
+    return [(mover, {"type": "action", "action": {"type": "move", "play": play}})]
+
+
+def _in_process(args: argparse.Namespace) -> dict[str, Any]:
+    """``--in-process``: ``--rooms`` rooms made, joined and connected through a
+    :class:`~gametable.rooms.RoomService` (its store as ``--store``), then their games played
+    one message a room in turn, as the door handles a message: the room's clock checked
+    (``tick_room``), the message (``handle``: the room, its views, the save), and each view's
+    frame for its seat, a patch from the seat's last view with its JSON, as the door's
+    dispatch makes it. Each message's thread time is summed, and the collector's share."""
+    import gc
+    import tempfile
+
+    from backgammon.adapter import RULES as BACKGAMMON
+    from backgammon.server.runtime import tune_gc
+    from checkers.adapter import RULES as CHECKERS
+    from gametable.room_store import RoomStore
+    from gametable.rooms import RoomService
+    from gametable.seam import Side
+    from gametable.wire import view_patch
+
+    if not args.default_gc:
+        tune_gc()
+    folder = tempfile.TemporaryDirectory(prefix="online-load-")
+    store = None
+    if args.store != "none":
+        store = RoomStore(":memory:" if args.store == "memory" else f"{folder.name}/g.sqlite3")
+    service = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, store,
+                          max_rooms=1 << 30, max_per_owner=1 << 30, create_rate=1 << 30,
+                          max_waiting=1 << 30)
+    rng = random.Random(args.seed)
+    last: dict[tuple[str, str], dict[str, Any]] = {}  # each seat's last view sent
+
+    def frames(code: str, out: list[Any], sender: str | None = None,
+               ref: int | None = None) -> None:
+        for message in out:
+            text = None
+            for side in ("white", "black") if message.side is None else (message.side,):
+                payload = message.payload
+                if side == sender and ref is not None:
+                    payload = {**payload, "ref": ref}
+                view, key = payload.get("view"), (code, side)
+                if view is not None and key in last:
+                    frame = {k: v for k, v in payload.items() if k != "view"}
+                    frame["type"] = "patch"
+                    frame["patch"] = view_patch(last[key], view)
+                    json.dumps(frame, separators=(",", ":"))
+                elif text is None or side == sender:
+                    text = json.dumps(payload, separators=(",", ":"))
+                if view is not None:
+                    last[key] = view
+
+    codes = []
+    for index in range(args.rooms):
+        code, _, _, _ = service.create(_table_game(args.game, index), {}, args.time_control,
+                                       name="Host", side="white", owner="bench")
+        frames(code, service.join(code, "Guest")[2])
+        for side in ("white", "black"):
+            frames(code, service.connect(code, side))
+        codes.append(code)
+    collector = {"time": 0.0, "runs": 0, "start": 0.0}
+
+    def on_gc(phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            collector["start"] = time.thread_time()
+        else:
+            collector["time"] += time.thread_time() - collector["start"]
+            collector["runs"] += 1
+
+    gc.callbacks.append(on_gc)
+    spent, count, ref = 0.0, 0, 0
+    pending: dict[str, list[tuple[str, dict[str, Any]]]] = {code: [] for code in codes}
+    sent = dict.fromkeys(codes, 0)
+    live = list(codes)
+    started = time.perf_counter()
+    try:
+        while live:
+            for code in list(live):
+                views = {side: last[(code, side)] for side in ("white", "black")}
+                if not pending[code]:
+                    if views["white"]["outcome"] is not None or (
+                            args.actions and sent[code] >= args.actions):
+                        live.remove(code)
+                        continue
+                    pending[code] = _next_messages(views["white"], views, rng)
+                side, message = pending[code].pop(0)
+                ref += 1
+                begin = time.thread_time()
+                frames(code, service.tick_room(code))
+                seat: Side = "white" if side == "white" else "black"
+                frames(code, service.handle(code, seat, message), side, ref)
+                spent += time.thread_time() - begin
+                count += 1
+                sent[code] += 1
+    finally:
+        gc.callbacks.remove(on_gc)
+        if store is not None:
+            store.close()
+        folder.cleanup()
+    return {"rooms": args.rooms, "game": args.game, "messages": count,
+            "elapsed_s": time.perf_counter() - started,
+            "finished": sum(1 for code in codes if last[(code, "white")]["outcome"] is not None),
+            "cpu_ms_a_message": spent * 1000 / max(count, 1),
+            "gc_ms_a_message": collector["time"] * 1000 / max(count, 1),
+            "gc_runs": collector["runs"]}
+
+
+def _in_process_main(args: argparse.Namespace) -> int:
+    load = os.getloadavg()
+    print(f"online load in process: game {args.game}, {args.rooms} rooms, time control "
+          f"{args.time_control}, store {args.store}; load average {load[0]:.2f} {load[1]:.2f} "
+          f"{load[2]:.2f} before the run")
+    data = _in_process(args)
+    data["load_before"], data["load_after"] = list(load), list(os.getloadavg())
+    print(f"{data['messages']} messages in {data['elapsed_s']:.1f} s, {data['finished']} of "
+          f"{args.rooms} games finished; the server's work: {data['cpu_ms_a_message']:.3f} ms "
+          f"of CPU a message (thread time), of it the collector {data['gc_ms_a_message']:.3f} "
+          f"ms ({data['gc_runs']} runs); load average after {data['load_after'][0]:.2f}")
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+    return 0
 
 
 if __name__ == "__main__":
