@@ -139,6 +139,12 @@ class Seat:
         self._context.__exit__(None, None, None)
 
 
+def last_roll(live: Live, code: str) -> tuple[int, ...]:
+    """The dice of the room's last roll (a roll that cannot be played is followed by a pass)."""
+    events = live.room(code).table.game.match.current.events
+    return tuple(next(e for e in reversed(events) if e["type"] == "roll")["dice"])
+
+
 def wait_page(page: Page, test: str, timeout: float = 10_000) -> None:
     page.wait_for_function(test, timeout=timeout)
 
@@ -239,7 +245,7 @@ def test_fair_rounds_answered_by_the_client(page: Page, live: Live) -> None:
             python.send({"type": "secret", "round": number, "secret": other.hex()})
             python.until(lambda v, n=number: v["room"]["round"] is None
                          and v["room"]["next_round"] > n)
-            dice = tuple(live.room(code).table.game.match.current.events[-1]["dice"])
+            dice = last_roll(live, code)
             assert dice == dice_from_secrets(bytes.fromhex(kept), other, number)
             rolls["white"] += 1
         else:  # Python rolls: the page answers with its secret in the clear by itself
@@ -250,7 +256,7 @@ def test_fair_rounds_answered_by_the_client(page: Page, live: Live) -> None:
             theirs = view["room"]["round"]["secrets"]["white"]
             assert len(theirs) == 64 and theirs != kept_secret(page, code, number)
             python.send({"type": "reveal", "round": number, "secret": mine.hex()})
-            dice = tuple(live.room(code).table.game.match.current.events[-1]["dice"])
+            dice = last_roll(live, code)
             assert dice == dice_from_secrets(mine, bytes.fromhex(theirs), number)
             rolls["black"] += 1
     assert rolls == {"white": 1, "black": 1}
