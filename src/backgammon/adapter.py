@@ -134,11 +134,13 @@ class TableMatch:
         self._shared: dict[str, Any] = {}
         self._outcome_key: tuple[int, int] | None = None
         self._outcome: Outcome | None = None
+        self._changes = 0  # one more at each action, timeout or forfeit tried
 
     def _state_key(self) -> tuple[int, int]:
-        """Tells two states of the match apart: its games, and the current one's events (every
-        action, a timeout and a forfeit add one; a move is a whole play, one event)."""
-        return (len(self.match.games), self.match.current.event_count)
+        """Tells two states of the match apart: the changes tried through the methods here,
+        and the current game's events (every action, timeout and forfeit adds one; a move is
+        a whole play, one event)."""
+        return (self._changes, self.match.current.event_count)
     @property
     def over(self) -> bool:
         """Whether no game can follow: the match won, or the single game played."""
@@ -230,6 +232,7 @@ class TableMatch:
     def _apply(
         self, side: Side, action: Mapping[str, Any], dice: tuple[int, int] | None
     ) -> Applied:
+        self._changes += 1
         kind = action.get("type")
         if not isinstance(kind, str) or kind not in ACTIONS:
             raise ActionRefused(
@@ -319,6 +322,7 @@ class TableMatch:
     def time_out(self, side: Side) -> None:
         """``side`` lost the game on time (and with it the match, as the rules of a match
         lost on time have it)."""
+        self._changes += 1
         self._game.timeout(_color(side))
 
     def forfeit(self, side: Side) -> None:
@@ -326,6 +330,7 @@ class TableMatch:
         (between two games, the next one) by the rest of the match's points, or three times
         the cube in a single game or money play, and the match ends there."""
         color = _color(side)
+        self._changes += 1
         if self.over:
             return
         if self._game.is_over:

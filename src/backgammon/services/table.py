@@ -314,18 +314,23 @@ def _game_lines(game: Game, number: int, several: bool, score: tuple[int, int],
                 turns: list[tuple[Turn, HistoryJSON]] | None = None) -> list[HistoryJSON]:
     """One game's lines of :func:`history_json` (``score``: the points won before it).
     ``made``: lines made before for the same game, number and names, each with its turn
-    (reused for the same turn object); ``turns`` receives each turn's line so."""
+    (reused while the history still holds the last of those turns where it was: a game's
+    history only grows); ``turns`` receives each turn's line so."""
     entries: list[HistoryJSON] = []
     if several:
         entries.append({"game": number, "kind": "game", "color": None,
                         "text": f"Game {number} (score {score[0]}-{score[1]})"})
-    for index, turn in enumerate(game.history):
-        if index < len(made) and made[index][0] is turn:
-            line = made[index][1]
-        else:
-            kind = "play" if turn.action == "move" else turn.action
-            line = {"game": number, "kind": kind, "color": color_name(turn.color),
-                    "text": turn_text(turn, names)}
+    history = game.history
+    kept = len(made)
+    if not (0 < kept <= len(history) and made[-1][0] is history[kept - 1]):
+        kept = 0  # (a game's history only grows: its last turn kept tells the rest)
+    entries.extend(line for _, line in made[:kept])
+    if turns is not None:
+        turns.extend(made[:kept])
+    for turn in history[kept:]:
+        kind = "play" if turn.action == "move" else turn.action
+        line: HistoryJSON = {"game": number, "kind": kind, "color": color_name(turn.color),
+                             "text": turn_text(turn, names)}
         entries.append(line)
         if turns is not None:
             turns.append((turn, line))
