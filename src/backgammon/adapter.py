@@ -104,8 +104,8 @@ def sentence_names(
 
     Without ``names`` the sides keep their colours. With them (the players' names by side):
     the viewer is "You" and the opponent is named ("Your opponent" when it gave no name), as
-    backgammon's own online door names them (``services.online.rooms.Room.names_for``); a
-    spectator reads both names; the move list gives both names (or the colours).
+    backgammon's old online door named them; a spectator reads both names; the move list
+    gives both names (or the colours).
     """
     if names is None:
         return (Names(me=me) if me is not None else Names()), None

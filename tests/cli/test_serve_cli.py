@@ -128,7 +128,7 @@ def test_a_compressed_websocket_frame_is_not_inflated_past_the_transport_limit(
     from websockets.exceptions import ConnectionClosedError
 
     from backgammon.server.runtime import WS_MAX_SIZE
-    from backgammon.services.online.protocol import MAX_MESSAGE_BYTES
+    from gametable.wire import MAX_MESSAGE_BYTES
 
     built: list[uvicorn.Server] = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: built.append(self))
@@ -144,16 +144,17 @@ def test_a_compressed_websocket_frame_is_not_inflated_past_the_transport_limit(
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.02)
         port = int(server.servers[0].sockets[0].getsockname()[1])
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/online/rooms",
-                                         data=b"{}", method="POST",
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/rooms",
+                                         data=b'{"game": "backgammon", "name": "Ann"}',
+                                         method="POST",
                                          headers={"content-type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
             room = json.loads(response.read())
-        uri = f"ws://127.0.0.1:{port}{room['ws_path']}"
+        uri = f"ws://127.0.0.1:{port}/ws/rooms/{room['code']}"
         with websockets_client.connect(uri, compression="deflate", open_timeout=10) as ws:
             assert [e.name for e in ws.protocol.extensions] == ["permessage-deflate"]
             ws.send(json.dumps({"type": "hello", "token": room["token"]}))
-            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            assert json.loads(ws.recv(timeout=10))["type"] == "view"
             # over the app's limit, under the transport's: refused in words, still connected
             ws.send(json.dumps({"type": "state", "pad": " " * 2 * MAX_MESSAGE_BYTES}))
             error = json.loads(ws.recv(timeout=10))

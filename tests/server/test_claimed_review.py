@@ -1,20 +1,18 @@
-"""An online review of a game won by a claim (the opponent was gone) says the game was
-claimed, as the live move list does, not that a player "times out" (issue 34): untimed games
-record a claim as a timeout of the silent side.
+"""A review of a game won by a claim (the opponent was gone) says the game was claimed, not
+that a player "times out" (issue 34): a claim recorded as a timeout of the silent side (as
+backgammon's old online door recorded it) is reviewed as a claim; the table's online door
+records it as a forfeit whose cause is the claim.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from test_online_protocol import client, now, table_factory
-
+from backgammon.adapter import RULES
 from backgammon.core.match import Match
 from backgammon.core.types import BLACK
 from backgammon.services.review import review_match
 from fake_clock import FakeNow
-
-__all__ = ["client", "now", "table_factory"]  # the online fixtures, by the names tests ask
+from gametable.rooms import RoomService
+from room_support import throw
 
 
 def test_review_match_says_a_claimed_game_was_claimed() -> None:
@@ -33,25 +31,24 @@ def test_review_match_says_a_claimed_game_was_claimed() -> None:
     assert [entry["text"] for entry in timed["history"]][-2] == "Bob times out"
 
 
-def test_the_online_review_of_a_claimed_game_says_it_was_claimed(table_factory: Any,
-                                                                 now: FakeNow) -> None:
-    table = table_factory(seed=26)
-    mover = table.by_color(table.opening()["color"])
-    other = table.guest if mover is table.host else table.host
-    now.advance(580)  # the mover thinks at the board: warned at 480 s
-    other.send(type="state")
-    assert table.both("silence")[0]["color"] == mover.color
-    other.expect("state")
-    now.advance(20)
-    other.send(type="claim")
-    table.both("claimable")
-    table.both("abandoned")
-    table.both("game_over")
-    live = [entry["text"] for entry in other.state()["view"]["history"]]
-    other.send(type="review")
-    review = other.expect("review")["review"]
-    texts = [entry["text"] for entry in review["history"]]
-    name = review["names"][mover.color]
-    line = f"{name} was silent too long: the game was claimed"
-    assert line in texts and line in live
-    assert not any("times out" in text for text in texts), texts
+def test_a_game_claimed_at_the_tables_door_is_a_forfeit_that_says_so() -> None:
+    now = FakeNow()
+    svc = RoomService({"backgammon": RULES}, None, now=now)
+    code, _, _, _ = svc.create("backgammon", {"length": 3}, "none", name="Ann", side="white")
+    svc.join(code, "Bob")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    throw(svc, code, "white", (3, 1), opening=True)  # White, to play 3-1, closes its page
+    svc.disconnect(code, "white")
+    now.advance(121)
+    room = svc.room(code)
+    assert room.view("black")["room"]["can_claim"] is True
+    svc.handle(code, "black", {"type": "claim"})
+    view = room.view("black")
+    assert view["outcome"] == {"winner": "black", "reason": "forfeit", "points": 3}
+    assert view["room"]["forfeit"] == {"side": "white", "cause": "claimed"}
+    texts = [entry["text"] for entry in view["state"]["history"]]
+    assert texts == ["Ann 3-1: forfeits", "Bob wins 3 points"]
+    assert not any("time" in text for text in texts), texts
+    events = room.table.game.match.to_log()["games"][-1]["events"]
+    assert events[-1] == {"type": "forfeit", "color": "white", "points": 3}

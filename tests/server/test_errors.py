@@ -1,4 +1,5 @@
-"""server/errors.py: one mapping from a refusal to the HTTP answer and the WebSocket message."""
+"""server/errors.py: one mapping from a refusal of backgammon's own routes to the HTTP answer
+(the table's doors answer their own refusals in the same shape: tests/gametable)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from fastapi.testclient import TestClient
 
 from backgammon.core.errors import IllegalActionError, IllegalMoveError, InvalidDiceError
 from backgammon.server import ServerSettings, create_app
-from backgammon.server.errors import error_code, http_error, ws_error
-from backgammon.services.online.protocol import OnlineError
-from backgammon.services.store import GameNotFoundError, StoredGameError
+from backgammon.server.errors import error_code, http_error
+from backgammon.services.analysis_jobs import EvaluatorBusyError
+from backgammon.services.session import NotYourGameError
+from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
 
 
 @pytest.mark.parametrize(("exc", "status", "code"), [
@@ -21,20 +23,16 @@ from backgammon.services.store import GameNotFoundError, StoredGameError
     (InvalidDiceError("a die is 1..6"), 422, "invalid"),
     (GameNotFoundError("no game 'x'"), 404, "not_found"),
     (StoredGameError("saved game 'x' is damaged"), 409, "stored_game_invalid"),
-    (OnlineError("rate_limited", "10 rooms in a minute"), 429, "rate_limited"),
-    (OnlineError("too_many_rooms", "full"), 503, "too_many_rooms"),
-    (OnlineError("room_not_found", "no room", fatal=True), 404, "room_not_found"),
-    (OnlineError("not_now", "wait"), 409, "not_now"),
+    (NotYourGameError("another browser's game"), 403, "not_your_game"),
+    (EvaluatorBusyError("every evaluation slot is taken"), 503, "busy"),
+    (StorageFullError("this browser's games fill its share"), 507, "storage_full"),
 ])
-def test_both_doors_answer_a_refusal_with_the_same_code_and_words(
+def test_a_refusal_answers_its_code_words_and_status(
         exc: Exception, status: int, code: str) -> None:
     response = http_error(exc)
     assert response.status_code == status
     assert json.loads(response.body) == {"error": {"code": code, "message": str(exc)}}
     assert error_code(exc) == code
-    assert ws_error(exc, ref=7) == {"type": "error", "code": code, "message": str(exc),
-                                    "ref": 7}
-    assert "ref" not in ws_error(exc)
 
 
 @pytest.mark.parametrize(("body", "reason"), [

@@ -32,8 +32,8 @@ def test_nothing_outside_the_server_imports_it() -> None:
 
 
 def test_services_import_no_web_framework() -> None:
-    sources = list((PACKAGE / "services").rglob("*.py"))  # online/ (the rooms) included
-    assert PACKAGE / "services" / "online" / "rooms.py" in sources
+    sources = list((PACKAGE / "services").rglob("*.py"))
+    assert PACKAGE / "services" / "room_migration.py" in sources
     for source in sources:
         for name in _imports(source):
             assert name.split(".")[0] not in WEB, (source.name, name)
@@ -50,10 +50,15 @@ def test_the_command_line_loads_the_web_framework_only_to_serve() -> None:
     assert out.strip().splitlines()[-1] == "[]"
 
 
-def test_the_online_room_logic_lives_in_the_services() -> None:
-    """server/online/ is transport only: its modules are the package and the routes."""
-    names = sorted(p.name for p in (PACKAGE / "server" / "online").glob("*.py"))
-    assert names == ["__init__.py", "routes.py"]
-    import backgammon.services.online.rooms as rooms
-
-    assert Path(rooms.__file__).parent == PACKAGE / "services" / "online"
+def test_backgammons_old_online_door_is_gone() -> None:
+    """Online play is the table's door's (``gametable.online``): backgammon's old door, its
+    protocol and its store are not written a second time beside it (issue 33). What is left
+    of it: the frozen reader of its stored rooms and their migration, and
+    ``POST /api/online/moved``."""
+    for gone in ("services/online", "server/online", "services/room_store.py"):
+        assert not (PACKAGE / gone).exists(), gone
+    for source in PACKAGE.rglob("*.py"):
+        for name in _imports(source):
+            assert not name.startswith(("backgammon.services.online",
+                                        "backgammon.server.online",
+                                        "backgammon.services.room_store")), (source.name, name)

@@ -1,5 +1,6 @@
 """Raccoons through both doors: the local door's ``POST /raccoon`` and ``can.raccoon``, the
-computer's raccoon and the hint that says it, and the online door's ``raccoon`` message.
+computer's raccoon and the hint that says it, and the ``raccoon`` action at the table's online
+door (``/ws/rooms``, backgammon's plug-in).
 
 The rule (:mod:`backgammon.core.game`; rec.games.backgammon FAQ 8): with beavers on, the
 original doubler may answer a beaver by redoubling at once; the cube, at eight times its value
@@ -10,15 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from api_support import Clients, act, new_game
-from test_online_protocol import _to_a_roll_phase, client, now, table_factory
 
+from backgammon.adapter import RULES
+from fake_clock import FakeNow
+from gametable.errors import ActionRefused
+from gametable.rooms import RoomService
+from room_support import throw
 from scenarios import RACCOON_SETUP
-
-__all__ = ["client", "now", "table_factory"]  # the online fixtures, by the names tests ask
 
 
 @pytest.fixture
@@ -106,27 +108,37 @@ def test_the_computer_raccoons_a_mistaken_beaver_as_its_hint_says(clients: Clien
     assert (state["cube"]["value"], state["cube"]["owner"]) == (8, "black")
 
 
-def test_raccoon_through_the_online_door(table_factory: Any) -> None:
-    table = table_factory(seed=12, cube=True, money=True, beavers=True)
-    roller, other = _to_a_roll_phase(table)
-    roller.send(type="double")
-    table.both("double")
-    other.send(type="beaver")
-    table.both("beaver")
-    view = roller.state()["view"]
-    assert (view["can"]["raccoon"], view["can"]["take"]) == (True, True)
-    assert other.state()["view"]["can"]["raccoon"] is False
-    other.send(type="raccoon")
-    assert other.error("not_your_turn")
-    roller.send(type="raccoon")
-    raccoon = table.both("raccoon")[0]
-    assert (raccoon["color"], raccoon["cube"]) == (roller.color, 8)
-    state = other.state()
-    assert (state["game"]["phase"], state["game"]["to_act"]) == ("cube", other.color)
-    assert state["view"]["can"]["take"] is True and state["view"]["can"]["raccoon"] is False
-    roller.send(type="raccoon")  # one raccoon at most
-    assert roller.error("not_your_turn")
-    other.send(type="take")
-    table.both("take")
-    cube = roller.state()["game"]["cube"]
-    assert (cube["value"], cube["owner"]) == (8, other.color)
+def test_raccoon_through_the_online_door() -> None:
+    svc = RoomService({"backgammon": RULES}, None, now=FakeNow())
+    code, _, _, _ = svc.create("backgammon", {"length": 0, "cube": True, "beavers": True},
+                               "none", name="Ann", side="white")
+    svc.join(code, "Bob")
+    room = svc.room(code)
+
+    def act_as(side: str, kind: str) -> None:
+        svc.handle(code, side, {"type": "action", "action": {"type": kind}})
+
+    throw(svc, code, "white", (3, 1), opening=True)
+    svc.handle(code, "white", {"type": "action", "action": {"type": "move", "play": "8/5 6/5"}})
+    act_as("black", "double")  # Bob, on roll, doubles; Ann beavers
+    act_as("white", "beaver")
+    can = room.view("black")["state"]["can"]
+    assert (can["raccoon"], can["take"]) == (True, True)
+    assert room.view("white")["state"]["can"]["raccoon"] is False
+    with pytest.raises(ActionRefused) as refused:
+        act_as("white", "raccoon")  # only the original doubler raccoons
+    assert refused.value.code == "not_your_turn"
+    act_as("black", "raccoon")
+    view = room.view("white")
+    assert (view["state"]["phase"], view["to_act"]) == ("cube", ["white"])
+    assert view["state"]["cube"] == {"enabled": True, "value": 4, "owner": "white",
+                                     "offered_by": "black"}
+    assert view["state"]["can"]["take"] is True and view["state"]["can"]["raccoon"] is False
+    with pytest.raises(ActionRefused) as again:
+        act_as("black", "raccoon")  # one raccoon at most
+    assert again.value.code == "not_your_turn"
+    act_as("white", "take")
+    state = room.view("black")["state"]
+    assert (state["cube"]["value"], state["cube"]["owner"]) == (8, "white")
+    assert [h["text"] for h in state["history"]][-3:] == [
+        "Ann beavers to 4", "Bob raccoons to 8", "Ann takes"]

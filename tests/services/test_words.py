@@ -10,7 +10,7 @@ from backgammon.core.match import Match
 from backgammon.core.types import BLACK, WHITE
 from backgammon.records import read_and_replay
 from backgammon.services.table import describe, match_history
-from backgammon.services.words import Names, online_status, result_text
+from backgammon.services.words import Names, result_text
 
 #: The names against the computer, the person White.
 AGAINST = Names("You", "The computer", me=WHITE, computer=BLACK)
@@ -84,18 +84,6 @@ def test_the_status_during_a_double_partly_played() -> None:
     match.current.move("13/11")
     view = describe(match, kind="single", names=Names(), mine=True, session_over=False)
     assert view["message"] == "Black plays 2-2: move a checker (3 of the 4 dice left)."
-
-
-def test_an_online_single_game_ends_as_a_game_not_a_match() -> None:
-    assert online_status("finished", reason=None, opponent="Ann",
-                         kind="single") == "The game is over. Rematch?"
-    assert online_status("finished", reason=None, opponent="Ann", kind="match",
-                         ) == "The match is over. Rematch?"
-    assert online_status("finished", reason=None, opponent="Ann", kind="money",
-                         ) == "The session is over. Rematch?"
-    assert online_status("finished", reason=None, opponent="Ann", kind="single",
-                         rematch_asked=True) == (
-        "The game is over. You asked for a rematch: waiting for your opponent.")
 
 
 def test_a_mat_warning_names_a_player_called_you_in_good_grammar() -> None:

@@ -6,10 +6,11 @@ Routes: the page at ``/`` and its files under ``/static/``; the JSON API under `
 :mod:`backgammon.server.rules_api`; rollout jobs in :mod:`backgammon.server.rollouts_api`;
 review, hints, explanations and ``.mat`` files in
 :mod:`backgammon.server.records_api`; position setup and saved positions in
-:mod:`backgammon.server.positions_api`; online rooms and their WebSocket under ``/api/online/``,
-:mod:`backgammon.server.online`); the rules page at ``/rules``; the checkers page at ``/checkers``
-(``static/checkers.html``: American checkers at the shared table); ``/health``; the OpenAPI
-docs at ``/docs`` (``/openapi.json``).
+:mod:`backgammon.server.positions_api`; online rooms of any game at ``/api/rooms`` and
+``/ws/rooms`` (:mod:`gametable.online`), and where the old online door's rooms went,
+``/api/online/moved`` (:mod:`backgammon.server.moved_api`)); the rules page at ``/rules``;
+the checkers page at ``/checkers`` (``static/checkers.html``: American checkers at the
+shared table); ``/health``; the OpenAPI docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
 page's own origin (and the analytics script's, when the analytics hook is on:
 :mod:`backgammon.server.analytics`); request bodies over the limit are refused with 413.
@@ -44,8 +45,7 @@ from backgammon.server.middleware import (
     ClientShareMiddleware,
     SecurityHeadersMiddleware,
 )
-from backgammon.server.online.routes import OnlineHub
-from backgammon.server.online.routes import router as online_router
+from backgammon.server.moved_api import install_moved
 from backgammon.server.positions_api import router as positions_router
 from backgammon.server.records_api import IMPORT_PATH
 from backgammon.server.records_api import router as records_router
@@ -54,9 +54,12 @@ from backgammon.server.rules_api import router as rules_router
 from backgammon.server.settings import ServerSettings
 from backgammon.server.stats_api import install_stats
 from backgammon.services.analysis_jobs import AnalysisJobs, EvaluationSlots
-from backgammon.services.online.persist import PersistentRooms, open_rooms
-from backgammon.services.online.rooms import RoomManager
-from backgammon.services.room_migration import migrate_rooms, migrate_to_redis, moved_finder
+from backgammon.services.room_migration import (
+    MigrationReport,
+    migrate_rooms,
+    migrate_to_redis,
+    moved_finder,
+)
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
@@ -118,9 +121,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     # (restored here), or in Redis, shared by every server process (serve --redis)
     room_store: RoomStore | None = None
     table_rooms: RoomService
-    # Backgammon's own door's rooms move to the table's door first, before either door
-    # serves (services/room_migration.py; those that cannot stay, logged, at the old door)
-    moved: dict[str, str] = {}
+    # The rooms backgammon's old online door left in the database move to the table's door
+    # first, before it serves (services/room_migration.py; those that cannot stay, logged, in
+    # the old store, to be tried again at the next start)
+    report: MigrationReport
     if settings.redis_url is not None:
         from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 
@@ -128,15 +132,13 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             {"backgammon": BACKGAMMON, "checkers": CHECKERS}, RedisRoomStore(settings.redis_url),
             now=settings.now, time_controls=settings.time_controls,
             think_after=settings.claim_thinking_after)
-        if settings.migrate_old_rooms:
-            moved = migrate_to_redis(settings.db_path, settings.redis_url,
-                                     idle_expiry=table_rooms.idle_expiry,
-                                     time_controls=settings.time_controls, stats=stats).moved
+        report = migrate_to_redis(settings.db_path, settings.redis_url,
+                                  idle_expiry=table_rooms.idle_expiry,
+                                  time_controls=settings.time_controls, stats=stats)
     else:
         room_store = RoomStore(settings.db_path)
-        if settings.migrate_old_rooms:
-            moved = migrate_rooms(settings.db_path, room_store,
-                                  time_controls=settings.time_controls, stats=stats).moved
+        report = migrate_rooms(settings.db_path, room_store,
+                               time_controls=settings.time_controls, stats=stats)
         table_rooms = RoomService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, room_store,
                                   now=settings.now, time_controls=settings.time_controls,
                                   think_after=settings.claim_thinking_after)
@@ -144,8 +146,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if len(app.state.online.rooms):  # restored rooms nobody comes back to expire
-            app.state.online._schedule_sweep()
         await table_rooms.start()
         yield
         await table_rooms.stop()
@@ -154,8 +154,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         table_store.close()
         if room_store is not None:
             room_store.close()
-        if isinstance(app.state.online.rooms, PersistentRooms):
-            app.state.online.rooms.store.close()
         positions.close()
         stats.close()
         table_stats.close()
@@ -206,18 +204,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     install_table_stats(app, table_stats)  # /api/stats/tables: its games' records
     install_rooms(app, table_rooms)  # /api/rooms, /ws/rooms: any game between two screens
     app.include_router(checkers_router(CHECKERS))  # the checkers page's review, PDN files
-    # Online play: the rooms share the game clocks' time source (tests inject a fake one) and
-    # their configured time controls, and are kept in the games' database action by action
-    # (restored here after a restart).
-    app.state.online = OnlineHub(
-        open_rooms(settings.db_path, now=settings.now, time_controls=settings.time_controls,
-                   silent_after=settings.claim_thinking_after)
-        if settings.persist_rooms
-        else RoomManager(now=settings.now, time_controls=settings.time_controls,
-                         silent_after=settings.claim_thinking_after))
-    if isinstance(app.state.online.rooms, PersistentRooms):  # a page back at a moved room
-        app.state.online.rooms.moved_to = moved_finder(moved, table_rooms)
-    app.include_router(online_router)
+    # /api/online/moved: where the old door's rooms went, for the seats browsers kept there
+    install_moved(app, moved_finder(report.moved, table_rooms, kept=report.kept))
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:

@@ -1,10 +1,11 @@
-"""The one place that turns a refusal into what the client reads: an HTTP response for the JSON
-API, an ``error`` message for the WebSocket of online play.
+"""The one place that turns a refusal of backgammon's own routes (the local door, ``/api/games``,
+and the pages' API) into what the client reads.
 
-Services and the engine raise narrow exceptions (DESIGN.md "Errors"); both doors answer them
-with the same code and words, ``{"code", "message"}``: over HTTP as ``{"error": {...}}`` with the
-status of :data:`HTTP_STATUS`, over the WebSocket as ``{"type": "error", "code", "message",
-"ref"?}`` (:func:`backgammon.services.online.protocol.error_payload`).
+Services and the engine raise narrow exceptions (DESIGN.md "Errors"); they are answered with a
+code and words, ``{"error": {"code", "message"}}``, with the status of :data:`HTTP_STATUS`. The
+table's doors (``/api/tables``, ``/api/rooms``, ``/ws/rooms``) answer their
+:class:`gametable.errors.ActionRefused` in the same shape (``gametable.http.STATUS``,
+``gametable.online.STATUS``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from backgammon.core.errors import (
     IllegalPlayError,
 )
 from backgammon.services.analysis_jobs import EvaluatorBusyError
-from backgammon.services.online.protocol import OnlineError, error_payload
-from backgammon.services.online.wire import ErrorMessage
 from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
@@ -45,23 +44,18 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
 )
 #: The HTTP status of each code (any other: 409, the action does not fit now).
 HTTP_STATUS: Final[dict[str, int]] = {
-    "not_found": 404, "room_not_found": 404, "room_not_restored": 410, "room_moved": 404,
-    "bad_token": 403,
+    "not_found": 404,
     "not_your_game": 403,
     "stored_game_invalid": 409, "not_allowed": 409,
-    "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_settings": 422,
-    "invalid_request": 422,
-    "malformed": 422,
-    "rate_limited": 429, "too_many_rooms": 503, "busy": 503,
-    # a client's share of the database is used up (its games, positions or rooms)
+    "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_request": 422,
+    "busy": 503,
+    # a client's share of the database is used up (its games or positions)
     "storage_full": 507,
 }
 
 
 def error_code(exc: BaseException) -> str:
-    """The code of a refusal: an :class:`OnlineError`'s own, else by the exception's kind."""
-    if isinstance(exc, OnlineError):
-        return exc.code
+    """The code of a refusal, by the exception's kind (:data:`_CODES`)."""
     for kind, code in _CODES:
         if isinstance(exc, kind):
             return code
@@ -77,16 +71,6 @@ def http_error(exc: BaseException) -> JSONResponse:
     """The HTTP answer to a refusal: its status, code and words."""
     code = error_code(exc)
     return error_response(HTTP_STATUS.get(code, 409), code, str(exc))
-
-
-def ws_error(exc: BaseException, ref: int | str | None = None) -> ErrorMessage:
-    """The WebSocket ``error`` message for a refusal (with the refused message's ``ref``)."""
-    if isinstance(exc, OnlineError):
-        return error_payload(exc, ref)
-    payload: ErrorMessage = {"type": "error", "code": error_code(exc), "message": str(exc)}
-    if ref is not None:
-        payload["ref"] = ref
-    return payload
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -140,4 +124,4 @@ def install(app: FastAPI) -> None:
         return error_response(exc.status_code, f"http_{exc.status_code}", str(exc.detail))
 
 
-__all__ = ["HTTP_STATUS", "error_code", "error_response", "http_error", "install", "ws_error"]
+__all__ = ["HTTP_STATUS", "error_code", "error_response", "http_error", "install"]

@@ -15,7 +15,7 @@ import json
 from collections.abc import Collection
 from typing import Any, Final
 
-from backgammon.services.online.protocol import MAX_MESSAGE_BYTES
+from gametable.wire import MAX_MESSAGE_BYTES
 
 __all__ = ["GC_THRESHOLDS", "HEADER_TIMEOUT", "OPEN_FILES", "WS_MAX_SIZE", "AddressShare",
            "header_deadline_protocol", "raise_open_file_limit", "tune_gc"]
@@ -49,9 +49,9 @@ def tune_gc() -> None:
 #: default is 16 MiB): a larger one closes the connection (1009, message too big) as it
 #: arrives. The limit counts the message once inflated, and the transport stops inflating a
 #: compressed (permessage-deflate) frame there, so a kilobyte on the wire cannot become
-#: megabytes in memory. Four times the app's own limit (:data:`~backgammon.services.online.
-#: protocol.MAX_MESSAGE_BYTES`), so a message a little over that one is still refused in words
-#: (``too_large``) on a connection that stays open.
+#: megabytes in memory. Four times the rooms' own limit (:data:`gametable.wire.MAX_MESSAGE_BYTES`),
+#: so a message a little over that one is still refused in words (``too_large``) on a
+#: connection that stays open.
 WS_MAX_SIZE: Final = 4 * MAX_MESSAGE_BYTES
 
 #: Seconds a client has to send a request's headers (the request line and every header) before

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -14,9 +13,9 @@ from backgammon.core.game import DiceLike
 from backgammon.server.analytics import Analytics
 from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS, DEFAULT_MAX_TURNS
 from backgammon.services.clock import TimeControl
-from backgammon.services.online.rooms import DEFAULT_SILENT_AFTER
 from backgammon.services.store import default_db_path
 from backgammon.services.timing import controls_from_env
+from gametable.room import THINK_AFTER
 
 #: The largest request body accepted, in bytes; every API request is far smaller.
 DEFAULT_MAX_BODY_BYTES: Final = 16 * 1024
@@ -28,15 +27,6 @@ DEFAULT_UPLOAD_SECONDS: Final = 5.0
 #: Requests and WebSockets one client address may have open at once (``serve`` sets it from
 #: ``--max-connections-per-address``).
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 200
-#: The environment variable that, set to ``1``, leaves backgammon's own online door's stored
-#: rooms at that door at start instead of moving them to the table's door (tests of that
-#: door's restarts only, until it is deleted: :mod:`backgammon.services.room_migration`).
-KEEP_OLD_ROOMS_ENV: Final = "BACKGAMMON_KEEP_OLD_ROOMS"
-
-
-def _migrate_old_rooms() -> bool:
-    """False when ``$BACKGAMMON_KEEP_OLD_ROOMS`` is ``1``."""
-    return os.environ.get(KEEP_OLD_ROOMS_ENV, "").strip() != "1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +55,6 @@ class ServerSettings:
         analytics: the analytics hook (:class:`~backgammon.server.analytics.Analytics`);
             None (the default): off, the page loads no analytics script and its CSP names no
             other origin.
-        persist_rooms: keep the online rooms in ``db_path`` (committed action by action,
-            restored at start: :mod:`backgammon.services.online.persist`); False keeps them in
-            memory only.
         evaluations: evaluations computed at once, from every client together (the game's
             hint, the position editor's, a review's, and the computer's turns); a hint past
             them is refused at once with 503 ``busy``, a computer's turn waits for one
@@ -77,7 +64,7 @@ class ServerSettings:
         claim_thinking_after: seconds of its turn an untimed online game waits on a player
             who is connected (thinking) before the other may claim the game (a player whose
             connection dropped may be claimed against 2 minutes after); warned 2 minutes
-            before (:class:`~backgammon.services.online.rooms.Room`).
+            before (:class:`gametable.room.Room`'s ``think_after``).
         connections_per_address: requests in progress and WebSockets open that one client
             address (as the app sees it: a trusted proxy's ``X-Forwarded-For``) may have at
             once; one more is refused (503 ``too_many_connections``; a WebSocket closed with
@@ -85,11 +72,8 @@ class ServerSettings:
         redis_url: ``redis://HOST:PORT/DB``: the online rooms of both games (``/api/rooms``)
             live in that Redis, shared by every server process given the same URL
             (:mod:`gametable.redis_rooms`); None (the default): in ``db_path``, this process
-            only.
-        migrate_old_rooms: at start, move the rooms stored by backgammon's own online door
-            (in ``db_path``) to the table's door (:mod:`backgammon.services.room_migration`);
-            default True, unless ``$BACKGAMMON_KEEP_OLD_ROOMS`` is ``1`` (tests of the old
-            door's restarts).
+            only. Either way, the rooms backgammon's old online door left in ``db_path`` are
+            moved there at start (:mod:`backgammon.services.room_migration`).
     """
 
     db_path: str | Path = field(default_factory=default_db_path)
@@ -102,14 +86,11 @@ class ServerSettings:
     now: Callable[[], float] = time.monotonic
     time_controls: Mapping[str, TimeControl | None] = field(default_factory=controls_from_env)
     analytics: Analytics | None = None
-    persist_rooms: bool = True
     evaluations: int = DEFAULT_EVALUATIONS
     connections_per_address: int = DEFAULT_CONNECTIONS_PER_ADDRESS
-    claim_thinking_after: float = DEFAULT_SILENT_AFTER
+    claim_thinking_after: float = THINK_AFTER
     redis_url: str | None = None
-    migrate_old_rooms: bool = field(default_factory=_migrate_old_rooms)
 
 
 __all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",
-           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "KEEP_OLD_ROOMS_ENV",
-           "ServerSettings"]
+           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings"]

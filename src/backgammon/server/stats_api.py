@@ -3,11 +3,9 @@
 * ``GET /api/stats?browser=B``: the browser's stats (:class:`~backgammon.services.stats.StatsJSON`):
   by opponent and kind of session, games won and lost, points, gammons, backgammons, matches.
 * ``DELETE /api/stats?browser=B``: forget the browser's record (``{"cleared": n}``).
-* ``POST /api/stats/online`` (``{browser, code, token}``): count the finished games of an
-  online room of backgammon's own door (``services/online``) in the browser's record.
-* ``POST /api/stats/rooms`` (``{browser, code, token}``): the same for a backgammon room of
-  the shared table's door (``/api/rooms``, :mod:`gametable.online`): the seat's token opens
-  its side, the results are the room's (its table's match).
+* ``POST /api/stats/rooms`` (``{browser, code, token}``): count the finished games of a
+  backgammon room of the shared table's door (``/api/rooms``, :mod:`gametable.online`): the
+  seat's token opens its side, the results are the room's (its table's match).
 * ``POST /api/start-over`` (``{browser, game}``): forget the game in progress (``game``, its
   id, or null) and the browser's saved positions (``{"game": bool, "positions": n}``); 403
   ``not_your_game`` for a game another browser started.
@@ -41,7 +39,6 @@ from backgammon.services.stats import (
     StatsStore,
     check_browser_id,
     finished_game,
-    online_session,
     room_session,
 )
 from gametable.errors import ActionRefused
@@ -71,16 +68,6 @@ class StartOver(BaseModel):
     browser: str = Field(max_length=200, description="the browser's own random id")
     game: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
                              description="the id of the game in progress, or null")
-
-
-class OnlineGames(BaseModel):
-    """Count the finished games of an online room in a browser's record."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    browser: str = Field(max_length=200, description="the browser's own random id")
-    code: str = Field(max_length=64, description="the room's invite code")
-    token: str = Field(max_length=200, description="this browser's seat token in the room")
 
 
 class RoomGames(BaseModel):
@@ -135,7 +122,7 @@ async def clear_stats(request: Request, browser: Browser) -> ClearedJSON:
 
 def _count_games(stats: StatsStore, games: list[Game], player: Color, browser: str,
                  session: str, kind: str, last: int, over: bool) -> int:
-    """Record the finished ``games`` of one online session in ``browser``'s record (each once,
+    """Record the finished ``games`` of one online room's match in ``browser``'s record (each once,
     keyed by ``session`` and number); ``last``: how many games the session has, ``over``:
     whether it is over (its last game then closes a match). Returns how many were new."""
     counted = 0
@@ -148,40 +135,6 @@ def _count_games(stats: StatsStore, games: list[Game], player: Color, browser: s
             stats.record(finished)
             counted += 1
     return counted
-
-
-@router.post("/stats/online", response_model=CountedJSON,
-             summary="Count an online room's finished games")
-async def count_online(request: Request, body: OnlineGames) -> CountedJSON | JSONResponse:
-    """Count the games of an online room that are over in the record of the browser that
-    holds this seat (its page asks after each game). The results are the room's, not the
-    page's: the server refereed them. A game is counted once however often this is asked
-    (the record keys it by room, match and game number).
-
-    Raises (as answers): 422 a malformed browser id; 404 no such room; 403 a token that is
-    not one of the room's seats; 507 ``storage_full`` for a third browser of one seat."""
-    browser = check_browser_id(body.browser)
-    rooms = request.app.state.online.rooms
-    room = rooms.get(body.code)
-    seat = rooms.seat_for(room, body.token)
-    counted = room.recorded_by.setdefault(seat, set())
-    if browser not in counted:
-        if len(counted) >= MAX_RECORDS_PER_SEAT:
-            return JSONResponse({"error": {
-                "code": "storage_full",
-                "message": f"this seat's games are counted in {MAX_RECORDS_PER_SEAT} browsers' "
-                           "records already"}}, status_code=507)
-        counted.add(browser)
-    player = room.colors[seat]
-    # The games over no longer change: they are read in a worker thread (a long money
-    # session's are thousands), the one in play, which the room may change meanwhile, not.
-    games = [game for game in room.match.games if game.is_over]
-    session = online_session(room.code, room.match_number)
-    kind, last, over = room.kind, len(room.match.games), room.session_over
-    stats = _stats(request)
-
-    return {"counted": await anyio.to_thread.run_sync(
-        _count_games, stats, games, player, browser, session, kind, last, over)}
 
 
 @router.post("/stats/rooms", response_model=CountedJSON,

@@ -314,7 +314,9 @@ def room_session(code: str, games_before: int, side: str) -> str:
 
 
 def online_session(code: str, match_number: int) -> str:
-    """The session a seat's games of a room of backgammon's own door are counted under."""
+    """The session a seat's games of a room of backgammon's old online door were counted
+    under (the door is gone: :mod:`backgammon.services.room_migration` renames them to
+    :func:`room_session`)."""
     return f"online:{code}:{match_number}"
 
 

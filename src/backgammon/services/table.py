@@ -1,5 +1,6 @@
-"""The table: what local play (:mod:`backgammon.services.session`) and online play
-(:mod:`backgammon.services.online.rooms`) share about a game in progress.
+"""The table: what local play (:mod:`backgammon.services.session`) and backgammon at the
+table's doors (:mod:`backgammon.adapter`: online rooms included) share about a game in
+progress.
 
 Both doors build the page's view of a game from the functions here, so the two flows speak the
 same language: the same phase names, the same ``turn`` (the side on roll, also while a double

@@ -5,7 +5,7 @@ page is watching, and the seconds each action took, for the log.
 (:mod:`backgammon.services.session`) calls it around every request; the engine's actions get the
 seconds it measures (each event's ``"seconds"``), and the clock is saved with the game.
 
-Who is on the clock (the same rules as online play, :mod:`backgammon.services.online.rooms`):
+Who is on the clock (the same rules as online play at the table's doors, :mod:`gametable.table`):
 
 * Nothing runs before the opening roll. From the opening roll on, the clock of the side that
   must act runs: the player on roll from the start of its turn (its cube decision included)

@@ -2,9 +2,9 @@
 
 The page draws what the server says: the status line, the result, the move list, the notes
 after the computer's or the opponent's action. Both :mod:`backgammon.services.session` (local
-play) and :mod:`backgammon.services.online.rooms` (online play) take their words from here, so
-a roll reads ``"4-1"`` (the higher die first, as players say it) and a result reads the same in
-both.
+play) and :mod:`backgammon.adapter` (backgammon at the table's doors, online rooms included)
+take their words from here, so a roll reads ``"4-1"`` (the higher die first, as players say
+it) and a result reads the same in both.
 
 Who is named how is the caller's choice, through a :class:`Names`: ``"You"`` for the person at
 this screen, ``"The computer"``, a remote player's name, or ``"White"``/``"Black"`` when two
@@ -306,97 +306,15 @@ def computer_says(kind: str, **fields: object) -> str:
     return COMPUTER_WORDS[kind].format(**fields)
 
 
-#: What a page hears about the other player of an online room (``{name}``: that player;
-#: ``{color}``: its colour).
-ROOM_WORDS: Final = {
-    "joined": "{name} joined: the game begins with the opening roll.",
-    "reconnected": "{name} is back.",
-    "disconnected": "{name}'s connection dropped; they can come back to their seat.",
-    "disconnected_clock": ("{name}'s connection dropped; they can come back to their seat. "
-                           "Their clock keeps running."),
-    "left": "{name} has left the game.",
-    "left_room": "{name} ({color}) left the room",
-    "thinking_you": ("You have been thinking for {minutes} minutes: after {limit} your "
-                     "opponent may claim the game."),
-    "thinking_them": ("{name} has been thinking for {minutes} minutes: you may claim the "
-                      "game after {limit}."),
-    "forfeit_left": "{name} left the game",
-    "forfeit_reveal": "{name}'s secret for round {round} did not match its commitment",
-    "forfeits": "{cause}: {name} forfeits the {what}.",
-    "log_full": ("This room has stored the {limit} it can keep, its most: the game cannot "
-                 "go on here. Resign or leave, and start a new room to play on."),
-    "log_nearly_full": ("This room has stored {used} of the {limit} it can keep: finish this "
-                        "game soon. Past its limit only resigning or leaving is taken; start "
-                        "a new room to play on."),
-    "not_saved": ("The server could not save this room: play goes on, but a restart of the "
-                  "server would end it."),
-    "moved": ("This game goes on at the new online door, as room {code}: reload the page "
-              "to play on."),
-    "not_restored": ("This room could not be brought back after the server restarted (its "
-                     "saved record is damaged or no longer replays): start a new room."),
-    "storage_full": ("The rooms created from your address hold {size} of games, their "
-                     "most: finish or leave a room (a room left empty is forgotten) to play "
-                     "on."),
-}
-
-
-def room_says(kind: str, **fields: object) -> str:
-    """One of :data:`ROOM_WORDS` with its fields filled."""
-    return ROOM_WORDS[kind].format(**fields)
-
-
-#: What a room plays, by its kind, as the status line names it once it is over.
-ROOM_KIND_WORDS: Final = {"single": "game", "match": "match", "money": "session"}
-
-
-def online_status(room_phase: str, *, reason: str | None, opponent: str,
-                  round_kind: str | None = None, rolling_is_me: bool = False,
-                  rematch_asked: bool = False, kind: str = "match") -> str | None:
-    """The status line of an online room when the room, not the game, decides it (waiting for
-    the guest, a roll being thrown by commit-reveal, the room ended); None: the game's.
-
-    Args:
-        room_phase: the room's phase (``waiting``, ``playing``, ``finished``, ``aborted``,
-            ``closed``).
-        reason: why the room ended, when it did.
-        opponent: the opponent's name.
-        round_kind: the dice round being thrown (``"opening"``, ``"roll"``), or None.
-        rolling_is_me: the round's roller is this page's side.
-        rematch_asked: this side asked for a rematch.
-        kind: what the room plays (``"single"``, ``"match"``, ``"money"``): "The game is
-            over" after a single game, "The match is over", "The session is over".
-    """
-    if room_phase == "waiting":
-        return "Waiting for your friend to join: send them the invite link."
-    if room_phase == "aborted":
-        return f"The game was stopped: {reason}"
-    if room_phase in ("closed", "expired"):
-        return f"The room is closed: {reason}."
-    if room_phase == "finished":
-        over = f"The {ROOM_KIND_WORDS.get(kind, 'match')} is over."
-        return (f"{over} You asked for a rematch: waiting for your opponent."
-                if rematch_asked else f"{over} Rematch?")
-    if round_kind == "opening":
-        return "Opening roll: each side throws one die; the higher one moves first."
-    if round_kind == "roll":
-        return ("Rolling: fair dice with your opponent's secret…" if rolling_is_me
-                else f"{opponent} is rolling…")
-    return None
-
-
 __all__ = [
     "COMPUTER_WORDS",
     "KIND_NAMES",
     "RESULT_WORDS",
-    "ROOM_KIND_WORDS",
-    "ROOM_WORDS",
     "Names",
     "computer_says",
-    "online_status",
     "points_text",
     "result_text",
     "roll_text",
-    "room_says",
     "score_text",
     "status_text",
     "title",
