@@ -19,14 +19,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 
 from backgammon.adapter import RULES as BACKGAMMON
-from backgammon.core.dice import dice_from_secrets
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
 from fake_clock import FakeNow
-from gametable.fair import commitment_of
+from room_support import RoomSeats
 
 COMPARED = ("game", "to_act", "offer", "outcome", "state")
 
@@ -38,19 +36,16 @@ def _rounded(clock: dict[str, Any] | None) -> Any:
 
 
 class Doors:
-    """One app, one fake clock; a table at the HTTP door and a room at the WebSocket door,
-    played side by side."""
+    """One app, one fake clock; a table at the HTTP door and a room at the WebSocket door
+    (:class:`room_support.RoomSeats`), played side by side."""
 
     def __init__(self, client: TestClient, now: FakeNow) -> None:
         self.client = client
         self.now = now
         self.app: Any = client.app
-        self.sockets: dict[str, WebSocketTestSession] = {}
-        self._contexts: list[Any] = []
+        self.seats: RoomSeats | None = None
         self.table_id = ""
         self.headers: dict[str, str] = {}
-        self.code = ""
-        self.views: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------ making
 
@@ -69,42 +64,24 @@ class Doors:
         assert made.status_code == 201, made.text
         self.table_id = made.json()["id"]
         self.headers = {"X-Table-Token": made.json()["token"]}
-        host = self.client.post(
-            "/api/rooms",
-            json={"game": game, "settings": settings, "time_control": time_control,
-                  "side": "white", "name": "Ann"},
-        )  # fmt: skip
-        assert host.status_code == 201, host.text
-        assert host.json()["side"] == "white"
-        self.code = host.json()["code"]
-        guest = self.client.post(f"/api/rooms/{self.code}/join", json={"name": "Bob"})
-        assert guest.status_code == 200, guest.text
-        assert guest.json()["side"] == "black"
-        for side, token in (("white", host.json()["token"]), ("black", guest.json()["token"])):
-            socket = self.client.websocket_connect(f"/ws/rooms/{self.code}")
-            self._contexts.append(socket)
-            ws = socket.__enter__()
-            self.sockets[side] = ws
-            ws.send_json({"type": "hello", "token": token})
-        self.drain()
+        self.seats = RoomSeats(self.client, game, settings, time_control)
+
+    @property
+    def online(self) -> RoomSeats:
+        assert self.seats is not None
+        return self.seats
+
+    @property
+    def views(self) -> dict[str, dict[str, Any]]:
+        return self.online.views
 
     def close(self) -> None:
-        for socket in self._contexts:
-            socket.__exit__(None, None, None)
+        if self.seats is not None:
+            self.seats.close()
 
     def drain(self) -> None:
         """Read every frame waiting on both sockets; keep each side's last view."""
-        for side, ws in self.sockets.items():
-            self._read(side, ws)
-
-    def _read(self, side: str, ws: WebSocketTestSession) -> dict[str, Any]:
-        ws.send_json({"type": "state", "ref": "sync"})
-        while True:
-            frame = ws.receive_json()
-            assert frame["type"] != "error", frame
-            self.views[side] = frame["view"]
-            if frame.get("ref") == "sync":
-                return frame
+        self.online.drain()
 
     # ------------------------------------------------------------ the two doors' tables
 
@@ -112,7 +89,7 @@ class Doors:
         return self.app.state.tables._tables[self.table_id].table
 
     def room(self) -> Any:
-        return self.app.state.rooms.service.room(self.code)
+        return self.online.room()
 
     def http_view(self, side: str) -> dict[str, Any]:
         answer = self.client.get(f"/api/tables/{self.table_id}?side={side}", headers=self.headers)
@@ -129,8 +106,7 @@ class Doors:
             headers=self.headers,
         )
         assert answer.status_code == 200, answer.text
-        self.sockets[side].send_json({"type": "action", "action": action})
-        self.drain()
+        self.online.act(side, action)
         self.compare()
 
     def roll(self, side: str) -> None:
@@ -145,35 +121,10 @@ class Doors:
         assert answer.status_code == 200, answer.text
         game = self.http_table().game.match.current
         event = game.events[before]
-        room = self.room()
-        number = room.next_round
-        opening = event["type"] == "opening_roll"
-        dice = (event["white"], event["black"]) if opening else tuple(event["dice"])
-        first, second = _secrets_for(dice, number)
-        if opening:  # both commit, then both reveal (White's secret first)
-            for who, secret in (("white", first), ("black", second)):
-                self.sockets[who].send_json(
-                    {"type": "commit", "round": number, "commitment": commitment_of(secret)}
-                )
-                self.drain()
-            for who, secret in (("white", first), ("black", second)):
-                self.sockets[who].send_json(
-                    {"type": "reveal", "round": number, "secret": secret.hex()}
-                )
-                self.drain()
-        else:  # the roller commits, the opponent sends its secret, the roller reveals
-            opponent = "black" if side == "white" else "white"
-            self.sockets[side].send_json(
-                {"type": "commit", "round": number, "commitment": commitment_of(first)}
-            )
-            self.drain()
-            assert self.views[opponent]["room"]["round"]["awaiting"] == [opponent]
-            self.sockets[opponent].send_json(
-                {"type": "secret", "round": number, "secret": second.hex()}
-            )
-            self.drain()
-            self.sockets[side].send_json({"type": "reveal", "round": number, "secret": first.hex()})
-            self.drain()
+        if event["type"] == "opening_roll":
+            self.online.roll(side, (event["white"], event["black"]), opening=True)
+        else:
+            self.online.roll(side, tuple(event["dice"]))
         self.compare()
 
     def compare(self) -> None:
@@ -197,15 +148,6 @@ def _log(value: Any) -> Any:
     if isinstance(value, list):
         return [_log(v) for v in value]
     return value
-
-
-def _secrets_for(dice: tuple[int, ...], number: int) -> tuple[bytes, bytes]:
-    rng = random.Random(hash(dice) ^ number)
-    second = bytes(32)
-    while True:
-        first = rng.randbytes(32)
-        if dice_from_secrets(first, second, number) == dice:
-            return first, second
 
 
 @pytest.fixture
