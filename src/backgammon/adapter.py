@@ -383,8 +383,8 @@ class TableMatch:
         """The view both doors already show (:func:`backgammon.services.table.describe`),
         from ``side``'s point of view; with the players' ``names`` its words say "You" and
         the opponent's name (``"Bob doubles to 2"``; ``"Your opponent"`` for a player who
-        gave none) and the move list the players' names, as backgammon's own online door
-        says them (:func:`sentence_names`)."""
+        gave none) and the move list the players' names, as backgammon's old online door
+        said them (:func:`sentence_names`)."""
         me = None if side is None else _color(side)
         game = self._game
         mine = me is not None and side in self.to_act()
