@@ -510,3 +510,27 @@ def test_an_opening_round_in_progress_starts_again(tmp_path: Path) -> None:
     assert clock["remaining"] == {"white": 178.5, "black": 177.0}
     _finish(svc, code)
     assert max(svc.room(code).table.game.match.score) >= 5  # type: ignore[attr-defined]
+
+
+def test_a_room_kept_in_the_old_store_is_not_said_moved(tmp_path: Path) -> None:
+    """A page asking where its kept seats' rooms went hears of the rooms moved only: not of
+    one left in the old store because its code at the table's door is another room's."""
+    old = ROOMS["mid_match"]["code"]
+    path = _old_db(tmp_path, "mid_match", wall=time.time())
+    _copy_room(path, old, "ab-cdEFGH1234567")
+    rows = dict(read_rooms(path))
+    item = rows[old]
+    assert not isinstance(item, Exception)
+    taken = {**convert_room(item).record, "tokens": {"white": "1" * 64, "black": "2" * 64}}
+    target = RoomStore(path)
+    target.save("ABCDEFGH1234567", "backgammon", None, 1, taken)
+    target.close()
+    with TestClient(create_app(ServerSettings(db_path=path))) as client:
+        assert _old_codes(path) == ["ab-cdEFGH1234567"]
+        asked = client.post("/api/online/moved",
+                            json={"codes": [old, "ab-cdEFGH1234567", "ABCDEFGH1234567"]})
+        assert asked.status_code == 200
+        assert asked.json() == {"moved": {old: table_code(old)}}
+        too_many = client.post("/api/online/moved", json={"codes": ["a"] * 65})
+        assert too_many.status_code == 422
+        assert too_many.json()["error"]["code"] == "invalid_request"

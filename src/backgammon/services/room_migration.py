@@ -113,6 +113,7 @@ logger = logging.getLogger("backgammon.online")
 
 __all__ = [
     "GAME",
+    "OLD_CODE_RE",
     "MigrationError",
     "MigrationReport",
     "RoomEndedError",
@@ -136,6 +137,8 @@ OLD_STALE_AFTER: Final = 24 * 3600.0
 #: ``DEFAULT_EXPIRY``).
 OLD_EXPIRY: Final = 600.0
 _CODE_RE: Final = re.compile(r"^[A-Z0-9]{4,16}$")
+#: The old door's codes: 16 URL-safe characters (96 random bits).
+OLD_CODE_RE: Final = re.compile(r"[A-Za-z0-9_-]{16}")
 
 
 class MigrationError(TableError, ValueError):
@@ -564,14 +567,15 @@ def moved_finder(moved: Mapping[str, str], service: RoomService, *,
     (``POST /api/online/moved``, :mod:`backgammon.server.moved_api`): a function of an old
     code giving its code at the table's door, or None. It knows the rooms ``moved`` at this
     start (old code -> new code), and those moved at an earlier one that ``service`` holds (a
-    backgammon room under :func:`table_code` of the code; with Redis, only rooms held by this
-    process). The codes ``kept`` (rooms left in the old store at this start) went nowhere,
-    whatever room holds their code at the table's door."""
+    code of the old door's shape, :data:`OLD_CODE_RE`, whose :func:`table_code` is a
+    backgammon room's; with Redis, only rooms held by this process). The codes ``kept`` (rooms
+    left in the old store at this start) went nowhere, whatever room holds their code at the
+    table's door."""
 
     def find(code: str) -> str | None:
         if code in moved:
             return moved[code]
-        if code in kept:
+        if code in kept or not OLD_CODE_RE.fullmatch(code):
             return None
         try:
             new = table_code(code)
