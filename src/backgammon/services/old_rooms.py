@@ -74,6 +74,9 @@ _HASH_RE: Final = re.compile(r"[0-9a-f]{64}")
 _ACTIONS: Final = frozenset({"commit", "secret", "reveal", "move", "undo", "end_turn", "play",
                              "double", "take", "drop", "beaver", "raccoon", "resign",
                              "accept", "decline", "rematch", "claim", "next_game"})
+#: The messages that answer or make an offer (the cube, a resignation): the engine's own.
+_CUBE_OR_RESIGN: Final = frozenset({"double", "take", "drop", "beaver", "raccoon", "resign",
+                                    "accept", "decline"})
 
 
 class OldRoomError(ValueError):
@@ -471,10 +474,13 @@ class _Replay:
     def _message(self, seat: str, message: Mapping[str, Any]) -> None:
         kind = str(message["type"])
         color = self.room.colors[seat]
-        handler = getattr(self, f"_on_{kind}", None)
-        if handler is None:
-            raise ValueError(f"unknown message {kind!r}")
-        handler(seat, color, message)
+        if kind in _CUBE_OR_RESIGN:
+            self._cube_or_resign(color, kind, message, anyone=kind == "resign")
+        else:
+            handler = getattr(self, f"_on_{kind}", None)
+            if handler is None:
+                raise ValueError(f"unknown message {kind!r}")
+            handler(seat, color, message)
         self._sync(color if kind in _ACTIONS else None)
 
     def _playing(self) -> Game:
@@ -651,30 +657,6 @@ class _Replay:
         self._hand_clock(increment=False)
         if game.is_over:
             self._finished()
-
-    def _on_double(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "double", message)
-
-    def _on_take(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "take", message)
-
-    def _on_drop(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "drop", message)
-
-    def _on_beaver(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "beaver", message)
-
-    def _on_raccoon(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "raccoon", message)
-
-    def _on_resign(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "resign", message, anyone=True)
-
-    def _on_accept(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "accept", message)
-
-    def _on_decline(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
-        self._cube_or_resign(color, "decline", message)
 
     def _on_claim(self, seat: str, color: Color, message: Mapping[str, Any]) -> None:
         game = self._playing()
