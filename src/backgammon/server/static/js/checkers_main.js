@@ -26,13 +26,13 @@ import {
   ApiError, act, createTable, exportPdn, listBallots, openPdn, readTable, reviewTable,
 } from "./checkers_api.js";
 import { CheckersBoard } from "./checkers_board.js";
-import { CheckersClock } from "./checkers_clock.js";
 import { claimLabel, claimWhy, drawnWords } from "./checkers_draws.js";
 import { createOnline } from "./checkers_online.js";
 import { RecordView, countTable, fetchRecord, recordWords } from "./checkers_record.js";
 import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
+import { ClockDisplay, amount, controlName } from "./clock.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
 const TABLE_KEY = "checkers.table";
@@ -113,7 +113,8 @@ const board = new CheckersBoard($("board"), {
     $("cursor-words").textContent = words;
   },
 });
-const clocks = new CheckersClock($("clocks"), { onZero: () => reread() });
+// The clocks: the view's `clock` counted down; at zero the table is read (the server records the loss).
+const clocks = new ClockDisplay($("clocks"), { sides: ["black", "white"], caption: clockCaption, onZero: () => reread() });
 const record = new RecordView();
 // Online play (checkers_online.js): a room of the shared table instead of app.table.
 const online = createOnline({
@@ -150,6 +151,11 @@ function viewerSide(view) {
 }
 
 /** The players' names: "You" and "Computer (Hard)" (`short`: "Computer"), or the sides'. */
+/** The caption of a checkers clock: "Blitz: 3 min each, and 2 s more after every move." */
+function clockCaption(clock) {
+  return `${controlName(clock)}: ${amount(clock.reserve)} each, and ${clock.increment} s more after every move.`;
+}
+
 function names(short = false) {
   if (online.active) return online.names();
   if (!isComputerGame()) return { black: "Black", white: "White" };
@@ -184,7 +190,7 @@ function show(view, { animate = true } = {}) {
   if (app.table) board.setViewer(isComputerGame() ? app.table.side : "white");
   board.show(state, { mover, animate });
   board.setEnabled(Boolean(mover) && !app.busy);
-  clocks.show(view.clock, names(true), over);
+  clocks.show(view.clock, { names: names(true), over });
   drawPieces(state);
   drawMoves(state);
   drawBallot(state);

@@ -1,30 +1,25 @@
-// The game clocks on the page: both players' remaining time, counting down for the side on the
-// clock, in the warning colour in the last seconds.
+// The game clocks on the page, one display for every game and door: both sides' remaining
+// time, the running side counted down, in the warning colour and in tenths in the last seconds.
 //
-// The server is the authority (services/timing.py). It charges time from its own timestamps and
-// every state it sends carries the remaining times as of that answer. This module only shows
-// them: it notes when the answer arrived and counts the running side down from there, one
-// animation frame at a time. A throttled or sleeping tab costs display accuracy, never time.
+// The server is the authority (backgammon's local door: services/timing.py; the shared table's
+// door: gametable/clock.py). It charges time from its own timestamps, and every answer carries
+// the remaining times as of that answer. Both doors' clock JSON has the same core,
+// {control, reserve, increment, remaining: {side: seconds}, running: side|null}, and the local
+// door adds `paused` (the side whose clock waits for a page to watch) and `warning` (seconds).
+// This module only shows it: it notes when the answer arrived and counts the running side down
+// from there, one animation frame at a time, so a throttled or sleeping tab costs display
+// accuracy, never time. When the running clock shown reaches zero it calls `onZero` (the door
+// asks the server, which then records the loss on time), at most every half second until a
+// new clock is shown.
 //
-// It also tells the server that a page is watching, since the clock runs only while one is:
-// - a heartbeat (POST /api/games/{id}/clock with this page's random id and the state version
-//   drawn) every `clock.heartbeat` seconds while the game is timed and in play;
-// - at once when the display of the running clock reaches zero (the server then records the
-//   timeout and the page reads the result), when the page becomes visible again, and when a
-//   turn waits for this page to show it (after the computer's turn is played back);
-// - a keepalive "leave" on pagehide, so the clock stops as soon as the last page goes away.
-// When the answer's version is not the one drawn (a timeout, another tab), `onStale` is called.
-//
-// The computer's turn: the server runs the computer's clock while it thinks (well under the
-// increment, so its figure alone would only ever grow). While the page waits for the turn and
-// plays it back, the computer's clock counts down on the display like the person's
-// (runLocally); the state after the turn brings the server's figures, increment included.
+// Each door adapts only what differs: the sides' order, the rows' ids, the caption's words and
+// the players' names (main.js through clock_presence.js, online_tables.js, checkers_main.js).
+// Local backgammon's presence heartbeat is beside this display, in clock_presence.js.
 
-/** This page's id for the server's presence count (not a secret; random per load). */
-const PAGE_ID = `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-const COLORS = ["white", "black"];
-/** While the display shows zero: how often to ask the server, in ms. */
-const ZERO_RECHECK_MS = 500;
+/** While the display shows zero: how often `onZero` is called, in ms. */
+export const ZERO_RECHECK_MS = 500;
+/** Under this many seconds left: tenths, and the warning colour (unless the clock says). */
+export const WARNING_SECONDS = 10;
 
 function pad(n) {
   return String(n).padStart(2, "0");
@@ -34,7 +29,7 @@ function pad(n) {
  * A clock reading as people read one: "10:00", "0:59"; under `warning` seconds, tenths:
  * "0:09.4". Never negative.
  */
-export function formatClock(seconds, warning = 10) {
+export function formatClock(seconds, warning = WARNING_SECONDS) {
   const s = Math.max(0, seconds);
   if (s >= warning) {
     const whole = Math.ceil(s - 1e-9);
@@ -45,21 +40,24 @@ export function formatClock(seconds, warning = 10) {
   return `${Math.floor(whole / 60)}:${pad(whole % 60)}.${tenths % 10}`;
 }
 
-/** "1 min", "10 min", "90 s": a reserve or increment in words. */
-function amount(seconds) {
+/** "1 min", "10 min", "90 s", "3 s": a reserve or increment in words. */
+export function amount(seconds) {
   return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
-/**
- * One side's clock row (chip, name, time) appended to `root`; the time element gets id `id`.
- * Returns {row, name, time}. Local play's clocks and online play's share it.
- */
-export function clockRow(root, color, id) {
+/** "Blitz": a control's name as a caption starts. */
+export function controlName(clock) {
+  const name = String(clock.control || "");
+  return name ? `${name[0].toUpperCase()}${name.slice(1)}` : name;
+}
+
+/** One side's clock row (chip, name, time) appended to `root`; the time element gets id `id`. */
+function clockRow(root, side, id) {
   const row = document.createElement("div");
   row.className = "clock";
-  row.dataset.color = color;
+  row.dataset.color = side;
   const chip = document.createElement("span");
-  chip.className = `chip ${color}`;
+  chip.className = `chip ${side}`;
   chip.setAttribute("aria-hidden", "true");
   const name = document.createElement("span");
   name.className = "clock-name";
@@ -72,177 +70,127 @@ export function clockRow(root, color, id) {
   return { row, name, time };
 }
 
-export class ClockView {
+export class ClockDisplay {
   /**
-   * @param {HTMLElement} root the element the clocks are drawn in (hidden for untimed games)
-   * @param {{onStale: (version: number) => void}} options `onStale` is called when the server
-   *   has a newer state than the one drawn (read it again)
+   * @param {HTMLElement} root where the clocks are drawn (hidden without a clock)
+   * @param {object} options
+   * @param {string[]} options.sides the sides in the order their rows are drawn
+   * @param {string} [options.idPrefix] each row's time element is `${idPrefix}${side}`
+   * @param {(clock: object) => string} options.caption the caption under the rows
+   * @param {() => void} [options.onZero] the running clock shown has reached zero
    */
-  constructor(root, { onStale }) {
+  constructor(root, { sides, idPrefix = "clock-", caption, onZero = () => {} }) {
     this.root = root;
-    this.onStale = onStale;
-    this.game = null; // the last state drawn
-    this.clock = null; // its clock, or a fresher one from a heartbeat
+    this.sides = sides;
+    this.captionWords = caption;
+    this.onZero = onZero;
+    this.source = null; // the server's clock JSON last shown (drawing it again changes nothing)
+    this.clock = null; // what is counted down: the source, or a count the page runs alone
+    this.over = false;
     this.receivedAt = 0; // performance.now() when `clock` arrived
     this.frame = 0;
-    this.interval = 0;
-    this.checking = false;
     this.lastZeroCheck = 0;
-    this.localRun = null; // the side counted down on the display alone (the computer's turn)
     this.rows = {};
-    this.build();
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.check();
-    });
-    window.addEventListener("pageshow", (event) => {
-      if (event.persisted) this.check();
-    });
-    window.addEventListener("pagehide", () => this.leave());
-  }
-
-  build() {
-    this.root.replaceChildren();
-    for (const color of COLORS) {
-      this.rows[color] = clockRow(this.root, color, `clock-${color}`);
-    }
+    root.replaceChildren();
+    for (const side of sides) this.rows[side] = clockRow(root, side, `${idPrefix}${side}`);
     this.caption = document.createElement("p");
     this.caption.className = "clock-caption";
-    this.root.appendChild(this.caption);
-  }
-
-  /** Draw the clocks of a state from the server (every state the page shows). */
-  show(game) {
-    const sameGame = this.game && this.game.id === game.id;
-    this.game = game;
-    this.localRun = null;
-    for (const color of COLORS) this.rows[color].name.textContent = game.players[color].name;
-    this.setClock(game.clock);
-    this.schedule();
-    if (!sameGame || (game.clock && game.clock.paused && !game.result)) this.check();
-  }
-
-  setClock(clock) {
-    this.clock = clock || null;
-    this.receivedAt = performance.now();
-    this.root.hidden = !this.clock;
-    if (this.clock) {
-      const { control, reserve, increment } = this.clock;
-      this.caption.textContent =
-        `${control[0].toUpperCase()}${control.slice(1)}: ${amount(reserve)} + ` +
-        `${amount(increment)} a turn`;
-    }
-    this.draw();
-    cancelAnimationFrame(this.frame);
-    if (this.clock && this.clock.running) this.frame = requestAnimationFrame(() => this.tick());
+    root.appendChild(this.caption);
+    root.hidden = true;
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.draw();
+    });
   }
 
   /**
-   * The computer's turn is being computed and played back: count `color`'s clock down on the
-   * display from what it shows now, until the next state is shown.
+   * Show a door's clock JSON (null: no clock, the rows hidden). `names` {side: name}; `over`
+   * once the game has ended (nothing runs; a side at zero is shown flagged). The same clock
+   * object shown again (a view drawn again) goes on counting from when it first came.
    */
-  runLocally(color) {
-    const clock = this.clock;
-    if (!clock || !color || (this.game && this.game.result)) return;
-    const left = this.remaining(color);
-    this.clock = { ...clock, remaining: { ...clock.remaining, [color]: left }, running: color, paused: null };
-    this.receivedAt = performance.now();
-    this.localRun = color;
-    this.draw();
-    cancelAnimationFrame(this.frame);
-    this.frame = requestAnimationFrame(() => this.tick());
+  show(clock, { names = null, over = false } = {}) {
+    if (names) for (const side of this.sides) this.rows[side].name.textContent = names[side] || "";
+    const same = clock === this.source && !this.clock?.local && over === this.over;
+    this.over = Boolean(over);
+    if (same) {
+      this.draw();
+      return;
+    }
+    this.source = clock || null;
+    this.root.hidden = !clock;
+    if (clock) this.caption.textContent = this.captionWords(clock);
+    this.start(clock ? { ...clock, remaining: { ...clock.remaining } } : null);
   }
 
-  /** Seconds left to `color` as displayed now. */
-  remaining(color) {
+  /** No clock: the rows hidden, nothing counted. */
+  stop() {
+    this.show(null);
+  }
+
+  /**
+   * While the page waits for an answer that will bring the server's figures (the computer's
+   * turn): count `side`'s clock down on the display from what it shows now. No zero check.
+   */
+  runLocally(side) {
+    const clock = this.clock;
+    if (!clock || !side || this.over) return;
+    const remaining = {};
+    for (const s of this.sides) remaining[s] = this.remaining(s);
+    this.start({ ...clock, remaining, running: side, paused: null, local: true });
+  }
+
+  /** Whether the count shown is the page's own (runLocally), not the server's. */
+  get local() {
+    return Boolean(this.clock && this.clock.local);
+  }
+
+  start(clock) {
+    this.clock = clock;
+    this.receivedAt = performance.now();
+    this.lastZeroCheck = 0;
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.draw();
+    if (clock && clock.running && !this.over) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  /** Seconds left to `side` as displayed now. */
+  remaining(side) {
     const clock = this.clock;
     if (!clock) return 0;
-    let left = clock.remaining[color];
-    if (clock.running === color) left -= (performance.now() - this.receivedAt) / 1000;
+    let left = clock.remaining[side];
+    if (clock.running === side && !this.over) left -= (performance.now() - this.receivedAt) / 1000;
     return Math.max(0, left);
   }
 
   draw() {
     const clock = this.clock;
     if (!clock) return;
-    const over = Boolean(this.game && this.game.result);
-    for (const color of COLORS) {
-      const { row, time } = this.rows[color];
-      const left = this.remaining(color);
-      time.textContent = formatClock(left, clock.warning);
-      row.classList.toggle("running", clock.running === color);
-      row.classList.toggle("paused", clock.paused === color && !over);
-      row.classList.toggle("warning", left < clock.warning);
-      row.classList.toggle("flagged", over && left <= 0);
-      row.title = clock.paused === color && !over ? "Paused: waiting for the page" : "";
+    const warning = clock.warning ?? WARNING_SECONDS;
+    for (const side of this.sides) {
+      const { row, time } = this.rows[side];
+      const left = this.remaining(side);
+      const paused = clock.paused === side && !this.over;
+      time.textContent = formatClock(left, warning);
+      row.dataset.seconds = left.toFixed(1);
+      row.classList.toggle("running", clock.running === side && !this.over);
+      row.classList.toggle("paused", paused);
+      row.classList.toggle("warning", left < warning);
+      row.classList.toggle("flagged", this.over && left <= 0);
+      row.title = paused ? "Paused: waiting for the page" : "";
     }
   }
 
   tick() {
     this.draw();
     const clock = this.clock;
-    if (!clock || !clock.running) return;
-    if (this.remaining(clock.running) <= 0 && !this.localRun) {
+    if (!clock || !clock.running || this.over) return;
+    if (this.remaining(clock.running) <= 0 && !clock.local) {
       const now = performance.now();
-      if (now - this.lastZeroCheck >= ZERO_RECHECK_MS) {
+      if (!this.lastZeroCheck || now - this.lastZeroCheck >= ZERO_RECHECK_MS) {
         this.lastZeroCheck = now;
-        this.check();
+        this.onZero();
       }
     }
     this.frame = requestAnimationFrame(() => this.tick());
-  }
-
-  /** Heartbeats while a timed game is in play. */
-  schedule() {
-    clearInterval(this.interval);
-    this.interval = 0;
-    const clock = this.clock;
-    if (!clock || !this.game || this.game.result) return;
-    this.interval = setInterval(() => this.check(), Math.max(1, clock.heartbeat) * 1000);
-  }
-
-  url() {
-    return `/api/games/${encodeURIComponent(this.game.id)}/clock`;
-  }
-
-  /** Tell the server this page is watching; take the clock it answers with. */
-  async check() {
-    const game = this.game;
-    if (!game || !game.clock || game.result || this.checking) return;
-    this.checking = true;
-    try {
-      const response = await fetch(this.url(), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ page: PAGE_ID, shown: game.version }),
-      });
-      if (!response.ok) return;
-      const answer = await response.json();
-      if (this.game !== game) return; // a newer state was drawn meanwhile
-      if (answer.version !== game.version) {
-        this.onStale(answer.version);
-      } else if (!this.localRun) {
-        this.setClock(answer.clock);
-      }
-    } catch (err) {
-      // the server is unreachable: the page's next action says so
-    } finally {
-      this.checking = false;
-    }
-  }
-
-  /** The page is going away: the server pauses the clock unless another page watches. */
-  leave() {
-    const game = this.game;
-    if (!game || !game.clock || game.result) return;
-    try {
-      fetch(this.url(), {
-        method: "POST",
-        keepalive: true,
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ page: PAGE_ID, leave: true }),
-      }).catch(() => {});
-    } catch (err) {
-      // nothing to do: the server pauses the clock when no heartbeat comes
-    }
   }
 }

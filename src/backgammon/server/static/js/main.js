@@ -9,7 +9,7 @@ import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "
 import { Assist } from "./assist.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { BoardView } from "./board.js";
-import { ClockView } from "./clock.js";
+import { LocalClock } from "./clock_presence.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
 import { OnlineTables, forgetTablesSeat, tablesSeats } from "./online_tables.js";
@@ -48,10 +48,6 @@ const app = {
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function capital(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -551,7 +547,7 @@ function openSettings() {
 
 function wire() {
   // The clocks: a newer state on the server (a side ran out of time) is read and shown.
-  app.clock = new ClockView($("clocks"), {
+  app.clock = new LocalClock($("clocks"), {
     onStale: () => {
       if (!app.busy && app.game) run(() => getGame(app.game.id));
     },

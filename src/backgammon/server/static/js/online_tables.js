@@ -24,7 +24,7 @@ import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, request } from "./api.js";
 import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
-import { clockRow, formatClock } from "./clock.js";
+import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
 import {
   RoomClient, SEATS_KEY, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
@@ -73,83 +73,9 @@ export function codeFromText(text) {
   return found ? found[1] : null;
 }
 
-function capital(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
-/** The clocks of a timed online game: the server's readings, counted down between views. */
-export class OnlineClock {
-  constructor(root) {
-    this.root = root;
-    this.clock = null;
-    this.receivedAt = 0;
-    this.frame = 0;
-    this.rows = {};
-    for (const color of COLORS) this.rows[color] = clockRow(root, color, `online-clock-${color}`);
-    this.caption = document.createElement("p");
-    this.caption.className = "clock-caption";
-    root.appendChild(this.caption);
-  }
-
-  /**
-   * @param {{white: number, black: number, running: string|null}|null} clock seconds left,
-   *   as the server read them when it sent them
-   * @param {{name: string, reserve: number, increment: number}|null} control
-   * @param {{white: string, black: string}} names
-   */
-  show(clock, control, names) {
-    this.root.hidden = !clock || !control;
-    for (const color of COLORS) this.rows[color].name.textContent = names[color];
-    if (control) {
-      this.caption.textContent = `${capital(control.name)}: ${control.reserve / 60} min + ` +
-        `${control.increment} s a turn (the server keeps the time)`;
-    }
-    this.update(clock);
-  }
-
-  /** A fresher reading (drawing the same state again passes the same reading, which must
-   * not restart the count from now). */
-  update(clock) {
-    if (!clock || clock === this.clock) return;
-    this.clock = clock;
-    this.receivedAt = performance.now();
-    cancelAnimationFrame(this.frame);
-    this.tick();
-  }
-
-  /** Seconds left to `color` as displayed now. */
-  remaining(color) {
-    const clock = this.clock;
-    if (!clock) return 0;
-    let left = clock[color];
-    if (this.ticking(color)) left -= (performance.now() - this.receivedAt) / 1000;
-    return Math.max(0, left);
-  }
-
-  /** Whether `color`'s time runs now. */
-  ticking(color) {
-    const clock = this.clock;
-    return Boolean(clock) && (clock.running === color || (clock.waiting || []).includes(color));
-  }
-
-  tick() {
-    const clock = this.clock;
-    if (!clock) return;
-    for (const color of COLORS) {
-      const { row, time } = this.rows[color];
-      const left = this.remaining(color);
-      time.textContent = formatClock(left);
-      row.classList.toggle("running", this.ticking(color));
-      row.classList.toggle("warning", left < 10);
-    }
-    if (clock.running || (clock.waiting || []).length) this.frame = requestAnimationFrame(() => this.tick());
-  }
-
-  stop() {
-    cancelAnimationFrame(this.frame);
-    this.clock = null;
-    this.root.hidden = true;
-  }
+/** The caption of an online game's clock: "Blitz: 3 min + 4 s a turn (the server keeps the time)". */
+export function onlineCaption(clock) {
+  return `${controlName(clock)}: ${amount(clock.reserve)} + ${amount(clock.increment)} a turn (the server keeps the time)`;
 }
 
 function readHosted() {
@@ -348,8 +274,7 @@ export class OnlineTables {
     this.view = null;
     this.turns = []; // the turn being built: the server's answer after each gesture
     this.busy = false;
-    this.clock = new OnlineClock($("online-clocks"));
-    this.shownClock = null; // [view.clock, the reading OnlineClock was given for it]
+    this.clock = new ClockDisplay($("online-clocks"), { sides: COLORS, idPrefix: "online-clock-", caption: onlineCaption });
     this.claimAt = null; // performance.now() at which a claim opens (room.claim_in)
     this.thinkAt = null; // ... against this page's side, kept waiting on (room.think_claim_in)
     this.thinkNote = false; // the note shows the warning
@@ -860,18 +785,8 @@ export class OnlineTables {
   }
 
   drawClock(view) {
-    const clock = view.clock;
-    if (!clock) {
-      this.clock.stop();
-      return;
-    }
-    // the same reading is handed over once (drawing again must not restart its count)
-    if (!this.shownClock || this.shownClock[0] !== clock) {
-      this.shownClock = [clock, { ...clock.remaining, running: clock.running }];
-    }
     const names = pageView(view).players;
-    this.clock.show(this.shownClock[1], { name: clock.control, reserve: clock.reserve, increment: clock.increment },
-      { white: names.white.name, black: names.black.name });
+    this.clock.show(view.clock, { names: { white: names.white.name, black: names.black.name }, over: Boolean(view.outcome) });
   }
 
   /** data-online-idle="1" when nothing is on its way: no action, no round, no opening roll

@@ -1,0 +1,120 @@
+// Local backgammon's clocks (the game's own door, services/timing.py): the one clock display
+// (clock.js) fed each state's `clock`, and beside it the presence the local door's clock
+// needs, since it runs only while a page is watching:
+// - a heartbeat (POST /api/games/{id}/clock with this page's random id and the state version
+//   drawn) every `clock.heartbeat` seconds while the game is timed and in play;
+// - at once when the display of the running clock reaches zero (the server then records the
+//   timeout and the page reads the result), when the page becomes visible again, and when a
+//   turn waits for this page to show it (after the computer's turn is played back);
+// - a keepalive "leave" on pagehide, so the clock stops as soon as the last page goes away.
+// When the answer's version is not the one drawn (a timeout, another tab), `onStale` is called.
+//
+// The computer's turn: the server runs the computer's clock while it thinks (well under the
+// increment, so its figure alone would only ever grow). While the page waits for the turn and
+// plays it back, the computer's clock counts down on the display like the person's
+// (runLocally); the state after the turn brings the server's figures, increment included.
+
+import { ClockDisplay, amount, controlName } from "./clock.js";
+
+/** This page's id for the server's presence count (not a secret; random per load). */
+const PAGE_ID = `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+/** The caption of a local game's clock: "Blitz: 3 min + 5 s a turn". */
+export function localCaption(clock) {
+  return `${controlName(clock)}: ${amount(clock.reserve)} + ${amount(clock.increment)} a turn`;
+}
+
+export class LocalClock {
+  /**
+   * @param {HTMLElement} root the element the clocks are drawn in (hidden for untimed games)
+   * @param {{onStale: (version: number) => void}} options `onStale` is called when the server
+   *   has a newer state than the one drawn (read it again)
+   */
+  constructor(root, { onStale }) {
+    this.onStale = onStale;
+    this.game = null; // the last state drawn
+    this.interval = 0;
+    this.checking = false;
+    this.display = new ClockDisplay(root, {
+      sides: ["white", "black"], caption: localCaption, onZero: () => this.check(),
+    });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.check();
+    });
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) this.check();
+    });
+    window.addEventListener("pagehide", () => this.leave());
+  }
+
+  /** Draw the clocks of a state from the server (every state the page shows). */
+  show(game) {
+    const sameGame = this.game && this.game.id === game.id;
+    this.game = game;
+    const names = { white: game.players.white.name, black: game.players.black.name };
+    this.display.show(game.clock, { names, over: Boolean(game.result) });
+    this.schedule();
+    if (!sameGame || (game.clock && game.clock.paused && !game.result)) this.check();
+  }
+
+  /** The computer's turn is being computed and played back: count `color`'s clock down on the
+   * display from what it shows now, until the next state is shown. */
+  runLocally(color) {
+    this.display.runLocally(color);
+  }
+
+  /** Heartbeats while a timed game is in play. */
+  schedule() {
+    clearInterval(this.interval);
+    this.interval = 0;
+    const game = this.game;
+    if (!game || !game.clock || game.result) return;
+    this.interval = setInterval(() => this.check(), Math.max(1, game.clock.heartbeat) * 1000);
+  }
+
+  url() {
+    return `/api/games/${encodeURIComponent(this.game.id)}/clock`;
+  }
+
+  /** Tell the server this page is watching; show the clock it answers with. */
+  async check() {
+    const game = this.game;
+    if (!game || !game.clock || game.result || this.checking) return;
+    this.checking = true;
+    try {
+      const response = await fetch(this.url(), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ page: PAGE_ID, shown: game.version }),
+      });
+      if (!response.ok) return;
+      const answer = await response.json();
+      if (this.game !== game) return; // a newer state was drawn meanwhile
+      if (answer.version !== game.version) {
+        this.onStale(answer.version);
+      } else if (!this.display.local && answer.clock) {
+        this.display.show(answer.clock, { over: false });
+      }
+    } catch (err) {
+      // the server is unreachable: the page's next action says so
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** The page is going away: the server pauses the clock unless another page watches. */
+  leave() {
+    const game = this.game;
+    if (!game || !game.clock || game.result) return;
+    try {
+      fetch(this.url(), {
+        method: "POST",
+        keepalive: true,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ page: PAGE_ID, leave: true }),
+      }).catch(() => {});
+    } catch (err) {
+      // nothing to do: the server pauses the clock when no heartbeat comes
+    }
+  }
+}
