@@ -143,10 +143,18 @@ class TableMatch:
         return (self._changes, self.match.current.event_count)
     @property
     def over(self) -> bool:
-        """Whether no game can follow: the match won, or the single game played."""
+        """Whether no game can follow: the match won, the single game played, or a money
+        session's game forfeited (a player who left, was claimed against or broke a reveal
+        ends the session, as :meth:`forfeit` says)."""
         if self.single:
             return self._game.is_over
+        if not self.match.length:
+            return self._forfeited()
         return self.match.is_over
+
+    def _forfeited(self) -> bool:
+        ended = self._game.outcome
+        return ended is not None and str(ended.kind) == "forfeit"
 
     @property
     def _game(self) -> Game:
@@ -360,6 +368,11 @@ class TableMatch:
             reason = {"timeout": "time", "forfeit": "forfeit", "resign": "resignation",
                       "drop": "drop"}.get(str(ended.kind), "played out")
             return Outcome(_side(ended.winner), reason, ended.points)
+        if not self.match.length:  # money play: over only by a forfeit, worth its game
+            ended = self._game.outcome
+            if ended is None or not self._forfeited():
+                return None
+            return Outcome(_side(ended.winner), "forfeit", ended.points)
         if not self.match.is_over:
             return None
         winner = self.match.winner

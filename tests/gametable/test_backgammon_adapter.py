@@ -156,6 +156,29 @@ def test_a_single_game_is_one_game_of_money_play_with_the_cube() -> None:
     assert bad.value.code == "invalid_settings"
 
 
+def test_a_forfeit_ends_a_money_session_and_a_timeout_does_not() -> None:
+    """Money play goes on game after game; a player who forfeits (left, claimed against, a
+    broken reveal) ends the session there, worth three times the cube, and a record replays
+    to the same end. A game lost on time is one game: the next may follow."""
+    game = RULES.new(RULES.settings({"length": 0}), 1)
+    game.apply("white", {"type": "roll"})  # the opening roll
+    game.forfeit("white")
+    assert game.over and game.to_act() == frozenset()
+    assert game.outcome() == Outcome("black", "forfeit", 3)
+    view = game.view("black")
+    assert view["phase"] == "match_over" and view["can"]["next_game"] is False
+    assert view["result"]["text"] == (
+        "Black wins 3 points by forfeit. Running total: White 0, Black 3.")
+    again = RULES.replay(RULES.settings({"length": 0}), 1, game.log())
+    assert again.over and again.outcome() == Outcome("black", "forfeit", 3)
+
+    timed = RULES.new(RULES.settings({"length": 0}), 1)
+    timed.apply("white", {"type": "roll"})
+    timed.time_out(sorted(timed.to_act())[0])
+    assert not timed.over and timed.outcome() is None
+    assert timed.view("white")["can"]["next_game"] is True
+
+
 def test_a_raccoon_through_the_plug_in() -> None:
     """``{"type": "raccoon"}``: the original doubler answers a beaver; the cube at eight times
     stays with the beaver (rec.games.backgammon FAQ 8)."""
