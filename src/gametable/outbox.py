@@ -1,7 +1,6 @@
 """One WebSocket's ordered outbox: frames queued, one writer task sending them in order.
 
-Both online doors (the table's rooms, :mod:`gametable.online`, and backgammon's own,
-:mod:`backgammon.server.online.routes`) give each connection an :class:`Outbox`: handlers
+The rooms' door (:mod:`gametable.online`) gives each connection an :class:`Outbox`: handlers
 queue frames without awaiting the network, so a slow reader never holds up a room, and a
 reader that falls :data:`MAX_QUEUE` frames behind is closed (WebSocket code 1008, policy
 violation) rather than buffered without bound.
