@@ -17,6 +17,21 @@ export class ApiError extends Error {
 }
 
 /**
+ * The words a page shows for what went wrong, the same at every door: a server's refusal
+ * ({error: {code, message}}, as ApiError), a room's WebSocket error frame ({code, message},
+ * room_client.js), or the page's own error ("Something went wrong: ...").
+ */
+export function errorWords(err) {
+  if (err instanceof ApiError) return err.message;
+  if (err && typeof err === "object" && !(err instanceof Error) && typeof err.message === "string") {
+    return err.message;
+  }
+  return `Something went wrong: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+const UNREACHABLE = "The server cannot be reached. Is `backgammon serve` still running?";
+
+/**
  * One request; resolves to the answer's JSON (or its text with `text`), rejects with ApiError.
  * `headers` are added to the request's (e.g. the shared table's X-Table-Token).
  */
@@ -30,7 +45,7 @@ export async function request(method, path, body, { headers = {}, text = false }
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
+    throw new ApiError(UNREACHABLE, 0, "network");
   }
   if (response.ok && text) return response.text();
   let data = null;
@@ -96,23 +111,6 @@ export function savePosition(browser, name, setup) {
 }
 
 /** Forget a saved position. */
-export async function deletePosition(browser, id) {
-  const path = `/api/saved-positions/${encodeURIComponent(id)}?browser=${encodeURIComponent(browser)}`;
-  let response;
-  try {
-    response = await fetch(path, { method: "DELETE", headers: { Accept: "application/json" } });
-  } catch (err) {
-    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
-  }
-  if (!response.ok) {
-    let message = `The server answered ${response.status}.`;
-    let code = "http_error";
-    try {
-      const data = await response.json();
-      if (data && data.error) ({ message, code } = data.error);
-    } catch (err) {
-      // keep the generic message
-    }
-    throw new ApiError(message, response.status, code);
-  }
+export function deletePosition(browser, id) {
+  return request("DELETE", `/api/saved-positions/${encodeURIComponent(id)}?browser=${encodeURIComponent(browser)}`);
 }

@@ -12,6 +12,7 @@ import { Announcer, describeChange } from "./announce.js";
 import { boardText } from "./boardtext.js";
 import { Hints } from "./hints.js";
 import { Keyboard } from "./keyboard.js";
+import { showError } from "./notes.js";
 import { Records } from "./records.js";
 import { Review } from "./review.js";
 
@@ -60,10 +61,7 @@ export class Assist {
       exportSource: hooks.exportSource,
       review: this.review,
       say,
-      showError: (text) => {
-        $("error").textContent = text || "";
-        $("error").hidden = !text;
-      },
+      showError,
     });
     this.analysis = new Analysis({
       review: this.review,
@@ -71,10 +69,7 @@ export class Assist {
       exportSource: hooks.exportSource,
       allowed: () => this.hints.allowed(),
       say,
-      showError: (text) => {
-        $("error").textContent = text || "";
-        $("error").hidden = !text;
-      },
+      showError,
     });
     this.board.root.addEventListener("position", (event) => this.drawText(event.detail));
     $("review-button").addEventListener("click", () => {

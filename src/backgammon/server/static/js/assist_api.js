@@ -2,7 +2,7 @@
 // computer's evaluation (server/analysis_api.py, server/positions_api.py) and the analysis.
 // The page never decides a rule: whether a move is allowed, and why not, comes from here.
 
-import { ApiError, request } from "./api.js";
+import { request } from "./api.js";
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
@@ -39,23 +39,8 @@ export function exportText(id, number = null) {
 
 /** GET a text file (`headers` added to the request); an error answer throws an ApiError in
  * the server's words, an unreachable server one saying so. */
-export async function fetchText(url, headers = {}) {
-  let response;
-  try {
-    response = await fetch(url, { headers: { ...headers, Accept: "text/plain" } });
-  } catch (err) {
-    throw new ApiError("The server cannot be reached. Is `backgammon serve` still running?", 0, "network");
-  }
-  if (!response.ok) {
-    let message = `The server answered ${response.status}.`;
-    try {
-      message = (await response.json()).error.message || message;
-    } catch (err) {
-      // keep the status line
-    }
-    throw new ApiError(message, response.status, "export");
-  }
-  return response.text();
+export function fetchText(url, headers = {}) {
+  return request("GET", url, undefined, { headers, text: true });
 }
 
 /** Read and replay a .mat transcript on the server; resolves to its review. */

@@ -22,6 +22,7 @@
 // Test hooks: <body data-state="idle|busy">; the board's data-fen, data-chain and data-ply
 // (the position shown in review, absent when the board shows the game as it stands).
 
+import { errorWords } from "./api.js";
 import {
   ApiError, act, createTable, exportPdn, listBallots, openPdn, readTable, reviewTable,
 } from "./checkers_api.js";
@@ -33,6 +34,7 @@ import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
 import { ClockDisplay, amount, controlName } from "./clock.js";
+import { showError } from "./notes.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
 const TABLE_KEY = "checkers.table";
@@ -171,12 +173,6 @@ function setBusy(busy) {
   document.body.dataset.state = busy ? "busy" : "idle";
   document.body.classList.toggle("busy", busy);
   updateControls();
-}
-
-function showError(message) {
-  const node = $("error");
-  node.textContent = message || "";
-  node.hidden = !message;
 }
 
 function show(view, { animate = true } = {}) {
@@ -510,7 +506,7 @@ async function goTo(ply) {
       board.cancelChain();
       app.review = { source: "table", frames, ply: wanted };
     } catch (err) {
-      showError(err instanceof ApiError ? err.message : String(err));
+      showError(errorWords(err));
       return;
     } finally {
       app.reviewLoading = false;
@@ -611,7 +607,7 @@ async function openFile(text, name) {
     const count = `${file.count} game${file.count === 1 ? "" : "s"}`;
     status.textContent = `${name || "The PDN"}: ${count} opened${bad ? `, ${bad} with a problem` : ""}.`;
   } catch (err) {
-    status.textContent = err instanceof ApiError ? err.message : String(err);
+    status.textContent = errorWords(err);
   }
 }
 
@@ -723,7 +719,7 @@ async function send(side, action, { before = null } = {}) {
     app.thinking = false;
     setBusy(false);
     if (app.view) show(app.view, { animate: false });
-    showError(err instanceof ApiError ? err.message : String(err));
+    showError(errorWords(err));
     if (err instanceof ApiError && (err.status === 404 || err.status === 403)) {
       forget("This game is no longer on the server. Start a new game.");
     }
@@ -820,7 +816,7 @@ async function startGame(choice) {
     return null;
   } catch (err) {
     setBusy(false);
-    return err instanceof ApiError ? err.message : String(err);
+    return errorWords(err);
   }
 }
 
@@ -863,7 +859,7 @@ async function copyPdn() {
       status.textContent = "Copy the PDN below (Ctrl+C): this page may not use the clipboard.";
     }
   } catch (err) {
-    status.textContent = err instanceof ApiError ? err.message : String(err);
+    status.textContent = errorWords(err);
   }
 }
 
@@ -881,7 +877,7 @@ async function downloadPdn() {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     status.textContent = "The game is downloaded as a .pdn file.";
   } catch (err) {
-    status.textContent = err instanceof ApiError ? err.message : String(err);
+    status.textContent = errorWords(err);
   }
 }
 
@@ -922,7 +918,7 @@ function loadBallots() {
       if (app.settings.ballot) select.value = app.settings.ballot;
     }).catch((err) => {
       ballotsLoaded = null;
-      $("new-game-error").textContent = err instanceof ApiError ? err.message : String(err);
+      $("new-game-error").textContent = errorWords(err);
       $("new-game-error").hidden = false;
     });
   }
@@ -1090,7 +1086,7 @@ async function init() {
     } catch (err) {
       const gone = err instanceof ApiError && [403, 404].includes(err.status);
       if (gone) forget("The game kept in this browser is no longer on the server.");
-      else showError(err instanceof ApiError ? err.message : String(err));
+      else showError(errorWords(err));
     }
   }
   if (!app.view) showStart();

@@ -17,8 +17,9 @@
 // Test hooks: <body data-online="connecting|open|reconnecting|replaced|gone|closed"> and
 // data-room (the code), both absent in a local game.
 
+import { errorWords } from "./api.js";
 import {
-  ApiError, RoomClient, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
+  ApiError, RoomClient, connectionWords, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
 
@@ -52,10 +53,6 @@ export function inviteLink(code) {
 export function codeInHash(hash = window.location.hash) {
   const match = /^#(?:join|room)=([A-Za-z0-9]{4,16})$/.exec(hash || "");
   return match ? normalCode(match[1]) : null;
-}
-
-function words(message) {
-  return message instanceof ApiError ? message.message : String(message && message.message ? message.message : message);
 }
 
 /**
@@ -212,7 +209,7 @@ export function createOnline(page) {
       return null;
     } catch (err) {
       page.setBusy(false);
-      return words(err);
+      return errorWords(err);
     }
   }
 
@@ -234,7 +231,7 @@ export function createOnline(page) {
       return null;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return `No online game has the code ${code}.`;
-      return words(err);
+      return errorWords(err);
     }
   }
 
@@ -439,13 +436,7 @@ export function createOnline(page) {
       $("online-claim").hidden = true;
     }
     const state = client.state;
-    $("online-connection").textContent = {
-      connecting: "Connecting…",
-      open: restarted ? "The server restarted; reconnected." : "",
-      reconnecting: "Connection lost: reconnecting…",
-      replaced: "This game is open in another window.",
-      closed: "Disconnected.",
-    }[state] || "";
+    $("online-connection").textContent = connectionWords(state, { restarted });
     $("online-here").hidden = state !== "replaced";
   }
 

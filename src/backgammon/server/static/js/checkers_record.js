@@ -6,7 +6,7 @@
 // is counted once however often the page asks). The Record dialog shows the counts and clears
 // them after asking.
 
-import { ApiError, request } from "./api.js";
+import { errorWords, request } from "./api.js";
 import { browserId } from "./saved.js";
 
 const $ = (id) => document.getElementById(id);
@@ -79,7 +79,7 @@ export class RecordView {
     try {
       this.draw(await fetchRecord());
     } catch (err) {
-      $("record-status").textContent = err instanceof ApiError ? err.message : String(err);
+      $("record-status").textContent = errorWords(err);
     }
   }
 
@@ -100,7 +100,7 @@ export class RecordView {
       $("record-status").textContent = `The record is cleared (${cleared} game${cleared === 1 ? "" : "s"} forgotten).`;
       await this.refresh();
     } catch (err) {
-      $("record-status").textContent = err instanceof ApiError ? err.message : String(err);
+      $("record-status").textContent = errorWords(err);
     }
   }
 }

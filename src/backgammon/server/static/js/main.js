@@ -5,13 +5,14 @@
 // (each roll, each checker, each cube decision) one by one before showing the final state.
 
 import { localState as analyticsLocalState } from "./analytics.js";
-import { ApiError, act, computerTurn, createGame, getGame, readPosition } from "./api.js";
+import { ApiError, act, computerTurn, createGame, errorWords, getGame, readPosition } from "./api.js";
 import { Assist } from "./assist.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { BoardView } from "./board.js";
 import { LocalClock } from "./clock_presence.js";
 import { playMoves } from "./hints.js";
 import { IdsView } from "./ids.js";
+import { showError, showText } from "./notes.js";
 import { OnlineTables, forgetTablesSeat, tablesSeats } from "./online_tables.js";
 import { OnlineSeats, RecentGames, StartScreen } from "./recent.js";
 import { SavedPositions, browserId } from "./saved.js";
@@ -75,15 +76,7 @@ function show(game) {
 }
 
 function showNote(text) {
-  const note = $("computer-note");
-  note.textContent = text || "";
-  note.hidden = !text;
-}
-
-function showError(message) {
-  const box = $("error");
-  box.textContent = message || "";
-  box.hidden = !message;
+  showText("computer-note", text);
 }
 
 function setBusy(busy) {
@@ -112,7 +105,7 @@ async function run(task) {
       await playComputer();
     }
   } catch (err) {
-    showError(err instanceof ApiError ? err.message : `Something went wrong: ${err}`);
+    showError(errorWords(err));
     await refresh(err);
   } finally {
     setBusy(false);
@@ -413,7 +406,7 @@ async function resume() {
       openNewGame();
     } else {
       $("status").textContent = "This saved game cannot be opened.";
-      showError(err instanceof ApiError ? err.message : String(err));
+      showError(errorWords(err));
     }
   } finally {
     setBusy(false);

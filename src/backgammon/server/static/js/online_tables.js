@@ -26,8 +26,9 @@ import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
+import { showText } from "./notes.js";
 import {
-  RoomClient, SEATS_KEY, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
+  RoomClient, SEATS_KEY, connectionWords, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
 import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
@@ -377,13 +378,8 @@ export class OnlineTables {
    * restarted since this page's last connection and kept the room. */
   connection(state, detail = {}) {
     document.body.dataset.online = state;
-    const open = detail.restarted ? "The server restarted; reconnected." : "Connected.";
-    $("online-connection").textContent = {
-      connecting: "Connecting…", open, reconnecting: "Connection lost: reconnecting…",
-      replaced: "This game was opened in another window or tab; this one stepped aside. " +
-        "Reload this page to play here again.",
-      gone: "This online game no longer exists (a room left empty expires).", closed: "Not connected.",
-    }[state] || "";
+    const words = connectionWords(state, detail);
+    $("online-connection").textContent = state === "replaced" ? `${words} Reload this page to play here again.` : words;
     this.draw();
   }
 
@@ -810,13 +806,11 @@ export class OnlineTables {
   }
 
   showNote(text) {
-    $("online-note").textContent = text || "";
-    $("online-note").hidden = !text;
+    showText("online-note", text);
   }
 
   showError(text) {
-    $("error").textContent = text || "";
-    $("error").hidden = !text;
+    showText("error", text);
   }
 
   alarm(text) {
@@ -915,8 +909,7 @@ export class OnlineTables {
   }
 
   dialogError(text) {
-    $("online-dialog-error").textContent = text || "";
-    $("online-dialog-error").hidden = !text;
+    showText("online-dialog-error", text);
   }
 
   async describeRoom(code) {

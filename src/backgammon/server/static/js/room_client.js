@@ -45,6 +45,21 @@ export const SEATS_KEY = "gametable.seats";
 export const SECRET_KEY = "gametable.secret";
 /** Waits before each reconnection try, in ms (the last one repeats). */
 export const BACKOFF_MS = [300, 700, 1500, 3000, 5000];
+
+/**
+ * The connection's state (`onConnection`) in the words both games' pages show. `restarted`:
+ * the open connection found a server that restarted and kept the room.
+ */
+export function connectionWords(state, { restarted = false } = {}) {
+  return {
+    connecting: "Connecting…",
+    open: restarted ? "The server restarted; reconnected." : "Connected.",
+    reconnecting: "Connection lost: reconnecting…",
+    replaced: "This game was opened in another window or tab; this one stepped aside.",
+    gone: "This online game no longer exists (a room left empty expires).",
+    closed: "Not connected.",
+  }[state] || "";
+}
 /** Seats kept in localStorage, the most recent first. */
 const MAX_SEATS = 40;
 /** Refusals that end a connection for good: the room or the seat is not there. */

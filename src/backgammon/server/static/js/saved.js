@@ -6,7 +6,7 @@
 // it, after asking when a game is in progress; "Delete" forgets it. The seventh is refused by
 // the server, whose message says the limit is six.
 
-import { ApiError, deletePosition, readPosition, savePosition, savedPositions } from "./api.js";
+import { ApiError, deletePosition, errorWords, readPosition, savePosition, savedPositions } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const BROWSER_KEY = "backgammon.browser";
@@ -81,7 +81,7 @@ export class SavedPositions {
       $("saved-count").textContent = `${answer.positions.length} of ${answer.limit} kept`;
       $("saved-empty").hidden = answer.positions.length > 0;
     } catch (err) {
-      $("saved-status").textContent = err instanceof ApiError ? err.message : String(err);
+      $("saved-status").textContent = errorWords(err);
     }
   }
 
@@ -134,7 +134,7 @@ export class SavedPositions {
       this.hooks.say(status.textContent);
       await this.refresh();
     } catch (err) {
-      status.textContent = err instanceof ApiError ? err.message : String(err);
+      status.textContent = errorWords(err);
       this.hooks.say(status.textContent);
     }
   }
@@ -147,7 +147,7 @@ export class SavedPositions {
       this.hooks.say(status.textContent);
       await this.refresh();
     } catch (err) {
-      status.textContent = err instanceof ApiError ? err.message : String(err);
+      status.textContent = errorWords(err);
     }
   }
 }

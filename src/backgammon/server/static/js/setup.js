@@ -8,7 +8,7 @@
 // good. Every change is sent to the server, which checks it (15 checkers a side, ...) and
 // answers the IDs, or the reason in words. The page decides no rule.
 
-import { ApiError, checkPosition, positionHint, readPosition } from "./api.js";
+import { ApiError, checkPosition, errorWords, positionHint, readPosition } from "./api.js";
 import { evaluatePosition } from "./assist_api.js";
 import { evaluationNodes } from "./hints.js";
 import { IdsView } from "./ids.js";
@@ -266,7 +266,7 @@ export class SetupEditor {
     try {
       answer = await checkPosition(this.setup);
     } catch (err) {
-      problem = err instanceof ApiError ? err.message : String(err);
+      problem = errorWords(err);
     }
     if (sequence !== this.sequence || !this.active) return; // a later change is being checked
     const status = $("setup-status");
@@ -296,7 +296,7 @@ export class SetupEditor {
       this.hooks.say(`Position read: ${answer.summary}.`);
     } catch (err) {
       const box = $("setup-id-error");
-      box.textContent = err instanceof ApiError ? err.message : String(err);
+      box.textContent = errorWords(err);
       box.hidden = false;
       status.classList.toggle("error", true);
     }
@@ -336,7 +336,7 @@ export class SetupEditor {
       if (evaluation) shown.replaceChildren(...evaluationNodes(evaluation, { ids: false }));
       box.dataset.ready = "true";
     } catch (err) {
-      $("setup-hint-text").textContent = err instanceof ApiError ? err.message : String(err);
+      $("setup-hint-text").textContent = errorWords(err);
     }
   }
 }

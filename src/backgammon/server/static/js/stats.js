@@ -6,7 +6,8 @@
 // positions use, from localStorage); it is written when a game this browser started ends.
 // Nothing is sent anywhere else.
 
-import { ApiError, request } from "./api.js";
+import { errorWords, request } from "./api.js";
+import { showText } from "./notes.js";
 import { recentGames } from "./recent.js";
 import { browserId } from "./saved.js";
 import { clearSettings } from "./settings.js";
@@ -135,8 +136,7 @@ export class StatsView {
   }
 
   showSeedError(message) {
-    $("seed-error").textContent = message;
-    $("seed-error").hidden = !message;
+    showText("seed-error", message);
   }
 
   /** What a new game adds to its request: this browser's id, and the seed typed (the field
@@ -162,7 +162,7 @@ export class StatsView {
       this.draw(await fetchStats());
       $("stats-status").textContent = message;
     } catch (err) {
-      $("stats-status").textContent = err instanceof ApiError ? err.message : String(err);
+      $("stats-status").textContent = errorWords(err);
     }
   }
 
@@ -224,7 +224,7 @@ export class StatsView {
       if ($("stats-dialog").open) await this.refresh(done);
       status.textContent = done;
     } catch (err) {
-      status.textContent = err instanceof ApiError ? err.message : String(err);
+      status.textContent = errorWords(err);
     }
   }
 
@@ -255,7 +255,7 @@ export class StatsView {
       if (!ids.length) await startOver(null); // the saved positions still go
       for (const id of ids) await startOver(id);
     } catch (err) {
-      $("options-status").textContent = err instanceof ApiError ? err.message : String(err);
+      $("options-status").textContent = errorWords(err);
       return;
     }
     $("options-status").textContent = "";
