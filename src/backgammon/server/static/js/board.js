@@ -12,6 +12,7 @@
 // The board decides no rule: the destinations it lights up are the ones the server listed.
 
 import { DiceTumble, rollKey } from "./dice_anim.js";
+import { capturePointer, follow, letGo } from "./drag.js";
 
 // Geometry, in units.
 const FRAME = 0.35; // frame around the playing area
@@ -526,24 +527,13 @@ export class BoardView {
       this.drag.node = top || node;
       this.selected = where;
       this.refreshMarks();
-      try {
-        this.root.setPointerCapture(event.pointerId);
-      } catch (err) {
-        // capture is a convenience; dragging works within the board without it
-      }
+      capturePointer(this.root, event);
     }
     event.preventDefault();
   }
 
   onPointerMove(event) {
-    const drag = this.drag;
-    if (!drag || !drag.node) return;
-    const dx = event.clientX - drag.x;
-    const dy = event.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
-    drag.moved = true;
-    drag.node.classList.add("dragging");
-    drag.node.style.transform = `translate(${dx}px, ${dy}px)`;
+    if (!follow(this.drag, event)) return;
     const over = this.placeAt(event.clientX, event.clientY);
     for (const ring of this.layers.marks.querySelectorAll(".landing-ring")) {
       ring.classList.toggle("hover", ring.dataset.point === over);
@@ -557,24 +547,20 @@ export class BoardView {
     if (drag.moved) {
       const over = this.placeAt(event.clientX, event.clientY);
       const dest = over && this.targetOf(over);
-      drag.node.classList.remove("dragging");
+      // Dropped on a place offered, the checker stays there until the server's answer places
+      // it, so it does not jump back to where it came from first.
+      letGo(drag.node, { keep: Boolean(dest) });
       if (dest) {
-        // The checker stays where it was dropped until the server's answer places it, so it
-        // does not jump back to where it came from first.
         drag.node.classList.add("dropped");
         this.handlers.onMove(this.selected, dest.to);
       } else {
-        drag.node.style.transform = "";
         this.refreshMarks();
         // Dropped where the server did not offer: ask it why.
         if (over && over !== this.selected) this.explain(this.selected, over);
       }
       return;
     }
-    if (drag.node) {
-      drag.node.classList.remove("dragging");
-      drag.node.style.transform = "";
-    }
+    letGo(drag.node);
     if (drag.node) {
       // A press on a checker selected it already; a second press on it lets it go (unless it
       // is the only checker that can move, as when one must enter from the bar).
@@ -616,10 +602,7 @@ export class BoardView {
   }
 
   cancelDrag() {
-    if (this.drag && this.drag.node) {
-      this.drag.node.classList.remove("dragging");
-      this.drag.node.style.transform = "";
-    }
+    if (this.drag) letGo(this.drag.node);
     this.drag = null;
   }
 }

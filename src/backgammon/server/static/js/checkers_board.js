@@ -22,6 +22,8 @@
 // Escape puts the piece back; `onCursor` gets the square under the cursor in words. While
 // nobody may move, the arrow keys are left to the page (review).
 
+import { capturePointer, follow, letGo } from "./drag.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const FRAME = 0.3; // the frame round the squares, in units
 export const SIZE = 8 + 2 * FRAME;
@@ -554,27 +556,17 @@ export class CheckersBoard {
       const from = inHand ? this.chain[0] : square;
       this.drag.node = this.pieces.get(from) || null;
       this.drag.from = square;
-      try {
-        this.root.setPointerCapture(event.pointerId);
-      } catch (err) {
-        // capture is a convenience; a drag works within the board without it
-      }
+      capturePointer(this.root, event);
     }
     event.preventDefault();
   }
 
   onPointerMove(event) {
     const drag = this.drag;
-    if (!drag || !drag.node) return;
-    const dx = event.clientX - drag.x;
-    const dy = event.clientY - drag.y;
-    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
-    if (!drag.moved) {
-      drag.moved = true;
+    const moving = follow(drag, event, () => {
       if (!this.chain.length || (this.chain.length === 1 && this.chain[0] !== drag.from)) this.pick(drag.from);
-    }
-    drag.node.classList.add("dragging");
-    drag.node.style.transform = `translate(${dx}px, ${dy}px)`;
+    });
+    if (!moving) return;
     const over = this.squareUnder(event.clientX, event.clientY);
     for (const cell of this.root.querySelectorAll(".ck-sq.hover")) cell.classList.remove("hover");
     if (over && this.targets().has(over)) this.squares.get(over)?.classList.add("hover");
@@ -587,8 +579,7 @@ export class CheckersBoard {
     for (const cell of this.root.querySelectorAll(".ck-sq.hover")) cell.classList.remove("hover");
     if (drag.moved) {
       const over = this.squareUnder(event.clientX, event.clientY);
-      drag.node.classList.remove("dragging");
-      drag.node.style.transform = "";
+      letGo(drag.node);
       drag.node.classList.add("dropped"); // no slide back from where it was let go
       requestAnimationFrame(() => drag.node.classList.remove("dropped"));
       if (over && over !== drag.from) this.land(over);
@@ -629,10 +620,7 @@ export class CheckersBoard {
   }
 
   cancelDrag() {
-    if (this.drag && this.drag.node) {
-      this.drag.node.classList.remove("dragging");
-      this.drag.node.style.transform = "";
-    }
+    if (this.drag) letGo(this.drag.node);
     this.drag = null;
   }
 }

@@ -274,6 +274,11 @@ async function startGame(settings) {
     payload.jacoby = Boolean(settings.jacoby);
     payload.beavers = Boolean(settings.beavers);
   }
+  await createAndShow(payload);
+}
+
+/** Make a game from `payload` (POST /api/games) and show it, the review left first. */
+async function createAndShow(payload) {
   endReview(); // the new game is shown, not the game or record under review
   await run(async () => {
     const game = await createGame(payload);
@@ -302,13 +307,7 @@ async function startFromSetup(setup, options) {
     browser: browserId(),
     setup,
   };
-  endReview(); // the new game is shown, not the game or record under review
-  await run(async () => {
-    const game = await createGame(payload);
-    saveGameId(game.id);
-    history.replaceState(null, "", `#game=${game.id}`);
-    return game;
-  });
+  await createAndShow(payload);
 }
 
 /** Whether a game is being played (past its start, not finished): loading a position asks
