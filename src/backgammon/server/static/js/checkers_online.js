@@ -436,7 +436,8 @@ export function createOnline(page) {
       $("online-claim").hidden = true;
     }
     const state = client.state;
-    $("online-connection").textContent = connectionWords(state, { restarted });
+    // (an alarm line: a connection that is simply open says nothing)
+    $("online-connection").textContent = state === "open" && !restarted ? "" : connectionWords(state, { restarted });
     $("online-here").hidden = state !== "replaced";
   }
 
