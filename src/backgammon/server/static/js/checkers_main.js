@@ -34,7 +34,7 @@ import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
 import { ClockDisplay, amount, controlName } from "./clock.js";
-import { showError } from "./notes.js";
+import { showError, showText } from "./notes.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
 const TABLE_KEY = "checkers.table";
@@ -918,8 +918,7 @@ function loadBallots() {
       if (app.settings.ballot) select.value = app.settings.ballot;
     }).catch((err) => {
       ballotsLoaded = null;
-      $("new-game-error").textContent = errorWords(err);
-      $("new-game-error").hidden = false;
+      showText("new-game-error", errorWords(err));
     });
   }
   return ballotsLoaded;
@@ -966,8 +965,7 @@ async function submitNewGame(event) {
   const error = choice.mode === "online" ? await online.start(choice) : await startGame(choice);
   $("new-game-start").disabled = false;
   if (error) {
-    $("new-game-error").textContent = error;
-    $("new-game-error").hidden = false;
+    showText("new-game-error", error);
     return;
   }
   $("new-game-dialog").close();

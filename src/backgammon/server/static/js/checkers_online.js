@@ -22,6 +22,7 @@ import {
   ApiError, RoomClient, connectionWords, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
+import { showText } from "./notes.js";
 
 const CURRENT_KEY = "checkers.online";
 const NAME_KEY = "checkers.online.name";
@@ -464,8 +465,7 @@ export function createOnline(page) {
     const code = normalCode($("join-code-input").value);
     const error = code ? await join(code) : "Type the code of the game to join.";
     if (error) {
-      $("new-game-error").textContent = error;
-      $("new-game-error").hidden = false;
+      showText("new-game-error", error);
       return;
     }
     $("new-game-dialog").close();

@@ -814,8 +814,7 @@ export class OnlineTables {
   }
 
   alarm(text) {
-    $("online-alarm").textContent = text;
-    $("online-alarm").hidden = false;
+    showText("online-alarm", text);
   }
 
   /** The review of the room's match, for review.js (its liveSource hook): the server reads

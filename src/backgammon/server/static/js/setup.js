@@ -12,6 +12,7 @@ import { ApiError, checkPosition, errorWords, positionHint, readPosition } from 
 import { evaluatePosition } from "./assist_api.js";
 import { evaluationNodes } from "./hints.js";
 import { IdsView } from "./ids.js";
+import { showText } from "./notes.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -296,8 +297,7 @@ export class SetupEditor {
       this.hooks.say(`Position read: ${answer.summary}.`);
     } catch (err) {
       const box = $("setup-id-error");
-      box.textContent = errorWords(err);
-      box.hidden = false;
+      showText(box, errorWords(err));
       status.classList.toggle("error", true);
     }
   }
