@@ -6,19 +6,13 @@
 // chances over the game: an inline SVG; a click on a point jumps to that move.
 
 import { cancelAnalysis, getAnalysis, startAnalysis } from "./assist_api.js";
+import { el } from "./dom.js";
 import { pointsFor } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
 const WORST = { "": 0, doubtful: 1, bad: 2, "very bad": 3 };
 const POLL_MS = 250;
-
-function el(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
-}
 
 /** Why an online game in progress is not analysed. */
 const NOT_YET = "An online game is analysed once it is over.";

@@ -62,6 +62,18 @@ export async function request(method, path, body, { headers = {}, text = false }
   return data;
 }
 
+/**
+ * DELETE a job this page started (an analysis, a rollout): resolves to the job as it ended.
+ * `keepalive`: sent even as the page goes away, its answer not waited for (resolves to null).
+ */
+export function deleteJob(path, { keepalive = false } = {}) {
+  if (keepalive) {
+    fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
+    return Promise.resolve(null);
+  }
+  return request("DELETE", path);
+}
+
 /** Start a game; `settings` as the new-game form gives them. Resolves to the state. */
 export function createGame(settings) {
   return request("POST", "/api/games", settings);

@@ -2,7 +2,7 @@
 // computer's evaluation (server/analysis_api.py, server/positions_api.py) and the analysis.
 // The page never decides a rule: whether a move is allowed, and why not, comes from here.
 
-import { request } from "./api.js";
+import { deleteJob, request } from "./api.js";
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 
@@ -74,11 +74,6 @@ export function getAnalysis(jobId) {
 
 /** Cancel an analysis this page started: the job, its status "cancelled" (or as it ended).
  * `keepalive`: sent even as the page goes away. */
-export function cancelAnalysis(jobId, { keepalive = false } = {}) {
-  const path = `/api/analysis/${encodeURIComponent(jobId)}`;
-  if (keepalive) {
-    fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
-    return Promise.resolve(null);
-  }
-  return request("DELETE", path);
+export function cancelAnalysis(jobId, options = {}) {
+  return deleteJob(`/api/analysis/${encodeURIComponent(jobId)}`, options);
 }

@@ -12,6 +12,7 @@
 // The board decides no rule: the destinations it lights up are the ones the server listed.
 
 import { DiceTumble, rollKey } from "./dice_anim.js";
+import { part } from "./dom.js";
 import { capturePointer, follow, letGo } from "./drag.js";
 
 // Geometry, in units.
@@ -53,13 +54,6 @@ const COLORS = ["white", "black"];
 
 function other(color) {
   return color === "white" ? "black" : "white";
-}
-
-function el(tag, className, parent) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 function place(node, x, y) {
@@ -168,10 +162,10 @@ export class BoardView {
     this.root.dataset.home = this.homeLeft ? "left" : "right";
     this.root.replaceChildren();
     this.checkers = { white: [], black: [] };
-    const felt = el("div", "felt", this.root);
+    const felt = part("div", "felt", this.root);
     felt.setAttribute("aria-hidden", "true");
     for (const [x, w] of [[this.gx.left, 6], [this.gx.right, 6]]) {
-      const half = el("div", "half", felt);
+      const half = part("div", "half", felt);
       place(half, x, Y_TOP);
       half.style.setProperty("--w", String(w));
     }
@@ -179,27 +173,27 @@ export class BoardView {
     for (let p = 1; p <= 24; p++) {
       const [x, top] = this.column(p);
       const n = this.own(p);
-      const point = el("div", `point ${top ? "top" : "bottom"} ${n % 2 ? "odd" : "even"}`, this.root);
+      const point = part("div", `point ${top ? "top" : "bottom"} ${n % 2 ? "odd" : "even"}`, this.root);
       point.dataset.point = String(p);
       place(point, x, top ? Y_TOP : Y_BOTTOM - HALF);
-      const label = el("div", "point-label", this.root);
+      const label = part("div", "point-label", this.root);
       label.textContent = String(n);
       label.dataset.point = String(p);
       place(label, x, top ? 0 : Y_BOTTOM);
     }
-    const bar = el("div", "bar-zone", this.root);
+    const bar = part("div", "bar-zone", this.root);
     bar.dataset.point = "bar";
     place(bar, this.gx.bar, Y_TOP);
     for (const color of COLORS) {
-      const tray = el("div", `tray ${color === viewer ? "bottom" : "top"}`, this.root);
+      const tray = part("div", `tray ${color === viewer ? "bottom" : "top"}`, this.root);
       tray.dataset.point = "off";
       tray.dataset.color = color;
       place(tray, this.gx.tray, color === viewer ? Y_BOTTOM - HALF : Y_TOP);
     }
-    this.layers.checkers = el("div", "layer checkers-layer", this.root);
-    this.layers.marks = el("div", "layer marks-layer", this.root);
-    this.layers.dice = el("div", "layer dice-layer", this.root);
-    this.cube = el("div", "cube", this.root);
+    this.layers.checkers = part("div", "layer checkers-layer", this.root);
+    this.layers.marks = part("div", "layer marks-layer", this.root);
+    this.layers.dice = part("div", "layer dice-layer", this.root);
+    this.cube = part("div", "cube", this.root);
     this.cube.hidden = true;
     this.board = null;
   }
@@ -213,7 +207,7 @@ export class BoardView {
    */
   buildTapZones() {
     const zone = (where, x, y, w, h) => {
-      const node = el("div", "tap-zone", this.root);
+      const node = part("div", "tap-zone", this.root);
       node.dataset.point = where;
       node.setAttribute("aria-hidden", "true");
       node.style.setProperty("--w", w.toFixed(3));
@@ -280,7 +274,7 @@ export class BoardView {
         while (list.length < n) {
           let node = free.pop();
           if (!node) {
-            node = el("div", "checker", this.layers.checkers);
+            node = part("div", "checker", this.layers.checkers);
             node.dataset.color = color;
             this.checkers[color].push(node);
           }
@@ -333,18 +327,18 @@ export class BoardView {
     const last = Boolean(options.last);
     const still = last || Boolean(options.still);
     const drawOne = (value, who, x, used) => {
-      const die = el("div", `die ${who}${used ? " used" : ""}${last ? " last" : ""}`, layer);
+      const die = part("div", `die ${who}${used ? " used" : ""}${last ? " last" : ""}`, layer);
       die.dataset.value = String(value);
       die.dataset.color = who;
       die.setAttribute("role", "img");
       die.setAttribute("aria-label", `${who} die ${value}${used ? " (used)" : ""}`);
-      for (const pip of PIPS[value]) el("span", `pip ${pip}`, die);
+      for (const pip of PIPS[value]) part("span", `pip ${pip}`, die);
       place(die, x, Y_MID - 0.55);
     };
     const centre = (who) => (who === this.viewer ? this.gx.right + 3 : this.gx.left + 3);
     const drawLabel = (text, half) => {
       if (!text) return;
-      const node = el("div", "dice-label", layer);
+      const node = part("div", "dice-label", layer);
       node.textContent = text;
       node.setAttribute("role", "status");
       place(node, centre(half) - 2.6, Y_MID - 0.4);
@@ -478,7 +472,7 @@ export class BoardView {
       this.zone(dest.to, this.mover)?.classList.add("target");
       const count = dest.hit ? 0 : placeCounts(this.board, this.mover).get(dest.to) || 0;
       const [x, y, slab] = this.slot(this.mover, dest.to, count);
-      const ring = el("div", `landing-ring${slab ? " slab" : ""}`, this.layers.marks);
+      const ring = part("div", `landing-ring${slab ? " slab" : ""}`, this.layers.marks);
       ring.dataset.point = dest.to;
       ring.dataset.from = this.selected;
       ring.title = dest.moves ? dest.moves.map((m) => m.text).join(" ") : "";

@@ -22,6 +22,7 @@
 // Escape puts the piece back; `onCursor` gets the square under the cursor in words. While
 // nobody may move, the arrow keys are left to the page (review).
 
+import { part } from "./dom.js";
 import { capturePointer, follow, letGo } from "./drag.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -61,13 +62,6 @@ export function jumpedSquares(path) {
 
 function startsWith(path, prefix) {
   return prefix.every((square, i) => path[i] === square);
-}
-
-function el(tag, className, parent) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 function crown() {
@@ -123,12 +117,12 @@ export class CheckersBoard {
   build() {
     this.root.replaceChildren();
     this.root.dataset.viewer = this.viewer;
-    this.squaresLayer = el("div", "ck-squares", this.root);
+    this.squaresLayer = part("div", "ck-squares", this.root);
     this.squares = new Map();
     for (let r = 0; r < 8; r++) {
       for (let c = 0; c < 8; c++) {
         const square = squareAt(r, c);
-        const cell = el("div", square ? "ck-sq dark" : "ck-sq light", this.squaresLayer);
+        const cell = part("div", square ? "ck-sq dark" : "ck-sq light", this.squaresLayer);
         this.placeAt(cell, r, c);
         if (!square) continue;
         cell.dataset.square = String(square);
@@ -140,15 +134,15 @@ export class CheckersBoard {
     this.lines.setAttribute("viewBox", "0 0 8 8");
     this.lines.setAttribute("aria-hidden", "true");
     this.root.appendChild(this.lines);
-    this.piecesLayer = el("div", "ck-pieces-layer", this.root);
+    this.piecesLayer = part("div", "ck-pieces-layer", this.root);
     this.pieces = new Map();
-    this.cursorNode = el("div", "ck-cursor", this.root);
+    this.cursorNode = part("div", "ck-cursor", this.root);
     this.cursorNode.hidden = true;
     // The square numbers, above the pieces (in each square's top left corner).
-    const numbers = el("div", "ck-numbers", this.root);
+    const numbers = part("div", "ck-numbers", this.root);
     numbers.setAttribute("aria-hidden", "true");
     for (const square of this.squares.keys()) {
-      const number = el("span", "ck-num", numbers);
+      const number = part("span", "ck-num", numbers);
       number.textContent = String(square);
       number.dataset.square = String(square);
       this.place(number, square);
@@ -272,7 +266,7 @@ export class CheckersBoard {
         node.classList.remove("dragging", "dropped", "no-slide");
         node.style.transform = "";
       } else {
-        node = el("div", "ck-piece no-slide", this.piecesLayer);
+        node = part("div", "ck-piece no-slide", this.piecesLayer);
       }
       this.setPiece(node, square, code);
       next.set(square, node);
@@ -427,7 +421,7 @@ export class CheckersBoard {
         const cell = this.squares.get(square);
         if (!cell) return;
         cell.classList.add("landing");
-        const step = el("span", "ck-step", cell);
+        const step = part("span", "ck-step", cell);
         step.textContent = String(i + 1);
       });
       for (const over of jumpedSquares(chain)) this.pieces.get(over)?.classList.add("taken");

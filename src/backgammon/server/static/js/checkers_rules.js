@@ -7,20 +7,14 @@
 
 import { request } from "./api.js";
 import { CheckersBoard } from "./checkers_board.js";
+import { el } from "./dom.js";
 import { applyTheme, loadSettings } from "./settings.js";
 
 const NAME = { black: "Black", white: "White" };
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 function draw(holder, example) {
   holder.replaceChildren();
-  const root = el("div", "ck-board");
+  const root = el("div", undefined, "ck-board");
   root.setAttribute("role", "img");
   holder.appendChild(root);
   const board = new CheckersBoard(root, { onMove: () => {}, onRefused: () => {} });
@@ -30,14 +24,14 @@ function draw(holder, example) {
     { animate: false });
   root.setAttribute("aria-label",
     `${example.title}: ${NAME[example.turn]} to move, position ${example.fen}`);
-  holder.appendChild(el("p", "ck-example-caption", example.caption));
-  const moves = el("p", "ck-example-moves");
+  holder.appendChild(el("p", example.caption, "ck-example-caption"));
+  const moves = el("p", undefined, "ck-example-moves");
   if (example.legal.length) {
     moves.append(`${NAME[example.turn]}'s legal moves: `);
-    moves.appendChild(el("strong", "", example.legal.join(", ")));
+    moves.appendChild(el("strong", example.legal.join(", ")));
   } else {
     moves.append(`${NAME[example.turn]} has no legal move: `);
-    moves.appendChild(el("strong", "", example.outcome || "the game is over"));
+    moves.appendChild(el("strong", example.outcome || "the game is over"));
   }
   moves.append(` (position ${example.fen})`);
   holder.appendChild(moves);

@@ -21,6 +21,7 @@
 // game is over they come back.
 
 import { evaluatePosition, getEvaluation, getHints } from "./assist_api.js";
+import { el } from "./dom.js";
 import { RolloutView } from "./rollout.js";
 import { pointsFor } from "./table.js";
 
@@ -50,13 +51,6 @@ function remember(on) {
   } catch (err) {
     // storage disabled: hints last for this visit
   }
-}
-
-function el(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
 }
 
 const pct = (x) => `${x.toFixed(1)}%`;

@@ -7,7 +7,8 @@
 // win / gammon / backgammon chances; under the table whether the best is ahead of the next at
 // 95 %. One rollout at a time per page (the server takes one per client).
 
-import { request } from "./api.js";
+import { deleteJob, request } from "./api.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 /** How often a running rollout is read (ms). */
@@ -24,20 +25,8 @@ export function getRollout(id) {
 }
 
 /** Stop a rollout this page started (`keepalive`: sent even as the page goes away). */
-export function stopRollout(id, { keepalive = false } = {}) {
-  const path = `/api/rollouts/${encodeURIComponent(id)}`;
-  if (keepalive) {
-    fetch(path, { method: "DELETE", keepalive: true }).catch(() => {});
-    return Promise.resolve(null);
-  }
-  return request("DELETE", path);
-}
-
-function el(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (cls) node.className = cls;
-  return node;
+export function stopRollout(id, options = {}) {
+  return deleteJob(`/api/rollouts/${encodeURIComponent(id)}`, options);
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;

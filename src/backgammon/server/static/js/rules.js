@@ -4,25 +4,19 @@
 
 import { request } from "./api.js";
 import { BoardView } from "./board.js";
+import { el } from "./dom.js";
 import { applyTheme, loadSettings } from "./settings.js";
 
 applyTheme(loadSettings().theme);
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /** Draw one example into `slot` (its placeholder in the rule's section). */
 function drawExample(slot, example) {
   slot.replaceChildren();
   slot.dataset.positionId = example.position_id;
   slot.dataset.dice = example.dice.join("-");
-  const figure = el("figure", "rule-example-figure");
-  figure.appendChild(el("figcaption", "rule-example-title", `Example: ${example.title}`));
-  const boardNode = el("div", "board rule-board");
+  const figure = el("figure", undefined, "rule-example-figure");
+  figure.appendChild(el("figcaption", `Example: ${example.title}`, "rule-example-title"));
+  const boardNode = el("div", undefined, "board rule-board");
   boardNode.setAttribute("role", "img");
   const plays = example.plays.map((play) => play.text);
   boardNode.setAttribute("aria-label", `${example.title}. White to play ${example.dice.join("-")}; ` +
@@ -33,21 +27,21 @@ function drawExample(slot, example) {
   board.drawDice(example.dice, example.dice, example.turn, null);
   board.drawCube({ enabled: false });
   if (example.plays.length === 1) board.setLastTurn({ color: example.turn, moves: example.plays[0].moves });
-  figure.appendChild(el("p", "rule-example-caption", example.caption));
-  const list = el("p", "rule-example-plays");
-  list.appendChild(el("span", "rule-example-label", plays.length === 1 ? "The only legal play: "
-    : plays.length ? `The ${plays.length} legal plays: ` : "Legal plays: "));
+  figure.appendChild(el("p", example.caption, "rule-example-caption"));
+  const list = el("p", undefined, "rule-example-plays");
+  list.appendChild(el("span", plays.length === 1 ? "The only legal play: "
+    : plays.length ? `The ${plays.length} legal plays: ` : "Legal plays: ", "rule-example-label"));
   if (plays.length) {
     plays.forEach((text, i) => {
       if (i) list.appendChild(document.createTextNode(", "));
-      list.appendChild(el("code", "rule-example-play", text));
+      list.appendChild(el("code", text, "rule-example-play"));
     });
   } else {
-    list.appendChild(el("span", "rule-example-none", "none (the turn passes)"));
+    list.appendChild(el("span", "none (the turn passes)", "rule-example-none"));
   }
   figure.appendChild(list);
-  figure.appendChild(el("p", "rule-example-id", `Position ID ${example.position_id}, White on roll, ` +
-    `${example.dice.join("-")} · ${example.source}`));
+  figure.appendChild(el("p", `Position ID ${example.position_id}, White on roll, ` +
+    `${example.dice.join("-")} · ${example.source}`, "rule-example-id"));
   slot.appendChild(figure);
   slot.dataset.drawn = "1";
 }
@@ -62,7 +56,7 @@ async function drawExamples() {
       if (!slot) {
         const section = document.getElementById(example.rule);
         if (!section) continue;
-        slot = el("div", "rule-example");
+        slot = el("div", undefined, "rule-example");
         slot.dataset.example = example.id;
         section.appendChild(slot);
       }
