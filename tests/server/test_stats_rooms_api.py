@@ -93,7 +93,8 @@ def test_a_single_game_and_money_play_are_counted_as_their_kinds(client: TestCli
     assert count(client, single["code"], single["bob"], BOB) == {"counted": 1}
     money = room(client, length=0)
     left = leave(client, money["code"], money["ann"])
-    assert left["outcome"] is None  # money play goes on: the game in play is over
+    # leaving ends money play too: the game in play forfeited, at three times the cube
+    assert left["outcome"] == {"winner": "black", "reason": "forfeit", "points": 3}
     assert count(client, money["code"], money["bob"], BOB) == {"counted": 1}
     rows = {row["mode"]: row for row in total(client, BOB)["rows"]}
     assert sorted(rows) == ["money", "single"]
