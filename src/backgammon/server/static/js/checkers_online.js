@@ -163,7 +163,7 @@ export function createOnline(page) {
       page.idle();
       return;
     } else {
-      page.showError(error.message);
+      page.showError(errorWords(error));
     }
     drawBox();
   }
@@ -273,14 +273,14 @@ export function createOnline(page) {
     const next = latest || (answer.ok ? answer.view : view);
     latest = null;
     if (next) page.show(gated(next), { animate: false });
-    if (!answer.ok) page.showError(answer.message);
+    if (!answer.ok) page.showError(errorWords(answer));
     return answer.ok;
   }
 
   async function message(kind) {
     if (!client) return;
     const answer = await client.send({ type: kind });
-    if (!answer.ok) page.showError(answer.message);
+    if (!answer.ok) page.showError(errorWords(answer));
   }
 
   function rematch() {

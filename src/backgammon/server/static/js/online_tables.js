@@ -21,7 +21,7 @@
 // `left` frame, or from the room's forfeit (cause "left") after a reload.
 
 import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
-import { ApiError, request } from "./api.js";
+import { ApiError, errorWords, request } from "./api.js";
 import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
 import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
@@ -488,14 +488,14 @@ export class OnlineTables {
     const play = next.moves.map((m) => m.text).join(" ");
     const answer = await this.client.act({ type: "move", play });
     this.busy = false;
-    if (!answer.ok) this.showError(answer.message);
+    if (!answer.ok) this.showError(errorWords(answer));
     this.draw();
   }
 
   refused(error) {
     this.busy = false;
-    if (error.code === "unfair_round" || error.code === "lost_secret") this.alarm(error.message);
-    else this.showError(error.message);
+    if (error.code === "unfair_round" || error.code === "lost_secret") this.alarm(errorWords(error));
+    else this.showError(errorWords(error));
     this.draw();
   }
 
@@ -568,7 +568,7 @@ export class OnlineTables {
     else answer = { ok: true };
     if (!answer.ok) {
       this.busy = false;
-      this.showError(answer.message);
+      this.showError(errorWords(answer));
     } else if (action === "roll") {
       return; // busy until the round's view comes
     }
@@ -597,7 +597,7 @@ export class OnlineTables {
       });
       if (this.view && this.view.actions === actions) this.turns.push(next);
     } catch (err) {
-      this.showError(err.message);
+      this.showError(errorWords(err));
     } finally {
       this.busy = false;
       this.draw();
@@ -933,7 +933,7 @@ export class OnlineTables {
     } catch (err) {
       info.textContent = "";
       this.dialogError(err instanceof ApiError && err.status === 404
-        ? "There is no such game: check the code (a game left empty expires)." : err.message);
+        ? "There is no such game: check the code (a game left empty expires)." : errorWords(err));
       return null;
     }
   }
@@ -969,7 +969,7 @@ export class OnlineTables {
     try {
       made = await createRoom({ game: "backgammon", settings, timeControl: $("online-clock").value, side: "white", name });
     } catch (err) {
-      this.dialogError(err.message);
+      this.dialogError(errorWords(err));
       return;
     }
     keepHosted(normalCode(made.code));
@@ -990,7 +990,7 @@ export class OnlineTables {
       try {
         await joinRoom(code, name);
       } catch (err) {
-        this.dialogError(err.message);
+        this.dialogError(errorWords(err));
         return;
       }
     }
