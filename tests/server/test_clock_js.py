@@ -72,9 +72,10 @@ globalThis.window = { addEventListener: on, localStorage: new Store(), sessionSt
 globalThis.location = window.location;
 const asked = [];
 let version = 3;
+let heartbeatClock = null;
 globalThis.fetch = async (path, init) => {
   asked.push([path, JSON.parse(init.body)]);
-  return { ok: true, json: async () => ({ version, clock: null }) };
+  return { ok: true, json: async () => ({ version, clock: heartbeatClock }) };
 };
 globalThis.setInterval = () => 0;
 globalThis.clearInterval = () => {};
@@ -202,10 +203,17 @@ const out = {};
   c.show(game);
   await new Promise((r) => setTimeout(r, 0));
   out.presence = { shown: asked.slice(before), rows: rows(root) };
+  // a heartbeat's fresher clock, then the same state drawn again: the fresher clock stays
+  heartbeatClock = { ...game.clock, remaining: { white: 0.15, black: 3 } };
+  await c.check();
+  c.show(game);
+  out.presence.fresher = rows(root).white.time;
+  heartbeatClock = null;
   version = 4; // the server recorded the timeout meanwhile
+  const zeroFrom = asked.length;
   pass(300);
   await new Promise((r) => setTimeout(r, 0));
-  out.presence.atZero = asked.slice(before + 1);
+  out.presence.atZero = asked.slice(zeroFrom);
   out.presence.stale = stale;
   frames.clear();
 }
@@ -304,6 +312,7 @@ def test_local_presence_beside_the_display(out: dict[str, Any]) -> None:
     assert presence["shown"] == [["/api/games/g1/clock", {"page": presence["shown"][0][1]["page"],
                                                           "shown": 3}]]
     assert presence["rows"]["white"]["time"] == "0:00.2"
+    assert presence["fresher"] == "0:00.1"
     # the display at zero: the presence asks again; the server's newer state is read
     assert [path for path, _ in presence["atZero"]] == ["/api/games/g1/clock"]
     assert presence["stale"] == [4]

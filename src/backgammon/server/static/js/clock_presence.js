@@ -47,12 +47,14 @@ export class LocalClock {
     window.addEventListener("pagehide", () => this.leave());
   }
 
-  /** Draw the clocks of a state from the server (every state the page shows). */
+  /** Draw the clocks of a state from the server (every state the page shows). The same state
+   * drawn again keeps the fresher clock a heartbeat brought, unless the page counted alone. */
   show(game) {
     const sameGame = this.game && this.game.id === game.id;
+    const again = game === this.game && !this.display.local;
     this.game = game;
     const names = { white: game.players.white.name, black: game.players.black.name };
-    this.display.show(game.clock, { names, over: Boolean(game.result) });
+    if (!again) this.display.show(game.clock, { names, over: Boolean(game.result) });
     this.schedule();
     if (!sameGame || (game.clock && game.clock.paused && !game.result)) this.check();
   }
