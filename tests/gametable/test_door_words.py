@@ -71,7 +71,13 @@ def test_a_hellos_answer_says_when_the_door_opened_and_a_restart_shows(tmp_path:
 
 def test_the_seat_still_there_is_told_when_the_other_leaves() -> None:
     now = FakeNow()
-    client = _door(RoomService(GAMES, None, now=now), Wall(5.0))
+    # one event loop for both sockets, as a server has (a TestClient not entered gives each
+    # socket its own loop, and a frame queued from the other's may wait there for ever)
+    with _door(RoomService(GAMES, None, now=now), Wall(5.0)) as client:
+        _leave_a_finished_room(client)
+
+
+def _leave_a_finished_room(client: TestClient) -> None:
     host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann",
                                            "side": "white"}).json()  # fmt: skip
     code = host["code"]
