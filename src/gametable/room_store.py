@@ -22,7 +22,9 @@ never both win.
 
 The WAL is checkpointed off the writer's thread: the writing connection never checkpoints by
 itself (``wal_autocheckpoint`` off); every :data:`CHECKPOINT_EVERY` writes a worker thread
-runs a passive checkpoint on a connection of its own, which blocks no writer.
+runs a passive checkpoint on a connection of its own, which blocks no writer, then copies what
+was written meanwhile (a few pages) with the writers held, so that the next write starts the
+WAL over: a WAL that writes keep growing is never checkpointed whole, and never starts over.
 
 What is stored is bounded: one record (a snapshot, or a step) at most ``max_record_bytes``; a
 write past it is refused with :class:`RoomStoreFullError` and nothing is written.
@@ -240,13 +242,18 @@ class RoomStore:
 
     def _checkpoint(self) -> None:
         """A passive checkpoint (it waits on no writer and blocks none) on the worker's own
-        connection; a failure is left for the next one."""
+        connection, then another of the frames written meanwhile with this store's writers
+        held (the next write then starts the WAL over); a failure is left for the next
+        one."""
         try:
             if self._checkpoint_db is None:
                 self._checkpoint_db = sqlite3.connect(
                     self._path, check_same_thread=False, isolation_level=None
                 )
-            self._checkpoint_db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            db = self._checkpoint_db
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            with self._lock:  # what was written meanwhile: the next write starts the WAL over
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             self.checkpoints += 1
         except sqlite3.Error:
             pass
