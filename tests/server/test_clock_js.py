@@ -1,28 +1,25 @@
 """The one clock display (``static/js/clock.js``, ``ClockDisplay``), run by Node with a small
-stand-in for the page's elements (a row's classes read in sorted order), the animation frames and the time: fed each door's clock
-JSON as the server sends it (local backgammon's ``services/timing.py`` shape, with ``paused``
-and ``warning``; the shared table's ``view.clock``, as online backgammon and checkers get it),
-it counts the running side down from the answer's arrival, shows the last seconds in tenths
-and the warning colour, calls ``onZero`` at most every 500 ms while the running clock shows
-zero (never while the page counts alone), costs a throttled tab display accuracy and never
-time, and goes on counting when the same clock is drawn again. Beside it, local backgammon's
-presence (``clock_presence.js``) asks ``POST /api/games/{id}/clock`` when a game is shown and
-when the display reaches zero."""
+stand-in for the page's elements (a row's classes read in sorted order), the animation frames
+and the time: fed each door's clock JSON as the server sends it (local backgammon's
+``services/timing.py`` shape, with ``paused`` and ``warning``; the shared table's
+``view.clock``, as online backgammon and checkers get it), it counts the running side down
+from the answer's arrival, shows the last seconds in tenths and the warning colour, calls
+``onZero`` at most every 500 ms while the running clock shows zero (never while the page
+counts alone), costs a throttled tab display accuracy and never time, and goes on counting
+when the same clock is drawn again. Beside it, local backgammon's presence
+(``clock_presence.js``) asks ``POST /api/games/{id}/clock`` when a game is shown and when the
+display reaches zero."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from backgammon.server.app import STATIC_DIR
+from node_support import STORE_JS, needs_node, run_node
 
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+pytestmark = needs_node
 
 HARNESS = r"""
 class Classes {
@@ -59,15 +56,9 @@ const on = (type, f) => { (listeners[type] ||= []).push(f); };
 globalThis.document = { createElement: (tag) => new Node(tag), addEventListener: on,
   visibilityState: "visible", getElementById() { return null; },
   querySelector() { return null; }, querySelectorAll() { return []; } };
-class Store {
-  constructor() { this.m = new Map(); }
-  get length() { return this.m.size; }
-  key(i) { return [...this.m.keys()][i] ?? null; }
-  getItem(k) { return this.m.has(k) ? this.m.get(k) : null; }
-  setItem(k, v) { this.m.set(k, String(v)); }
-  removeItem(k) { this.m.delete(k); }
-}
-globalThis.window = { addEventListener: on, localStorage: new Store(), sessionStorage: new Store(),
+""" + STORE_JS + r"""
+globalThis.window = { addEventListener: on, localStorage: new Store(),
+  sessionStorage: new Store(),
   location: { pathname: "/", search: "", hash: "", origin: "http://page" } };
 globalThis.location = window.location;
 const asked = [];
@@ -95,7 +86,9 @@ const { onlineCaption } = await import(onlineUrl);
 
 function rows(root) {
   const out = {};
-  for (const row of root.children.filter((n) => n.className.startsWith("clock") && n.dataset.color)) {
+  const clockRows = root.children.filter(
+    (n) => n.className.startsWith("clock") && n.dataset.color);
+  for (const row of clockRows) {
     const [, name, time] = row.children;
     out[row.dataset.color] = { name: name.textContent, time: time.textContent, id: time.id,
       classes: row.className.split(" ").sort().join(" "), title: row.title };
@@ -111,11 +104,13 @@ const out = {};
   const root = new Node("div");
   root.hidden = true;
   let zeros = 0;
-  const d = new ClockDisplay(root, { sides: ["white", "black"], caption: localCaption, onZero: () => zeros++ });
+  const d = new ClockDisplay(root, { sides: ["white", "black"], caption: localCaption,
+      onZero: () => zeros++ });
   const clock = { control: "bullet", reserve: 3, increment: 1, remaining: { white: 3, black: 3 },
     running: "white", paused: null, heartbeat: 5, warning: 10 };
   d.show(clock, { names: { white: "You", black: "Computer" }, over: false });
-  out.local = { order: order(root), hidden: root.hidden, caption: caption(root), first: rows(root) };
+  out.local = { order: order(root), hidden: root.hidden, caption: caption(root),
+      first: rows(root) };
   pass(1250);
   out.local.later = rows(root);
   pass(1700); // 0.05 s left
@@ -132,7 +127,8 @@ const out = {};
   out.local.over = rows(root);
   out.local.framesAfterOver = frames.size;
   const p = new ClockDisplay(new Node("div"), { sides: ["white", "black"], caption: localCaption });
-  p.show({ ...clock, reserve: 600, increment: 5, control: "rapid", remaining: { white: 600, black: 431.2 }, running: null, paused: "black" },
+  p.show({ ...clock, reserve: 600, increment: 5, control: "rapid", remaining: { white: 600,
+      black: 431.2 }, running: null, paused: "black" },
     { names: { white: "White", black: "Black" } });
   out.local.paused = rows(p.root);
   out.local.pausedCaption = caption(p.root);
@@ -143,12 +139,15 @@ const out = {};
 {
   const root = new Node("div");
   let zeros = 0;
-  const d = new ClockDisplay(root, { sides: ["white", "black"], idPrefix: "online-clock-", caption: onlineCaption, onZero: () => zeros++ });
-  const clock = { control: "blitz", reserve: 180, increment: 4, remaining: { white: 150.5, black: 180 }, running: "black" };
+  const d = new ClockDisplay(root, { sides: ["white", "black"], idPrefix: "online-clock-",
+      caption: onlineCaption, onZero: () => zeros++ });
+  const clock = { control: "blitz", reserve: 180, increment: 4, remaining: { white: 150.5,
+      black: 180 }, running: "black" };
   d.show(clock, { names: { white: "You", black: "Bob" }, over: false });
   out.online = { caption: caption(root), first: rows(root) };
   pass(2000);
-  d.show(clock, { names: { white: "You", black: "Bob" }, over: false }); // the same view drawn again
+  d.show(clock, { names: { white: "You", black: "Bob" },
+      over: false }); // the same view drawn again
   out.online.again = rows(root).black.time;
   pass(30000); // a throttled tab: one frame in 30 s, the time all counted
   out.online.throttled = rows(root).black.time;
@@ -158,8 +157,10 @@ const out = {};
   d.stop();
   out.online.stopped = [root.hidden, frames.size];
   out.online.zeros = zeros;
-  const bullet = new ClockDisplay(new Node("div"), { sides: ["white", "black"], caption: onlineCaption });
-  bullet.show({ control: "bullet", reserve: 3, increment: 1, remaining: { white: 3, black: 3 }, running: null });
+  const bullet = new ClockDisplay(new Node("div"), { sides: ["white", "black"],
+      caption: onlineCaption });
+  bullet.show({ control: "bullet", reserve: 3, increment: 1, remaining: { white: 3, black: 3 },
+      running: null });
   out.online.bullet = caption(bullet.root);
   frames.clear();
 }
@@ -173,7 +174,8 @@ const out = {};
     caption: (c) => `${c.control}: ${c.reserve} s each`,
     onZero: () => zeros++,
   });
-  const clock = { control: "bullet", reserve: 3, increment: 1, remaining: { black: 2.5, white: 1 }, running: "black" };
+  const clock = { control: "bullet", reserve: 3, increment: 1, remaining: { black: 2.5, white: 1 },
+      running: "black" };
   d.show(clock, { names: { black: "You", white: "Computer" }, over: false });
   out.checkers = { order: order(root), first: rows(root) };
   pass(500);
@@ -181,7 +183,8 @@ const out = {};
   out.checkers.local = [d.local, rows(root)];
   pass(1500); // the computer's clock at zero on the page: no check while it counts alone
   out.checkers.localZero = [rows(root).white.time, zeros];
-  d.show(clock, { names: { black: "You", white: "Computer" }, over: false }); // the answer failed: the view again
+  d.show(clock, { names: { black: "You", white: "Computer" },
+      over: false }); // the answer failed: the view again
   out.checkers.back = [d.local, rows(root)];
   d.show({ ...clock, remaining: { black: 2, white: 0 }, running: null }, { over: true });
   out.checkers.flagged = rows(root);
@@ -196,7 +199,8 @@ const out = {};
   const root = new Node("div");
   let stale = [];
   const c = new LocalClock(root, { onStale: (v) => stale.push(v) });
-  const game = { id: "g1", version: 3, result: null, players: { white: { name: "You" }, black: { name: "Computer" } },
+  const game = { id: "g1", version: 3, result: null, players: { white: { name: "You" },
+      black: { name: "Computer" } },
     clock: { control: "bullet", reserve: 3, increment: 1, remaining: { white: 0.2, black: 3 },
       running: "white", paused: null, heartbeat: 5, warning: 10 } };
   const before = asked.length;
@@ -218,22 +222,14 @@ const out = {};
   frames.clear();
 }
 
-out.format = [formatClock(600), formatClock(59.01), formatClock(10), formatClock(9.96), formatClock(0.04), formatClock(-2), formatClock(75, 0)];
+out.format = [formatClock(600), formatClock(59.01), formatClock(10), formatClock(9.96),
+    formatClock(0.04), formatClock(-2), formatClock(75, 0)];
 console.log(JSON.stringify(out));
 """
 
 
 def run_harness(tmp_path: Path) -> dict[str, Any]:
-    assert NODE is not None
-    harness = tmp_path / "harness.mjs"
-    harness.write_text(HARNESS, encoding="utf-8")
-    js = STATIC_DIR / "js"
-    urls = [(js / name).as_uri() for name in ("clock.js", "clock_presence.js", "online_tables.js")]
-    done = subprocess.run([NODE, str(harness), *urls], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return out
+    return run_node(tmp_path, HARNESS, "clock.js", "clock_presence.js", "online_tables.js")
 
 
 @pytest.fixture(scope="module")

@@ -7,28 +7,14 @@ server."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from node_support import STORE_JS, needs_node, run_node
 
-from backgammon.server.app import STATIC_DIR
+pytestmark = needs_node
 
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
-
-HARNESS = """
-class Store {
-  constructor() { this.m = new Map(); }
-  get length() { return this.m.size; }
-  key(i) { return [...this.m.keys()][i] ?? null; }
-  getItem(k) { return this.m.has(k) ? this.m.get(k) : null; }
-  setItem(k, v) { this.m.set(k, String(v)); }
-  removeItem(k) { this.m.delete(k); }
-}
+HARNESS = STORE_JS + """
 const local = new Store(), session = new Store();
 const at = (search, hash) => ({ pathname: "/", search, hash, origin: "http://page" });
 globalThis.window = { localStorage: local, sessionStorage: session, location: at("", "") };
@@ -73,14 +59,7 @@ console.log(JSON.stringify(out));
 
 
 def run_harness(tmp_path: Path) -> dict[str, Any]:
-    assert NODE is not None
-    harness = tmp_path / "harness.mjs"
-    harness.write_text(HARNESS, encoding="utf-8")
-    module = (STATIC_DIR / "js" / "online_tables.js").as_uri()
-    done = subprocess.run([NODE, str(harness), module], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_node(tmp_path, HARNESS, "online_tables.js")
     assert out["asked"] == []  # nothing here asks the server
     return out
 

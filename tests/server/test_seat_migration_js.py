@@ -10,30 +10,17 @@ are not old seats are not read as seats."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
-
-from backgammon.server.app import STATIC_DIR
 from backgammon.services.room_migration import table_code
+from node_support import STORE_JS, needs_node, run_node
 
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+pytestmark = needs_node
 
 MOVED = "aB3_xyz-12345678Q"
 STAYS = "stillOldRoom1234"
 
-HARNESS = """
-class Store {
-  constructor() { this.m = new Map(); }
-  get length() { return this.m.size; }
-  key(i) { return [...this.m.keys()][i] ?? null; }
-  getItem(k) { return this.m.has(k) ? this.m.get(k) : null; }
-  setItem(k, v) { this.m.set(k, String(v)); }
-  removeItem(k) { this.m.delete(k); }
-}
+HARNESS = STORE_JS + """
 const local = new Store(), session = new Store();
 const loc = { pathname: "/", search: "?x=1", hash: "#online=MOVED", origin: "http://page" };
 globalThis.window = { localStorage: local, sessionStorage: session, location: loc };
@@ -66,13 +53,7 @@ console.log(JSON.stringify({ kept, left: keptSeats(), result, asked, hash: loc.h
 
 def test_a_moved_rooms_seat_is_kept_at_the_shared_door_and_the_address_follows(
         tmp_path: Path) -> None:
-    assert NODE is not None
-    harness = tmp_path / "harness.mjs"
-    harness.write_text(HARNESS, encoding="utf-8")
-    module = (STATIC_DIR / "js" / "seat_migration.js").as_uri()
-    done = subprocess.run([NODE, str(harness), module], capture_output=True, text=True,
-                          timeout=60, check=True)
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = run_node(tmp_path, HARNESS, "seat_migration.js")
     assert out["kept"] == [{"code": MOVED, "seat": "host", "seen": 5},
                            {"code": STAYS, "seat": "guest", "seen": 3}]  # the last used first
     assert out["left"] == [{"code": STAYS, "seat": "guest", "seen": 3}]

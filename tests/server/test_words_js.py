@@ -7,28 +7,26 @@ hidden when there are none)."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from backgammon.server.app import STATIC_DIR
+from node_support import needs_node, run_node
 
-NODE = shutil.which("node")
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+pytestmark = needs_node
 
 HARNESS = r"""
 const boxes = {};
-globalThis.document = { getElementById: (id) => (boxes[id] ||= { textContent: "x", hidden: false }) };
+globalThis.document = { getElementById: (id) => (boxes[id] ||= { textContent: "x",
+    hidden: false }) };
 globalThis.window = { localStorage: null, sessionStorage: null, location: { hash: "" } };
 const answers = {
-  "/refused": { ok: false, status: 422, body: { error: { code: "illegal_move", message: "That checker cannot move there." } } },
+  "/refused": { ok: false, status: 422, body: { error: { code: "illegal_move",
+      message: "That checker cannot move there." } } },
   "/broken": { ok: false, status: 500, body: null },
   "/text": { ok: true, status: 200, text: "a .mat" },
-  "/gone.mat": { ok: false, status: 404, body: { error: { code: "not_found", message: "No such room." } } },
+  "/gone.mat": { ok: false, status: 404, body: { error: { code: "not_found",
+      message: "No such room." } } },
   "/empty": { ok: true, status: 204, body: null },
 };
 globalThis.fetch = async (path, init) => {
@@ -42,7 +40,8 @@ const { ApiError, errorWords, request } = await import(apiUrl);
 const { connectionWords } = await import(roomUrl);
 const { showError, showText } = await import(notesUrl);
 const out = { refusals: [] };
-for (const [path, text] of [["/refused", false], ["/broken", false], ["/gone.mat", true], ["/down", false]]) {
+for (const [path, text] of [["/refused", false], ["/broken", false], ["/gone.mat", true], ["/down",
+    false]]) {
   try {
     await request("GET", path, undefined, { text });
     out.refusals.push(null);
@@ -73,16 +72,8 @@ console.log(JSON.stringify(out));
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    assert NODE is not None
-    harness = tmp_path_factory.mktemp("words-js") / "harness.mjs"
-    harness.write_text(HARNESS, encoding="utf-8")
-    js = STATIC_DIR / "js"
-    urls = [(js / name).as_uri() for name in ("api.js", "room_client.js", "notes.js")]
-    done = subprocess.run([NODE, str(harness), *urls], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_node(tmp_path_factory.mktemp("words-js"), HARNESS,
+                    "api.js", "room_client.js", "notes.js")
 
 
 def test_a_refusal_in_the_servers_words(out: dict[str, Any]) -> None:
