@@ -1,7 +1,8 @@
 """``POST /api/stats/rooms``: a backgammon room of the shared table's door counts its finished
 games in the record of the browser that holds a seat, as the room refereed them (the token
 opens the seat; the page says nothing of the result), each game once, in at most two
-browsers' records per seat; refusals in words."""
+browsers' records per seat; refusals in words. The route is every game's
+(:mod:`gametable.stats_http`); backgammon's record is :class:`BackgammonRoomRecord`."""
 
 from __future__ import annotations
 
@@ -129,11 +130,18 @@ def test_refusals_say_why_and_count_nothing(client: TestClient) -> None:
     extra = client.post("/api/stats/rooms", json={"browser": ANN, "code": code,
                                                   "token": seats["ann"], "won": True})
     assert extra.status_code == 422
+    assert total(client, ANN)["total"]["games"] == 0
+
+
+def test_a_checkers_room_counts_in_the_checkers_record_not_in_backgammons(
+    client: TestClient,
+) -> None:
+    # the one route serves every game's rooms: a checkers room's game is the checkers
+    # record's (tests/checkers/test_checkers_room_record.py), backgammon's stays empty
     checkers = room(client, game="checkers")
     leave(client, checkers["code"], checkers["bob"])
-    other = count(client, checkers["code"], checkers["ann"], ANN, status=422)
-    assert other["error"] == {
-        "code": "not_backgammon",
-        "message": f"room {checkers['code']} plays checkers: its games are not counted in "
-                   "backgammon's record"}
+    assert count(client, checkers["code"], checkers["ann"], ANN) == {"counted": 1}
     assert total(client, ANN)["total"]["games"] == 0
+    record = client.get("/api/stats/tables", params={"browser": ANN, "game": "checkers"})
+    assert record.json()["rows"] == [
+        {"opponent": "online", "games": 1, "won": 1, "lost": 0, "drawn": 0}]

@@ -32,6 +32,7 @@ from backgammon.core.game import Game
 from backgammon.core.types import Color
 from gametable.errors import ActionRefused
 from gametable.stats import check_browser_id as table_browser_id
+from gametable.stats import room_session
 
 __all__ = [
     "MODES",
@@ -305,12 +306,6 @@ def summarize(games: Iterable[FinishedGame]) -> StatsJSON:
 
 
 _RESULT_NAMES: Final = {1: "single", 2: "gammon", 3: "backgammon"}
-
-
-def room_session(code: str, games_before: int, side: str) -> str:
-    """The session a seat's games of a room of the shared table's door are counted under:
-    the room, which match of it (the games played in it before), the seat's side."""
-    return f"rooms:{code}:{games_before}:{side}"
 
 
 def online_session(code: str, match_number: int) -> str:
