@@ -8,6 +8,8 @@ game-agnostic ``js/room_client.js``).
 * A server restart mid-game (stopped, then started again on the same database file): both
   pages reconnect by themselves to the same position and clocks.
 * A Bullet game lost on time with nobody touching the page.
+* The record: a game resigned and its rematch drawn count in both browsers' Record dialogs
+  ("A person online"), once each, a reload asking again.
 
 The server runs with ``BACKGAMMON_TEST_TIME_CONTROLS`` shortening Bullet to 3 s + 1 s and Blitz
 to 30 s + 1 s (the rooms' clocks take the server's time controls), so the flag falls in
@@ -366,3 +368,73 @@ def test_a_bullet_game_lost_on_time(open_page: Opener) -> None:
     assert bob.locator("#clocks .clock[data-color=white].flagged").count() == 1
     assert clock_seconds(ann, "black") == 3.0  # the clocks started with Black's first move
     picture(ann, "checkers-online-flag-phone-dark.png")
+
+
+def record_rows(page: Page) -> list[list[str]]:
+    """The Record dialog's rows, opened afresh (asks the server): [name, games, won, lost,
+    drawn] each, the total last."""
+    if page.locator("#record-dialog").is_visible():
+        page.click("#record-close")
+    page.click("#record-button")
+    page.locator("#record-table").wait_for(state="visible", timeout=10_000)
+    page.wait_for_function("() => document.querySelectorAll('#record-body tr').length",
+                           timeout=10_000)
+    rows: list[list[str]] = page.eval_on_selector_all(
+        "#record-body tr",
+        "rows => rows.map(r => [...r.children].map(c => c.textContent.trim()))")
+    return rows
+
+
+def wait_recorded(page: Page, key: str) -> None:
+    """Until the page has counted the room's game ``key`` ("CODE:games_before")."""
+    page.wait_for_function("(k) => document.body.dataset.recorded === k", arg=key,
+                           timeout=10_000)
+
+
+def test_online_games_count_in_the_record_dialog_once_each(open_page: Opener) -> None:
+    ann = open_page()
+    code = host(ann, side="black", name="Ann")
+    bob = join(open_page, code, "Bob")
+    # game 1: Bob resigns after a move each; the server counts it in both browsers' records
+    play({"black": ann, "white": bob}, 2)
+    bob.click("#resign-button")
+    bob.click("#resign-confirm")
+    for page in (ann, bob):
+        wait_result(page, "resignation")
+        wait_recorded(page, f"{code}:0")
+    assert record_rows(ann) == [["A person online", "1", "1", "0", "0"],
+                                ["Total", "1", "1", "0", "0"]]
+    assert record_rows(bob)[0] == ["A person online", "1", "0", "1", "0"]
+    for page in (ann, bob):
+        page.click("#record-close")
+
+    # game 2, the rematch (sides swap): drawn by agreement, counted as the room's next game
+    ann.click("#rematch-button")
+    bob.wait_for_function(
+        "() => document.querySelector('#rematch-button').textContent === 'Accept the rematch'")
+    bob.click("#rematch-button")
+    for page, side in ((ann, "white"), (bob, "black")):
+        page.wait_for_function(
+            "(s) => document.body.dataset.side === s && document.querySelector('#result').hidden",
+            arg=side)
+    play({"black": bob, "white": ann}, 1)
+    ann.click("#draw-button")
+    bob.wait_for_selector("#offer:not([hidden])")
+    bob.click("#accept-button")
+    for page in (ann, bob):
+        wait_result(page, "agreement")
+        wait_recorded(page, f"{code}:1")
+    assert record_rows(ann) == [["A person online", "2", "1", "0", "1"],
+                                ["Total", "2", "1", "0", "1"]]
+    assert ann.inner_text("#record-empty").strip() == "No game finished in this browser yet."
+    assert not ann.locator("#record-empty").is_visible()
+    picture(ann, "checkers-online-record.png")
+
+    # a reload shows the finished game again and the page asks again: counted once all the same
+    bob.reload()
+    bob.wait_for_function("() => document.body.dataset.ready === '1'")
+    wait_open(bob)
+    wait_recorded(bob, f"{code}:1")
+    assert record_rows(bob) == [["A person online", "2", "0", "1", "1"],
+                                ["Total", "2", "0", "1", "1"]]
+    picture(bob, "checkers-online-record-after-reload.png")

@@ -14,14 +14,21 @@
 // client's (localStorage, per room code); the room this page plays in is kept under
 // CURRENT_KEY, so a reload or a reopened tab returns to it.
 //
+// Each game of the room that ends is counted in this browser's record against "a person
+// online" (checkers_record.js countRoom: POST /api/stats/rooms with the seat's token; the
+// server reads the result from the room), once per game of the room (`games_before`): best
+// effort, asked again at the next view when the server could not be reached.
+//
 // Test hooks: <body data-online="connecting|open|reconnecting|replaced|gone|closed"> and
-// data-room (the code), both absent in a local game.
+// data-room (the code), both absent in a local game; data-recorded, the last game counted in
+// the record ("CODE:games_before").
 
 import { errorWords } from "./api.js";
 import {
   ApiError, RoomClient, connectionWords, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
+import { countRoom } from "./checkers_record.js";
 import { showText } from "./notes.js";
 
 const CURRENT_KEY = "checkers.online";
@@ -69,6 +76,7 @@ export function createOnline(page) {
   let notice = "";
   let restarted = false; // the last connection found a server that had restarted
   let heard = null; // what the live region has said: {key, moves, over}
+  const recorded = new Set(); // the games of rooms counted (or being counted): "CODE:n"
 
   const online = {
     get active() {
@@ -335,6 +343,7 @@ export function createOnline(page) {
     view = next;
     document.body.dataset.side = next.room.you;
     announce(next);
+    if (next.outcome) record(next);
     $("status").textContent = notice ? `${notice} ${statusWords(next)}` : statusWords(next);
     $("review-bar").hidden = true; // review needs the table's own door
     if (next.offer && next.offer.kind === "draw" && next.offer.by !== next.room.you) {
@@ -364,6 +373,20 @@ export function createOnline(page) {
       $("rematch-button").textContent = "Rematch";
     }
     drawBox();
+  }
+
+  /** Count the game that ended in this browser's record (once per game of the room). */
+  function record(next) {
+    const code = client.code;
+    const key = `${code}:${next.room.games_before}`;
+    const seat = storedSeat(code);
+    if (recorded.has(key) || !seat) return;
+    recorded.add(key);
+    countRoom(code, seat.token).then(() => {
+      document.body.dataset.recorded = key;
+    }).catch(() => {
+      recorded.delete(key); // asked again at the next view
+    });
   }
 
   /** The live region: the opponent's moves and the end, once each. */

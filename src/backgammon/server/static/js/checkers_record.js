@@ -1,10 +1,13 @@
-// This browser's record of its checkers games against the computer: won, lost and drawn by
-// level, kept by the server (/api/stats/tables, server/table_stats_api.py) under this
-// browser's random id (the one the backgammon page's record and saved positions use).
+// This browser's record of its checkers games: won, lost and drawn against the computer by
+// level, and against people online, kept by the server (/api/stats/tables and
+// /api/stats/rooms, gametable/stats_http.py) under this browser's random id (the one the
+// backgammon page's record and saved positions use).
 //
-// A game is counted when it ends (the result is the table's, refereed by the server; a table
-// is counted once however often the page asks). The Record dialog shows the counts and clears
-// them after asking.
+// A game is counted when it ends: a game against the computer by its table's id and token
+// (countTable), an online game by its room's code and this seat's token (countRoom,
+// checkers_online.js asks after each game of a room). The result is the server's, read from
+// the table or the room it refereed, never the page's; a game is counted once however often
+// the page asks. The Record dialog shows the counts and clears them after asking.
 
 import { errorWords, request } from "./api.js";
 import { browserId } from "./saved.js";
@@ -12,6 +15,8 @@ import { browserId } from "./saved.js";
 const $ = (id) => document.getElementById(id);
 const GAME = "checkers";
 export const LEVEL_NAMES = { easy: "Easy", medium: "Medium", hard: "Hard", expert: "Expert" };
+/** The record's opponent for the games played against a person in an online room. */
+export const ONLINE = "online";
 
 const query = (browser) => `?browser=${encodeURIComponent(browser)}&game=${GAME}`;
 
@@ -23,6 +28,21 @@ export function fetchRecord(browser = browserId()) {
 /** Count the finished game at a table in this browser's record: {counted, record}. */
 export function countTable(table, token, browser = browserId()) {
   return request("POST", "/api/stats/tables", { browser, table, token });
+}
+
+/**
+ * Count the finished games of an online room's seat in this browser's record: {counted}, how
+ * many of the seat's games of the game in play the record holds (the server reads the result
+ * from the room; this seat's token proves the seat).
+ */
+export function countRoom(code, token, browser = browserId()) {
+  return request("POST", "/api/stats/rooms", { browser, code, token });
+}
+
+/** The Record dialog's name of an opponent: "Computer (Easy)", "A person online". */
+export function opponentWords(opponent) {
+  if (opponent === ONLINE) return "A person online";
+  return `Computer (${LEVEL_NAMES[opponent] || opponent})`;
 }
 
 /** Forget this browser's checkers record: {cleared}. */
@@ -85,7 +105,7 @@ export class RecordView {
 
   draw(record) {
     const body = $("record-body");
-    const rows = record.rows.map((row) => line(row, `Computer (${LEVEL_NAMES[row.opponent] || row.opponent})`, "row"));
+    const rows = record.rows.map((row) => line(row, opponentWords(row.opponent), "row"));
     if (record.total.games) rows.push(line(record.total, "Total", "total"));
     body.replaceChildren(...rows);
     $("record-table").hidden = !record.total.games;
