@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Final
 from backgammon.core.errors import BackgammonError
 from backgammon.core.xgid import Xgid
 from backgammon.services.store import StorageFullError
+from gametable.sqlite import Database
 
 __all__ = [
     "MAX_NAME_LENGTH",
@@ -55,6 +55,15 @@ _OWNER = "ALTER TABLE saved_positions ADD COLUMN owner TEXT"  # (added after the
 _OWNER_INDEX = "CREATE INDEX IF NOT EXISTS saved_positions_owner ON saved_positions (owner)"
 
 
+def _setup(conn: sqlite3.Connection) -> None:
+    """The table, and the owner column a file of the first version lacks."""
+    conn.execute(_SCHEMA)
+    conn.execute(_INDEX)
+    if "owner" not in {row[1] for row in conn.execute("PRAGMA table_info(saved_positions)")}:
+        conn.execute(_OWNER)
+    conn.execute(_OWNER_INDEX)
+
+
 class SavedPositionsFullError(BackgammonError):
     """The browser already keeps :data:`MAX_SAVED_POSITIONS` positions."""
 
@@ -84,32 +93,19 @@ class PositionStore:
     """
 
     def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = Database(path, _setup)
+        self.path = self._db.path
         self._now = now
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                     timeout=10)
-        with self._lock:
-            self._conn.execute(_SCHEMA)
-            self._conn.execute(_INDEX)
-            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(saved_positions)")}
-            if "owner" not in columns:
-                self._conn.execute(_OWNER)
-            self._conn.execute(_OWNER_INDEX)
 
     def close(self) -> None:
         """Close the database."""
-        with self._lock:
-            self._conn.close()
+        self._db.close()
 
     def positions(self, browser: str) -> list[SavedPosition]:
         """The browser's positions, oldest first."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT id, name, xgid, created_at FROM saved_positions WHERE browser = ? "
-                "ORDER BY created_at, id", (browser,)).fetchall()
+        rows = self._db.read(
+            "SELECT id, name, xgid, created_at FROM saved_positions WHERE browser = ? "
+            "ORDER BY created_at, id", (browser,))
         return [SavedPosition(str(i), str(n), str(x), float(c)) for i, n, x, c in rows]
 
     def save(self, browser: str, name: str, xgid: Xgid, owner: str | None = None
@@ -136,34 +132,28 @@ class PositionStore:
             raise ValueError(f"a name is at most {MAX_NAME_LENGTH} characters; this one has "
                              f"{len(clean)}")
         saved = SavedPosition(secrets.token_urlsafe(9), clean, str(xgid), self._now())
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                (count,) = self._conn.execute(
-                    "SELECT COUNT(*) FROM saved_positions WHERE browser = ?", (browser,)
+        with self._db.transaction() as conn:
+            (count,) = conn.execute(
+                "SELECT COUNT(*) FROM saved_positions WHERE browser = ?", (browser,)
+            ).fetchone()
+            if count >= MAX_SAVED_POSITIONS:
+                raise SavedPositionsFullError(
+                    f"You can keep up to {MAX_SAVED_POSITIONS} positions: delete one to "
+                    "save this one."
+                )
+            if owner is not None:
+                (owned,) = conn.execute(
+                    "SELECT COUNT(*) FROM saved_positions WHERE owner = ?", (owner,)
                 ).fetchone()
-                if count >= MAX_SAVED_POSITIONS:
-                    raise SavedPositionsFullError(
-                        f"You can keep up to {MAX_SAVED_POSITIONS} positions: delete one to "
-                        "save this one."
-                    )
-                if owner is not None:
-                    (owned,) = self._conn.execute(
-                        "SELECT COUNT(*) FROM saved_positions WHERE owner = ?", (owner,)
-                    ).fetchone()
-                    if owned >= MAX_POSITIONS_PER_OWNER:
-                        raise StorageFullError(
-                            f"the positions saved from your address are "
-                            f"{MAX_POSITIONS_PER_OWNER}, their most: delete one to save "
-                            "this one")
-                self._conn.execute(
-                    "INSERT INTO saved_positions (id, browser, name, xgid, created_at, owner) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (saved.id, browser, saved.name, saved.xgid, saved.created_at, owner))
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+                if owned >= MAX_POSITIONS_PER_OWNER:
+                    raise StorageFullError(
+                        f"the positions saved from your address are "
+                        f"{MAX_POSITIONS_PER_OWNER}, their most: delete one to save "
+                        "this one")
+            conn.execute(
+                "INSERT INTO saved_positions (id, browser, name, xgid, created_at, owner) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (saved.id, browser, saved.name, saved.xgid, saved.created_at, owner))
         return saved
 
     def get(self, browser: str, position_id: str) -> SavedPosition:
@@ -172,10 +162,10 @@ class PositionStore:
         Raises:
             SavedPositionNotFoundError: the browser has no position with this id.
         """
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT id, name, xgid, created_at FROM saved_positions WHERE browser = ? "
-                "AND id = ?", (browser, position_id)).fetchone()
+        rows = self._db.read(
+            "SELECT id, name, xgid, created_at FROM saved_positions WHERE browser = ? "
+            "AND id = ?", (browser, position_id))
+        row = rows[0] if rows else None
         if row is None:
             raise SavedPositionNotFoundError(f"no saved position has the id {position_id!r}")
         return SavedPosition(str(row[0]), str(row[1]), str(row[2]), float(row[3]))
@@ -186,17 +176,11 @@ class PositionStore:
         Raises:
             SavedPositionNotFoundError: the browser has no position with this id.
         """
-        with self._lock:
-            cursor = self._conn.execute(
-                "DELETE FROM saved_positions WHERE browser = ? AND id = ?",
-                (browser, position_id))
-        if cursor.rowcount == 0:
+        if not self._db.write("DELETE FROM saved_positions WHERE browser = ? AND id = ?",
+                              (browser, position_id)):
             raise SavedPositionNotFoundError(f"no saved position has the id {position_id!r}")
 
     def clear(self, browser: str) -> int:
         """Forget every position of the browser (the page's "Start over"); returns how many
         there were."""
-        with self._lock:
-            cursor = self._conn.execute("DELETE FROM saved_positions WHERE browser = ?",
-                                        (browser,))
-        return cursor.rowcount
+        return self._db.write("DELETE FROM saved_positions WHERE browser = ?", (browser,))

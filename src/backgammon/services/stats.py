@@ -17,8 +17,6 @@ and losses, points won and lost, gammons and backgammons won and lost, matches w
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game
 from backgammon.core.types import Color
 from gametable.errors import ActionRefused
+from gametable.sqlite import Database
 from gametable.stats import check_browser_id as table_browser_id
 from gametable.stats import room_session
 
@@ -193,21 +192,13 @@ class StatsStore:
     """
 
     def __init__(self, path: str | Path, *, now: Callable[[], float] = time.time) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = Database(path, (_SCHEMA, _SESSION_INDEX))
+        self.path = self._db.path
         self._now = now
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                     timeout=10)
-        with self._lock:
-            self._conn.execute(_SCHEMA)
-            self._conn.execute(_SESSION_INDEX)
 
     def close(self) -> None:
         """Close the database."""
-        with self._lock:
-            self._conn.close()
+        self._db.close()
 
     def record(self, game: FinishedGame) -> bool:
         """Count a finished game; a game already counted (same browser, session and number)
@@ -216,39 +207,29 @@ class StatsStore:
         Returns:
             Whether the game was new to the record.
         """
-        with self._lock:
-            cursor = self._conn.execute(
-                "INSERT OR IGNORE INTO stats_games (browser, session, game, opponent, mode, "
-                "won, points, result, match, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.browser, game.session, game.game, game.opponent, game.mode,
-                 int(game.won), game.points, game.result, game.match, self._now()))
-        return cursor.rowcount > 0
+        return self._db.write(
+            "INSERT OR IGNORE INTO stats_games (browser, session, game, opponent, mode, "
+            "won, points, result, match, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.browser, game.session, game.game, game.opponent, game.mode,
+             int(game.won), game.points, game.result, game.match, self._now())) > 0
 
     def browsers(self, session: str) -> set[str]:
         """The browsers whose records hold a game of ``session``."""
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT DISTINCT browser FROM stats_games WHERE session = ?", (session,)
-            ).fetchall()
+        rows = self._db.read("SELECT DISTINCT browser FROM stats_games WHERE session = ?",
+                             (session,))
         return {str(row[0]) for row in rows}
 
     def rename_session(self, browser: str, old: str, new: str) -> int:
         """Count the browser's games of session ``old`` as session ``new``'s, in one
         transaction (an online room moved to another door: its games keep their numbers); a
         game ``new`` holds already is counted once. Returns how many games were renamed."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = self._conn.execute(
-                    "UPDATE OR IGNORE stats_games SET session = ? WHERE browser = ? AND "
-                    "session = ?", (new, browser, old))
-                self._conn.execute("DELETE FROM stats_games WHERE browser = ? AND session = ?",
-                                   (browser, old))
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-        return cursor.rowcount
+        with self._db.transaction() as conn:
+            renamed = conn.execute(
+                "UPDATE OR IGNORE stats_games SET session = ? WHERE browser = ? AND "
+                "session = ?", (new, browser, old)).rowcount
+            conn.execute("DELETE FROM stats_games WHERE browser = ? AND session = ?",
+                         (browser, old))
+        return renamed
 
     def games(self, browser: str) -> list[FinishedGame]:
         """The browser's finished games, oldest first.
@@ -257,11 +238,9 @@ class StatsStore:
             BrowserIdError: a malformed browser id.
         """
         check_browser_id(browser)
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT session, game, opponent, mode, won, points, result, match "
-                "FROM stats_games WHERE browser = ? ORDER BY ended_at, session, game",
-                (browser,)).fetchall()
+        rows = self._db.read(
+            "SELECT session, game, opponent, mode, won, points, result, match "
+            "FROM stats_games WHERE browser = ? ORDER BY ended_at, session, game", (browser,))
         return [FinishedGame(browser, str(s), int(g), str(o), str(m), bool(w), int(p), str(r),
                              m2) for s, g, o, m, w, p, r, m2 in rows]
 
@@ -280,9 +259,7 @@ class StatsStore:
             BrowserIdError: a malformed browser id.
         """
         check_browser_id(browser)
-        with self._lock:
-            cursor = self._conn.execute("DELETE FROM stats_games WHERE browser = ?", (browser,))
-        return cursor.rowcount
+        return self._db.write("DELETE FROM stats_games WHERE browser = ?", (browser,))
 
 
 def summarize(games: Iterable[FinishedGame]) -> StatsJSON:

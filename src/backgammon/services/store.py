@@ -11,6 +11,9 @@ browser (``record["browser"]``) ``max_browser_bytes`` together, and the games on
 address started (its *owner*, kept beside the record) ``max_owner_bytes``. A save that would
 pass a bound (a new game, or a record growing) is refused with :class:`StorageFullError` and
 nothing is written: the game stays as it was last saved.
+
+The file is opened by :class:`gametable.sqlite.Database` (WAL, ``synchronous=NORMAL``, a busy
+timeout; a file of another schema version is refused before anything is written to it).
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import json
 import os
 import sqlite3
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from backgammon.core.errors import BackgammonError
+from gametable.sqlite import Database
 
 #: Version of the record format written by this code; older or newer records are refused.
 RECORD_FORMAT: Final = 1
@@ -138,8 +141,6 @@ class GameStore:
                  max_browser_bytes: int = DEFAULT_MAX_BROWSER_BYTES,
                  max_owner_bytes: int = DEFAULT_MAX_OWNER_BYTES) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._now = now
         self.max_record_bytes = max_record_bytes
         self.max_browser_bytes = max_browser_bytes
@@ -147,43 +148,36 @@ class GameStore:
         # Bytes stored by each browser and owner met so far (read once from the file, then
         # kept up to date by this store's writes: it is the file's only writer of games).
         self._usage: dict[tuple[str, str], int] = {}
-        self._lock = threading.Lock()
-        # One connection shared by the worker threads, serialised by the lock.
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
-            self._open()
+            self._db = Database(self.path, self._setup, check=self._check)
+        except sqlite3.OperationalError:
+            raise  # (the file cannot be opened)
         except sqlite3.DatabaseError as exc:
-            self._conn.close()
             raise StoredGameError(f"{self.path} is not a games database: {exc}") from None
+        # One connection shared by the worker threads, serialised by the lock.
+        self._conn, self._lock = self._db.conn, self._db.lock
 
-    def _open(self) -> None:
-        with self._lock:
-            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, 1, SCHEMA_VERSION):
-                self._conn.close()
-                raise StoredGameError(
-                    f"{self.path}: database schema version {version} is not one this program "
-                    f"reads (expected {SCHEMA_VERSION})"
-                )
-            if self.path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._conn.execute(_SCHEMA)
-                columns = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
-                if "owner" not in columns:
-                    for statement in _SCHEMA_2:
-                        self._conn.execute(statement)
-                self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+    def _check(self, conn: sqlite3.Connection) -> None:
+        """Refuse a file of another schema version before anything is written to it."""
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, 1, SCHEMA_VERSION):
+            raise StoredGameError(
+                f"{self.path}: database schema version {version} is not one this program "
+                f"reads (expected {SCHEMA_VERSION})"
+            )
+
+    @staticmethod
+    def _setup(conn: sqlite3.Connection) -> None:
+        """The games' table, upgraded from version 1 (each game's owner, browser and size)."""
+        conn.execute(_SCHEMA)
+        if "owner" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
+            for statement in _SCHEMA_2:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
-        with self._lock:
-            self._conn.close()
+        self._db.close()
 
     def __enter__(self) -> GameStore:
         return self
