@@ -184,6 +184,9 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
     the record."""
     app.state.table_stats = store
     in_table = TableRoomRecord(store)
+    # a seat's browsers are checked and the game written as one step (in this process: two
+    # new browsers asking at once cannot both pass the bound)
+    seat_guard = anyio.Lock()
     api = APIRouter(prefix="/api/stats/tables", tags=["stats"])
 
     def tables(request: Request) -> TableService:
@@ -271,11 +274,12 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
             write = record.count(room, side, browser, session)  # (read here: the loop's room)
         except ActionRefused as error:
             return _refused(error, 422)
-        counted_by = await anyio.to_thread.run_sync(record.browsers, session)
-        if browser not in counted_by and len(counted_by) >= MAX_RECORDS_PER_SEAT:
-            return _refused(ActionRefused(
-                "storage_full", f"this seat's games are counted in {MAX_RECORDS_PER_SEAT} "
-                                "browsers' records already"), 507)
-        return {"counted": await anyio.to_thread.run_sync(write)}
+        async with seat_guard:
+            counted_by = await anyio.to_thread.run_sync(record.browsers, session)
+            if browser not in counted_by and len(counted_by) >= MAX_RECORDS_PER_SEAT:
+                return _refused(ActionRefused(
+                    "storage_full", f"this seat's games are counted in {MAX_RECORDS_PER_SEAT} "
+                                    "browsers' records already"), 507)
+            return {"counted": await anyio.to_thread.run_sync(write)}
 
     app.include_router(rooms)

@@ -7,6 +7,7 @@ browser, in at most two browsers' records per seat; refusals in words."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -197,3 +198,17 @@ def test_the_store_keys_a_seat_game_by_session_and_browser(tmp_path: Path) -> No
     assert store.summary(ANN, "checkers")["rows"] == [online(1, 0, 0)]
     assert store.summary(ANN, "backgammon")["rows"] == []
     store.close()
+
+
+def test_new_browsers_asking_at_once_pass_the_bound_one_at_a_time(client: TestClient) -> None:
+    seats = room(client)
+    with client.websocket_connect(f"/ws/rooms/{seats['code']}") as bob:
+        bob.send_json({"type": "hello", "token": seats["bob"]})
+        act(bob, "r", {"type": "resign"})
+    assert count(client, seats["code"], seats["ann"], ANN) == {"counted": 1}
+    browsers = [letter * 24 for letter in "cdef"]
+    with ThreadPoolExecutor(len(browsers)) as pool:
+        answers = list(pool.map(lambda browser: client.post("/api/stats/rooms", json={
+            "browser": browser, "code": seats["code"], "token": seats["ann"]}), browsers))
+    assert sorted(answer.status_code for answer in answers) == [200, 507, 507, 507]
+    assert sum(record(client, browser)["total"]["games"] for browser in browsers) == 1
