@@ -9,7 +9,8 @@ by opponent (checkers' page shows it).
   ``not_found``, 403 ``not_your_table``, 409 ``not_over`` for a game still going on, 422
   ``not_against_computer`` for a table without one person and one computer.
 * ``GET /api/stats/tables?browser=B&game=checkers``: the browser's record of that game
-  (:class:`~backgammon.services.table_stats.TableRecordJSON`).
+  (:class:`~gametable.stats.TableRecordJSON`: against the computer by level, and
+  ``"online"``).
 * ``DELETE /api/stats/tables?browser=B&game=checkers``: forget it (``{"cleared": n}``).
 * ``POST /api/stats/rooms`` ``{browser, code, token}``: count the finished games of the seat
   the token opens in an online room, in the browser's record (the page asks after each game;
