@@ -23,8 +23,9 @@ What a room adds to the table, whatever the game:
   default; warned :data:`THINK_WARNING` seconds before), its opponent may claim the game (a
   forfeit). An opened claim, and a warning, is announced once.
 * **Leaving** a game in progress forfeits it; a host who leaves before anyone joined closes
-  the room (it takes no guest: ``room_closed``); **a rematch** starts once both players
-  asked, the sides swapped.
+  the room (it takes no guest: ``room_closed``); the room remembers who left (``left``, in
+  its record and its view: the other seat's page says the room is closed); **a rematch**
+  starts once both players asked, the sides swapped.
 
 Each accepted message returns what to send: the same view shape as the table's own door,
 from each seat's side, plus the room's part under ``"room"``.
@@ -115,6 +116,10 @@ class Room:
         self.history: list[dict[str, Any]] = []
         #: The host left before a guest joined: the room takes no guest.
         self.closed = False
+        #: The sides that left the room (``leave``): its page tells the one still there that
+        #: the room is closed (no rematch offered); kept in the record, so a reload still
+        #: says so. A rematch (both asked) forgets it.
+        self.left: set[Side] = set()
         #: Why the game in play was forfeited, once it was: ``{"side": the side that forfeited,
         #: "cause": "left" | "claimed" | "broken_reveal"}`` (the page words it), else None.
         self.forfeit: dict[str, str] | None = None
@@ -546,12 +551,15 @@ class Room:
         return self._changed()
 
     def _leave(self, side: Side) -> list[Outgoing]:
-        if self.table.game.outcome() is not None or self.closed:
+        """``side`` leaves the room (remembered in :attr:`left`): a game in play is
+        forfeited, a room nobody joined is closed; leaving twice changes nothing."""
+        if side in self.left or self.closed:
             return []
+        self.left.add(side)
         if self.free_seat() is not None:  # the host leaves before anyone joined: closed
             self.closed = True
-            return self._changed()
-        self._forfeit(side, "left")
+        elif self.table.game.outcome() is None:
+            self._forfeit(side, "left")
         return self._changed()
 
     def _forfeit(self, side: Side, cause: str) -> None:
@@ -585,6 +593,7 @@ class Room:
             fair=True,
         )
         self.rematch = set()
+        self.left = set()  # both asked for it: whoever had left is back
         self.round = None
         self.forfeit = None
         self._claims_told = {}
@@ -623,7 +632,8 @@ class Room:
 
     def view(self, side: Side | None) -> dict[str, Any]:
         """What ``side`` sees: the table's view (:meth:`Table.view`) and under ``"room"`` the
-        code, names, presence, the round, whether a claim is open and the rematch asked.
+        code, names, presence, the round, whether a claim is open, the rematch asked and the
+        sides that left the room (``left``).
         Until the guest has joined, nothing can be done (every ``can`` of the game's part is
         false), as the room refuses every action then.
 
@@ -666,6 +676,8 @@ class Room:
             "games_before": len(self.history),
             "version": self.version,
             "forfeit": None if self.forfeit is None else dict(self.forfeit),
+            # the sides that left the room (closed to the other: no rematch)
+            "left": sorted(self.left),
         }
         return view
 
@@ -711,6 +723,7 @@ class Room:
             "history": list(self.history),
             "room_version": self.version,
             "closed": self.closed,
+            "left": sorted(self.left),
             "forfeit": self.forfeit,
         }
 
@@ -767,12 +780,22 @@ class Room:
             room.version = int(record.get("room_version", 0))
             room._time_steps()  # a step awaited waits afresh from the restore
             room.closed = bool(record.get("closed", False))
+            left = record.get("left")
+            if left is not None and (not isinstance(left, list)
+                                     or any(s not in SIDES for s in left)):
+                raise ActionRefused("invalid_record", f"bad left {left!r}")
+            room.left = {s for s in SIDES if s in (left or [])}
             forfeit = record.get("forfeit")
             if forfeit is not None:
                 if (not isinstance(forfeit, dict) or forfeit.get("side") not in SIDES
                         or forfeit.get("cause") not in FORFEIT_CAUSES):
                     raise ActionRefused("invalid_record", f"bad forfeit {forfeit!r}")
                 room.forfeit = {"side": forfeit["side"], "cause": forfeit["cause"]}
+            if left is None:  # a record made before ``left``: what it tells of who left
+                if room.closed:
+                    room.left = {s for s in SIDES if tokens[s] is not None}
+                elif room.forfeit is not None and room.forfeit["cause"] == "left":
+                    room.left = {s for s in SIDES if s == room.forfeit["side"]}
         except ActionRefused as error:
             if error.code == "invalid_record":
                 raise

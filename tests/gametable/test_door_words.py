@@ -1,7 +1,8 @@
 """What the shared door tells a page so that it can say what the old door said (issue 33): the
 answer to a hello says when the server process opened its door (``server``: a page that
 reconnects after a restart learns that the room was kept across it), and a seat that leaves
-has the other seat told (``left``: the room is closed to it)."""
+has the other seat told (``left``: the room is closed to it), which the room's view keeps
+(``room.left``)."""
 
 from __future__ import annotations
 
@@ -96,5 +97,8 @@ def _leave_a_finished_room(client: TestClient) -> None:
         ann.expect("view")
         bob.expect("view")
         bob.send(type="leave", ref=2)
+        # the room keeps who left (its view says it, here and after a reload), and the
+        # door tells the seat still there at once
+        assert ann.expect("view")["view"]["room"]["left"] == ["black"]
         assert ann.expect("left") == {"type": "left", "side": "black"}
         assert ann.expect("view")["view"]["room"]["connected"] == {"white": True, "black": False}

@@ -761,6 +761,45 @@ def test_a_rematch_across_two_processes_pushes_each_seat_its_new_side(
     asyncio.run(rematch())
 
 
+def test_a_seat_that_leaves_a_finished_game_is_kept_for_the_other_process(
+    redis_server: RedisServer,
+) -> None:
+    """Bob leaves a finished game on his process: Ann's process is pushed her view saying so
+    (``room.left``), and the room's record in Redis keeps it (a later read says it too)."""
+
+    async def leave() -> None:
+        clock = [5000.0]
+        first, second = services = _services(redis_server.url, clock)
+        pushed: list[Outgoing] = []
+        first.bind(lambda code, out: pushed.extend(out), lambda code, side: None)
+        second.bind(lambda code, out: None, lambda code, side: None)
+        try:
+            code, _token, _side, _view = await first.open_room(
+                "checkers", {}, "none", name="Ann", side="white", owner=None
+            )
+            await second.join_room(code, "Bob")
+            await first.seat_connected(code, "white")
+            await second.seat_connected(code, "black")
+            await first._fresh(code)
+            await first.message(code, "white", {"type": "action",
+                                                "action": {"type": "resign"}})  # fmt: skip
+            await second._fresh(code)
+            out = await second.message(code, "black", {"type": "leave"})
+            assert [o.payload["view"]["room"]["left"] for o in out] == [["black"]]
+            pushed.clear()
+            await first._fresh(code)  # Ann's process reads the leave from the stream
+            assert [(o.side, o.payload["view"]["room"]["left"]) for o in pushed] == [
+                ("white", ["black"])]
+            third = _services(redis_server.url, clock, 1)[0]
+            services.append(third)
+            assert (await third._fresh(code)).room.left == {"black"}  # from the record
+        finally:
+            for service in services:
+                await service.stop()
+
+    asyncio.run(leave())
+
+
 def test_an_outage_not_recorded_at_once_is_recorded_later(redis_server: RedisServer) -> None:
     async def later() -> None:
         clock = [4000.0]

@@ -165,6 +165,82 @@ def test_leaving_forfeits_and_a_rematch_swaps_the_sides() -> None:
     assert len(room.history) == 1
 
 
+def test_the_room_keeps_who_left_a_finished_game_and_pushes_the_other_its_view(
+        tmp_path: Path) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    now = FakeNow()
+    svc = service(now, RoomStore(path))
+    code, _, _ = room_of(svc, "checkers")
+    svc.handle(code, "white", {"type": "action", "action": {"type": "resign"}})
+    version = svc.room(code).version
+    out = svc.handle(code, "black", {"type": "leave"})
+    # both seats are pushed their views (the one still there learns it from its own)
+    assert [(o.side, o.payload["view"]["room"]["left"]) for o in out] == [
+        ("white", ["black"]), ("black", ["black"])]
+    room = svc.room(code)
+    assert room.left == {"black"} and room.version == version + 1
+    assert room.forfeit is None  # (the game was over: nothing forfeited)
+    assert room.view(None)["outcome"]["reason"] == "resignation"
+    assert svc.handle(code, "black", {"type": "leave"}) == []  # leaving twice: nothing
+    assert room.version == version + 1
+    # kept in the record, and across a restart (the step replayed)
+    assert room.to_record()["left"] == ["black"]
+    again = service(now, RoomStore(path))
+    assert again.restore() == [code]
+    assert again.room(code).view("white")["room"]["left"] == ["black"]
+    assert again.room(code).version == version + 1
+
+
+def test_a_leave_in_play_and_a_host_leaving_an_empty_room_are_kept_too() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    svc.handle(code, "black", {"type": "leave"})
+    assert svc.room(code).view("white")["room"]["left"] == ["black"]
+    assert svc.room(code).forfeit == {"side": "black", "cause": "left"}
+    # a rematch both asked for forgets it (whoever left came back)
+    svc.handle(code, "white", {"type": "rematch"})
+    svc.handle(code, "black", {"type": "rematch"})
+    assert svc.room(code).view("white")["room"]["left"] == []
+    lone, _, _, _ = svc.create("checkers", {}, "none", name="Ann", side="black")
+    svc.handle(lone, "black", {"type": "leave"})
+    room = svc.room(lone)
+    assert room.closed and room.view("black")["room"]["left"] == ["black"]
+
+
+def test_an_old_record_without_left_loads_and_says_who_left() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    record = svc.room(code).to_record()
+    del record["left"]
+    assert Room.from_record(record, GAMES, FakeNow()).left == set()
+    svc.handle(code, "black", {"type": "leave"})
+    record = svc.room(code).to_record()
+    del record["left"]  # forfeited by leaving: the forfeit says who
+    assert Room.from_record(record, GAMES, FakeNow()).left == {"black"}
+    lone, _, _, _ = svc.create("checkers", {}, "none", name="Ann", side="black")
+    svc.handle(lone, "black", {"type": "leave"})
+    record = svc.room(lone).to_record()
+    del record["left"]  # closed by its host: the host
+    assert Room.from_record(record, GAMES, FakeNow()).left == {"black"}
+    for bad in ("black", ["red"], [1]):
+        with pytest.raises(ActionRefused, match="bad left") as caught:
+            Room.from_record({**record, "left": bad}, GAMES, FakeNow())
+        assert caught.value.code == "invalid_record"
+
+
+def test_an_old_stored_leave_of_a_finished_game_still_replays() -> None:
+    """A leave of a finished game stored before rooms kept who left changed no version:
+    its step (``rv`` the version before it) replays."""
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    svc.handle(code, "white", {"type": "action", "action": {"type": "resign"}})
+    snapshot = {**svc.room(code).to_record(), "at": 0.0}
+    version = svc.room(code).version
+    step = {"side": "black", "message": {"type": "leave"}, "at": 1.0, "rv": version}
+    record, _ = svc.replayed(snapshot, [step])
+    assert record["left"] == ["black"] and record["room_version"] == version
+
+
 def test_a_stored_forfeit_cause_is_checked() -> None:
     svc = service(FakeNow())
     code, _, _ = room_of(svc, "checkers")
