@@ -7,7 +7,8 @@ Routes (``install(app, service)``; every refusal is ``{"error": {"code", "messag
   "side": "white" | "black" | "random", "name": "Ann"}`` → 201 ``{"code", "token", "side",
   "view"}``: the host's seat token (keep it private) and the code to share.
 * ``GET /api/rooms/{code}`` → what a guest may see before joining: ``{"code", "game",
-  "settings", "time_control", "names", "open"}``.
+  "settings", "time_control", "names", "open", "closed"}`` (``open``: a seat is free to take;
+  ``closed``: the host left before anyone joined, so a join is refused, ``room_closed``).
 * ``POST /api/rooms/{code}/join`` ``{"name"}`` → ``{"code", "token", "side", "view"}``.
 * ``WS /ws/rooms/{code}``: the first frame is ``hello`` with the seat's token; then the
   messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,

@@ -115,6 +115,8 @@ def room_info(room: Room) -> dict[str, Any]:
         "time_control": room.time_control,
         "names": room.names,
         "open": room.free_seat() is not None and not room.closed,
+        # its host left before anyone joined: it takes no guest (a join: ``room_closed``)
+        "closed": room.closed,
     }
 
 
@@ -525,7 +527,8 @@ class RoomService:
 
     def info(self, code: str) -> dict[str, Any]:
         """What a guest may see before joining: ``{"code", "game", "settings",
-        "time_control", "names", "open"}``.
+        "time_control", "names", "open", "closed"}`` (``closed``: its host left before
+        anyone joined).
 
         Raises:
             ActionRefused: ``not_found``.

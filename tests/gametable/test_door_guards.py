@@ -224,13 +224,18 @@ def test_a_room_its_host_left_takes_no_guest(tmp_path: Path) -> None:
     client = _door(svc)
     host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
     code = host["code"]
+    looked = client.get(f"/api/rooms/{code}").json()
+    assert (looked["open"], looked["closed"]) == (True, False)
     with client.websocket_connect(f"/ws/rooms/{code}") as ws:
         peer = WsPeer(ws)
         peer.send(type="hello", token=host["token"])
         peer.expect("view")
         peer.send(type="leave", ref=1)
-        peer.expect("view")
-    assert client.get(f"/api/rooms/{code}").json()["open"] is False
+        assert peer.expect("view")["view"]["room"]["left"] == ["white"]
+    # the lookup says it is closed (not that it has two players), the join is refused so
+    looked = client.get(f"/api/rooms/{code}").json()
+    assert (looked["open"], looked["closed"], looked["names"]) == (
+        False, True, {"white": "Ann", "black": ""})
     joined = client.post(f"/api/rooms/{code}/join", json={"name": "Mallory"})
     assert joined.status_code == 410
     assert joined.json()["error"] == {
@@ -238,6 +243,7 @@ def test_a_room_its_host_left_takes_no_guest(tmp_path: Path) -> None:
     # closed across a restart too, and the sweep drops it with nobody there
     again = RoomService(GAMES, RoomStore(tmp_path / "rooms.sqlite3"), now=now)
     assert again.restore() == [code]
+    assert again.info(code)["closed"] is True
     with pytest.raises(ActionRefused, match="host has left"):
         again.join(code, "Mallory")
     assert again.sweep() == [code]
