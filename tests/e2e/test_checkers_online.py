@@ -10,6 +10,9 @@ game-agnostic ``js/room_client.js``).
 * A Bullet game lost on time with nobody touching the page.
 * The record: a game resigned and its rematch drawn count in both browsers' Record dialogs
   ("A person online"), once each, a reload asking again.
+* A room its host left before anyone joined: its link says the game was closed by its host;
+  an opponent who left a finished game: the page says the room is closed, after a reload
+  too (the room's ``room.left``), and offers no rematch.
 
 The server runs with ``BACKGAMMON_TEST_TIME_CONTROLS`` shortening Bullet to 3 s + 1 s and Blitz
 to 30 s + 1 s (the rooms' clocks take the server's time controls), so the flag falls in
@@ -19,7 +22,9 @@ go to test-artifacts/e2e.
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -438,3 +443,55 @@ def test_online_games_count_in_the_record_dialog_once_each(open_page: Opener) ->
     assert record_rows(bob) == [["A person online", "2", "0", "1", "1"],
                                 ["Total", "2", "0", "1", "1"]]
     picture(bob, "checkers-online-record-after-reload.png")
+
+
+def _left(server: ServerProcess, code: str, token: str) -> None:
+    """The seat of ``token`` leaves room ``code`` (what a page's Leave sends)."""
+    from websockets.sync.client import connect
+
+    with connect(server.url.replace("http", "ws", 1) + f"/ws/rooms/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+        ws.send(json.dumps({"type": "leave", "ref": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "view"
+
+
+def _room(server: ServerProcess, body: dict[str, Any] | None, path: str = "/api/rooms"
+          ) -> dict[str, Any]:
+    """POST ``body`` to ``path`` (GET when None); the answer's JSON."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        made: dict[str, Any] = json.loads(answer.read())
+    return made
+
+
+def test_a_room_closed_by_its_host_and_one_its_opponent_left(
+        open_page: Opener, server: ServerProcess) -> None:
+    made = _room(server, {"game": "checkers", "name": "Ann", "side": "black"})
+    _left(server, made["code"], made["token"])
+    page = open_page(f"#join={made['code']}", name="Bob")
+    wait_text(page, "#error", "That game was closed by its host: ask them for a new invitation.")
+    # Ann (black) resigns a game with Bob on the page, then leaves the room
+    made = _room(server, {"game": "checkers", "name": "Ann", "side": "black"})
+    bob = join(open_page, made["code"])
+    with_ann = _room(server, None, f"/api/rooms/{made['code']}")
+    assert with_ann["closed"] is False and with_ann["open"] is False
+    from websockets.sync.client import connect
+
+    url = server.url.replace("http", "ws", 1) + f"/ws/rooms/{made['code']}"
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        ws.recv(timeout=10)
+        ws.send(json.dumps({"type": "action", "action": {"type": "resign"}, "ref": 1}))
+        ws.send(json.dumps({"type": "leave", "ref": 2}))
+        while json.loads(ws.recv(timeout=10)).get("ref") != 2:
+            pass
+    closed = "Room closed: Ann (Black) left the room."
+    for _ in range(2):  # as pushed, then after a reload
+        wait_text(page=bob, selector="#online-presence", wanted=closed)
+        assert closed in text(bob, "#result-text")
+        assert bob.locator("#rematch-button").is_disabled()
+        bob.reload()
+        wait_open(bob)

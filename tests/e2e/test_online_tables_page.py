@@ -3,9 +3,11 @@
 the live region hears each checker moved and the opponent's play; "why can't this checker go
 there" answered for the turn built on the page; the review and the .mat export of the room's
 match; the forfeit's words in the result box; an opponent who leaves closes the room ("Room
-closed", no rematch), also when the game was over; the claim warning counted down while the
-opponent is gone; auto-roll; the finished games in the browser's record; the New game dialog's
-list of this browser's seats, with Return. Screenshots: ``test-artifacts/e2e/tables-page-*.png``.
+closed", no rematch), also when the game was over and after a reload (the room's
+``room.left``); a link to a room its host left before anyone joined says so; the claim warning
+counted down while the opponent is gone; auto-roll; the finished games in the browser's
+record; the New game dialog's list of this browser's seats, with Return. Screenshots:
+``test-artifacts/e2e/tables-page-*.png``.
 """
 
 from __future__ import annotations
@@ -191,11 +193,41 @@ def test_the_opponent_leaving_a_finished_game_closes_the_room(
     # the game is over; Bob leaves the room: Alice's page says the room is closed (the door
     # tells her, "left"), the result stays, no rematch is offered
     bob.page.click("#online-leave")
-    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'")
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'",
+                                 timeout=10_000)
     alice.wait_idle()
     closed(alice, "Bob", "black")
     assert alice.text("#result-title") == title
     shot(alice, "7-closed")
+    # the room keeps who left (its view's room.left): a reload still says it is closed
+    alice.page.reload()
+    alice.page.wait_for_function("() => document.body.dataset.onlinePhase === 'closed'",
+                                 timeout=10_000)
+    alice.wait_idle()
+    closed(alice, "Bob", "black")
+    assert alice.text("#result-title") == title
+
+
+def test_a_room_its_host_left_says_so_to_a_friend_with_the_link(
+        open_player: Callable[..., Player]) -> None:  # noqa: F811
+    alice = open_player()
+    page = alice.page
+    page.wait_for_selector("#new-game-dialog[open]")
+    page.click("#new-game-online")
+    page.check("input[name=online-mode][value=create]")
+    page.fill("#online-name", "Alice")
+    page.click("#online-submit")
+    alice.wait_idle()
+    link = page.input_value("#online-link")
+    page.click("#online-leave")  # before anyone joined: the room is closed
+    page.wait_for_selector("#new-game-dialog[open]", timeout=10_000)
+    bob = open_player(None)
+    bob.page.goto(link)
+    bob.page.wait_for_function(
+        "() => document.getElementById('online-dialog-error').textContent.length > 0",
+        timeout=10_000)
+    assert bob.text("#online-dialog-error") == (
+        "That game was closed by its host: ask them for a new invitation.")
 
 
 def test_the_claim_warning_counts_down_while_the_opponent_is_gone(

@@ -19,13 +19,18 @@
 // server reads the result from the room), once per game of the room (`games_before`): best
 // effort, asked again at the next view when the server could not be reached.
 //
+// An opponent who left the room (`room.left`, kept in the room's view) closes it to this page
+// ("Room closed: Ann (Black) left the room.", no rematch). A link to a room its host left
+// before anyone joined says so (`closed` in GET /api/rooms/{code}).
+//
 // Test hooks: <body data-online="connecting|open|reconnecting|replaced|gone|closed"> and
 // data-room (the code), both absent in a local game; data-recorded, the last game counted in
 // the record ("CODE:games_before").
 
 import { errorWords } from "./api.js";
 import {
-  ApiError, RoomClient, connectionWords, createRoom, joinRoom, normalCode, roomInfo, storedSeat,
+  ApiError, ROOM_CLOSED, RoomClient, connectionWords, createRoom, joinRoom, joinWords, normalCode, roomInfo,
+  storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
 import { countRoom } from "./checkers_record.js";
@@ -234,12 +239,14 @@ export function createOnline(page) {
       if (info.game !== "checkers") {
         return `The game ${code} is a ${info.game} game: open its link on the ${info.game} page.`;
       }
+      if (info.closed) return ROOM_CLOSED;
       if (!info.open) return `The game ${code} already has two players.`;
       const joined = await joinRoom(code, local(NAME_KEY) || "");
       resume(joined.code, joined.view);
       return null;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return `No online game has the code ${code}.`;
+      if (err instanceof ApiError) return joinWords(err);
       return errorWords(err);
     }
   }
@@ -356,7 +363,12 @@ export function createOnline(page) {
       const me = next.room.you;
       const button = $("rematch-button");
       let line = text;
-      if (asked.includes(me)) {
+      if ((next.room.left || []).includes(other(me))) {
+        // the opponent left the room: nobody to play a rematch with
+        button.textContent = "Rematch";
+        button.disabled = true;
+        line += ` Room closed: ${opponentName(true)} (${NAME[other(me)]}) left the room.`;
+      } else if (asked.includes(me)) {
         button.textContent = "Rematch asked…";
         button.disabled = true;
         line += ` You asked for a rematch: waiting for ${opponentName()}.`;
@@ -445,6 +457,8 @@ export function createOnline(page) {
       players.textContent = `${you}: ${NAME[me]}. ${joined ? `${opponentName(true)}: ${NAME[other(me)]}.` : ""}`.trim();
       const them = other(me);
       if (!joined || client.state !== "open") presence.textContent = ""; // not known while away
+      // the room keeps who left it (room.left): said after a reload too
+      else if ((room.left || []).includes(them)) presence.textContent = `Room closed: ${opponentName(true)} (${NAME[them]}) left the room.`;
       else if (room.connected[them]) presence.textContent = `${opponentName(true)} is here.`;
       else if (view.outcome) presence.textContent = `${opponentName(true)} has left.`;
       else {

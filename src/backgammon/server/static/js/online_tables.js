@@ -18,7 +18,8 @@
 // What the room says beside its views: a reconnection to a server that restarted (and kept
 // the room) is said so ("The server restarted; reconnected."); an opponent who leaves closes
 // the room to this page ("Room closed: ... left the room.", no rematch), from the door's
-// `left` frame, or from the room's forfeit (cause "left") after a reload.
+// `left` frame, or from the room's view (`room.left`, kept in the room: a reload, or a page
+// that was away or on another server process, still says it).
 
 import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, errorWords, request } from "./api.js";
@@ -28,7 +29,8 @@ import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
 import { showText } from "./notes.js";
 import {
-  RoomClient, SEATS_KEY, connectionWords, createRoom, forgetSeat, joinRoom, normalCode, roomInfo, storedSeat,
+  ROOM_CLOSED, RoomClient, SEATS_KEY, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
+  roomInfo, storedSeat,
 } from "./room_client.js";
 import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
@@ -928,7 +930,7 @@ export class OnlineTables {
         ? "A player who is gone (disconnected for 2 minutes, or thinking for 10 in one turn) can be claimed against: the other wins."
         : "Every wait is on the clock of the side that must act.";
       info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}. ${stall}`;
-      this.dialogError(room.open ? "" : "That game already has two players.");
+      this.dialogError(room.closed ? ROOM_CLOSED : room.open ? "" : "That game already has two players.");
       return room;
     } catch (err) {
       info.textContent = "";
@@ -990,7 +992,7 @@ export class OnlineTables {
       try {
         await joinRoom(code, name);
       } catch (err) {
-        this.dialogError(errorWords(err));
+        this.dialogError(err instanceof ApiError ? joinWords(err) : errorWords(err));
         return;
       }
     }

@@ -12,7 +12,8 @@
 //        {started, now}: a reconnection whose server started after the last answer's `now`
 //        reached a server that restarted and kept the room (`onConnection("open",
 //        {restarted: true})`). {type: "left", side}: the other seat left the room
-//        (`onLeft(side)`).
+//        (`onLeft(side)`); the room keeps it too, in every view after (`room.left`, the
+//        sides that left), so a page reloaded or away at the time learns it there.
 //
 // Patches: the hello asks for them, so each connection's first view comes whole and every
 // later one as {type: "patch", patch, round?, rematch?, ref?}: a JSON Patch (RFC 6902: add,
@@ -140,7 +141,18 @@ export async function createRoom({ game, settings = {}, timeControl = "none", si
   return made;
 }
 
-/** What a guest sees before joining: {code, game, settings, time_control, names, open}. */
+/** What a page says of a room whose host left before anyone joined (`closed` in `roomInfo`'s
+ * answer; a join is refused with `room_closed`). */
+export const ROOM_CLOSED = "That game was closed by its host: ask them for a new invitation.";
+
+/** Words for a refused join: `room_closed` in the page's words, else the server's. */
+export function joinWords(err) {
+  if (err && err.code === "room_closed") return ROOM_CLOSED;
+  return err && typeof err.message === "string" ? err.message : String(err);
+}
+
+/** What a guest sees before joining: {code, game, settings, time_control, names, open,
+ * closed} (`closed`: its host left before anyone joined; `open`: a seat is free to take). */
 export function roomInfo(code) {
   return request("GET", roomPath(code));
 }
