@@ -413,7 +413,7 @@ class TableMatch:
             names=words,
             mine=mine,
             session_over=self.over,
-            to_act=me if game.phase is Phase.OPENING else None,
+            to_act=None,  # (at the opening nobody is on roll: both throw)
             history_names=listed,
             shared=self._shared,
         )

@@ -43,6 +43,11 @@ def test_two_computers_play_a_game_to_the_end_and_the_record_rebuilds_it() -> No
 def test_the_gate_and_the_engine_refuse_and_nothing_changes() -> None:
     table = Table(RULES, {"length": 3}, seed=5)
     assert table.view()["to_act"] == ["black", "white"]  # either side throws the opening roll
+    # ... and the game's own part names nobody on roll, from either side (as the local door)
+    assert [table.view(side)["state"]["to_act"] for side in ("white", "black", None)] == [
+        None, None, None]
+    assert [table.view(side)["state"]["can"]["roll"] for side in ("white", "black")] == [
+        True, True]
     table.act("black", {"type": "roll"})
     mover = table.view()["to_act"][0]
     other = "white" if mover == "black" else "black"

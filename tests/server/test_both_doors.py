@@ -100,8 +100,6 @@ def _same_view(local: dict[str, Any], seats: RoomSeats, local_log: dict[str, Any
     view = seats.views[actor]
     online = view["state"]
     for key in SHARED:
-        if key == "to_act" and local["phase"] == "opening":
-            continue  # (the room's view names White here, the local door nobody)
         assert _shown(key, online[key]) == _shown(key, local[key]), (key, online[key],
                                                                      local[key])
     if local["phase"] != "opening":  # (the room's opening is thrown by the pages themselves)
