@@ -230,7 +230,8 @@ def test_a_room_nobody_joined_keeps_its_free_seat_and_its_invitation(tmp_path: P
         "code": code, "game": "backgammon",
         "settings": {"length": 0, "cube": True, "gammons": True, "jacoby": True,
                      "beavers": True, "single": False},
-        "time_control": "none", "names": {"white": "Ann", "black": ""}, "open": True}
+        "time_control": "none", "names": {"white": "Ann", "black": ""}, "open": True,
+        "closed": False}
     assert svc.seat_for(code, old["host_token"]) == "white"
     token, side, _ = svc.join(code, "Bob")
     assert side == "black" and svc.seat_for(code, token) == "black"
