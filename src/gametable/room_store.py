@@ -1,4 +1,4 @@
-"""Online rooms saved in SQLite (standard library :mod:`sqlite3`), for every game.
+"""Online rooms saved in SQLite (opened by :class:`gametable.sqlite.Database`), for every game.
 
 A room is stored as a **snapshot and the steps since**, written before the door relays each
 accepted message:
@@ -21,10 +21,12 @@ expected version is not the stored one is refused (:class:`StaleRoomError`), so 
 never both win.
 
 The WAL is checkpointed off the writer's thread: the writing connection never checkpoints by
-itself (``wal_autocheckpoint`` off); every :data:`CHECKPOINT_EVERY` writes a worker thread
-runs a passive checkpoint on a connection of its own, which blocks no writer, then copies what
-was written meanwhile (a few pages) with the writers held, so that the next write starts the
-WAL over: a WAL that writes keep growing is never checkpointed whole, and never starts over.
+itself (``wal_autocheckpoint`` off, an option of :class:`~gametable.sqlite.Database`); every
+:data:`CHECKPOINT_EVERY` writes a worker thread runs a passive checkpoint on a connection of
+its own, which blocks no writer, then copies what was written meanwhile (a few pages) with
+the writers held (the :class:`~gametable.sqlite.Database`'s lock), so that the next write
+starts the WAL over: a WAL that writes keep growing is never checkpointed whole, and never
+starts over.
 
 What is stored is bounded: one record (a snapshot, or a step) at most ``max_record_bytes``; a
 write past it is refused with :class:`RoomStoreFullError` and nothing is written.
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from gametable.errors import TableError
+from gametable.sqlite import Database
 
 #: The most bytes one room's record may hold.
 DEFAULT_MAX_RECORD_BYTES: Final = 2 * 1024 * 1024
@@ -134,23 +137,18 @@ class RoomStore:
         checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> None:
         self._path = str(path)
-        self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
-        self._lock = threading.Lock()
         self.max_record_bytes = max_record_bytes
         self._memory = self._path == ":memory:" or self._path.startswith("file::memory:")
         self.checkpoint_every = 0 if self._memory else max(0, checkpoint_every)
+        # the writer never checkpoints by itself when the worker does (wal_autocheckpoint 0)
+        self._database = Database(self._path, _SCHEMA,
+                                  wal_autocheckpoint=0 if self.checkpoint_every else None)
+        self._db, self._lock = self._database.conn, self._database.lock
         self._writes = 0
         self._checkpointing: threading.Thread | None = None
         self._checkpoint_db: sqlite3.Connection | None = None
         #: Checkpoints run, and how many failed (logged by nobody: the next one tries again).
         self.checkpoints = 0
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            if self.checkpoint_every:
-                self._db.execute("PRAGMA wal_autocheckpoint=0")
-            for statement in _SCHEMA:
-                self._db.execute(statement)
 
     def _checked(self, text: str, what: str) -> None:
         size = len(text.encode())
@@ -172,8 +170,8 @@ class RoomStore:
         text = json.dumps(record, separators=(",", ":"))
         self._checked(text, "record")
         now = time.time()
-        with self._lock:
-            if version == 1:
+        if version == 1:
+            with self._lock:
                 try:
                     self._db.execute(
                         "INSERT INTO table_rooms (code, game, owner, created_at, updated_at,"
@@ -183,21 +181,16 @@ class RoomStore:
                 except sqlite3.IntegrityError:
                     raise StaleRoomError(f"room {code} exists already") from None
                 self._wrote()
-                return text
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = self._db.execute(
-                    "UPDATE table_rooms SET updated_at = :now, version = :version,"
-                    f" record = :record WHERE code = :code AND {_AT_PREVIOUS}",
-                    {"now": now, "version": version, "record": text, "code": code},
-                )
-                if cursor.rowcount != 1:
-                    raise StaleRoomError(f"room {code} is not at version {version - 1}")
-                self._db.execute("DELETE FROM table_room_steps WHERE code = ?", (code,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            return text
+        with self._database.transaction() as db:
+            cursor = db.execute(
+                "UPDATE table_rooms SET updated_at = :now, version = :version,"
+                f" record = :record WHERE code = :code AND {_AT_PREVIOUS}",
+                {"now": now, "version": version, "record": text, "code": code},
+            )
+            if cursor.rowcount != 1:
+                raise StaleRoomError(f"room {code} is not at version {version - 1}")
+            db.execute("DELETE FROM table_room_steps WHERE code = ?", (code,))
             self._wrote()
         return text
 
@@ -287,15 +280,9 @@ class RoomStore:
 
     def delete(self, code: str) -> None:
         """Forget a room (its snapshot and its steps)."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM table_room_steps WHERE code = ?", (code,))
-                self._db.execute("DELETE FROM table_rooms WHERE code = ?", (code,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._database.transaction() as db:
+            db.execute("DELETE FROM table_room_steps WHERE code = ?", (code,))
+            db.execute("DELETE FROM table_rooms WHERE code = ?", (code,))
 
     def close(self) -> None:
         """Close the database connections (a checkpoint running is waited for)."""
@@ -306,4 +293,4 @@ class RoomStore:
             if self._checkpoint_db is not None:
                 self._checkpoint_db.close()
                 self._checkpoint_db = None
-            self._db.close()
+        self._database.close()

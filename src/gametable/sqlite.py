@@ -16,6 +16,9 @@ one at a time. :class:`Database` opens that connection the same way for all of t
 * ``synchronous=NORMAL`` (the connection's): in WAL mode a commit is not synced to disk until
   the next checkpoint. The file cannot be corrupted; a power cut (not a crash of the
   process) may lose the last commits. The records kept here are worth a faster write.
+* ``wal_autocheckpoint`` when a store asks for it (the connection's): 0 for a store that
+  checkpoints the WAL itself, off its writers' thread (:class:`gametable.room_store.RoomStore`),
+  so that no commit pays for a checkpoint.
 * The schema: the store's statements (``CREATE TABLE IF NOT EXISTS ...``, or a function that
   also upgrades an older file), run in one transaction when the file is opened.
 
@@ -54,6 +57,8 @@ class Database:
         check: run first, on the bare connection (for a store that refuses a file before
             changing it); what it raises is raised.
         busy_timeout: seconds a statement waits for another connection's lock.
+        wal_autocheckpoint: the connection's ``PRAGMA wal_autocheckpoint`` (pages of WAL
+            after which a commit checkpoints it; 0: never), or None for SQLite's own (1000).
 
     Raises:
         sqlite3.Error: the file cannot be opened, or is not an SQLite database (the
@@ -63,7 +68,8 @@ class Database:
 
     def __init__(self, path: str | Path, setup: Setup = (), *,
                  check: Callable[[sqlite3.Connection], None] | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT,
+                 wal_autocheckpoint: int | None = None) -> None:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -77,6 +83,8 @@ class Database:
                 if self.path != ":memory:":
                     self.conn.execute("PRAGMA journal_mode=WAL")
                 self.conn.execute("PRAGMA synchronous=NORMAL")
+                if wal_autocheckpoint is not None:
+                    self.conn.execute(f"PRAGMA wal_autocheckpoint={int(wal_autocheckpoint)}")
             with self.transaction() as conn:
                 if callable(setup):
                     setup(conn)

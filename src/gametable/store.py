@@ -1,6 +1,6 @@
-"""Tables saved in SQLite (standard library :mod:`sqlite3`): each table is one row holding its
-record (:meth:`gametable.table.Table.to_record`), written whole after every action in one
-transaction, so a table survives a reload and a server restart.
+"""Tables saved in SQLite (opened by :class:`gametable.sqlite.Database`): each table is one row
+holding its record (:meth:`gametable.table.Table.to_record`), written whole after every action
+in one transaction, so a table survives a reload and a server restart.
 
 What is stored is bounded: one record at most ``max_record_bytes``; a save past it is refused
 with :class:`TableStoreFullError` and the row keeps the last record saved.
@@ -9,14 +9,13 @@ with :class:`TableStoreFullError` and the row keeps the last record saved.
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from gametable.errors import TableError
+from gametable.sqlite import Database
 
 #: The most bytes one table's record may hold.
 DEFAULT_MAX_RECORD_BYTES: Final = 2 * 1024 * 1024
@@ -60,12 +59,8 @@ class TableStore:
     def __init__(
         self, path: str | Path, *, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES
     ) -> None:
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._lock = threading.Lock()
+        self._db = Database(path, (_SCHEMA,))
         self.max_record_bytes = max_record_bytes
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(_SCHEMA)
 
     def save(self, stored: StoredTable) -> None:
         """Write a table's row (insert or replace), in one transaction.
@@ -80,24 +75,22 @@ class TableStore:
                 f"more than {self.max_record_bytes}"
             )
         now = time.time()
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO tables (id, game, token_hash, owner, created_at, updated_at, record)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
-                " updated_at = excluded.updated_at, record = excluded.record",
-                (stored.id, stored.game, stored.token_hash, stored.owner, now, now, text),
-            )
+        self._db.write(
+            "INSERT INTO tables (id, game, token_hash, owner, created_at, updated_at, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET"
+            " updated_at = excluded.updated_at, record = excluded.record",
+            (stored.id, stored.game, stored.token_hash, stored.owner, now, now, text),
+        )
 
     def load(self, table_id: str) -> StoredTable | None:
         """The row of ``table_id``, or None. A record that is not a JSON object reads as
         ``{}`` (the caller refuses it when it rebuilds the table)."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, token_hash, owner, record FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-        if row is None:
+        rows = self._db.read(
+            "SELECT id, game, token_hash, owner, record FROM tables WHERE id = ?", (table_id,)
+        )
+        if not rows:
             return None
+        row = rows[0]
         try:
             record = json.loads(row[4])
         except ValueError:
@@ -108,13 +101,9 @@ class TableStore:
 
     def count_by_owner(self, owner: str | None) -> int:
         """How many tables ``owner`` (a client address) has made."""
-        with self._lock:
-            (count,) = self._db.execute(
-                "SELECT COUNT(*) FROM tables WHERE owner IS ?", (owner,)
-            ).fetchone()
+        ((count,),) = self._db.read("SELECT COUNT(*) FROM tables WHERE owner IS ?", (owner,))
         return int(count)
 
     def close(self) -> None:
         """Close the database connection."""
-        with self._lock:
-            self._db.close()
+        self._db.close()

@@ -93,3 +93,46 @@ def test_check_refuses_a_file_before_anything_is_written(tmp_path: Path) -> None
     junk.write_bytes(b"not a database at all" * 100)
     with pytest.raises(sqlite3.DatabaseError):
         Database(junk, SCHEMA)
+
+
+def test_a_store_may_turn_the_connections_autocheckpoint_off(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    plain = Database(path, SCHEMA)
+    assert plain.read("PRAGMA wal_autocheckpoint") == [(1000,)]  # SQLite's own
+    off = Database(path, SCHEMA, wal_autocheckpoint=0)  # (the connection's, not the file's)
+    assert off.read("PRAGMA wal_autocheckpoint") == [(0,)]
+    assert plain.read("PRAGMA wal_autocheckpoint") == [(1000,)]
+    off.close()
+    plain.close()
+
+
+def test_the_table_and_room_stores_open_their_file_through_it(tmp_path: Path) -> None:
+    from gametable.room_store import RoomStore
+    from gametable.store import StoredTable, TableStore
+
+    path = tmp_path / "server.sqlite3"
+    tables = TableStore(path)
+    rooms = RoomStore(path)
+    unchecked = RoomStore(path, checkpoint_every=0)
+    for store in (tables, rooms, unchecked):
+        db = store._db if isinstance(store, TableStore) else store._database
+        assert isinstance(db, Database)
+        assert db.read("PRAGMA journal_mode") == [("wal",)]
+        assert db.read("PRAGMA synchronous") == [(1,)]
+        assert db.read("PRAGMA busy_timeout") == [(int(BUSY_TIMEOUT * 1000),)]
+    # the room store's writer never checkpoints by itself (its worker does), unless told to
+    assert rooms._database.read("PRAGMA wal_autocheckpoint") == [(0,)]
+    assert unchecked._database.read("PRAGMA wal_autocheckpoint") == [(1000,)]
+    assert rooms._lock is rooms._database.lock  # the checkpoint holds the writers by it
+    tables.save(StoredTable("t1", "checkers", "h" * 64, "10.0.0.1", {"n": 1}))
+    assert tables.load("t1") == StoredTable("t1", "checkers", "h" * 64, "10.0.0.1", {"n": 1})
+    assert tables.load("t2") is None and tables.count_by_owner("10.0.0.1") == 1
+    rooms.save("ROOMCODE", "checkers", None, 1, {"v": 1})
+    rooms.append("ROOMCODE", 2, '{"s":1}')
+    rooms.save("ROOMCODE", "checkers", None, 3, {"v": 3})
+    assert [(r.code, r.version, r.record, r.steps) for r in unchecked.load_all()] == [
+        ("ROOMCODE", 3, {"v": 3}, ())]
+    rooms.delete("ROOMCODE")
+    assert unchecked.load_all() == []
+    for store in (tables, rooms, unchecked):
+        store.close()
