@@ -44,7 +44,7 @@ from pydantic import BaseModel, Field
 from gametable.errors import ActionRefused
 from gametable.outbox import Outbox
 from gametable.room import Outgoing
-from gametable.rooms import RoomService
+from gametable.rooms import MissCounter, RoomService, misses_refused
 from gametable.seam import Side, other
 from gametable.wire import error_message, left_message, parse_message, server_info, view_patch
 
@@ -269,7 +269,10 @@ MAX_TRACKED: Final = 10_000
 
 
 class MissLimiter:
-    """Counts each client address's lookups of rooms that do not exist (``not_found``).
+    """Counts each client address's lookups of rooms that do not exist (``not_found``), in
+    this process (:class:`~gametable.rooms.MissCounter`; rooms shared by several processes
+    count them in Redis instead: :meth:`RoomService.miss_counter
+    <gametable.rooms.RoomService.miss_counter>`).
 
     Args:
         limit: misses allowed in ``window`` seconds.
@@ -284,7 +287,7 @@ class MissLimiter:
         self._now = now
         self._misses: dict[str, list[float]] = {}
 
-    def check(self, address: str | None) -> None:
+    async def check(self, address: str | None) -> None:
         """Refuse ``address`` (None: not limited) while it has used up its misses.
 
         Raises:
@@ -299,14 +302,9 @@ class MissLimiter:
             return
         self._misses[address] = recent
         if len(recent) >= self.limit:
-            wait = self.window - (now - recent[0])
-            raise ActionRefused(
-                "rate_limited",
-                f"{len(recent)} rooms asked for from your address do not exist: check the "
-                f"code, and try again in {max(1, round(wait))} s",
-            )
+            raise misses_refused(len(recent), self.window - (now - recent[0]))
 
-    def note(self, address: str | None) -> None:
+    async def note(self, address: str | None) -> None:
         """Count a miss of ``address``."""
         if address is None:
             return
@@ -315,19 +313,25 @@ class MissLimiter:
             del self._misses[next(iter(self._misses))]
 
 
-def router(hub: RoomHub, misses: MissLimiter | None = None) -> APIRouter:
+def router(hub: RoomHub, misses: MissCounter | None = None) -> APIRouter:
     """The routes of the rooms' door (``misses``: the limit on lookups of rooms that do not
-    exist, per client address; a fresh :class:`MissLimiter` by default)."""
+    exist, per client address; by default the service's
+    (:meth:`~gametable.rooms.RoomService.miss_counter`: one count in Redis for all the
+    processes sharing the rooms), else a fresh :class:`MissLimiter` of this process)."""
     api = APIRouter(tags=["rooms"])
     service = hub.service
-    limiter = misses if misses is not None else MissLimiter()
+    limiter: MissCounter
+    if misses is not None:
+        limiter = misses
+    else:
+        limiter = service.miss_counter(MAX_MISSES, MISS_WINDOW) or MissLimiter()
 
     def _address(request: Request) -> str | None:
         return request.client.host if request.client is not None else None
 
-    def _missed(error: ActionRefused, address: str | None) -> JSONResponse:
+    async def _missed(error: ActionRefused, address: str | None) -> JSONResponse:
         if error.code == "not_found":
-            limiter.note(address)
+            await limiter.note(address)
         return _refusal(error)
 
     @api.post("/api/rooms", status_code=201, summary="Make an online room for a game")
@@ -360,19 +364,19 @@ def router(hub: RoomHub, misses: MissLimiter | None = None) -> APIRouter:
     async def info(code: RoomCode, request: Request) -> Any:
         address = _address(request)
         try:
-            limiter.check(address)
+            await limiter.check(address)
             return await service.room_details(code)
         except ActionRefused as error:
-            return _missed(error, address)
+            return await _missed(error, address)
 
     @api.post("/api/rooms/{code}/join", summary="Take the free seat of a room")
     async def join(code: RoomCode, body: JoinRoom, request: Request) -> Any:
         address = _address(request)
         try:
-            limiter.check(address)
+            await limiter.check(address)
             code, token, side, out, view = await service.join_room(code, body.name)
         except ActionRefused as error:
-            return _missed(error, address)
+            return await _missed(error, address)
         hub.dispatch(code, out)
         return {"code": code, "token": token, "side": side, "view": view}
 
@@ -381,7 +385,7 @@ def router(hub: RoomHub, misses: MissLimiter | None = None) -> APIRouter:
         await websocket.accept()
         connection = _Connection(websocket)
         try:
-            await _serve(hub, connection, code.upper()[:16])
+            await _serve(hub, connection, code.upper()[:16], limiter)
         finally:
             await hub.detach(connection)
             connection.close()
@@ -391,9 +395,14 @@ def router(hub: RoomHub, misses: MissLimiter | None = None) -> APIRouter:
     return api
 
 
-async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
+async def _serve(hub: RoomHub, connection: _Connection, code: str,
+                 misses: MissCounter) -> None:
+    """Serve one connection; its hello counts against its address's ``misses`` (a room
+    that does not exist, a hello to it refused ``not_found``, is one: else a hello with any
+    token would tell which codes exist, ``not_your_room``, at no cost)."""
     websocket = connection.websocket
     service = hub.service
+    address = websocket.client.host if websocket.client is not None else None
     while not connection.closing:
         try:
             if connection.side is None:
@@ -415,7 +424,13 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
             if connection.side is None:
                 if message["type"] != "hello":
                     raise ActionRefused("hello_first", "say hello with your seat's token first")
-                side = await service.open_seat(code, message["token"])
+                await misses.check(address)
+                try:
+                    side = await service.open_seat(code, message["token"])
+                except ActionRefused as error:
+                    if error.code == "not_found":
+                        await misses.note(address)
+                    raise
                 connection.patches = message.get("patch", False)
                 await hub.attach(code, side, connection)
                 continue
@@ -441,12 +456,12 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str) -> None:
         except ActionRefused as error:
             connection.send(error_message(error, ref if error.ref is None else error.ref))
             if connection.side is None and error.code in (
-                "not_found", "not_your_room", "room_not_restored"
+                "not_found", "not_your_room", "room_not_restored", "rate_limited"
             ):
                 connection.close(CLOSE_REFUSED)
 
 
-def install(app: FastAPI, service: RoomService, misses: MissLimiter | None = None) -> RoomHub:
+def install(app: FastAPI, service: RoomService, misses: MissCounter | None = None) -> RoomHub:
     """Mount the rooms' door on ``app`` (``misses``: see :func:`router`); returns its hub."""
     hub = RoomHub(service)
     app.state.rooms = hub

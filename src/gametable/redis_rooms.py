@@ -22,7 +22,11 @@ What Redis holds, under a prefix (default ``gt:``; ``{code}`` is the room's code
 * ``bell:{code}`` (pub/sub channel): rung after each entry, with the version stored
   (``seat`` for a seat's entry) only so that a process need not read its own steps back.
 * ``rooms`` and ``owner:{address}`` (sorted sets, score = expiry): the server-wide and
-  per-address room counts; ``deadlines`` (sorted set, score = wall-clock instant of the next
+  per-address room counts; ``made:{address}`` (score = when), ``waiting:{address}`` (score =
+  until when a room nobody has joined counts) and ``misses:{address}`` (score = when): an
+  address's rooms made in the last minute, its rooms nobody has joined and its lookups of
+  rooms that do not exist, one count for every process (the create script, the act script
+  and :class:`SharedMisses`); ``deadlines`` (sorted set, score = wall-clock instant of the next
   flag); ``outages`` (sorted set of ``START|END|PROCESS``, score = END: the windows a process
   could not reach Redis, wall clock, kept as long as a room may live).
 
@@ -83,16 +87,25 @@ from gametable.errors import ActionRefused, TableError
 from gametable.room import CLAIM_AFTER, THINK_AFTER, Outgoing, Room
 from gametable.room_store import DEFAULT_MAX_RECORD_BYTES, StaleRoomError
 from gametable.rooms import (
+    CREATE_WINDOW,
     DEFAULT_CREATE_RATE,
     DEFAULT_MAX_PER_OWNER,
+    DEFAULT_MAX_ROOM_BYTES,
+    DEFAULT_MAX_ROOM_MESSAGES,
     DEFAULT_MAX_ROOMS,
     DEFAULT_MAX_WAITING,
     IDLE_EXPIRY,
     OVER_EXPIRY,
+    WAITING_EXPIRY,
+    MissCounter,
     RoomService,
     check_name,
+    check_room_space,
+    creations_refused,
+    misses_refused,
     new_code,
     room_info,
+    waiting_refused,
 )
 from gametable.seam import SIDES, GameRules, Side, other
 
@@ -124,9 +137,10 @@ MAX_CONNECTIONS: Final = 256
 POOL_TIMEOUT: Final = 5.0
 
 _ACT: Final = """
--- KEYS: room, events, deadlines, rooms, owner, seats
+-- KEYS: room, events, deadlines, rooms, owner, seats, owner's rooms nobody has joined
 -- ARGV: expected version, record, event, ttl, deadline ('' none), code, saved_at, over,
---       maxlen, bell, token_white, token_black, swap the seats' marks ('1': a rematch)
+--       maxlen, bell, token_white, token_black, swap the seats' marks ('1': a rematch),
+--       '1': the room no longer waits for a guest (joined or closed)
 local stored = redis.call('HGET', KEYS[1], 'version')
 if not stored then return {'missing'} end
 if tonumber(stored) ~= tonumber(ARGV[1]) then return {'stale', stored} end
@@ -134,6 +148,9 @@ local version = tonumber(stored) + 1
 redis.call('HSET', KEYS[1], 'version', version, 'record', ARGV[2], 'saved_at', ARGV[7],
            'over', ARGV[8], 'token_white', ARGV[11], 'token_black', ARGV[12],
            'deadline', ARGV[5])
+if ARGV[14] == '1' then
+  redis.call('ZREM', KEYS[7], ARGV[6])
+end
 if ARGV[13] == '1' then
   local white = redis.call('HGET', KEYS[6], 'white')
   local black = redis.call('HGET', KEYS[6], 'black')
@@ -160,16 +177,34 @@ return {'ok', id, version}
 """
 
 _CREATE: Final = """
--- KEYS: room, events, rooms, owner
+-- KEYS: room, events, rooms, owner, owner's rooms made (score: when), owner's rooms nobody
+--       has joined (score: until when they count)
 -- ARGV: record, game, owner, ttl, max rooms, max per owner, code, saved_at, event, maxlen,
---       bell, token_white, token_black
+--       bell, token_white, token_black, '1': the owner's limits apply, wall clock now,
+--       the creation window, rooms made in it at most, rooms nobody has joined at most,
+--       seconds such a room counts
 local now = tonumber(redis.call('TIME')[1])
+local limited = ARGV[14] == '1'
+local wall = tonumber(ARGV[15])
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'exists'} end
+if limited then
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', wall - tonumber(ARGV[16]))
+  local made = redis.call('ZCARD', KEYS[5])
+  if made >= tonumber(ARGV[17]) then
+    local first = redis.call('ZRANGE', KEYS[5], 0, 0, 'WITHSCORES')
+    return {'rate_limited', made, first[2]}
+  end
+end
 if redis.call('ZCOUNT', KEYS[3], now, '+inf') >= tonumber(ARGV[5]) then
   return {'too_many_rooms'}
 end
 if KEYS[4] ~= KEYS[3] and redis.call('ZCOUNT', KEYS[4], now, '+inf') >= tonumber(ARGV[6]) then
   return {'too_many_owner'}
+end
+if limited then
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', wall)
+  local waiting = redis.call('ZCARD', KEYS[6])
+  if waiting >= tonumber(ARGV[18]) then return {'waiting', waiting} end
 end
 local ttl = tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -185,8 +220,29 @@ if KEYS[4] ~= KEYS[3] then
   redis.call('ZADD', KEYS[4], now + ttl, ARGV[7])
   redis.call('EXPIRE', KEYS[4], ttl)
 end
+if limited then
+  redis.call('ZADD', KEYS[5], wall, ARGV[7])
+  redis.call('EXPIRE', KEYS[5], math.ceil(tonumber(ARGV[16])) + 1)
+  redis.call('ZADD', KEYS[6], wall + tonumber(ARGV[19]), ARGV[7])
+  redis.call('EXPIRE', KEYS[6], math.ceil(tonumber(ARGV[19])) + 1)
+end
 redis.call('PUBLISH', ARGV[11], 1)
 return {'ok', id}
+"""
+
+_MISSES: Final = """
+-- KEYS: the address's misses (sorted set, score: when)
+-- ARGV: wall clock now, the window, '1': count one more (else only read), misses kept at
+--       most, the new miss's member (unique)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+if ARGV[3] == '1' then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[5])
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
+  redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])) + 1)
+end
+local count = redis.call('ZCARD', KEYS[1])
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {count, first[2] or ''}
 """
 
 _SEAT: Final = """
@@ -240,6 +296,7 @@ class LoadedRoom:
     seats: dict[str, str]
     last_id: str
     outages: list[tuple[float, float]] = field(default_factory=list)
+    size: int = 0  # the stored record's bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +355,7 @@ class RedisRoomStore:
         self._act = self.redis.register_script(_ACT)
         self._create = self.redis.register_script(_CREATE)
         self._seat = self.redis.register_script(_SEAT)
+        self._misses = self.redis.register_script(_MISSES)
 
     # ---------------------------------------------------------------- keys
 
@@ -324,13 +382,32 @@ class RedisRoomStore:
     def _owner_key(self, owner: str | None) -> str:
         return f"{self.prefix}rooms" if owner is None else f"{self.prefix}owner:{owner}"
 
+    def _made_key(self, owner: str | None) -> str:
+        """The address's rooms made lately (sorted set, score: the wall-clock instant)."""
+        return f"{self.prefix}made:{owner or ''}"
+
+    def _waiting_key(self, owner: str | None) -> str:
+        """The address's rooms nobody has joined (sorted set, score: until when they
+        count)."""
+        return f"{self.prefix}waiting:{owner or ''}"
+
+    def misses_key(self, address: str) -> str:
+        """The address's lookups of rooms that do not exist (sorted set, score: when)."""
+        return f"{self.prefix}misses:{address}"
+
     # ---------------------------------------------------------------- writes
 
-    def _encoded(self, record: Mapping[str, Any]) -> str:
+    def encoded(self, record: Mapping[str, Any]) -> str:
+        """``record`` as stored (compact JSON, ASCII).
+
+        Raises:
+            ActionRefused: ``room_full``: it would pass ``max_record_bytes``.
+        """
         text = json.dumps(record, separators=(",", ":"))
-        if len(text.encode()) > self.max_record_bytes:
+        if len(text) > self.max_record_bytes:
             raise ActionRefused(
-                "too_large", f"the room's record would pass {self.max_record_bytes} bytes"
+                "room_full", f"this room holds all a room may store ({self.max_record_bytes:,}"
+                " bytes): start a new room to play on",
             )
         return text
 
@@ -345,27 +422,44 @@ class RedisRoomStore:
         max_rooms: int,
         max_per_owner: int,
         saved_at: float,
+        create_rate: int | None = None,
+        create_window: float = CREATE_WINDOW,
+        max_waiting: int = DEFAULT_MAX_WAITING,
+        waiting_expiry: float = WAITING_EXPIRY,
     ) -> str:
         """Store a new room at version 1 (its ``create`` event in its stream); returns the
-        event's stream id.
+        event's stream id. With a ``create_rate`` (None: a room moved here, not made by a
+        client: neither limited nor counted) and an ``owner`` (a client address), the
+        address's limits are checked in the same script, one count for every process: at
+        most ``create_rate`` rooms made in ``create_window`` seconds (by ``saved_at``, the
+        wall clock) and ``max_waiting`` rooms nobody has joined (each counted until a guest
+        joins it, it is closed, or ``waiting_expiry`` seconds after it was made).
 
         Raises:
             ActionRefused: ``too_many_rooms`` (the server's or the address's share),
-                ``too_large``.
+                ``rate_limited`` (the address's rate, or its rooms nobody has joined),
+                ``room_full`` (the record is too large).
             StaleRoomError: the code is taken.
             RoomStoreUnavailable: Redis did not answer.
         """
-        text = self._encoded(record)
+        text = self.encoded(record)
         tokens = record.get("tokens", {})
         args = [text, game, owner or "", ttl, max_rooms, max_per_owner, code, repr(saved_at),
                 json.dumps({"kind": "create"}), self.stream_length, self.bell(code),
-                tokens.get("white") or "", tokens.get("black") or ""]
+                tokens.get("white") or "", tokens.get("black") or "",
+                "0" if owner is None or create_rate is None else "1", repr(saved_at),
+                repr(create_window), create_rate or 0, max_waiting, repr(waiting_expiry)]
         keys = [self.room_key(code), self.events_key(code), f"{self.prefix}rooms",
-                self._owner_key(owner)]
+                self._owner_key(owner), self._made_key(owner), self._waiting_key(owner)]
         answer = await self._call(self._create(keys=keys, args=args))
         status = _text(answer[0])
         if status == "exists":
             raise StaleRoomError(f"room {code} exists already")
+        if status == "rate_limited":
+            made, first = int(answer[1]), float(_text(answer[2]))
+            raise creations_refused(made, create_window, create_window - (saved_at - first))
+        if status == "waiting":
+            raise waiting_refused(int(answer[1]))
         if status == "too_many_rooms":
             raise ActionRefused("too_many_rooms", "the server has no room for another game")
         if status == "too_many_owner":
@@ -387,6 +481,8 @@ class RedisRoomStore:
         saved_at: float,
         over: bool,
         swap_seats: bool = False,
+        waiting: bool = True,
+        encoded: str | None = None,
     ) -> str:
         """Store ``record`` as the room's ``version`` (one more than the stored one), append
         ``event`` to its stream, refresh its TTLs, set its flag deadline (wall clock) and ring
@@ -396,19 +492,24 @@ class RedisRoomStore:
 
         Raises:
             StaleRoomError: the stored version is not ``version - 1``; nothing written.
-            ActionRefused: ``not_found`` (the room expired), ``too_large``.
+            ActionRefused: ``not_found`` (the room expired), ``room_full`` (the record is
+                too large).
             RoomStoreUnavailable: Redis did not answer; nothing written, or all of it (the
                 script ran but its answer was lost: the next action sees the version).
+
+        ``waiting`` False (a guest joined, or the room was closed) takes the room off its
+        owner's rooms nobody has joined; ``encoded``: ``record`` as :meth:`encoded` made it.
         """
-        text = self._encoded(record)
+        text = self.encoded(record) if encoded is None else encoded
         tokens = record.get("tokens", {})
         keys = [self.room_key(code), self.events_key(code), f"{self.prefix}deadlines",
-                f"{self.prefix}rooms", self._owner_key(owner), self.seats_key(code)]
+                f"{self.prefix}rooms", self._owner_key(owner), self.seats_key(code),
+                self._waiting_key(owner)]
         args = [version - 1, text, json.dumps(event, separators=(",", ":")), ttl,
                 "" if deadline is None else repr(deadline), code, repr(saved_at),
                 1 if over else 0, self.stream_length, self.bell(code),
                 tokens.get("white") or "", tokens.get("black") or "",
-                "1" if swap_seats else "0"]
+                "1" if swap_seats else "0", "0" if waiting or owner is None else "1"]
         answer = await self._call(self._act(keys=keys, args=args))
         status = _text(answer[0])
         if status == "missing":
@@ -454,6 +555,25 @@ class RedisRoomStore:
             )
         await self._call(pipe.execute())
 
+    async def misses(
+        self, address: str, instant: float, window: float, *, note: bool = False,
+        keep: int = 64,
+    ) -> tuple[int, float | None]:
+        """The lookups of rooms that do not exist that ``address`` made in the ``window``
+        seconds before ``instant`` (wall clock), one more counted first with ``note`` (the
+        latest ``keep`` kept): ``(how many, the instant of the oldest)``. One script.
+
+        Raises:
+            RoomStoreUnavailable: Redis did not answer.
+        """
+        answer = await self._call(self._misses(
+            keys=[self.misses_key(address)],
+            args=[repr(instant), repr(window), "1" if note else "0", keep,
+                  f"{instant!r}|{secrets.token_hex(6)}"],
+        ))  # fmt: skip
+        first = _text(answer[1])
+        return int(answer[0]), float(first) if first else None
+
     # ---------------------------------------------------------------- reads
 
     async def load(self, code: str) -> LoadedRoom | None:
@@ -487,6 +607,7 @@ class RedisRoomStore:
             {_text(k): _text(v) for k, v in seats.items()},
             _text(last[0][0]) if last else "0-0",
             _windows(outages),
+            len(data["record"]),
         )
 
     async def version(self, code: str) -> int | None:
@@ -689,6 +810,9 @@ class _Held:
     record_at: float = 0.0
     record_version: int = 0
     tail: list[dict[str, Any]] = field(default_factory=list)
+    #: Bytes of the last record this copy stored or read (the stored one may be larger
+    #: since: its events applied here; the next store measures it).
+    size: int = 0
 
     def held_here(self) -> bool:
         return any(self.local.values())
@@ -705,7 +829,18 @@ class SharedRoomService(RoomService):
             tests: the same fake for every process).
         process: this process's name in the seats' marks (default: a random one).
         create_rate, max_waiting: an address's rate of making rooms and its rooms nobody has
-            joined (:class:`~gametable.rooms.RoomService`'s, checked by this process).
+            joined (:class:`~gametable.rooms.RoomService`'s), counted in Redis for every
+            process (the create script), as are the lookups of rooms that do not exist
+            (:meth:`miss_counter`); a room nobody has joined counts ``waiting_expiry``
+            seconds from when it was made at most.
+        max_room_messages, max_room_bytes: what one room takes (``room_full`` past them:
+            :func:`~gametable.rooms.check_room_space`; its record is what is stored, the
+            games before its rematch included). What one address's rooms store is bounded
+            by ``max_per_owner`` rooms (the rooms counted in Redis, finished ones too, until
+            they expire) times ``max_room_bytes`` (and the one message that passes it, then a
+            leave, a claim or a flag), with each room's stream of at most ``STREAM_LENGTH``
+            entries: no byte budget of its own is needed (the in-process service's
+            ``max_owner_bytes``, whose count of open rooms leaves finished games out).
         poll_interval, sweep_interval, presence_refresh: the background loops' periods.
 
         apply_events: take the other processes' actions into a copy by applying their
@@ -742,6 +877,9 @@ class SharedRoomService(RoomService):
         sweep_interval: float = SWEEP_INTERVAL,
         presence_refresh: float = PRESENCE_REFRESH,
         apply_events: bool = True,
+        waiting_expiry: float = WAITING_EXPIRY,
+        max_room_messages: int = DEFAULT_MAX_ROOM_MESSAGES,
+        max_room_bytes: int = DEFAULT_MAX_ROOM_BYTES,
     ) -> None:
         self._mono = now
         self._shift = 0.0
@@ -750,6 +888,8 @@ class SharedRoomService(RoomService):
             max_per_owner=max_per_owner, claim_after=claim_after, think_after=think_after,
             idle_expiry=idle_expiry,
             over_expiry=over_expiry, create_rate=create_rate, max_waiting=max_waiting,
+            waiting_expiry=waiting_expiry, max_room_messages=max_room_messages,
+            max_room_bytes=max_room_bytes,
         )
         self.redis_store = store
         self._wall = wall
@@ -859,6 +999,9 @@ class SharedRoomService(RoomService):
                 return False
             held.stored = e.version
             held.saved_at = float(e.event["at"])
+            size = e.event.get("size")
+            if isinstance(size, int):
+                held.size = size
             held.tail.append(e.event)
             self.applied += 1
         return True
@@ -904,7 +1047,7 @@ class SharedRoomService(RoomService):
         held = _Held(room, loaded.owner, loaded.version, loaded.last_id, loaded.version,
                      dict(loaded.seats), loaded.record, used=self._now(),
                      saved_at=loaded.saved_at, record_at=loaded.saved_at,
-                     record_version=loaded.version)  # fmt: skip
+                     record_version=loaded.version, size=loaded.size)  # fmt: skip
         self._presence(held)
         return held
 
@@ -941,6 +1084,7 @@ class SharedRoomService(RoomService):
                 held.last_id, held.seats, held.owner = fresh.last_id, fresh.seats, fresh.owner
                 held.record, held.record_at, held.tail = fresh.record, fresh.record_at, []
                 held.record_version, held.saved_at = fresh.record_version, fresh.saved_at
+                held.size = fresh.size
         held.used = self._now()
         return held
 
@@ -1001,12 +1145,15 @@ class SharedRoomService(RoomService):
 
         Raises:
             StaleRoomError: another process stored that version first.
-            ActionRefused: ``unavailable``, ``not_found``, ``too_large``.
+            ActionRefused: ``unavailable``, ``not_found``, ``room_full`` (the record would
+                pass the store's bound on a record).
         """
         room = held.room
         record = room.to_record()
         over = room.table.game.outcome() is not None
         record["over"] = over
+        text = self.redis_store.encoded(record)
+        event = {**event, "size": len(text)}  # the other processes' copies learn it
         ttl = int(self.over_expiry if over else self.idle_expiry)
         saved_at = self._wall()
         extra = event.get("extra")
@@ -1014,8 +1161,10 @@ class SharedRoomService(RoomService):
             code, held.owner, held.stored + 1, record, event, ttl=max(1, ttl),
             deadline=self._flag_deadline(room), saved_at=saved_at, over=over,
             swap_seats=isinstance(extra, dict) and bool(extra.get("rematch")),
+            waiting=room.free_seat() is not None and not room.closed, encoded=text,
         ))  # fmt: skip
         held.stored += 1
+        held.size = len(text)
         held.pushed = max(held.pushed, held.stored)
         held.record, held.record_at, held.record_version = record, saved_at, held.stored
         held.saved_at, held.tail = saved_at, []
@@ -1149,7 +1298,7 @@ class SharedRoomService(RoomService):
                     held.stored, held.seats = loaded.version, dict(loaded.seats)
                     held.record, held.record_at = loaded.record, loaded.saved_at
                     held.record_version, held.saved_at = loaded.version, loaded.saved_at
-                    held.tail = []
+                    held.tail, held.size = [], loaded.size
                     self.rebuilt += 1
                     marks_read = True
                 elif seated:
@@ -1346,14 +1495,19 @@ class SharedRoomService(RoomService):
             raise ActionRefused("not_found", f"no room {code!r} here")
         return held.room
 
+    def miss_counter(self, limit: int, window: float) -> MissCounter:
+        """The lookups of rooms that do not exist, counted in Redis for every process
+        sharing the rooms (``limit`` in ``window`` seconds an address)."""
+        return SharedMisses(self, limit, window)
+
     async def open_room(
         self, game: str, settings: Mapping[str, Any], time_control: str, *, name: object,
         side: str, owner: str | None,
     ) -> tuple[str, str, Side, dict[str, Any]]:
-        """Make a room in Redis (the server-wide and per-address counts checked there; the
-        address's rate of creation here, :meth:`RoomService.check_rate`)."""
+        """Make a room in Redis (the server-wide and per-address counts, the address's rate
+        of creation and its rooms nobody has joined checked there, one count for every
+        process)."""
         table, host, names = self._new_table(game, settings, time_control, name, side)
-        self.check_rate(owner)
         for _ in range(3):
             code = new_code()
             token, room = self._seated_room(code, table, host, names, time_control)
@@ -1364,14 +1518,15 @@ class SharedRoomService(RoomService):
                 last_id = await self._store(self.redis_store.create(
                     code, table.rules.name, owner, record, ttl=int(self.idle_expiry),
                     max_rooms=self.max_rooms, max_per_owner=self.max_per_owner,
-                    saved_at=saved_at,
+                    saved_at=saved_at, create_rate=self.create_rate,
+                    create_window=CREATE_WINDOW, max_waiting=self.max_waiting,
+                    waiting_expiry=self.waiting_expiry,
                 ))  # fmt: skip
             except StaleRoomError:
                 continue
             self._held[code] = _Held(room, owner, 1, last_id, 1, record=record,
                                      used=self._now(), saved_at=saved_at, record_at=saved_at,
                                      record_version=1)  # fmt: skip
-            self.note_creation(owner)
             return code, token, host, room.view(host)
         raise ActionRefused("conflict", "no free room code: try again")
 
@@ -1451,9 +1606,12 @@ class SharedRoomService(RoomService):
                                          if k not in ("type", "view", "ref")}  # fmt: skip
             return {"kind": "action", "side": side, "message": dict(message), "extra": extra}
 
-        _held, out = await self._act(
-            code, lambda held: held.room.handle(side, message), event, sync=False
-        )
+        def step(held: _Held) -> list[Outgoing]:
+            check_room_space(held.room, message["type"], held.size,
+                             max_messages=self.max_room_messages, max_bytes=self.max_room_bytes)
+            return held.room.handle(side, message)
+
+        _held, out = await self._act(code, step, event, sync=False)
         return out
 
     async def due(self, code: str) -> list[tuple[str, list[Outgoing]]]:
@@ -1480,11 +1638,51 @@ class SharedRoomService(RoomService):
         return None if held is None else held.room.next_deadline()
 
 
+class SharedMisses:
+    """The door's count of lookups of rooms that do not exist (a
+    :class:`~gametable.rooms.MissCounter`), one per client address for every process: a
+    sorted set in Redis per address, read and added to by one script (the misses of the
+    ``window`` seconds before the service's wall clock).
+
+    Redis out of reach: a check is refused ``unavailable`` (the lookup would be too); a miss
+    not counted then is lost."""
+
+    def __init__(self, service: SharedRoomService, limit: int, window: float) -> None:
+        self.service = service
+        self.limit = limit
+        self.window = window
+
+    async def check(self, address: str | None) -> None:
+        """Refuse ``address`` while it has used up its misses.
+
+        Raises:
+            ActionRefused: ``rate_limited``; ``unavailable``.
+        """
+        if address is None:
+            return
+        now = self.service._wall()
+        count, first = await self.service._store(
+            self.service.redis_store.misses(address, now, self.window, keep=self.limit)
+        )
+        if count >= self.limit and first is not None:
+            raise misses_refused(count, self.window - (now - first))
+
+    async def note(self, address: str | None) -> None:
+        """Count a miss of ``address`` (nothing when Redis is out of reach)."""
+        if address is None:
+            return
+        with contextlib.suppress(ActionRefused):
+            await self.service._store(self.service.redis_store.misses(
+                address, self.service._wall(), self.window, note=True, keep=self.limit
+            ))  # fmt: skip
+
+
 __all__ = [
     "LoadedRoom",
     "RedisRoomStore",
     "RoomEvent",
     "RoomStoreBusy",
     "RoomStoreUnavailable",
+    "SharedMisses",
     "SharedRoomService",
 ]

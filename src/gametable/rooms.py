@@ -20,7 +20,10 @@ the last save.
 The service is a security boundary: codes and tokens are unguessable, tokens are compared in
 constant time, each client address may make at most ``max_per_owner`` rooms, the server at
 most ``max_rooms``; a room with no message for ``idle_expiry`` seconds is dropped (finished
-rooms after ``over_expiry``).
+rooms after ``over_expiry``). What is stored is bounded: a room takes ``max_room_messages``
+messages over all its games and stores ``max_room_bytes``, the rooms of one address
+``max_owner_bytes`` together; past them a message is refused ``room_full``
+(:func:`check_room_space`), all but what ends the game.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused
@@ -62,6 +65,23 @@ CREATE_WINDOW: Final = 60.0
 DEFAULT_MAX_WAITING: Final = 5
 #: Seconds between two sweeps of the expired rooms (on a timer, and before a room is made).
 SWEEP_EVERY: Final = 60.0
+#: Messages one room takes, at most, over all its games (its rematches' included: the room's
+#: version counts every accepted change since it was made); past it, ``room_full``.
+DEFAULT_MAX_ROOM_MESSAGES: Final = 50_000
+#: Bytes stored for one room, at most (its record, the games before its rematch included, and
+#: the steps since its snapshot); past it, ``room_full``. Below the store's bound on one
+#: record (:data:`~gametable.room_store.DEFAULT_MAX_RECORD_BYTES`, 2 MiB), so that what may
+#: still come past it (a leave, a claim, a flag: :data:`ENDING_MESSAGES`) is stored.
+DEFAULT_MAX_ROOM_BYTES: Final = 1536 * 1024
+#: Bytes stored for the rooms one client address made, at most, over all of them (finished
+#: games too, which the address's count of open rooms leaves out: made 10 a minute and kept
+#: 2 hours, they would otherwise add up to 1,200 full rooms); past it, a room made from the
+#: address takes no message but what ends its game (``room_full``) and the address makes no
+#: room (``too_many_rooms``) until some expire.
+DEFAULT_MAX_OWNER_BYTES: Final = 16 * 1024 * 1024
+#: What a full room still takes: the messages that end its game (at most one each a game, and
+#: no rematch follows in a full room), so a full room can always be finished.
+ENDING_MESSAGES: Final = frozenset({"leave", "claim"})
 #: Seconds before a room whose save failed when its deadline came (a flag falling) is tried
 #: again: its timer stays armed, never in the past while the store is out of reach.
 STORE_RETRY: Final = 1.0
@@ -104,6 +124,76 @@ def check_name(name: object) -> str:
     if any(ord(c) < 32 or ord(c) == 127 for c in name):
         raise ActionRefused("invalid_name", "a name holds no control characters")
     return name.strip()
+
+
+class MissCounter(Protocol):
+    """Counts each client address's lookups and joins of rooms that do not exist, for the
+    door (:class:`gametable.online.MissLimiter` in one process; one count in Redis for every
+    process with :class:`gametable.redis_rooms.SharedRoomService`)."""
+
+    async def check(self, address: str | None) -> None:
+        """Refuse ``address`` (None: not limited) while it has used up its misses.
+
+        Raises:
+            ActionRefused: ``rate_limited`` (:func:`misses_refused`).
+        """
+
+    async def note(self, address: str | None) -> None:
+        """Count a miss of ``address``."""
+
+
+def misses_refused(count: int, wait: float) -> ActionRefused:
+    """The refusal of an address that asked for ``count`` rooms that do not exist within the
+    window, which has room again in ``wait`` seconds."""
+    return ActionRefused(
+        "rate_limited",
+        f"{count} rooms asked for from your address do not exist: check the code, and try"
+        f" again in {max(1, round(wait))} s",
+    )
+
+
+def creations_refused(count: int, window: float, wait: float) -> ActionRefused:
+    """The refusal of an address that made ``count`` rooms in the last ``window`` seconds,
+    which has room again in ``wait`` seconds."""
+    return ActionRefused(
+        "rate_limited",
+        f"{count} rooms made from your address in the last {window:g} s: try again in"
+        f" {max(1, round(wait))} s",
+    )
+
+
+def waiting_refused(count: int) -> ActionRefused:
+    """The refusal of an address that holds ``count`` rooms nobody has joined."""
+    return ActionRefused(
+        "rate_limited", f"your address has {count} rooms nobody has joined: share one, or"
+        " wait until they expire",
+    )
+
+
+def check_room_space(
+    room: Room, kind: str, stored_bytes: int, *, max_messages: int, max_bytes: int
+) -> None:
+    """Refuse a message of type ``kind`` to ``room`` when the room is full: it has taken
+    ``max_messages`` messages (its version: every change since it was made, over all its
+    games) or ``stored_bytes`` (what is stored for it) reached ``max_bytes``. What ends the
+    game (:data:`ENDING_MESSAGES`) is still taken. Checked before the room acts, so a full
+    room costs nothing more than the refusal.
+
+    Raises:
+        ActionRefused: ``room_full``; nothing changed.
+    """
+    if kind in ENDING_MESSAGES:
+        return
+    if room.version >= max_messages:
+        raise ActionRefused(
+            "room_full", f"this room has taken all the {max_messages:,} messages a room"
+            " takes: start a new room to play on (this game can still be left or claimed)",
+        )
+    if stored_bytes >= max_bytes:
+        raise ActionRefused(
+            "room_full", f"this room holds all a room may store ({max_bytes // 1024:,} KiB):"
+            " start a new room to play on (this game can still be left or claimed)",
+        )
 
 
 def room_info(room: Room) -> dict[str, Any]:
@@ -153,6 +243,10 @@ class _Entry:
         self.retry_at = float("-inf")
         self.offset = 0.0
 
+    def stored_bytes(self) -> int:
+        """Bytes stored for the room: its snapshot and the steps since (ASCII JSON)."""
+        return len(self.snapshot or "") + sum(len(step) for step in self.steps)
+
 
 class RoomService:
     """Online rooms by code, for the door.
@@ -173,6 +267,19 @@ class RoomService:
         create_rate: rooms one client address may make in :data:`CREATE_WINDOW` seconds.
         max_waiting: rooms nobody has joined one client address may hold at once.
         snapshot_every: messages saved as steps between two snapshots, at most.
+        max_room_messages: messages one room takes over all its games (``room_full``
+            past it; :data:`DEFAULT_MAX_ROOM_MESSAGES`).
+        max_room_bytes: bytes stored for one room (its snapshot and the steps since,
+            the games before its rematch included), ``room_full`` past it
+            (:data:`DEFAULT_MAX_ROOM_BYTES`).
+        max_owner_bytes: bytes stored for all the rooms one client address made, finished
+            ones included (:data:`DEFAULT_MAX_OWNER_BYTES`).
+
+    What one room stores is bounded by ``max_room_bytes`` (the message that passes it is
+    the last one taken, and past it only what ends the game: :func:`check_room_space`),
+    and what one address's rooms store by ``max_owner_bytes``: the address's share of open
+    rooms (``max_per_owner``) leaves finished games out, which a full room's players could
+    otherwise make over and over (10 a minute, each kept ``over_expiry``).
     """
 
     def __init__(
@@ -192,8 +299,15 @@ class RoomService:
         create_rate: int = DEFAULT_CREATE_RATE,
         max_waiting: int = DEFAULT_MAX_WAITING,
         snapshot_every: int = SNAPSHOT_EVERY,
+        max_room_messages: int = DEFAULT_MAX_ROOM_MESSAGES,
+        max_room_bytes: int = DEFAULT_MAX_ROOM_BYTES,
+        max_owner_bytes: int = DEFAULT_MAX_OWNER_BYTES,
     ) -> None:
         self.games = dict(games)
+        self.max_room_messages = max_room_messages
+        self.max_room_bytes = max_room_bytes
+        self.max_owner_bytes = max_owner_bytes
+        self._owner_bytes: dict[str | None, int] = {}  # what each address's rooms store
         self.snapshot_every = snapshot_every
         self.store = store
         self._now = now
@@ -261,12 +375,14 @@ class RoomService:
             raise ActionRefused(
                 "too_many_rooms", f"at most {self.max_per_owner} open rooms from one address"
             )
+        if owner is not None and self._owner_bytes.get(owner, 0) >= self.max_owner_bytes:
+            raise ActionRefused(
+                "too_many_rooms", "the rooms made from your address hold all the server"
+                " keeps for one address: try again when older ones have expired",
+            )
         waiting = sum(1 for r in live if r.free_seat() is not None and not r.closed)
         if owner is not None and waiting >= self.max_waiting:
-            raise ActionRefused(
-                "rate_limited", f"your address has {waiting} rooms nobody has joined: share"
-                " one, or wait until they expire",
-            )
+            raise waiting_refused(waiting)
         code = new_code()
         while code in self._rooms:
             code = new_code()
@@ -293,17 +409,19 @@ class RoomService:
         else:
             self._created.pop(owner, None)
         if len(recent) >= self.create_rate:
-            wait = CREATE_WINDOW - (now - recent[0])
-            raise ActionRefused(
-                "rate_limited",
-                f"{len(recent)} rooms made from your address in the last {CREATE_WINDOW:g} s:"
-                f" try again in {max(1, round(wait))} s",
-            )
+            raise creations_refused(len(recent), CREATE_WINDOW,
+                                    CREATE_WINDOW - (now - recent[0]))
 
     def note_creation(self, owner: str | None) -> None:
         """Count a room made by ``owner`` towards :meth:`check_rate`."""
         if owner is not None:
             self._created.setdefault(owner, []).append(self._now())
+
+    def miss_counter(self, limit: int, window: float) -> MissCounter | None:
+        """The count of lookups of rooms that do not exist that the door keeps (``limit``
+        in ``window`` seconds an address): None here, where the door counts them in its
+        own process; a service shared by several processes counts them for all of them."""
+        return None
 
     def _new_table(
         self, game: str, settings: Mapping[str, Any], time_control: str, name: object, side: str
@@ -404,6 +522,7 @@ class RoomService:
         if message["type"] == "state":
             return [Outgoing(side, {"type": "view", "view": entry.room.view(side)})]
         room = entry.room
+        self._check_space(entry, message["type"])
         table = room.table
         out = room.handle(side, message)
         entry.last = self._now()
@@ -415,6 +534,31 @@ class RoomService:
             self._roll_back(entry)
             raise
         return out
+
+    def _check_space(self, entry: _Entry, kind: str) -> None:
+        """Refuse a message of type ``kind`` to a full room, or to a room of an address
+        whose rooms hold ``max_owner_bytes`` (:func:`check_room_space`).
+
+        Raises:
+            ActionRefused: ``room_full``.
+        """
+        check_room_space(entry.room, kind, entry.stored_bytes(),
+                         max_messages=self.max_room_messages, max_bytes=self.max_room_bytes)
+        if (kind not in ENDING_MESSAGES and entry.owner is not None
+                and self._owner_bytes.get(entry.owner, 0) >= self.max_owner_bytes):
+            raise ActionRefused(
+                "room_full", "the rooms made from this room's address hold all the server"
+                " keeps for one address: start a new room later, when older ones have"
+                " expired (this game can still be left or claimed)",
+            )
+
+    def _count_bytes(self, owner: str | None, change: int) -> None:
+        """Add ``change`` to what ``owner``'s rooms store."""
+        total = self._owner_bytes.get(owner, 0) + change
+        if total > 0:
+            self._owner_bytes[owner] = total
+        else:
+            self._owner_bytes.pop(owner, None)
 
     def _roll_back(self, entry: _Entry) -> None:
         """What is not stored did not happen: the room goes back to what was stored last
@@ -516,6 +660,7 @@ class RoomService:
             if now - entry.last > limit or waiting:
                 gone.append(code)
                 del self._rooms[code]
+                self._count_bytes(entry.owner, -entry.stored_bytes())
                 if self.store is not None:
                     try:
                         self.store.delete(code)
@@ -692,6 +837,7 @@ class RoomService:
             entry.steps = [json.dumps(step, separators=(",", ":")) for step in stored.steps]
             entry.offset = entry.last - at  # the timeline goes on from the last save
             self._rooms[stored.code] = entry
+            self._count_bytes(entry.owner, entry.stored_bytes())
             restored.append(stored.code)
         (LOG.warning if self.refused else LOG.info)(
             "online rooms: %d restored, %d refused%s", len(restored), len(self.refused),
@@ -797,6 +943,12 @@ class RoomService:
                 text = json.dumps({**step, "at": at, "rv": room.version, "over": over},
                                   separators=(",", ":"))
                 store.append(room.code, version, text)
+        except RoomStoreFullError as error:  # past the store's bound: as a full room
+            LOG.warning("room %s is full: %s", entry.room.code, error)
+            raise ActionRefused(
+                "room_full", "this room holds all a room may store: start a new room to"
+                " play on",
+            ) from error
         except StaleRoomError as error:
             LOG.error("room %s was written by another process", entry.room.code)
             raise ActionRefused(
@@ -810,8 +962,10 @@ class RoomService:
         entry.stored = version
         entry.retry_at = float("-inf")
         entry.saved_at = saved_at
+        before = entry.stored_bytes()
         if text is None:
             entry.snapshot, entry.steps = snapshot, []
         else:
             entry.steps.append(text)
+        self._count_bytes(entry.owner, entry.stored_bytes() - before)
 

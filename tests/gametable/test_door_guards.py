@@ -105,9 +105,11 @@ def test_a_failing_store_is_refused_in_words_and_the_game_left_as_it_was() -> No
     store.fail = None
     host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
     code = host["code"]
-    store.fail = RoomStoreFullError("too large")
+    store.fail = RoomStoreFullError("too large")  # past the store's bound: the room is full
     joined = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
-    assert joined.status_code == 503 and joined.json()["error"]["code"] == "unavailable"
+    assert joined.status_code == 409 and joined.json()["error"] == {
+        "code": "room_full",
+        "message": "this room holds all a room may store: start a new room to play on"}
     assert client.get(f"/api/rooms/{code}").json()["open"] is True  # the seat is still free
     store.fail = None
     guest = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()

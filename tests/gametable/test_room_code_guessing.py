@@ -4,6 +4,8 @@ refuses the address for the rest of the minute past the limit."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -50,11 +52,15 @@ def test_the_limiter_forgets_the_oldest_addresses_past_its_bound(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(online, "MAX_TRACKED", 2)
     limiter = MissLimiter(limit=1, now=FakeNow())
-    for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
-        limiter.note(address)
-    limiter.check("10.0.0.1")  # forgotten: not refused
-    for address in ("10.0.0.2", "10.0.0.3"):
-        with pytest.raises(ActionRefused) as refused:
-            limiter.check(address)
-        assert refused.value.code == "rate_limited"
-    limiter.check(None)  # an address unknown to the server is not limited
+
+    async def run() -> None:
+        for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3"):
+            await limiter.note(address)
+        await limiter.check("10.0.0.1")  # forgotten: not refused
+        for address in ("10.0.0.2", "10.0.0.3"):
+            with pytest.raises(ActionRefused) as refused:
+                await limiter.check(address)
+            assert refused.value.code == "rate_limited"
+        await limiter.check(None)  # an address unknown to the server is not limited
+
+    asyncio.run(run())

@@ -1,0 +1,185 @@
+"""What one room and one address may store at the shared door (issue 33): a room takes at
+most ``max_room_messages`` messages over all its games and stores at most ``max_room_bytes``;
+the rooms of one address store at most ``max_owner_bytes``. Past them a message is refused
+``room_full`` in words that say what to do, the game left as it was, and what ends the game (a
+leave, a claim) is still taken (gametable.rooms; the same in Redis: test_redis_limits.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from checkers.adapter import RULES as CHECKERS
+from fake_clock import FakeNow
+from gametable.errors import ActionRefused
+from gametable.online import MissLimiter, install
+from gametable.room_store import RoomStore
+from gametable.rooms import RoomService
+from ws_peer import WsPeer
+
+GAMES: Any = {"checkers": CHECKERS}
+OFFER = {"type": "action", "action": {"type": "offer_draw"}}
+DECLINE = {"type": "action", "action": {"type": "decline_draw"}}
+FULL_WORDS = ("this room has taken all the 12 messages a room takes: start a new room to play"
+              " on (this game can still be left or claimed)")
+
+
+def _seated(svc: RoomService, owner: str | None = None) -> str:
+    code, _token, _side, _room = svc.create("checkers", {}, "none", name="Ann", side="white",
+                                            owner=owner)  # fmt: skip
+    svc.join(code, "Bob")
+    return code
+
+
+def _refused(svc: RoomService, code: str, side: Any, message: dict[str, Any]) -> ActionRefused:
+    with pytest.raises(ActionRefused) as refused:
+        svc.handle(code, side, message)
+    return refused.value
+
+
+def test_a_room_takes_so_many_messages_over_its_games_and_its_rematch_counts() -> None:
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow(), max_room_messages=12)
+    code = _seated(svc)  # the join: version 1
+    for _ in range(2):
+        svc.handle(code, "white", OFFER)
+        svc.handle(code, "black", DECLINE)
+    svc.handle(code, "white", {"type": "action", "action": {"type": "resign"}})
+    svc.handle(code, "white", {"type": "rematch"})
+    svc.handle(code, "black", {"type": "rematch"})  # a new game: the count goes on
+    room = svc.room(code)
+    assert room.version == 8 and len(room.history) == 1
+    svc.handle(code, "white", OFFER)  # (sides swapped: Bob is White now)
+    svc.handle(code, "black", DECLINE)
+    svc.handle(code, "white", OFFER)
+    svc.handle(code, "black", DECLINE)
+    assert room.version == 12
+    view = room.view("white")
+    refused = _refused(svc, code, "white", OFFER)
+    assert (refused.code, str(refused)) == ("room_full", FULL_WORDS)
+    assert svc.room(code).view("white") == view  # the game as it was
+    # a restart finds it full too (the count is the room's version, in its record)
+    assert svc.store is not None
+    again = RoomService(GAMES, svc.store, now=FakeNow(), max_room_messages=12)
+    assert again.restore() == [code]
+    assert _refused(again, code, "black", OFFER).code == "room_full"
+    # what ends the game is still taken; then no rematch in a full room
+    out = again.handle(code, "black", {"type": "leave"})
+    assert out[0].payload["view"]["outcome"]["winner"] == "white"
+    assert _refused(again, code, "white", {"type": "rematch"}).code == "room_full"
+    assert again.room(code).version == 13
+
+
+def test_a_room_stores_so_many_bytes_then_refuses_before_acting() -> None:
+    store = RoomStore(":memory:")
+    svc = RoomService(GAMES, store, now=FakeNow(), max_room_bytes=4000)
+    code = _seated(svc)
+    taken = 0
+    with pytest.raises(ActionRefused) as refused:
+        for _ in range(200):
+            svc.handle(code, "white", OFFER)
+            svc.handle(code, "black", DECLINE)
+            taken += 2
+    assert refused.value.code == "room_full"
+    assert str(refused.value) == ("this room holds all a room may store (3 KiB): start a new"
+                                  " room to play on (this game can still be left or claimed)")
+    stored = store.load_all()
+    entry = svc._entry(code)
+    assert 4000 <= entry.stored_bytes() < 4000 + 200  # passed by its last step at most
+    assert 10 < taken < 200
+    version = svc.room(code).version
+    for message in (OFFER, DECLINE, {"type": "rematch"}):
+        assert _refused(svc, code, "white", message).code == "room_full"
+    assert svc.room(code).version == version and store.load_all() == stored  # nothing stored
+    assert stored[0].steps[-1]["rv"] == version  # the last message taken is the last stored
+    out = svc.handle(code, "white", {"type": "leave"})  # the game can still be ended
+    assert out[0].payload["view"]["outcome"]["winner"] == "black"
+
+
+def test_the_rooms_of_one_address_store_so_many_bytes() -> None:
+    now = FakeNow()
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=now, max_owner_bytes=6000)
+    first = _seated(svc, owner="10.0.0.7")
+    second = _seated(svc, owner="10.0.0.7")
+    elsewhere = _seated(svc, owner="10.0.0.8")
+    with pytest.raises(ActionRefused) as refused:
+        for _ in range(100):
+            for code in (first, second):
+                svc.handle(code, "white", OFFER)
+                svc.handle(code, "black", DECLINE)
+    assert refused.value.code == "room_full"
+    assert str(refused.value).startswith("the rooms made from this room's address hold all")
+    assert svc._owner_bytes["10.0.0.7"] >= 6000
+    assert _refused(svc, first, "white", OFFER).code == "room_full"
+    made = _refused_create(svc, "10.0.0.7")
+    assert (made.code, str(made)) == (
+        "too_many_rooms", "the rooms made from your address hold all the server keeps for one"
+        " address: try again when older ones have expired")
+    svc.handle(elsewhere, "white", OFFER)  # another address's rooms go on
+    svc.create("checkers", {}, "none", owner="10.0.0.8")
+    # a room's game can still be ended; once the rooms expire the address makes rooms again
+    svc.handle(first, "black", {"type": "leave"})
+    svc.handle(second, "black", {"type": "leave"})
+    now.advance(svc.over_expiry + 1)
+    assert set(svc.sweep()) >= {first, second}
+    assert "10.0.0.7" not in svc._owner_bytes
+    svc.create("checkers", {}, "none", owner="10.0.0.7")
+
+
+def _refused_create(svc: RoomService, owner: str) -> ActionRefused:
+    with pytest.raises(ActionRefused) as refused:
+        svc.create("checkers", {}, "none", owner=owner)
+    return refused.value
+
+
+def test_a_full_room_answers_its_sender_in_words_and_stays_open() -> None:
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow(), max_room_messages=3)
+    app = FastAPI()
+    install(app, svc)
+    with TestClient(app) as client:
+        host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+        client.post(f"/api/rooms/{host['code']}/join", json={"name": "Bob"})
+        with client.websocket_connect(f"/ws/rooms/{host['code']}") as ws:
+            peer = WsPeer(ws)
+            peer.send(type="hello", token=host["token"])
+            peer.expect("view")
+            peer.send(**OFFER, ref=1)
+            assert peer.expect("view")["view"]["room"]["version"] == 2
+            peer.send(type="action", action={"type": "resign"}, ref=2)
+            assert peer.expect("view")["view"]["outcome"]["winner"] == "black"
+            peer.send(type="rematch", ref=3)
+            error = peer.expect("error")
+            assert error == {"type": "error", "code": "room_full", "ref": 3, "message": (
+                "this room has taken all the 3 messages a room takes: start a new room to"
+                " play on (this game can still be left or claimed)")}
+            peer.send(type="state", ref=4)  # still open, the game as it was
+            assert peer.expect("view")["view"]["room"]["version"] == 3
+
+
+def test_a_hello_to_a_room_that_does_not_exist_is_a_miss() -> None:
+    """A hello with any token tells a room that exists (``not_your_room``) from one that does
+    not (``not_found``): each of the latter counts against the address like a lookup."""
+    now = FakeNow()
+    app = FastAPI()
+    install(app, RoomService(GAMES), MissLimiter(limit=2, window=60.0, now=now))
+    with TestClient(app) as client:
+        made = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+        for guess in ("AAAAAAAA", "BBBBBBBB"):
+            with client.websocket_connect(f"/ws/rooms/{guess}") as ws:
+                peer = WsPeer(ws)
+                peer.send(type="hello", token="x" * 32)
+                assert peer.expect("error")["code"] == "not_found"
+        with client.websocket_connect(f"/ws/rooms/{made['code']}") as ws:
+            peer = WsPeer(ws)
+            peer.send(type="hello", token=made["token"])  # the address used up its misses
+            refused = peer.expect("error")
+            assert refused["code"] == "rate_limited"
+            assert refused["message"].startswith("2 rooms asked for from your address do not")
+        assert client.get(f"/api/rooms/{made['code']}").status_code == 429
+        now.advance(60.0)
+        with client.websocket_connect(f"/ws/rooms/{made['code']}") as ws:
+            peer = WsPeer(ws)
+            peer.send(type="hello", token=made["token"])
+            assert peer.expect("view")["view"]["room"]["version"] == 0
