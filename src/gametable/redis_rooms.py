@@ -482,13 +482,14 @@ class RedisRoomStore:
         over: bool,
         swap_seats: bool = False,
         waiting: bool = True,
-        encoded: str | None = None,
-    ) -> str:
+    ) -> tuple[str, int]:
         """Store ``record`` as the room's ``version`` (one more than the stored one), append
         ``event`` to its stream, refresh its TTLs, set its flag deadline (wall clock) and ring
         its doorbell: one script. With ``swap_seats`` (a rematch: the players swap sides) the
         seats' presence marks swap sides in the same script, so each process's refresh
-        finds the mark of the side its connection plays now. Returns the event's stream id.
+        finds the mark of the side its connection plays now. The event is stored with the
+        record's size (``size``: bytes), so that every process's copy knows it. Returns the
+        event's stream id and that size.
 
         Raises:
             StaleRoomError: the stored version is not ``version - 1``; nothing written.
@@ -498,9 +499,10 @@ class RedisRoomStore:
                 script ran but its answer was lost: the next action sees the version).
 
         ``waiting`` False (a guest joined, or the room was closed) takes the room off its
-        owner's rooms nobody has joined; ``encoded``: ``record`` as :meth:`encoded` made it.
+        owner's rooms nobody has joined.
         """
-        text = self.encoded(record) if encoded is None else encoded
+        text = self.encoded(record)
+        event = {**event, "size": len(text)}
         tokens = record.get("tokens", {})
         keys = [self.room_key(code), self.events_key(code), f"{self.prefix}deadlines",
                 f"{self.prefix}rooms", self._owner_key(owner), self.seats_key(code),
@@ -516,7 +518,7 @@ class RedisRoomStore:
             raise ActionRefused("not_found", f"no room {code!r} (it expired)")
         if status == "stale":
             raise StaleRoomError(f"room {code} is at version {_text(answer[1])}, not {version - 1}")
-        return _text(answer[1])
+        return _text(answer[1]), len(text)
 
     async def seat(
         self, code: str, side: Side, state: str, process: str, instant: float, ttl: int
@@ -1152,19 +1154,17 @@ class SharedRoomService(RoomService):
         record = room.to_record()
         over = room.table.game.outcome() is not None
         record["over"] = over
-        text = self.redis_store.encoded(record)
-        event = {**event, "size": len(text)}  # the other processes' copies learn it
         ttl = int(self.over_expiry if over else self.idle_expiry)
         saved_at = self._wall()
         extra = event.get("extra")
-        await self._store(self.redis_store.save(
+        _id, size = await self._store(self.redis_store.save(
             code, held.owner, held.stored + 1, record, event, ttl=max(1, ttl),
             deadline=self._flag_deadline(room), saved_at=saved_at, over=over,
             swap_seats=isinstance(extra, dict) and bool(extra.get("rematch")),
-            waiting=room.free_seat() is not None and not room.closed, encoded=text,
+            waiting=room.free_seat() is not None and not room.closed,
         ))  # fmt: skip
         held.stored += 1
-        held.size = len(text)
+        held.size = size
         held.pushed = max(held.pushed, held.stored)
         held.record, held.record_at, held.record_version = record, saved_at, held.stored
         held.saved_at, held.tail = saved_at, []
