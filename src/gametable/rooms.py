@@ -73,12 +73,13 @@ DEFAULT_MAX_ROOM_MESSAGES: Final = 50_000
 #: record (:data:`~gametable.room_store.DEFAULT_MAX_RECORD_BYTES`, 2 MiB), so that what may
 #: still come past it (a leave, a claim, a flag: :data:`ENDING_MESSAGES`) is stored.
 DEFAULT_MAX_ROOM_BYTES: Final = 1536 * 1024
-#: Bytes stored for the rooms one client address made, at most, over all of them (finished
-#: games too, which the address's count of open rooms leaves out: made 10 a minute and kept
-#: 2 hours, they would otherwise add up to 1,200 full rooms); past it, a room made from the
-#: address takes no message but what ends its game (``room_full``) and the address makes no
-#: room (``too_many_rooms``) until some expire.
-DEFAULT_MAX_OWNER_BYTES: Final = 16 * 1024 * 1024
+#: Bytes stored for the rooms one client address made, at most, over all of them, by
+#: default: its share of open rooms full (:data:`DEFAULT_MAX_PER_OWNER` times
+#: :data:`DEFAULT_MAX_ROOM_BYTES`, 15 MiB), counted over finished games too, which the share
+#: leaves out (made 10 a minute and kept 2 hours, full rooms would otherwise add up to 1,200);
+#: past it, a room made from the address takes no message but what ends its game
+#: (``room_full``) and the address makes no room (``too_many_rooms``) until some expire.
+DEFAULT_MAX_OWNER_BYTES: Final = DEFAULT_MAX_PER_OWNER * DEFAULT_MAX_ROOM_BYTES
 #: What a full room still takes: the messages that end its game (at most one each a game, and
 #: no rematch follows in a full room), so a full room can always be finished.
 ENDING_MESSAGES: Final = frozenset({"leave", "claim"})
@@ -273,7 +274,8 @@ class RoomService:
             the games before its rematch included), ``room_full`` past it
             (:data:`DEFAULT_MAX_ROOM_BYTES`).
         max_owner_bytes: bytes stored for all the rooms one client address made, finished
-            ones included (:data:`DEFAULT_MAX_OWNER_BYTES`).
+            ones included (None: ``max_per_owner`` times ``max_room_bytes``,
+            :data:`DEFAULT_MAX_OWNER_BYTES` by default).
 
     What one room stores is bounded by ``max_room_bytes`` (the message that passes it is
     the last one taken, and past it only what ends the game: :func:`check_room_space`),
@@ -301,12 +303,13 @@ class RoomService:
         snapshot_every: int = SNAPSHOT_EVERY,
         max_room_messages: int = DEFAULT_MAX_ROOM_MESSAGES,
         max_room_bytes: int = DEFAULT_MAX_ROOM_BYTES,
-        max_owner_bytes: int = DEFAULT_MAX_OWNER_BYTES,
+        max_owner_bytes: int | None = None,
     ) -> None:
         self.games = dict(games)
         self.max_room_messages = max_room_messages
         self.max_room_bytes = max_room_bytes
-        self.max_owner_bytes = max_owner_bytes
+        self.max_owner_bytes = (max_per_owner * max_room_bytes if max_owner_bytes is None
+                                else max_owner_bytes)
         self._owner_bytes: dict[str | None, int] = {}  # what each address's rooms store
         self.snapshot_every = snapshot_every
         self.store = store

@@ -183,3 +183,10 @@ def test_a_hello_to_a_room_that_does_not_exist_is_a_miss() -> None:
             peer = WsPeer(ws)
             peer.send(type="hello", token=made["token"])
             assert peer.expect("view")["view"]["room"]["version"] == 0
+
+
+def test_an_address_stores_its_share_of_full_rooms_by_default() -> None:
+    assert RoomService(GAMES).max_owner_bytes == 10 * 1536 * 1024  # 10 rooms of 1.5 MiB
+    lifted = RoomService(GAMES, max_per_owner=1 << 30)  # a bench's one address
+    assert lifted.max_owner_bytes == (1 << 30) * 1536 * 1024
+    assert RoomService(GAMES, max_room_bytes=1000, max_owner_bytes=5).max_owner_bytes == 5
