@@ -30,6 +30,10 @@ secrets) and a random whole play of the view's board and dice (the view's ``lega
 single checker moves, so the client's engine lists the whole plays, as the page's replica
 checks them). Every message carries a ``ref``; its latency is the time from the send to the
 sender's own view (the answer with that ``ref``), and the opponent's pushed view is timed too.
+Once every room is over (nothing timed waits on it), each finished room's file (``.mat``,
+``.pdn``) is downloaded by each seat through its own process, and must be the same for both
+and replay, by the game's own rules (``backgammon.records.mat.read_and_replay``,
+``checkers.pdn``), to the outcome both players were sent.
 
 Pacing: with ``--think-ms N`` (default 200) a player takes N ms on average (0.5N to 1.5N)
 before each move and each commit of a roll; the pages' dice answers (``secret``,
@@ -114,6 +118,12 @@ class TableRoomResult:
     received: int = 0
     outcome: dict[str, Any] | None = None
     latencies: list[tuple[float, float, float, str]] = field(default_factory=list)
+    #: The room's code, each seat's token and the port of the process it played through.
+    code: str = ""
+    seats: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: Once every room is over: the room's file as each seat downloaded it was the same, and
+    #: the rules replayed it to the outcome both were sent ("" when checked and good).
+    record_error: str | None = None
 
 
 class _Player:
@@ -224,6 +234,9 @@ class _TableRoomScript:
                     raise
         tokens = {made.json()["side"]: made.json()["token"],
                   joined.json()["side"]: joined.json()["token"]}
+        self.result.code = code
+        self.result.seats = {made.json()["side"]: (made.json()["token"], port),
+                             joined.json()["side"]: (joined.json()["token"], guest_port)}
         uris = {made.json()["side"]: f"ws://{HOST}:{port}/ws/rooms/{code}",
                 joined.json()["side"]: f"ws://{HOST}:{guest_port}/ws/rooms/{code}"}
         async with connect(uris["white"], compression=None, max_size=1 << 20,
@@ -375,6 +388,11 @@ async def _clients(port: int, args: argparse.Namespace,
     await asyncio.gather(*pending, return_exceptions=True)
     elapsed = time.perf_counter() - start
     probe.cancel()
+    # every room is over (nothing timed is waiting): each finished room's file, as each seat
+    # downloads it through its own process, compared and replayed by the game's own rules
+    for result in results:
+        if result.finished:
+            result.record_error = await _check_record(http, result)
     await http.aclose()
     for index, task in enumerate(tasks):
         if task in pending and not results[index].error:
@@ -387,6 +405,43 @@ async def _clients(port: int, args: argparse.Namespace,
         "watch": summary,
         "results": [r.__dict__ for r in results],
     }
+
+
+async def _check_record(http: Any, result: TableRoomResult) -> str:
+    """"" when both seats download the same file of the room's game and the game's rules
+    replay it to the outcome both were sent; else what is wrong."""
+    fmt = "mat" if result.game == "backgammon" else "pdn"
+    texts = []
+    for token, port in result.seats.values():
+        answer = await http.get(f"http://{HOST}:{port}/api/rooms/{result.code}/export.{fmt}",
+                                headers={"X-Seat-Token": token})
+        if answer.status_code != 200:
+            return f"export.{fmt}: {answer.status_code} {answer.text[:100]}"
+        texts.append(answer.text)
+    if texts[0] != texts[1]:
+        return f"the two seats' .{fmt} files differ"
+    outcome = result.outcome or {}
+    try:
+        if fmt == "mat":
+            from backgammon.records.mat import read_and_replay
+
+            match = read_and_replay(texts[0]).match
+            winner = match.winner if match.length else match.current.outcome
+            if winner is None:
+                return "the .mat replays to no result"
+            side = winner.name.lower() if match.length else winner.winner.name.lower()
+        else:
+            from checkers.pdn import read_pdn_game
+
+            ended = read_pdn_game(texts[0]).to_game(stop_at_draw=True).outcome
+            if ended is None:
+                return "the .pdn replays to no result"
+            side = None if ended.winner is None else ended.winner.name.lower()
+    except Exception as exc:  # a file the rules refuse is this room's failure
+        return f"the .{fmt} does not replay: {type(exc).__name__}: {exc}"[:300]
+    if side != outcome.get("winner"):
+        return f"the .{fmt} replays to {side!r}, the room said {outcome.get('winner')!r}"
+    return ""
 
 
 class _Watch:
@@ -864,6 +919,13 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
           f"message answered: {'yes' if answered == actions and completed == args.rooms else 'no'}"
           f" ({answered}/{actions}); dice checked against the secrets: "
           f"{sum(r.dice_checked for r in results)}")
+    checked = [r for r in results if r.record_error is not None]
+    bad = [r for r in checked if r.record_error]
+    print(f"every record identical on both sides and legal: "
+          f"{'no' if bad else 'yes' if checked else 'not checked'} ({len(checked) - len(bad)} of "
+          f"{len(checked)} finished rooms' files the same for both seats and replayed by the "
+          f"rules to the outcome sent)" + "".join(
+              f"\n  room {r.code}: {r.record_error}" for r in bad[:5]))
     starts = sorted(lat[0] for r in results for lat in r.latencies)
     peak = _busiest(starts, 10.0)
     print(f"server messages: in {sent} ({sent / elapsed:,.0f}/s), out {received} "
@@ -931,7 +993,8 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
     failures = [r.error for r in results if not r.ok]
     for error in sorted(set(failures))[:5]:
         print(f"  failed ({failures.count(error)}): {error}")
-    good = completed == args.rooms and answered == actions and p99 <= args.target_ms
+    good = (completed == args.rooms and answered == actions and not bad
+            and p99 <= args.target_ms)
     data = {
         "door": "tables", "game": args.game, "rooms": args.rooms, "think_ms": args.think_ms,
         "time_control": args.time_control, "store": args.store, "actions_cap": args.actions,
@@ -940,6 +1003,7 @@ def _report_tables(args: argparse.Namespace, summary: dict[str, Any],
         "load_before": list(load_before), "load_after": list(load_after),
         "completed": completed, "finished": finished, "elapsed_s": elapsed,
         "messages": actions, "answered": answered,
+        "records_checked": len(checked), "records_bad": [r.record_error for r in bad],
         "dice_checked": sum(r.dice_checked for r in results),
         "server_in": sent, "server_out": received,
         "server_in_per_s": sent / elapsed, "server_out_per_s": received / elapsed,

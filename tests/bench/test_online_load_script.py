@@ -19,7 +19,8 @@ pytest.importorskip("websockets", reason="the load test's clients need websocket
 
 def test_three_backgammon_rooms_play_whole_games_every_message_answered() -> None:
     """The bench's default: backgammon rooms at the table's door play their games to the end,
-    every roll's dice checked against the round's secrets, every message saved."""
+    every roll's dice checked against the round's secrets, every message saved, and each
+    room's file the same for both seats and legal."""
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--rooms", "3", "--think-ms", "0", "--seed", "5",
          "--limit", "120", "--target-ms", "1000000"],
@@ -33,6 +34,8 @@ def test_three_backgammon_rooms_play_whole_games_every_message_answered() -> Non
     assert answered is not None and answered[1] == answered[2] and int(answered[1]) > 100
     checked = re.search(r"dice checked against the secrets: (\d+)", out)
     assert checked is not None and int(checked[1]) >= 3 * 10  # every game rolls many times
+    assert ("every record identical on both sides and legal: yes (3 of 3 finished rooms'"
+            in out)  # each seat's .mat the same, replayed by the rules to the outcome sent
     assert "store (file, wal, synchronous normal):" in out  # persistence on by default
     assert "send -> opponent's view: p50" in out
 
