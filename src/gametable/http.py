@@ -20,35 +20,19 @@ The computer thinks in a worker thread, never on the event loop.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
 from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from gametable.errors import ActionRefused
+from gametable.errors import ActionRefused, http_status
 from gametable.seam import SIDES, Side
 from gametable.service import NotYourTableError, TableNotFoundError, TableService
 from gametable.table import Table
 
 T = TypeVar("T")
-
-#: The HTTP status of each refusal code (others: 409, the action does not fit the game now).
-STATUS: Final = {
-    "invalid_action": 422,
-    "invalid_settings": 422,
-    "invalid_seat": 422,
-    "invalid_time_control": 422,
-    "invalid_browser": 422,
-    "unknown_game": 422,
-    "unknown_format": 404,
-    "no_seat": 422,
-    "not_found": 404,
-    "not_your_table": 403,
-    "too_many_tables": 429,
-    "invalid_record": 409,
-}
 
 TableId = Annotated[str, Path(min_length=8, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Header(alias="X-Table-Token", min_length=8, max_length=80)]
@@ -70,9 +54,11 @@ class TableAction(BaseModel):
     action: dict[str, Any] = Field(max_length=8)
 
 
-def _refusal(code: str, message: str) -> JSONResponse:
+def refusal(code: str, message: str) -> JSONResponse:
+    """A refusal's answer at every door of the table: ``{"error": {"code", "message"}}``
+    with the code's status (:func:`gametable.errors.http_status`)."""
     return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 409)
+        {"error": {"code": code, "message": message}}, status_code=http_status(code)
     )
 
 
@@ -141,12 +127,12 @@ def install(app: FastAPI, service: TableService) -> None:
 
     @app.exception_handler(ActionRefused)
     async def refused(request: Request, exc: ActionRefused) -> JSONResponse:
-        return _refusal(exc.code, str(exc))
+        return refusal(exc.code, str(exc))
 
     @app.exception_handler(TableNotFoundError)
     async def not_found(request: Request, exc: TableNotFoundError) -> JSONResponse:
-        return _refusal("not_found", str(exc))
+        return refusal("not_found", str(exc))
 
     @app.exception_handler(NotYourTableError)
     async def not_yours(request: Request, exc: NotYourTableError) -> JSONResponse:
-        return _refusal("not_your_table", str(exc))
+        return refusal("not_your_table", str(exc))

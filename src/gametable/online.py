@@ -42,6 +42,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
 from gametable.errors import ActionRefused
+from gametable.http import refusal
 from gametable.outbox import Outbox
 from gametable.room import Outgoing
 from gametable.rooms import MissCounter, RoomService, misses_refused
@@ -54,24 +55,6 @@ LOG = logging.getLogger(__name__)
 HELLO_TIMEOUT: Final = 15.0
 #: The WebSocket close code for a refused connection (policy violation).
 CLOSE_REFUSED: Final = 1008
-
-#: The HTTP status of each refusal code (others: 409).
-STATUS: Final = {
-    "invalid_settings": 422,
-    "invalid_seat": 422,
-    "invalid_time_control": 422,
-    "invalid_name": 422,
-    "unknown_game": 422,
-    "not_found": 404,
-    "room_not_restored": 410,
-    "unknown_format": 404,
-    "not_your_room": 403,
-    "room_full": 409,
-    "room_closed": 410,
-    "too_many_rooms": 429,
-    "rate_limited": 429,
-    "unavailable": 503,
-}
 
 RoomCode = Annotated[str, Path(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9]+$")]
 
@@ -253,10 +236,7 @@ class RoomHub:
 
 
 def _refusal(error: ActionRefused) -> JSONResponse:
-    return JSONResponse(
-        {"error": {"code": error.code, "message": str(error)}},
-        status_code=STATUS.get(error.code, 409),
-    )
+    return refusal(error.code, str(error))
 
 
 #: Lookups and joins of rooms that do not exist one client address may make in

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from gametable.errors import ActionRefused
-from gametable.online import STATUS as ROOM_STATUS
+from gametable.http import refusal
 from gametable.online import RoomHub
 from gametable.room import Room
 from gametable.seam import SIDES, Side
@@ -264,8 +264,7 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
             side = await hub.service.open_seat(code, body.token)
             room = hub.service.room(code)
         except ActionRefused as error:
-            return _refused(error, 422 if error.code == "invalid_browser"
-                            else ROOM_STATUS.get(error.code, 409))
+            return refusal(error.code, str(error))
         records: dict[str, RoomRecord] = getattr(request.app.state, "room_records", {})
         record = records.get(room.table.rules.name, in_table)
         # one game or match of the room (a rematch is the next), one seat: its games are

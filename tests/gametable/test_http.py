@@ -91,7 +91,7 @@ def test_refusals_answer_in_one_shape_and_change_nothing(tmp_path: Path) -> None
         table_id, headers = made["id"], {"X-Table-Token": made["token"]}
         url = f"/api/tables/{table_id}/actions"
         cases = [
-            ({"side": "black", "action": {"type": "move", "path": [12, 8]}}, 409, "illegal_move"),
+            ({"side": "black", "action": {"type": "move", "path": [12, 8]}}, 422, "illegal_move"),
             ({"side": "white", "action": {"type": "move", "path": [22, 18]}}, 409,
              "not_your_seat"),
             ({"side": "black", "action": {"type": "fly"}}, 422, "invalid_action"),

@@ -4,8 +4,8 @@ and the pages' API) into what the client reads.
 Services and the engine raise narrow exceptions (DESIGN.md "Errors"); they are answered with a
 code and words, ``{"error": {"code", "message"}}``, with the status of :data:`HTTP_STATUS`. The
 table's doors (``/api/tables``, ``/api/rooms``, ``/ws/rooms``) answer their
-:class:`gametable.errors.ActionRefused` in the same shape (``gametable.http.STATUS``,
-``gametable.online.STATUS``).
+:class:`gametable.errors.ActionRefused` in the same shape with the same statuses: one set of
+codes, :data:`gametable.errors.HTTP_STATUS`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
+from gametable.errors import HTTP_STATUS as GAMETABLE_STATUS
+from gametable.errors import http_status
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
@@ -42,16 +44,9 @@ _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (SetupError, "invalid_setup"),
     (BackgammonError, "invalid"),
 )
-#: The HTTP status of each code (any other: 409, the action does not fit now).
-HTTP_STATUS: Final[dict[str, int]] = {
-    "not_found": 404,
-    "not_your_game": 403,
-    "stored_game_invalid": 409, "not_allowed": 409,
-    "illegal_move": 422, "invalid": 422, "invalid_setup": 422, "invalid_request": 422,
-    "busy": 503,
-    # a client's share of the database is used up (its games or positions)
-    "storage_full": 507,
-}
+#: The HTTP status of each code: the one set every door answers with
+#: (:data:`gametable.errors.HTTP_STATUS`; any other code: 409, the action does not fit now).
+HTTP_STATUS: Final = GAMETABLE_STATUS
 
 
 def error_code(exc: BaseException) -> str:
@@ -70,7 +65,7 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 def http_error(exc: BaseException) -> JSONResponse:
     """The HTTP answer to a refusal: its status, code and words."""
     code = error_code(exc)
-    return error_response(HTTP_STATUS.get(code, 409), code, str(exc))
+    return error_response(http_status(code), code, str(exc))
 
 
 def _validation_message(exc: RequestValidationError) -> str:
