@@ -255,9 +255,10 @@ def test_a_multi_jump_by_clicks_with_a_capture_forced_elsewhere(
     assert page.inner_text("#error") == (
         "4-8: a capture is available: 2x11x18x25 or 2x11x18x27 or 17x26 must be played")
     assert api(server, table)["state"]["moves"] == []
-    # (the refusal is a 409, which the browser logs: the only error this page may log)
-    assert errors == ["Failed to load resource: the server responded with a status of 409 "
-                      "(Conflict)"]
+    # (the refusal of an illegal move is a 422, as at every door, which the browser logs: the
+    # only error this page may log)
+    assert errors == ["Failed to load resource: the server responded with a status of 422 "
+                      "(Unprocessable Entity)"]
     errors.clear()
 
     # The jump, hop by hop: each landing shown, the captured pieces marked.
