@@ -379,7 +379,10 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str,
                  misses: MissCounter) -> None:
     """Serve one connection; its hello counts against its address's ``misses`` (a room
     that does not exist, a hello to it refused ``not_found``, is one: else a hello with any
-    token would tell which codes exist, ``not_your_room``, at no cost)."""
+    token would tell which codes exist, ``not_your_room``, at no cost). A hello refused while
+    its address is past its misses is refused ``rate_limited``, whatever the reason; a hello
+    with the seat's own token opens the seat all the same (a token is no guess, and a player
+    behind the same address as a guesser keeps its game)."""
     websocket = connection.websocket
     service = hub.service
     address = websocket.client.host if websocket.client is not None else None
@@ -404,10 +407,12 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str,
             if connection.side is None:
                 if message["type"] != "hello":
                     raise ActionRefused("hello_first", "say hello with your seat's token first")
-                await misses.check(address)
                 try:
                     side = await service.open_seat(code, message["token"])
                 except ActionRefused as error:
+                    # an address past its misses learns nothing of the room (found or not,
+                    # the token wrong); a seat's own token is no guess and always opens it
+                    await misses.check(address)
                     if error.code == "not_found":
                         await misses.note(address)
                     raise

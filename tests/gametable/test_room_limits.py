@@ -160,7 +160,10 @@ def test_a_full_room_answers_its_sender_in_words_and_stays_open() -> None:
 
 def test_a_hello_to_a_room_that_does_not_exist_is_a_miss() -> None:
     """A hello with any token tells a room that exists (``not_your_room``) from one that does
-    not (``not_found``): each of the latter counts against the address like a lookup."""
+    not (``not_found``): each of the latter counts against the address like a lookup, and an
+    address past its misses is told nothing of any room. A seat's own token is no guess: it
+    opens the seat whatever the address's misses (a player reloading behind the same address
+    as a guesser is not locked out of its game while its clock runs)."""
     now = FakeNow()
     app = FastAPI()
     install(app, RoomService(GAMES), MissLimiter(limit=2, window=60.0, now=now))
@@ -171,18 +174,23 @@ def test_a_hello_to_a_room_that_does_not_exist_is_a_miss() -> None:
                 peer = WsPeer(ws)
                 peer.send(type="hello", token="x" * 32)
                 assert peer.expect("error")["code"] == "not_found"
+        for code, token in (("CCCCCCCC", "x" * 32), (made["code"], "y" * 32)):
+            with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+                peer = WsPeer(ws)
+                peer.send(type="hello", token=token)  # the address used up its misses
+                refused = peer.expect("error")
+                assert refused["code"] == "rate_limited"  # found or not, it is not told
+                assert refused["message"].startswith("2 rooms asked for from your address")
         with client.websocket_connect(f"/ws/rooms/{made['code']}") as ws:
             peer = WsPeer(ws)
-            peer.send(type="hello", token=made["token"])  # the address used up its misses
-            refused = peer.expect("error")
-            assert refused["code"] == "rate_limited"
-            assert refused["message"].startswith("2 rooms asked for from your address do not")
+            peer.send(type="hello", token=made["token"])  # the seat's own token opens it
+            assert peer.expect("view")["view"]["room"]["version"] == 0
         assert client.get(f"/api/rooms/{made['code']}").status_code == 429
         now.advance(60.0)
         with client.websocket_connect(f"/ws/rooms/{made['code']}") as ws:
             peer = WsPeer(ws)
-            peer.send(type="hello", token=made["token"])
-            assert peer.expect("view")["view"]["room"]["version"] == 0
+            peer.send(type="hello", token="y" * 32)
+            assert peer.expect("error")["code"] == "not_your_room"
 
 
 def test_an_address_stores_its_share_of_full_rooms_by_default() -> None:
