@@ -382,6 +382,7 @@ export class OnlineTables {
     document.body.dataset.online = state;
     const words = connectionWords(state, detail);
     $("online-connection").textContent = state === "replaced" ? `${words} Reload this page to play here again.` : words;
+    if (state === "open") this.showError(""); // a refusal while connecting is over once open
     this.draw();
   }
 
