@@ -495,3 +495,25 @@ def test_a_room_closed_by_its_host_and_one_its_opponent_left(
         assert bob.locator("#rematch-button").is_disabled()
         bob.reload()
         wait_open(bob)
+
+
+def test_joining_by_code_takes_the_name_typed_in_the_dialog(
+        open_page: Opener, server: ServerProcess) -> None:
+    """A guest who types a name and a code in the New game dialog joins under that name (the
+    page sent the name kept from before, none here), and the name is kept for next time."""
+    made = _room(server, {"game": "checkers", "name": "Ann", "side": "black"})
+    page = open_page()
+    if not page.locator("#new-game-dialog").is_visible():
+        page.click("#new-game-button")
+    page.check("input[name=mode][value=online]")
+    page.fill("#online-name", "Dave")
+    page.fill("#join-code-input", made["code"])
+    page.click("#join-code-button")
+    wait_open(page)
+    from websockets.sync.client import connect
+
+    with connect(server.url.replace("http", "ws", 1) + f"/ws/rooms/{made['code']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        view = json.loads(ws.recv(timeout=10))["view"]
+    assert view["room"]["names"] == {"black": "Ann", "white": "Dave"}
+    assert page.evaluate("() => localStorage.getItem('checkers.online.name')") == "Dave"

@@ -241,7 +241,10 @@ export function createOnline(page) {
       }
       if (info.closed) return ROOM_CLOSED;
       if (!info.open) return `The game ${code} already has two players.`;
-      const joined = await joinRoom(code, local(NAME_KEY) || "");
+      // the name typed in the dialog (kept for the next time), else the one kept before
+      const typed = ($("online-name").value || "").trim();
+      if (typed) local(NAME_KEY, typed);
+      const joined = await joinRoom(code, typed || local(NAME_KEY) || "");
       resume(joined.code, joined.view);
       return null;
     } catch (err) {
