@@ -228,6 +228,19 @@ def test_a_room_its_host_left_says_so_to_a_friend_with_the_link(
         timeout=10_000)
     assert bob.text("#online-dialog-error") == (
         "That game was closed by its host: ask them for a new invitation.")
+    assert bob.text("#online-room-info") == ""  # it invites nobody
+
+
+def test_a_full_room_says_so_to_a_third_person_and_invites_nobody(
+        open_player: Callable[..., Player]) -> None:  # noqa: F811
+    alice, _bob, code = start(open_player)
+    carol = open_player(None)
+    carol.page.goto(alice.page.url.split("#")[0] + f"#join={code}")
+    carol.page.wait_for_function(
+        "() => document.getElementById('online-dialog-error').textContent.length > 0",
+        timeout=10_000)
+    assert carol.text("#online-dialog-error") == "That game already has two players."
+    assert carol.text("#online-room-info") == ""  # not "Alice invites you to ..."
 
 
 def test_the_claim_warning_counts_down_while_the_opponent_is_gone(

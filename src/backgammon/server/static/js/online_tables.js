@@ -930,8 +930,11 @@ export class OnlineTables {
       const stall = clock === "no clock"
         ? "A player who is gone (disconnected for 2 minutes, or thinking for 10 in one turn) can be claimed against: the other wins."
         : "Every wait is on the clock of the side that must act.";
-      info.textContent = `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}. ${stall}`;
-      this.dialogError(room.closed ? ROOM_CLOSED : room.open ? "" : "That game already has two players.");
+      // a game nobody may join any more invites nobody: only why is said
+      const joinable = room.open && !room.closed;
+      info.textContent = joinable
+        ? `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}. ${stall}` : "";
+      this.dialogError(room.closed ? ROOM_CLOSED : joinable ? "" : "That game already has two players.");
       return room;
     } catch (err) {
       info.textContent = "";
