@@ -242,6 +242,19 @@ def test_an_online_game_resigned_then_a_rematch_drawn_by_agreement(
     assert text(bob, "#result-title") == "Ann wins"
     assert text(bob, "#result-text") == "You resigned."
     assert ann.get_attribute("#result", "data-winner") == "black"
+    # The finished game's PDN, as the room writes it, copied and downloaded from the page.
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    expected = _pdn(server, code, ann)
+    assert all(move in expected for move in played) and '[Black "Ann"]' in expected
+    ann.click("#pdn-copy")
+    ann.wait_for_function(
+        "() => document.getElementById('pdn-status').textContent.includes('copied')")
+    assert ann.evaluate("() => navigator.clipboard.readText()") == expected
+    with ann.expect_download() as info:
+        ann.click("#pdn-download")
+    assert info.value.suggested_filename == f"checkers-{code}.pdn"
+    saved = info.value.path()
+    assert saved is not None and saved.read_text(encoding="utf-8") == expected
 
     # A rematch: Ann asks, Bob accepts; the sides swap.
     ann.click("#rematch-button")
@@ -454,6 +467,17 @@ def _left(server: ServerProcess, code: str, token: str) -> None:
         assert json.loads(ws.recv(timeout=10))["type"] == "view"
         ws.send(json.dumps({"type": "leave", "ref": 1}))
         assert json.loads(ws.recv(timeout=10))["type"] == "view"
+
+
+def _pdn(server: ServerProcess, code: str, page: Page) -> str:
+    """Room ``code``'s PDN as the server writes it, read with ``page``'s seat token."""
+    token = page.evaluate(
+        "(c) => JSON.parse(localStorage.getItem('gametable.seats'))[c].token", code)
+    request = urllib.request.Request(server.url + f"/api/rooms/{code}/export.pdn",
+                                     headers={"X-Seat-Token": token})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text: str = answer.read().decode("utf-8")
+    return text
 
 
 def _room(server: ServerProcess, body: dict[str, Any] | None, path: str = "/api/rooms"

@@ -470,7 +470,8 @@ function updateControls() {
     claim.title = `You may claim a draw: ${claimWhy(claimable, state.repetitions)}.`;
   }
   $("resign-button").disabled = app.busy || over || !state.can.resign;
-  const exportable = Boolean(app.table && view) && !(app.review && app.review.source === "file");
+  const exportable = (online.active ? Boolean(view)
+    : Boolean(app.table && view)) && !(app.review && app.review.source === "file");
   $("pdn-copy").disabled = !exportable;
   $("pdn-download").disabled = !exportable;
   $("rematch-button").disabled = app.busy;
@@ -838,6 +839,7 @@ async function rematch() {
 // ------------------------------------------------------------------ PDN export
 
 async function pdnText() {
+  if (online.active) return online.pdn(); // the room's game, read with the seat's token
   return exportPdn(app.table.id, app.table.token);
 }
 
@@ -870,7 +872,7 @@ async function downloadPdn() {
     const url = URL.createObjectURL(new Blob([text], { type: "application/x-pdn" }));
     const link = document.createElement("a");
     link.href = url;
-    link.download = `checkers-${app.table.id}.pdn`;
+    link.download = online.active ? `checkers-${document.body.dataset.room}.pdn` : `checkers-${app.table.id}.pdn`;
     document.body.appendChild(link);
     link.click();
     link.remove();

@@ -28,6 +28,7 @@
 // the record ("CODE:games_before").
 
 import { errorWords } from "./api.js";
+import { fetchText } from "./assist_api.js";
 import {
   ApiError, ROOM_CLOSED, RoomClient, connectionWords, createRoom, joinRoom, joinWords, normalCode, roomInfo,
   storedSeat,
@@ -100,6 +101,15 @@ export function createOnline(page) {
       const me = online.side || "white";
       const name = view && view.room ? view.room.names[other(me)] : "";
       return { [me]: "You", [other(me)]: name || "Opponent" };
+    },
+
+    /** The room's game as PDN, read with this browser's seat token (GET
+     * /api/rooms/{code}/export.pdn); rejects with an ApiError in words. */
+    pdn() {
+      const seat = client && storedSeat(client.code);
+      if (!seat) return Promise.reject(new ApiError("This browser no longer has a seat in that game.", 403, "no_seat"));
+      return fetchText(`/api/rooms/${encodeURIComponent(normalCode(client.code))}/export.pdn`,
+        { "X-Seat-Token": seat.token });
     },
 
     start, boot, stop, decorate, send, rematch,
