@@ -541,3 +541,21 @@ def test_joining_by_code_takes_the_name_typed_in_the_dialog(
         view = json.loads(ws.recv(timeout=10))["view"]
     assert view["room"]["names"] == {"black": "Ann", "white": "Dave"}
     assert page.evaluate("() => localStorage.getItem('checkers.online.name')") == "Dave"
+
+
+def test_the_host_withdraws_an_invitation_nobody_took(
+        open_page: Opener, server: ServerProcess) -> None:
+    """Before anyone joined, the host may take the invitation back: the room is closed (the
+    link tells a friend so), the seat forgotten, and the New game dialog opens."""
+    ann = open_page()
+    code = host(ann, name="Ann")
+    assert ann.locator("#online-withdraw").is_visible()
+    picture(ann, "checkers-online-invite-withdraw.png")
+    ann.click("#online-withdraw")
+    ann.wait_for_selector("#new-game-dialog[open]")
+    assert text(ann, "#status") == "You withdrew the invitation: its link opens no game now."
+    assert ann.evaluate("() => document.body.dataset.online") is None
+    assert code not in ann.evaluate("() => JSON.parse(localStorage.getItem('gametable.seats'))")
+    assert _room(server, None, f"/api/rooms/{code}")["closed"] is True
+    bob = open_page(f"#join={code}", name="Bob")
+    wait_text(bob, "#error", "That game was closed by its host: ask them for a new invitation.")

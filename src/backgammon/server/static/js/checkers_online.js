@@ -30,8 +30,8 @@
 import { errorWords } from "./api.js";
 import { fetchText } from "./assist_api.js";
 import {
-  ApiError, ROOM_CLOSED, RoomClient, connectionWords, createRoom, joinRoom, joinWords, normalCode, roomInfo,
-  storedSeat,
+  ApiError, ROOM_CLOSED, RoomClient, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
+  roomInfo, storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
 import { countRoom } from "./checkers_record.js";
@@ -508,6 +508,22 @@ export function createOnline(page) {
     }
   });
   $("online-claim").addEventListener("click", () => message("claim"));
+  // The host takes the invitation back before anyone joined: the room is closed (a friend who
+  // opens the link is told so), this browser forgets the seat, and a new game may begin.
+  $("online-withdraw").addEventListener("click", async () => {
+    if (!client) return;
+    const code = client.code;
+    const answer = await client.leave();
+    if (!answer.ok) {
+      page.showError(errorWords(answer));
+      return;
+    }
+    forgetSeat(code);
+    stop();
+    page.idle();
+    page.showError("");
+    $("status").textContent = "You withdrew the invitation: its link opens no game now.";
+  });
   $("online-here").addEventListener("click", () => {
     if (client) resume(client.code);
   });
