@@ -322,6 +322,7 @@ def test_a_whole_game_against_the_computer_to_the_end_and_the_record(
     assert page.inner_text("#result-record") == (
         "Your record against the computer (Hard): 0 won, 1 lost, 0 drawn.")
     page.click("#record-button")
+    page.wait_for_selector("#record-dialog[open]:not([aria-busy])")
     page.locator("#record-table").wait_for(state="visible")
     rows = record_rows(page)
     assert rows == {"easy": [1, counts["won"], counts["lost"], counts["drawn"]],

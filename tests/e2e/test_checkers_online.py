@@ -394,6 +394,7 @@ def record_rows(page: Page) -> list[list[str]]:
     if page.locator("#record-dialog").is_visible():
         page.click("#record-close")
     page.click("#record-button")
+    page.wait_for_selector("#record-dialog[open]:not([aria-busy])", timeout=10_000)
     page.locator("#record-table").wait_for(state="visible", timeout=10_000)
     page.wait_for_function("() => document.querySelectorAll('#record-body tr').length",
                            timeout=10_000)

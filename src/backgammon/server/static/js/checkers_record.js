@@ -85,8 +85,14 @@ export class RecordView {
     this.ask(false);
     $("record-status").textContent = "";
     const dialog = $("record-dialog");
+    // busy until the server's figures are drawn (the ones shown are the last read)
+    dialog.setAttribute("aria-busy", "true");
     if (!dialog.open) dialog.showModal();
-    await this.refresh();
+    try {
+      await this.refresh();
+    } finally {
+      dialog.removeAttribute("aria-busy");
+    }
   }
 
   ask(asking) {
