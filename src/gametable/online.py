@@ -167,6 +167,14 @@ class RoomHub:
                     connection.last_view = message.payload["view"]
 
     async def attach(self, code: str, side: Side, connection: _Connection) -> None:
+        """Make ``connection`` the live one of ``side`` in room ``code``: a connection the seat
+        had before is told ``replaced`` and closed, the room is told the seat is here, and the
+        seat is sent its first view (the hello's answer, with ``server``: when this door
+        opened).
+
+        Raises:
+            ActionRefused: the room refused the seat (``not_found``, ...); nothing attached.
+        """
         old = self._live.get((code, side))
         if old is not None and old is not connection:
             old.send(
@@ -188,6 +196,9 @@ class RoomHub:
         self.schedule(code)
 
     async def detach(self, connection: _Connection) -> None:
+        """``connection`` closed: when it was its seat's live one, the room is told the seat
+        is gone (the other seat sent its view) and the room's timer armed again; else
+        nothing."""
         code, side = connection.code, connection.side
         if code is None or side is None or self._live.get((code, side)) is not connection:
             return

@@ -817,6 +817,8 @@ class _Held:
     size: int = 0
 
     def held_here(self) -> bool:
+        """Whether a seat of this room is connected to this process (its copy is kept
+        current, and its doorbell heard, only while one is)."""
         return any(self.local.values())
 
 
