@@ -30,7 +30,7 @@ import { diceFromSecrets, fromHex } from "./fairdice.js";
 import { showText } from "./notes.js";
 import {
   ROOM_CLOSED, RoomClient, SEATS_KEY, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
-  roomInfo, storedSeat,
+  roomInfo, storedSeat, unmatchedSecrets, unmatchedWords,
 } from "./room_client.js";
 import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
@@ -285,6 +285,8 @@ export class OnlineTables {
     this.counted = new Set(); // the games over asked to be counted in the browser's record
     this.leftSide = null; // the door said this side left the room (its `left` frame)
     this.autoKey = null; // the room's version the automatic roll or play was tried at
+    this.logging = Promise.resolve(); // the fair-dice log's entries, written one after another
+    this.logPending = 0; // ... and how many are still being checked
     this.wire();
   }
 
@@ -397,7 +399,13 @@ export class OnlineTables {
       this.leftSide = null;
       this.showNote(`Rematch: you play ${view.room.you} this time.`);
     } else if (frame.round && frame.round.roller !== null) this.showNote(""); // (an opening keeps it)
-    if (frame.round) this.logRound(frame.round, view);
+    if (frame.round) {
+      const round = frame.round;
+      this.logPending += 1;
+      this.logging = this.logging.then(() => this.logRound(round, view)) // in the rounds' order
+        .catch((err) => console.error(err)) // (one entry's fault stops none after it)
+        .finally(() => { this.logPending -= 1; this.markIdle(); });
+    }
     const room = view.room;
     const joined = room.joined.white && room.joined.black;
     if (joined && state.phase === "opening" && !room.round && room.chance_due.includes(room.you)) {
@@ -502,8 +510,11 @@ export class OnlineTables {
     this.draw();
   }
 
-  /** A round's dice in the fair-dice log, checked: its secrets give the dice the board shows. */
-  logRound(round, view) {
+  /** A round's dice in the fair-dice log, checked: each secret matches its commitment and the
+   * secrets give the dice the board shows. (A secret that does not match is alarmed by the room
+   * client; the entry says so and is marked failed.) */
+  async logRound(round, view) {
+    const unmatched = await unmatchedSecrets(round);
     let dice = null;
     try {
       dice = roundDice(round);
@@ -517,12 +528,14 @@ export class OnlineTables {
     // again); a roll's may be shown high die first
     const shown = opening ? (state.opening ? [state.opening.white, state.opening.black] : null)
       : state.dice || (state.last_turn && state.last_turn.dice) || null;
-    const same = !shown || (opening ? shown.join(",") === dice.join(",")
+    const agree = !shown || (opening ? shown.join(",") === dice.join(",")
       : [...shown].sort().join(",") === [...dice].sort().join(","));
+    const same = agree && unmatched.length === 0;
     const names = view.room.names;
     const roller = opening ? "Opening roll" : names[round.roller] || round.roller;
     const text = same ? `Round ${round.number}: ${roller} ${dice.join("-")}; both secrets check out and give these dice.`
-      : `Round ${round.number}: the secrets give ${dice.join("-")} but the board shows ${shown.join("-")}.`;
+      : unmatched.length ? unmatchedWords(round, unmatched[0])
+        : `Round ${round.number}: the secrets give ${dice.join("-")} but the board shows ${shown.join("-")}.`;
     const check = $("online-dice-check");
     check.hidden = false;
     check.textContent = same ? `Dice checked: ${dice.join("-")} (round ${round.number})` : `Dice check failed (round ${round.number})`;
@@ -537,7 +550,7 @@ export class OnlineTables {
     const list = $("online-dice-list");
     list.appendChild(item);
     while (list.children.length > MAX_DICE_LOG) list.firstElementChild.remove();
-    if (!same) this.alarm(text);
+    if (!agree && unmatched.length === 0) this.alarm(text);
   }
 
   // ------------------------------------------------------------ the person's actions
@@ -789,14 +802,14 @@ export class OnlineTables {
   }
 
   /** data-online-idle="1" when nothing is on its way: no action, no round, no opening roll
-   * about to throw itself (what the browser tests wait for). */
+   * about to throw itself, no dice-log entry being checked (what the browser tests wait for). */
   markIdle() {
     const view = this.view;
     const room = view && view.room;
     const opening = Boolean(room && view.state.phase === "opening" && room.joined.white &&
       room.joined.black && room.chance_due.includes(room.you));
     const idle = Boolean(this.active && this.client && this.client.state === "open" && view &&
-      !this.busy && !room.round && !opening);
+      !this.busy && !room.round && !opening && this.logPending === 0);
     document.body.dataset.onlineIdle = idle ? "1" : "0";
   }
 

@@ -255,6 +255,29 @@ function freshSecret() {
   return secret;
 }
 
+/** The sides of a completed round whose revealed secret is missing or does not hash (SHA-256)
+ * to the commitment it sent: `round` is a room view's round, {number, commitments, secrets};
+ * an empty array when every commitment checks out. */
+export async function unmatchedSecrets(round) {
+  const unmatched = [];
+  for (const [side, commitment] of Object.entries(round.commitments || {})) {
+    const secret = (round.secrets || {})[side];
+    let hash = null;
+    try {
+      hash = secret ? await sha256Hex(fromHex(secret)) : null;
+    } catch (err) {
+      hash = null; // not hex: it cannot match
+    }
+    if (hash !== commitment) unmatched.push(side);
+  }
+  return unmatched;
+}
+
+/** What the page says of a side whose secret does not match its commitment. */
+export function unmatchedWords(round, side) {
+  return `Round ${round.number}: ${side}'s secret does not match its commitment.`;
+}
+
 /** The step a round waits for from `side`: "commit", "secret", "reveal", or null (the same
  * rule as gametable.fair.FairRound.expects). */
 export function expectedStep(round, side) {
@@ -636,11 +659,8 @@ export class RoomClient {
 
   /** Check a completed round: each commitment matches its revealed secret. */
   async checkRound(round) {
-    for (const [side, commitment] of Object.entries(round.commitments || {})) {
-      const secret = (round.secrets || {})[side];
-      if (!secret || (await sha256Hex(fromHex(secret))) !== commitment) {
-        this.onError({ code: "unfair_round", message: `Round ${round.number}: ${side}'s secret does not match its commitment.`, ref: null });
-      }
+    for (const side of await unmatchedSecrets(round)) {
+      this.onError({ code: "unfair_round", message: unmatchedWords(round, side), ref: null });
     }
   }
 }
