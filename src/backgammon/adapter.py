@@ -14,14 +14,25 @@ doors already show (:func:`backgammon.services.table.describe`).
 Actions (the same JSON through every door):
 
 * ``{"type": "roll"}`` (the opening roll too, by either side);
-* ``{"type": "move", "play": "8/5 6/5"}``: a whole play in standard notation, all or nothing;
+* ``{"type": "move", "play": "8/5 6/5"}``: a whole play in standard notation, all or nothing
+  (refused while checkers have been moved one by one this turn: the engine's words say to
+  take them back or end the turn);
+* or the play built checker by checker, as the local door builds it:
+  ``{"type": "move_checker", "from": 13, "to": 7}`` moves one checker (the places are the
+  page's: points 1..24 in White's numbering, ``"bar"`` as a source, ``"off"`` as a
+  destination), through the points between when it takes more than one die, all or nothing
+  (:func:`backgammon.services.destinations.paths_by_destination`); ``{"type": "undo"}``
+  takes back the last checker moved; ``{"type": "end_turn"}`` ends the turn once the moves
+  made are a whole legal play. The moves made so far stay in the game (and in its log's
+  ``"moves"``, so a restored table keeps them) and add no event until the turn ends;
 * ``{"type": "double"}``, ``{"type": "take"}``, ``{"type": "drop"}``, ``{"type": "beaver"}``,
   ``{"type": "raccoon"}`` (the original doubler answers a beaver; ``Game.raccoon``);
 * ``{"type": "resign", "level": "single" | "gammon" | "backgammon"}``,
   ``{"type": "accept_resignation"}``, ``{"type": "decline_resignation"}``;
 * ``{"type": "next_game"}`` once a game of a longer match or money session is over.
 
-A play completes the turn, and so does a roll that cannot be played (the turn passes). Whose
+A play (or ``end_turn``) completes the turn, and so does a roll that cannot be played (the turn
+passes); a checker moved or taken back does not: the mover's clock runs on. Whose
 clock runs (WBF practice, as both doors time it): nobody's before the opening roll, then the
 player on roll's (its cube decision included), the doubled player's while it decides, the
 resigning player's opponent's while it answers.
@@ -41,8 +52,10 @@ from backgammon.core.position import ResultKind
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.records.mat import format_mat
 from backgammon.services.computer import LEVELS, computer_player
+from backgammon.services.destinations import own_point, paths_by_destination, refusal
 from backgammon.services.review import match_mat
-from backgammon.services.table import describe
+from backgammon.services.state import Place
+from backgammon.services.table import describe, make_moves
 from backgammon.services.words import Names
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, SharedSecret, Side
@@ -51,6 +64,9 @@ from gametable.seam import Applied, GameInProgress, Offer, Outcome, SharedSecret
 ACTIONS: Final[Mapping[str, frozenset[str]]] = {
     "roll": frozenset(),
     "move": frozenset({"play"}),
+    "move_checker": frozenset({"from", "to"}),
+    "undo": frozenset(),
+    "end_turn": frozenset(),
     "double": frozenset(),
     "take": frozenset(),
     "drop": frozenset(),
@@ -137,9 +153,9 @@ class TableMatch:
         self._changes = 0  # one more at each action, timeout or forfeit tried
 
     def _state_key(self) -> tuple[int, int]:
-        """Tells two states of the match apart: the changes tried through the methods here,
-        and the current game's events (every action, timeout and forfeit adds one; a move is
-        a whole play, one event)."""
+        """Tells two states of the match apart: the changes tried through the methods here
+        (a checker moved or taken back, which adds no event, is one), and the current game's
+        events (every other action, timeout and forfeit adds one; a whole play is one)."""
         return (self._changes, self.match.current.event_count)
     @property
     def over(self) -> bool:
@@ -229,7 +245,10 @@ class TableMatch:
         Raises:
             ActionRefused: ``invalid_action`` (malformed; a roll at a fair table, whose dice
                 come from a round), ``not_your_turn``, ``illegal_move`` (with the reason in
-                the engine's words), ``not_allowed``.
+                the engine's words; a checker that cannot go there, as the local door words
+                it: :func:`backgammon.services.destinations.refusal`; a turn ended before the
+                play is whole), ``not_allowed`` (not now: nothing to move or take back, a
+                whole play after checkers moved one by one).
         """
         if self.fair and action.get("type") == "roll":
             raise ActionRefused(
@@ -304,6 +323,8 @@ class TableMatch:
                 )
             game.play(play)
             return True
+        if kind in ("move_checker", "undo", "end_turn"):
+            return self._checker_action(kind, action)
         if kind == "double":
             game.double()
         elif kind == "take":
@@ -325,6 +346,34 @@ class TableMatch:
             game.accept_resignation()
         else:
             game.decline_resignation()
+        return False
+
+    def _checker_action(self, kind: str, action: Mapping[str, Any]) -> bool:
+        """A checker moved, the last one taken back, or the turn ended (True: completed)."""
+        game = self._game
+        if kind == "undo":
+            game.undo()
+            return False
+        if kind == "end_turn":
+            if game.phase is Phase.MOVE:
+                try:
+                    game.end_turn()
+                except IllegalActionError as error:  # the moves made are not a whole play
+                    raise ActionRefused("illegal_move", str(error)) from error
+            else:
+                game.end_turn()  # refused in the engine's words
+            return True
+        places = {key: _checker_place(action, key) for key in ("from", "to")}
+        if game.phase is not Phase.MOVE or game.on_roll is None:
+            raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
+        mover = game.on_roll
+        src = own_point(places["from"], mover, source=True)
+        dst = own_point(places["to"], mover, source=False)
+        paths = paths_by_destination(game)
+        path = paths.get((src, dst))
+        if path is None:
+            raise ActionRefused("illegal_move", refusal(game, src, dst, paths))
+        make_moves(game, path)  # all or nothing
         return False
 
     def time_out(self, side: Side) -> None:
@@ -418,6 +467,39 @@ class TableMatch:
             shared=self._shared,
         )
         return dict(view)
+
+
+def _checker_place(action: Mapping[str, Any], key: str) -> Place:
+    """A ``move_checker`` action's ``from`` or ``to``, checked: a point 1..24, ``"bar"`` as
+    the source, ``"off"`` as the destination.
+
+    Raises:
+        ActionRefused: ``invalid_action``, missing or not a place.
+    """
+    if key not in action:
+        raise ActionRefused("invalid_action", f"a checker move needs a '{key}' place")
+    where: Place = action[key]
+    try:
+        own_point(where, WHITE, source=key == "from")
+    except BackgammonError as error:
+        raise ActionRefused("invalid_action", str(error)) from error
+    return where
+
+
+def _phase_words(game: Game) -> str:
+    """What the game waits for, in words, when there is no checker to move."""
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    if phase is Phase.OPENING:
+        return "the opening roll has not been thrown"
+    if phase is Phase.ROLL:
+        return f"{game.on_roll} is to roll"
+    if phase is Phase.DOUBLE_OFFERED:
+        return f"{game.turn} must answer the double"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return f"{game.turn} must answer the resignation"
+    return "no roll is being played"
 
 
 class BackgammonRules:

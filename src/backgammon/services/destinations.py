@@ -3,7 +3,9 @@
 The engine lists single moves (:func:`backgammon.core.moves.legal_moves`); a person drags a
 checker to where it ends, which may take several dice. :func:`legal_json` gives, for each
 checker that can move, every place it can reach now and the single moves that take it there;
-places are the page's (White's numbering, ``"bar"``, ``"off"``).
+places are the page's (White's numbering, ``"bar"``, ``"off"``). :func:`own_point` reads a
+place sent back in the mover's numbering, and :func:`refusal` says in words why a checker
+cannot go where it was sent (both doors' one-checker moves).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import cast
 
 from typing_extensions import TypedDict
 
+from backgammon.core.errors import BackgammonError, IllegalMoveError
+from backgammon.core.explain import explain_move
 from backgammon.core.game import Game, Phase
 from backgammon.core.moves import Move, apply_play, legal_moves, legal_paths
 from backgammon.core.position import Position
@@ -20,7 +24,7 @@ from backgammon.core.types import BAR, OFF, WHITE, Color
 from backgammon.services.state import BoardJSON, LegalJSON, MoveJSON, Place
 
 __all__ = ["TurnJSON", "legal_json", "move_json", "own_point", "paths_by_destination", "place",
-           "turn_json"]
+           "refusal", "turn_json"]
 
 
 def place(point: int, mover: Color, *, source: bool) -> Place:
@@ -103,16 +107,39 @@ def own_point(where: Place, mover: Color, *, source: bool) -> int:
     (bar 25, off 0): the inverse of :func:`place`.
 
     Raises:
-        ValueError: a place that is not one (``"bar"`` as a destination, ``"off"`` as a
-            source, a number outside 1..24).
+        IllegalMoveError: (a ``ValueError``) not a place a checker can move from (1..24,
+            bar) or to (1..24, off).
     """
-    if where == "bar" and source:
+    if source and where == "bar":
         return BAR
-    if where == "off" and not source:
+    if not source and where == "off":
         return OFF
     if isinstance(where, bool) or not isinstance(where, int) or not 1 <= where <= 24:
-        raise ValueError(f"{where!r} is not a place to move {'from' if source else 'to'}")
+        role = "move from" if source else "move to"
+        allowed = "1..24 or 'bar'" if source else "1..24 or 'off'"
+        raise IllegalMoveError(f"there is no point {where!r} to {role} (expected {allowed})")
     return where if mover is WHITE else 25 - where
+
+
+def refusal(game: Game, src: int, dst: int, paths: dict[tuple[int, int], list[Move]]) -> str:
+    """Why moving one checker ``src`` -> ``dst`` (the mover's numbering) is refused now, in
+    words, given :func:`paths_by_destination`'s ``paths``: ``"13/7 is not a legal move: ..."``
+    (:func:`~backgammon.core.explain.explain_move` gives the rule, else where that checker
+    can go), or ``"13/7: no move is left this turn: press Done"``."""
+    name = "bar" if src == BAR else str(src)
+    target = "off" if dst == OFF else str(dst)
+    if not paths:
+        return f"{name}/{target}: no move is left this turn: press Done"
+    try:
+        reason = explain_move(game.turn_start, game.dice_left, game.played, src, dst)
+    except BackgammonError:
+        reason = None
+    if reason is None:
+        options = sorted({f"{'bar' if a == BAR else a}/{'off' if b == OFF else b}"
+                          for a, b in paths if a == src})
+        reason = ("that checker can go " + ", ".join(options) if options
+                  else "that checker cannot move now")
+    return f"{name}/{target} is not a legal move: {reason}"
 
 
 class TurnJSON(TypedDict):

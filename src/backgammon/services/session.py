@@ -41,15 +41,15 @@ from backgammon.core.errors import (
     IllegalMoveError,
     InvalidLogError,
 )
-from backgammon.core.explain import explain_move
 from backgammon.core.game import DiceLike, Game, Phase
 from backgammon.core.match import Match
-from backgammon.core.moves import Move
-from backgammon.core.types import BAR, BLACK, OFF, WHITE, Color
+from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
+from backgammon.services.destinations import own_point as _own_point
 from backgammon.services.destinations import paths_by_destination
+from backgammon.services.destinations import refusal as _refusal
 from backgammon.services.review import pass_reason, players_words
 from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
@@ -1191,42 +1191,6 @@ def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> Pla
         level = settings["level"]
         return {"name": f"Computer ({level.capitalize()})", "computer": True, "level": level}
     return {"name": "You", "computer": False, "level": None}
-
-
-def _own_point(place: Place, mover: Color, *, source: bool) -> int:
-    """A place of the page as a point of the mover's numbering.
-
-    Raises:
-        IllegalMoveError: not a place a checker can move from (1..24, bar) or to (1..24, off).
-    """
-    if source and place == "bar":
-        return BAR
-    if not source and place == "off":
-        return OFF
-    if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= 24:
-        role = "move from" if source else "move to"
-        allowed = "1..24 or 'bar'" if source else "1..24 or 'off'"
-        raise IllegalMoveError(f"there is no point {place!r} to {role} (expected {allowed})")
-    return place if mover is WHITE else 25 - place
-
-
-def _refusal(game: Game, src: int, dst: int, paths: dict[tuple[int, int], list[Move]]) -> str:
-    """Why moving ``src`` -> ``dst`` (mover's numbering) is refused, in words
-    (:func:`~backgammon.core.explain.explain_move` gives the rule)."""
-    name = "bar" if src == BAR else str(src)
-    target = "off" if dst == OFF else str(dst)
-    if not paths:
-        return f"{name}/{target}: no move is left this turn: press Done"
-    try:
-        reason = explain_move(game.turn_start, game.dice_left, game.played, src, dst)
-    except BackgammonError:
-        reason = None
-    if reason is None:
-        options = sorted({f"{'bar' if a == BAR else a}/{'off' if b == OFF else b}"
-                          for a, b in paths if a == src})
-        reason = ("that checker can go " + ", ".join(options) if options
-                  else "that checker cannot move now")
-    return f"{name}/{target} is not a legal move: {reason}"
 
 
 def _step(game: Game, kind: str, color: ColorName, text: str,
