@@ -51,11 +51,11 @@ from backgammon.core.match import Match
 from backgammon.core.position import ResultKind
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.records.mat import format_mat
-from backgammon.services.computer import LEVELS, computer_player
+from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import own_point, paths_by_destination, refusal
 from backgammon.services.review import match_mat
 from backgammon.services.state import Place
-from backgammon.services.table import describe, make_moves
+from backgammon.services.table import describe, make_moves, resign_refusal
 from backgammon.services.words import Names
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, SharedSecret, Side
@@ -341,6 +341,9 @@ class TableMatch:
                 raise ActionRefused(
                     "invalid_action", f"resign level {level!r} is not single, gammon or backgammon"
                 )
+            refusal = resign_refusal(game, color)  # the table's policy: one offer a turn
+            if refusal is not None:
+                raise ActionRefused("not_allowed", f"you cannot resign now: {refusal}")
             game.resign(color, _RESIGN_LEVELS[level])
         elif kind == "accept_resignation":
             game.accept_resignation()
@@ -502,6 +505,27 @@ def _phase_words(game: Game) -> str:
     return "no roll is being played"
 
 
+def computer_decision(current: Game, player: ComputerPlayer) -> dict[str, Any]:
+    """``player``'s action in ``current`` (the game of the match in play), as the table's
+    action JSON: the opening roll, a double or a roll, its whole play (``{"type": "move",
+    "play"}``), its answer to a double (take, drop, beaver or raccoon) or to a resignation.
+    Every door's computer decides here (the table's :meth:`BackgammonRules.computer_action`,
+    the local door's computer turn with its own player)."""
+    phase = current.phase
+    if phase is Phase.OPENING:
+        return {"type": "roll"}
+    if phase is Phase.ROLL:
+        if current.can_double() and player.should_double(current):
+            return {"type": "double"}
+        return {"type": "roll"}
+    if phase is Phase.MOVE:
+        return {"type": "move", "play": str(player.choose_play(current))}
+    if phase is Phase.DOUBLE_OFFERED:
+        return {"type": player.answer_double(current)}
+    accept = player.accept_resign(current)
+    return {"type": "accept_resignation" if accept else "decline_resignation"}
+
+
 class BackgammonRules:
     """Backgammon as a :class:`~gametable.seam.GameRules`."""
 
@@ -582,21 +606,7 @@ class BackgammonRules:
         roll, its play, its answer to a double (take, drop or beaver) or to a resignation."""
         if not isinstance(game, TableMatch):
             raise TypeError(f"not a backgammon match: {type(game).__name__}")
-        current = game.match.current
-        player = computer_player(level, rng)
-        phase = current.phase
-        if phase is Phase.OPENING:
-            return {"type": "roll"}
-        if phase is Phase.ROLL:
-            if current.can_double() and player.should_double(current):
-                return {"type": "double"}
-            return {"type": "roll"}
-        if phase is Phase.MOVE:
-            return {"type": "move", "play": str(player.choose_play(current))}
-        if phase is Phase.DOUBLE_OFFERED:
-            return {"type": player.answer_double(current)}
-        accept = player.accept_resign(current)
-        return {"type": "accept_resignation" if accept else "decline_resignation"}
+        return computer_decision(game.match.current, computer_player(level, rng))
 
     def exports(self) -> Mapping[str, Callable[[GameInProgress, Mapping[str, str]], str]]:
         """``{"mat": write(game, tags)}``: the match as a ``.mat`` file, the players named

@@ -25,10 +25,12 @@ rapid     10 min   8 s
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar
 
 from gametable.errors import ClockError
 
@@ -55,6 +57,49 @@ TIME_CONTROLS: dict[str, TimeControl | None] = {
     "blitz": TimeControl("blitz", 180.0, 4.0),
     "rapid": TimeControl("rapid", 600.0, 8.0),
 }
+
+
+#: Environment variable that overrides the time controls' values, for tests only:
+#: ``"bullet=3+1,blitz=20+2"`` (name = reserve + increment, in seconds).
+TEST_CONTROLS_ENV: Final = "BACKGAMMON_TEST_TIME_CONTROLS"
+
+_SECONDS = r"([0-9]+(?:\.[0-9]+)?)"
+_CONTROL_SPEC = re.compile(rf"^\s*(\w+)\s*=\s*{_SECONDS}\s*\+\s*{_SECONDS}\s*$")
+
+
+def controls_from_env(environ: Mapping[str, str] | None = None) -> dict[str, TimeControl | None]:
+    """The time controls a server offers: :data:`TIME_CONTROLS`, with the values named in
+    ``$BACKGAMMON_TEST_TIME_CONTROLS`` (tests only) put in their place.
+
+    Args:
+        environ: the environment to read (default ``os.environ``).
+
+    Returns:
+        ``{"none": None, "bullet": TimeControl(...), ...}``: the same names, always.
+
+    Raises:
+        ClockError: a malformed entry or an unknown name, quoted.
+    """
+    env = os.environ if environ is None else environ
+    controls = dict(TIME_CONTROLS)
+    spec = env.get(TEST_CONTROLS_ENV, "").strip()
+    if not spec:
+        return controls
+    for part in spec.split(","):
+        found = _CONTROL_SPEC.match(part)
+        if found is None:
+            raise ClockError(f"{TEST_CONTROLS_ENV}: {part!r} is not NAME=RESERVE+INCREMENT "
+                             f"(seconds), e.g. 'bullet=3+1'")
+        name = found.group(1).lower()
+        if controls.get(name) is None:
+            timed = ", ".join(k for k, v in TIME_CONTROLS.items() if v is not None)
+            raise ClockError(f"{TEST_CONTROLS_ENV}: unknown time control {name!r} "
+                             f"(expected one of {timed})")
+        reserve, increment = float(found.group(2)), float(found.group(3))
+        if reserve <= 0:
+            raise ClockError(f"{TEST_CONTROLS_ENV}: {name}'s reserve must be > 0 s")
+        controls[name] = TimeControl(name, reserve, increment)
+    return controls
 
 
 def time_control(name: str) -> TimeControl | None:
@@ -315,4 +360,12 @@ class Clock(Generic[S]):
         return clock
 
 
-__all__ = ["TIME_CONTROLS", "Clock", "ClockError", "TimeControl", "time_control"]
+__all__ = [
+    "TEST_CONTROLS_ENV",
+    "TIME_CONTROLS",
+    "Clock",
+    "ClockError",
+    "TimeControl",
+    "controls_from_env",
+    "time_control",
+]

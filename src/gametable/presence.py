@@ -138,7 +138,9 @@ class Presence:
         while a page watches and no computer's turn waits to be shown."""
         if self._is_computer(side):
             return self.thinking
-        return self.wait_for_version is None and self.watched_until() >= self._now()
+        # a page still there (a "leave" ends the watch at once: it only bounds the charge)
+        last = max(self.pages.values(), default=-math.inf)
+        return self.wait_for_version is None and last + PRESENCE_SECONDS >= self._now()
 
     # ------------------------------------------------------------------------ the clock
 

@@ -31,8 +31,8 @@ from typing import Any
 import pytest
 from browser_support import ARTIFACTS, ServerProcess, launched_chromium
 
-from backgammon.services.timing import TEST_CONTROLS_ENV
 from checkers import Position, apply_move, legal_moves
+from gametable.clock import TEST_CONTROLS_ENV
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser

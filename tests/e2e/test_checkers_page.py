@@ -23,7 +23,7 @@ import pytest
 from browser_support import ARTIFACTS, ServerProcess, launched_chromium
 
 from backgammon.server.middleware import PAGE_CSP
-from backgammon.services.timing import TEST_CONTROLS_ENV
+from gametable.clock import TEST_CONTROLS_ENV
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser

@@ -23,7 +23,7 @@ from browser_support import (
     served,
 )
 
-from backgammon.services.timing import TEST_CONTROLS_ENV
+from gametable.clock import TEST_CONTROLS_ENV
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 Browser = sync_api.Browser

@@ -223,7 +223,8 @@ def test_action_out_of_turn_is_409_and_changes_nothing(clients: Clients) -> None
     error = act(client, game_id, "roll", status=409)["error"]
     assert error == {"code": "not_allowed",
                      "message": "cannot roll now: the game is in the move phase"}
-    error = act(client, game_id, "done", status=409)["error"]
+    error = act(client, game_id, "done", status=422)["error"]  # a rule of the play
+    assert error["code"] == "illegal_move"
     assert error["message"].startswith("the play is not complete: more dice can be played")
     error = act(client, game_id, "take", status=409)["error"]
     assert error["message"] == "cannot take: no double has been offered"

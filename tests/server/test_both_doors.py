@@ -9,8 +9,8 @@ the scripted players send secrets that give the dice the local game threw
 locally, then sent whole in notation to the room once the local turn is done. Both
 run in one app on one fake clock, moved 2 s before each roll, 4 s before each play, 1 s before
 a cube action and 3 s before a resignation, so the event logs, the clocks and the views after
-every action must be the same. (The table's doors keep no seconds in the log: each event's
-``seconds`` is the local door's alone, and is compared through the clocks.)
+every action must be the same. (Both doors act through a ``Table``, whose log keeps no
+seconds: the time each action took is compared through the clocks.)
 """
 
 from __future__ import annotations
@@ -194,8 +194,8 @@ def test_the_same_match_through_both_doors(doors: tuple[TestClient, FakeNow, int
         assert {"opening_roll", "roll", "play", "double", "take"} <= kinds
         assert ("pass" in kinds) is (seed == 14)  # a forced pass, charged alike (the clocks)
         first = local_log["games"][0]["events"]
-        assert any(e.get("seconds") == 2.0 and e["type"] == "roll" for e in first)
-        assert any(e.get("seconds") == 4.0 and e["type"] == "play" for e in first)
+        # both doors' logs are the table's: no seconds in them (the clocks are compared)
+        assert not any("seconds" in e for e in first)
         # The next game, by the same policy: a player asks for it.
         state = _local(client, game_id, "next")
         seats.act("white", {"type": "next_game"})
@@ -215,7 +215,7 @@ def test_the_same_match_through_both_doors(doors: tuple[TestClient, FakeNow, int
         assert state["result"]["reason"] == "resign" and state["result"]["points"] == 2
         _same_view(state, seats, _log(client, game_id))
         assert _log(client, game_id)["games"][-1]["events"][-2:] == [
-            {"type": "resign", "color": resigner, "kind": "gammon", "seconds": 3.0},
-            {"type": "accept", "color": other(resigner), "seconds": 0.0}]
+            {"type": "resign", "color": resigner, "kind": "gammon"},
+            {"type": "accept", "color": other(resigner)}]
     finally:
         seats.close()

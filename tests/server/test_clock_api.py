@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from backgammon.core.dice import FixedDice
 from backgammon.server import ServerSettings, create_app
-from backgammon.services.timing import TEST_CONTROLS_ENV, controls_from_env
 from fake_clock import FakeNow
+from gametable.clock import TEST_CONTROLS_ENV, controls_from_env
 
 
 class Server:
@@ -121,7 +121,7 @@ def test_the_clock_runs_from_the_opening_roll_and_the_page_sees_a_timeout(
     assert final["history"][-2]["text"] == f"White {white}-{black}: times out"
     response = client.post(f"{path}/move", json={"from": 8, "to": 5})
     assert response.status_code == 409
-    assert response.json()["error"]["message"].startswith("there is nothing to move")
+    assert response.json()["error"] == {"code": "game_over", "message": "the game is over (time)"}
 
 
 def test_a_late_action_is_refused_with_the_reason(server: Server) -> None:
@@ -137,7 +137,7 @@ def test_a_late_action_is_refused_with_the_reason(server: Server) -> None:
     response = client.post(f"{path}/move", json={"from": 8, "to": 5})
     assert response.status_code == 409
     assert response.json()["error"] == {
-        "code": "not_allowed", "message": "You ran out of time: the game is over"}
+        "code": "game_over", "message": "You ran out of time: the game is over"}
     result = get(client, path)["result"]
     assert result["title"] == "The computer wins"
     assert result["text"] == ("The computer wins a single game on time (1 point): "

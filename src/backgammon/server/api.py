@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from backgammon.core.errors import InvalidSettingsError
@@ -213,6 +213,26 @@ async def read_game(game_id: GameId, service: Service) -> GameState:
     """The state of a saved game: after a reload or a server restart, exactly as it was,
     dice already thrown included."""
     return await _in_thread(service.state, game_id)
+
+
+@router.post("/games/{game_id}/actions", response_model=GameState, summary="Act")
+async def act(
+    game_id: GameId,
+    service: Service,
+    action: Annotated[dict[str, Any], Body(
+        description="the table's action JSON, as at every door: {\"type\": \"roll\"}, "
+        "{\"type\": \"move_checker\", \"from\": 13, \"to\": 7} (one checker; a place "
+        "is 1..24 in White's numbering, \"bar\" or \"off\"), {\"type\": \"undo\"}, "
+        "{\"type\": \"end_turn\"}, {\"type\": \"move\", \"play\": \"13/7 8/7\"} "
+        "(a whole play), double, take, beaver, raccoon, drop, {\"type\": \"resign\", "
+        "\"level\": \"gammon\"}, next_game",
+        examples=[{"type": "move_checker", "from": 13, "to": 7}])],
+) -> GameState:
+    """Carry out the person's action through the game's table (the same action JSON as the
+    table's doors, ``/api/tables`` and ``/ws/rooms``); a refusal answers the table's codes
+    (``not_your_turn``, ``not_allowed``, ``illegal_move``, ``invalid_action``,
+    ``game_over``). The routes below (``/roll``, ``/move``, ...) are shorthands for it."""
+    return await _in_thread(service.act, game_id, action)
 
 
 @router.post("/games/{game_id}/roll", response_model=GameState, summary="Roll the dice")

@@ -29,7 +29,7 @@ from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
 from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
 from gametable.errors import HTTP_STATUS as GAMETABLE_STATUS
-from gametable.errors import http_status
+from gametable.errors import ActionRefused, http_status
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
@@ -50,7 +50,10 @@ HTTP_STATUS: Final = GAMETABLE_STATUS
 
 
 def error_code(exc: BaseException) -> str:
-    """The code of a refusal, by the exception's kind (:data:`_CODES`)."""
+    """The code of a refusal: the table's own (:class:`~gametable.errors.ActionRefused`
+    carries it), else by the exception's kind (:data:`_CODES`)."""
+    if isinstance(exc, ActionRefused):
+        return exc.code
     for kind, code in _CODES:
         if isinstance(exc, kind):
             return code
@@ -105,6 +108,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(BackgammonError)
     async def refused(request: Request, exc: BackgammonError) -> JSONResponse:
+        return http_error(exc)
+
+    @app.exception_handler(ActionRefused)
+    async def table_refused(request: Request, exc: ActionRefused) -> JSONResponse:
         return http_error(exc)
 
     @app.exception_handler(RequestValidationError)

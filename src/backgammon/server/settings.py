@@ -14,7 +14,7 @@ from backgammon.server.analytics import Analytics
 from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS, DEFAULT_MAX_TURNS
 from backgammon.services.clock import TimeControl
 from backgammon.services.store import default_db_path
-from backgammon.services.timing import controls_from_env
+from gametable.clock import controls_from_env
 from gametable.room import THINK_AFTER
 
 #: The largest request body accepted, in bytes; every API request is far smaller.
@@ -51,7 +51,7 @@ class ServerSettings:
             ``"blitz"``, ``"rapid"``); default the standard ones
             (:data:`~backgammon.services.clock.TIME_CONTROLS`), except that the environment
             variable ``BACKGAMMON_TEST_TIME_CONTROLS`` (tests only, e.g. ``"bullet=3+1"``)
-            shortens them (:func:`~backgammon.services.timing.controls_from_env`).
+            shortens them (:func:`~gametable.clock.controls_from_env`).
         analytics: the analytics hook (:class:`~backgammon.server.analytics.Analytics`);
             None (the default): off, the page loads no analytics script and its CSP names no
             other origin.

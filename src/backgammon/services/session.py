@@ -1,25 +1,27 @@
 """Game sessions: a game, match or money session in the browser, saved after every action.
 
-:class:`GameService` is what the HTTP layer calls. It keeps each session (its settings and its
-games, each a :class:`~backgammon.core.game.Game`) in memory, checks every action against the
-engine, saves the session to the :class:`~backgammon.services.store.GameStore` as its event logs
-after every action, and describes it to the page as a
-:class:`~backgammon.services.state.GameState`.
+:class:`GameService` is what the local door's HTTP layer (``/api/games``) calls. Each session
+owns a :class:`gametable.table.Table` with backgammon's plug-in (:mod:`backgammon.adapter`):
+the person's actions and the computer's go through the table's one action gate as the same
+action JSON as every other door (a play built checker by checker is the plug-in's
+``move_checker``, ``undo`` and ``end_turn``), the table's one turn clock times them, and the
+session saves its record (settings, the match's event log, the clock) to the
+:class:`~backgammon.services.store.GameStore` after every action and describes it to the page
+as a :class:`~backgammon.services.state.GameState` (the game's view,
+:func:`backgammon.services.table.describe`, with the session's own fields).
 
-Rules live in the engine: legal moves, doubling, results all come from ``Game``. This module
-decides only what is the page's business: whose seat the computer holds, which places a
-checker can reach in one gesture, and the words the page shows.
+This module decides only what is the local door's business: whose seat the computer holds,
+which side a person at this screen acts for, the computer's turn shown step by step, the words
+the page shows, the browser's list of recent games and its record.
 
-Every action is all-or-nothing: it raises before anything changes (the engine's actions do),
-or, when it takes several engine steps (a checker moved through an intermediate point), it
-takes back the steps made before raising. A session whose save fails is dropped from memory, so
-what the page sees next is what the database holds.
+Every action is all-or-nothing (the table's gate and the plug-in refuse before anything
+changes). A session whose save fails is dropped from memory, so what the page sees next is
+what the database holds.
 
-A timed game (``time_control`` other than ``"none"``) has a
-:class:`~backgammon.services.timing.GameTimer` per game: every request about the game first
-brings its clock up to now (recording a timeout when a side ran out), each engine action gets
-the seconds it took, and the clock is saved with the game (``record["clock"]``). The rules of
-who is on the clock, and of presence, are in :mod:`backgammon.services.timing`.
+A timed game (``time_control`` other than ``"none"``) runs on the table's clock, held by a
+:class:`gametable.presence.Presence` while no page watches (the rules are there): every
+request about the game first brings the clock up to now (recording a timeout when a side ran
+out), and the clock is saved with the game (``record["clock"]``: ``{"game": n, "clock"}``).
 """
 
 from __future__ import annotations
@@ -35,26 +37,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar, cast
 
-from backgammon.core.errors import (
-    BackgammonError,
-    IllegalActionError,
-    IllegalMoveError,
-    InvalidLogError,
-)
+from backgammon.adapter import RULES, TableMatch, computer_decision
+from backgammon.core.errors import BackgammonError, InvalidLogError
 from backgammon.core.game import DiceLike, Game, Phase
 from backgammon.core.match import Match
+from backgammon.core.moves import apply_play
+from backgammon.core.position import Position
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
-from backgammon.services.destinations import own_point as _own_point
-from backgammon.services.destinations import paths_by_destination
-from backgammon.services.destinations import refusal as _refusal
 from backgammon.services.review import pass_reason, players_words
 from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     ClockCheckJSON,
+    ClockJSON,
     ColorName,
     ComputerTurnJSON,
     GameState,
@@ -72,16 +70,18 @@ from backgammon.services.table import (
     color_name,
     cube_json,
     describe,
-    make_moves,
     passed_turn,
     phase_name,
     rematch_sides,
-    resign_refusal,
 )
-from backgammon.services.table import on_roll as on_roll_of
-from backgammon.services.timing import ANONYMOUS_PAGE, GameTimer, new_timer
 from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, computer_says, roll_text
 from backgammon.services.words import title as title_of
+from gametable.clock import Clock
+from gametable.clock import ClockError as TableClockError
+from gametable.errors import ActionRefused
+from gametable.presence import ANONYMOUS_PAGE, Presence
+from gametable.seam import Applied, Side
+from gametable.table import Seat, Table
 
 T = TypeVar("T")
 
@@ -219,26 +219,37 @@ def _check_settings(game_id: str, data: dict[str, Any]) -> SettingsJSON:
 
 
 class _Session:
-    """One game, match or money session: its settings and its :class:`Match` (a single game
-    and a money session are matches of length 0; a single game stops after one game)."""
+    """One game, match or money session: its settings and the :class:`~gametable.table.Table`
+    that plays it (a single game and a money session are matches of length 0; a single game
+    stops after one game), with the pages watching it when it is timed."""
 
-    def __init__(self, game_id: str, settings: SettingsJSON, match: Match, version: int,
-                 browser: str | None = None, owner: str | None = None) -> None:
+    def __init__(self, game_id: str, settings: SettingsJSON, table: Table, version: int,
+                 now: Callable[[], float], browser: str | None = None,
+                 owner: str | None = None) -> None:
         self.id = game_id
         #: The client address that started it, when this process did (the store keeps it
         #: from the first save, for its bounds).
         self.owner = owner
         self.settings = settings
-        self.match = match
+        #: The table: its seats, its one action gate and its one clock.
+        self.table = table
+        #: Who watches it, and the clock rules that follow (None when untimed).
+        self.presence: Presence | None = None if table.clock is None else Presence(table, now)
         self.version = version
         #: The anonymous id of the browser that started it (None: unknown), for its list of
         #: recent games and its record (the games it finished).
         self.browser = browser
         self.lock = threading.Lock()
-        #: The current game's clock (None when untimed); see GameService._timer.
-        self.timer: GameTimer | None = None
         #: The bytes of its record as last saved or read (its memory is estimated from it).
         self.size = 0
+
+    @property
+    def table_match(self) -> TableMatch:
+        return cast(TableMatch, self.table.game)
+
+    @property
+    def match(self) -> Match:
+        return self.table_match.match
 
     @property
     def game(self) -> Game:
@@ -261,22 +272,40 @@ class _Session:
     @property
     def over(self) -> bool:
         """Whether no further game can be played: a single game played, or a match won."""
-        if self.settings["kind"] == "single":
-            return self.game.is_over
-        return self.match.is_over
+        return self.table_match.over
 
     def record(self) -> dict[str, Any]:
-        record = {"settings": dict(self.settings), "log": self.match.to_log(),
-                  "version": self.version}
-        if self.timer is not None and self.timer.game_number == len(self.games):
-            record["clock"] = self.timer.snapshot()
+        """What the store keeps: the settings, the match's log, the version, the clock of the
+        current game (``{"game": n, "clock": Clock.to_dict()}``) and the browser."""
+        record: dict[str, Any] = {"settings": dict(self.settings), "log": self.match.to_log(),
+                                  "version": self.version}
+        clock = self.table.clock
+        if clock is not None:
+            record["clock"] = {"game": len(self.games), "clock": clock.to_dict()}
         if self.browser is not None:
             record["browser"] = self.browser
         return record
 
 
+#: How the person's refusals name an action: "you cannot roll now: ...".
+_VERBS: Final[Mapping[str, str]] = {
+    "roll": "roll", "move": "move", "move_checker": "move", "undo": "undo",
+    "end_turn": "end the turn", "double": "double", "take": "take", "beaver": "beaver",
+    "raccoon": "raccoon", "drop": "drop", "resign": "resign",
+    "accept_resignation": "accept the resignation",
+    "decline_resignation": "decline the resignation", "next_game": "start the next game",
+}
+
+
 class GameService:
     """Sessions of the web game: create, act, let the computer act, describe; thread-safe.
+
+    Each session owns a :class:`~gametable.table.Table` with backgammon's plug-in
+    (:mod:`backgammon.adapter`): every action, the person's and the computer's, goes through
+    :meth:`Table.act <gametable.table.Table.act>` as the same action JSON as the table's
+    other doors (``{"type": "roll"}``, ``{"type": "move_checker", "from": 13, "to": 7}``,
+    ...), and the table's one clock is held by :class:`~gametable.presence.Presence` while
+    nobody watches.
 
     Args:
         store: where sessions are saved.
@@ -302,9 +331,9 @@ class GameService:
 
     Every method that takes a ``game_id`` raises :class:`GameNotFoundError` for an unknown
     id and :class:`StoredGameError` for a saved session that does not replay; actions raise
-    :class:`~backgammon.core.errors.IllegalActionError` when not allowed now and
-    :class:`~backgammon.core.errors.IllegalMoveError` for a move the rules forbid, and then
-    change nothing.
+    :class:`~gametable.errors.ActionRefused` (``not_your_turn``, ``not_allowed``,
+    ``illegal_move``, ``invalid_action``, ``game_over``: the table's codes) and then change
+    nothing.
     """
 
     def __init__(
@@ -365,6 +394,7 @@ class GameService:
                 game without the cube, a double the rules refuse).
             SeedError: a seed out of range.
             BrowserIdError: a malformed browser id.
+            ClockError: a time control this service does not know.
             StorageFullError: the browser's or the address's games hold their most already.
         """
         if setup is not None:
@@ -388,6 +418,9 @@ class GameService:
                 side = chooser.choice(("white", "black"))
             human = Color.parse(side)
         settings = _settings_json(options, human)
+        if settings["time_control"] not in self._controls:
+            raise ClockError(f"unknown time control {settings['time_control']!r}: choose one "
+                             f"of {', '.join(self._controls)}")
         game_id = secrets.token_urlsafe(12)
         if setup is not None:
             match = setup_match(setup, cube=settings["cube"], gammons=settings["gammons"],
@@ -396,12 +429,28 @@ class GameService:
             match = Match(settings["length"], cube=settings["cube"],
                           gammons=settings["gammons"], jacoby=settings["jacoby"],
                           beavers=settings["beavers"], dice=self._dice, seed=checked)
-        session = _Session(game_id, settings, match, 0, browser, owner)
-        self._timer(session)
+        table = self._table(settings, match, self._controls[settings["time_control"]])
+        session = _Session(game_id, settings, table, 0, self._now, browser, owner)
         self._save(session)
         with self._lock:
             self._remember(session)
         return self._describe(session)
+
+    def _table(self, settings: SettingsJSON, match: Match,
+               control: TimeControl | None) -> Table:
+        """The table that plays ``match``: the person's and the computer's seats (two people
+        in pass & play), the session's time control."""
+        human = settings["human"]
+        seats = {side: Seat("person") if human is None or side == human
+                 else Seat("computer", level=settings["level"])
+                 for side in ("white", "black")}
+        table_settings = {"length": match.length, "cube": match.cube,
+                          "gammons": settings["gammons"], "jacoby": settings["jacoby"],
+                          "beavers": settings["beavers"], "single": settings["kind"] == "single"}
+        game = TableMatch(match, single=settings["kind"] == "single")
+        seed = match.seed if match.seed is not None else 0
+        return Table(RULES, table_settings, cast(Any, seats), time_control=control,
+                     now=self._now, seed=seed, game=game)
 
     def state(self, game_id: str) -> GameState:
         """The state of a session, read back from the store when not in memory. In a timed
@@ -499,10 +548,54 @@ class GameService:
                 f"saved game {game_id!r} cannot be loaded: a single game holds "
                 f"{len(match.games)} games"
             )
-        session = _Session(game_id, settings, match, version, browser)
-        session.timer = self._restore_timer(session, record.get("clock"))
+        try:
+            table = self._table(settings, match, None)
+        except ActionRefused as exc:
+            raise StoredGameError(f"saved game {game_id!r} cannot be loaded: {exc}") from None
+        table.clock = self._restore_clock(game_id, settings, table, record.get("clock"))
+        session = _Session(game_id, settings, table, version, self._now, browser)
         session.size = stored.size
         return session
+
+    def _restore_clock(self, game_id: str, settings: SettingsJSON, table: Table,
+                       data: object) -> Clock[str] | None:
+        """The saved clock of a loaded session (paused, the remaining times as saved: it runs
+        again once a page asks).
+
+        Raises:
+            StoredGameError: a timed game saved without its clock, an untimed one with one, or
+                a clock that does not fit the game; the message says which.
+        """
+        if settings["time_control"] == "none":
+            if data is not None:
+                raise StoredGameError(
+                    f"saved game {game_id!r} is damaged: an untimed game with a clock")
+            return None
+        if data is None:
+            raise StoredGameError(
+                f"saved game {game_id!r} is damaged: a {settings['time_control']} "
+                f"game saved without its clock")
+        games = len(cast(TableMatch, table.game).match.games)
+        try:
+            if not isinstance(data, dict):
+                raise ClockError(f"the saved clock is {type(data).__name__}, not an object")
+            if data.get("game") != games:
+                raise ClockError(f"the saved clock belongs to game {data.get('game')!r}, "
+                                 f"not game {games}")
+            saved = data.get("clock")
+            if not isinstance(saved, dict):
+                raise ClockError(f"malformed saved clock: {saved!r} is not an object")
+            clock: Clock[str] = Clock.from_dict(saved, self._now)
+            expected = None if table.game.outcome() is not None else table.game.on_clock()
+            if cast(TableMatch, table.game).match.current.is_over:
+                expected = None
+            if clock.paused != expected:
+                raise ClockError(f"the saved clock runs for {clock.paused or 'nobody'}, but "
+                                 f"{expected or 'nobody'} is to act")
+        except (ClockError, TableClockError) as exc:
+            raise StoredGameError(
+                f"saved game {game_id!r} cannot be loaded: its clock: {exc}") from None
+        return clock
 
     def _save(self, session: _Session) -> None:
         session.version += 1
@@ -554,171 +647,122 @@ class GameService:
         self._forget(game_id)
         return self._store.delete(game_id)
 
-    def _act(self, game_id: str, action: Callable[[_Session], T]) -> T:
-        """Run ``action`` under the session's lock, then save. ``action`` must raise before
-        changing anything (or undo what it changed) when the action is refused."""
+    # ----------------------------------------------------------------------------------------
+    # The person's actions: one gate, the table's
+
+    def act(self, game_id: str, action: Mapping[str, Any]) -> GameState:
+        """Carry out the person's action (the table's action JSON, as at every door: ``roll``,
+        ``move_checker`` ``{"from", "to"}`` (one checker, through the intermediate points
+        when it takes more than one die; a place is 1..24 in White's numbering, ``"bar"``,
+        ``"off"``), ``undo``, ``end_turn``, ``move`` ``{"play"}`` (a whole play),
+        ``double``, ``take``, ``beaver``, ``raccoon``, ``drop``, ``resign`` ``{"level"}``,
+        ``next_game``; :mod:`backgammon.adapter` for each), then save. Against the computer
+        the person acts for their side; in pass & play for the side the game waits on.
+
+        A resignation in pass & play is accepted at once (the opponent is at the same screen).
+        A roll that cannot be played passes by itself.
+
+        Returns:
+            The state after it.
+
+        Raises:
+            ActionRefused: ``invalid_action`` (malformed), ``not_your_turn`` (the computer's
+                turn), ``not_allowed`` (not now, with the engine's words), ``illegal_move``
+                (with the rule's words), ``game_over`` (over, or a side ran out of time:
+                the timeout is recorded and saved).
+        """
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise ActionRefused("invalid_action", "an action is a JSON object with a 'type'")
+        kind = action["type"]
         session = self._get(game_id)
         with session.lock:
             if self._clock_in(session, acts=True):
-                raise IllegalActionError(self._time_up(session))
-            game = session.game
-            before = len(game.events)
-            result = action(session)
-            self._clock_after(session, game, before)
+                raise ActionRefused("game_over", self._time_up(session))
+            table = session.table
+            side = self._person_side(session, kind)
+            human = session.human
+            try:
+                table.act(side, action)
+            except ActionRefused as refused:
+                raise ActionRefused(refused.code, players_words(str(refused), human)) from None
+            if kind == "resign" and human is None:
+                # the opponent at the same screen has agreed already (0 s on a clock)
+                table.act(_other(side), {"type": "accept_resignation"})
+            if session.presence is not None:
+                session.presence.sync()
             self._save(session)
-            return result
+            return self._describe(session)
 
-    # ----------------------------------------------------------------------------------------
-    # The person's actions
-
-    def _check_human(self, session: _Session, color: Color | None, what: str) -> None:
-        computer = session.computer
-        if computer is not None and color is computer:
-            raise IllegalActionError(f"you cannot {what} now: it is the computer's turn")
-
-    def roll(self, game_id: str) -> GameState:
-        """Throw the dice (the opening roll first): saved in the log, so a reload shows the same
-        dice. A roll that cannot be played passes by itself."""
-
-        def run(session: _Session) -> None:
-            game = session.game
-            if game.phase is not Phase.OPENING:
-                self._check_human(session, game.turn, "roll")
-            game.roll(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
-
-    def move(self, game_id: str, from_place: Place, to_place: Place) -> GameState:
-        """Move one checker from ``from_place`` to ``to_place`` as :func:`destinations` lists
-        it, through the intermediate points when it takes more than one die.
+    def _person_side(self, session: _Session, kind: str) -> Side:
+        """The side a person at this page acts for: theirs against the computer (refused
+        while the computer is to act), else the side the game waits on (White when either
+        may act: the opening roll, between games).
 
         Raises:
-            IllegalMoveError: no checker can go there now, with the legal moves listed.
+            ActionRefused: ``not_your_turn`` on the computer's turn.
         """
+        human = session.human
+        table = session.table
+        if human is not None:
+            waiting = table.game.to_act()
+            if table.computer_to_act() is not None or (
+                    waiting and color_name(human) not in waiting):
+                verb = _VERBS.get(kind, kind)
+                raise ActionRefused("not_your_turn",
+                                    f"you cannot {verb} now: it is the computer's turn")
+            return color_name(human)
+        waiting = table.game.to_act()
+        return next(iter(waiting)) if len(waiting) == 1 else "white"
 
-        def run(session: _Session) -> None:
-            game = session.game
-            if game.phase is not Phase.MOVE:
-                raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
-            self._check_human(session, game.on_roll, "move")
-            mover = on_roll_of(game)
-            src = _own_point(from_place, mover, source=True)
-            dst = _own_point(to_place, mover, source=False)
-            paths = paths_by_destination(game)
-            path = paths.get((src, dst))
-            if path is None:
-                raise IllegalMoveError(players_words(_refusal(game, src, dst, paths),
-                                                     session.human))
-            make_moves(game, path)  # all or nothing (services/table.py), as online
+    def roll(self, game_id: str) -> GameState:
+        """Throw the dice (the opening roll first): ``act(game_id, {"type": "roll"})``."""
+        return self.act(game_id, {"type": "roll"})
 
-        return self._act_and_describe(game_id, run)
+    def move(self, game_id: str, from_place: Place, to_place: Place) -> GameState:
+        """Move one checker: ``act(game_id, {"type": "move_checker", "from", "to"})``."""
+        return self.act(game_id, {"type": "move_checker", "from": from_place, "to": to_place})
 
     def undo(self, game_id: str) -> GameState:
-        """Take back the last move of this turn (the dice stay)."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.on_roll, "undo")
-            session.game.undo()
-
-        return self._act_and_describe(game_id, run)
+        """Take back the last checker moved this turn (the dice stay)."""
+        return self.act(game_id, {"type": "undo"})
 
     def end_turn(self, game_id: str) -> GameState:
-        """End the turn: the moves made must be a whole legal play."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.on_roll, "end the turn")
-            session.game.end_turn(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        """End the turn: the checkers moved must make a whole legal play."""
+        return self.act(game_id, {"type": "end_turn"})
 
     def double(self, game_id: str) -> GameState:
         """Offer a double before rolling."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.on_roll, "double")
-            session.game.double(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        return self.act(game_id, {"type": "double"})
 
     def take(self, game_id: str) -> GameState:
         """Take the double offered."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.turn, "take")
-            session.game.take(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        return self.act(game_id, {"type": "take"})
 
     def beaver(self, game_id: str) -> GameState:
         """Take the double offered and redouble at once, keeping the cube (money play with
         beavers)."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.turn, "beaver")
-            session.game.beaver(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        return self.act(game_id, {"type": "beaver"})
 
     def raccoon(self, game_id: str) -> GameState:
-        """Answer the beaver of your double by redoubling at once; the beaver keeps the cube
-        and takes or drops (money play with beavers; see ``Game.raccoon``).
-
-        Raises:
-            GameNotFoundError, NotYourTurnError, IllegalActionError: as the other actions
-                (no beaver to answer, beavers off: ``IllegalActionError``).
-        """
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.turn, "raccoon")
-            session.game.raccoon(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        """Answer the beaver of your double by redoubling at once (``Game.raccoon``)."""
+        return self.act(game_id, {"type": "raccoon"})
 
     def drop(self, game_id: str) -> GameState:
         """Drop the double offered: the game is lost at the cube's value."""
-
-        def run(session: _Session) -> None:
-            self._check_human(session, session.game.turn, "drop")
-            session.game.drop(seconds=self._lap(session))
-
-        return self._act_and_describe(game_id, run)
+        return self.act(game_id, {"type": "drop"})
 
     def resign(self, game_id: str, level: str) -> GameState:
-        """Offer to resign at ``level`` (``"single"``, ``"gammon"``, ``"backgammon"``).
-
-        Against the computer the person resigns and the computer then accepts or declines
-        (``computer_to_act``); in pass & play the player on roll resigns and the game ends
-        at once (the opponent is at the same screen)."""
-
-        def run(session: _Session) -> None:
-            game = session.game
-            who = session.human if session.human is not None else game.on_roll
-            if who is None or game.phase not in (Phase.ROLL, Phase.MOVE):
-                raise IllegalActionError(f"you cannot resign now: {_phase_words(game)}")
-            if session.computer is not None and game.on_roll is session.computer:
-                raise IllegalActionError("you cannot resign now: it is the computer's turn")
-            refusal = resign_refusal(game, who)
-            if refusal is not None:
-                raise IllegalActionError(f"you cannot resign now: {refusal}")
-            game.resign(who, level, seconds=self._lap(session))
-            if session.computer is None:
-                # The opponent at the same screen has agreed already: accepted at once (in a
-                # timed game its answer took 0 s, as an online answer sent at once records).
-                game.accept_resignation(seconds=None if session.timer is None else 0.0)
-
-        return self._act_and_describe(game_id, run)
+        """Offer to resign at ``level`` (``"single"``, ``"gammon"``, ``"backgammon"``): the
+        computer answers on its turn; in pass & play the game ends at once."""
+        return self.act(game_id, {"type": "resign", "level": level})
 
     def next_game(self, game_id: str) -> GameState:
         """Start the next game of a match or money session once this game is over."""
-
-        def run(session: _Session) -> None:
-            if session.settings["kind"] == "single":
-                raise IllegalActionError(
-                    "this was a single game: start a new game or ask for a rematch"
-                )
-            session.match.new_game()
-
-        return self._act_and_describe(game_id, run)
+        session = self._get(game_id)
+        if session.settings["kind"] == "single":
+            raise ActionRefused(
+                "not_allowed", "this was a single game: start a new game or ask for a rematch")
+        return self.act(game_id, {"type": "next_game"})
 
     def rematch(self, game_id: str, owner: str | None = None) -> GameState:
         """A new session with the same settings once this one is over (a single game played
@@ -727,7 +771,7 @@ class GameService:
         session = self._get(game_id)
         with session.lock:
             if not session.over:
-                raise IllegalActionError("a rematch is offered once this one is over")
+                raise ActionRefused("not_allowed", "a rematch is offered once this one is over")
             settings = session.settings
             browser = session.browser
             # The table's rematch policy: nobody plays here from another screen, so this
@@ -791,17 +835,8 @@ class GameService:
                 break
         return found
 
-    def _act_and_describe(self, game_id: str, run: Callable[[_Session], None]) -> GameState:
-        def action(session: _Session) -> _Session:
-            run(session)
-            return session
-
-        session = self._act(game_id, action)
-        with session.lock:
-            return self._describe(session)
-
     # ----------------------------------------------------------------------------------------
-    # The clock (services/timing.py holds the rules; these are the service's hooks)
+    # The clock: the table's one clock, held by Presence while nobody watches
 
     def clock_check(self, game_id: str, page: str = ANONYMOUS_PAGE, shown: int | None = None,
                     leave: bool = False) -> ClockCheckJSON:
@@ -823,56 +858,12 @@ class GameService:
         session = self._get(game_id)
         with session.lock:
             timed_out = self._clock_in(session, page=page, shown=shown, leave=leave)
-            timer = self._timer(session)
-            if timer is not None and not timed_out and not session.game.is_over:
+            presence = session.presence
+            if presence is not None and not timed_out and not session.game.is_over:
                 self._save_clock(session)
             return {"version": session.version,
                     "phase": phase_name(session.game, session.over),
-                    "clock": timer.to_json() if timer is not None else None}
-
-    def _timer(self, session: _Session) -> GameTimer | None:
-        """The current game's timer (a new game of the session gets a fresh one, with the
-        session's time control); None for an untimed session."""
-        number = len(session.games)
-        timer = session.timer
-        if timer is not None and timer.game_number == number:
-            return timer
-        name = session.settings["time_control"]
-        if timer is not None:
-            control: TimeControl | None = timer.control  # the values the session started with
-        else:
-            control = self._controls.get(name)
-        if control is None:
-            session.timer = new_timer(self._controls, name, self._now,
-                                      computer=session.computer, game_number=number)
-        else:
-            session.timer = GameTimer(control, self._now, computer=session.computer,
-                                      game_number=number)
-        return session.timer
-
-    def _restore_timer(self, session: _Session, data: object) -> GameTimer | None:
-        """The saved clock of a loaded session (paused).
-
-        Raises:
-            StoredGameError: a timed game saved without its clock, an untimed one with one, or
-                a clock that does not fit the game; the message says which.
-        """
-        timed = session.settings["time_control"] != "none"
-        if not timed:
-            if data is not None:
-                raise StoredGameError(
-                    f"saved game {session.id!r} is damaged: an untimed game with a clock")
-            return None
-        if data is None:
-            raise StoredGameError(
-                f"saved game {session.id!r} is damaged: a {session.settings['time_control']} "
-                f"game saved without its clock")
-        try:
-            return GameTimer.restore(data, self._now, computer=session.computer,
-                                     game=session.game, game_number=len(session.games))
-        except ClockError as exc:
-            raise StoredGameError(
-                f"saved game {session.id!r} cannot be loaded: its clock: {exc}") from None
+                    "clock": self._clock_json(session)}
 
     def _clock_in(self, session: _Session, *, page: str = ANONYMOUS_PAGE,
                   shown: int | None = None, leave: bool = False, acts: bool = False) -> bool:
@@ -882,62 +873,20 @@ class GameService:
         Returns:
             True when a side ran out of time: the timeout is recorded and saved.
         """
-        timer = self._timer(session)
-        game = session.game
-        if timer is None or game.is_over:
+        presence = session.presence
+        if presence is None or session.game.is_over:
             return False
-        due = timer.due()
-        if due is not None:
-            timer.flag(game, *due)
+        if presence.due() is not None:
             self._save(session)
             return True
         if leave:
-            timer.left(page)
+            presence.left(page)
         elif acts:
-            timer.acted(page)
+            presence.acted(page)
         else:
-            timer.seen(page, shown)
-        timer.sync()
+            presence.seen(page, shown)
+        presence.sync()
         return False
-
-    def _clock_after(self, session: _Session, game: Game, before: int) -> bool:
-        """After an action on ``game`` added the events from index ``before``: hand the clock
-        to the side to act (a new game of the session gets a fresh clock).
-
-        Returns:
-            True when the side now on the clock is already out of time (the computer, which
-            acts within one request): the timeout is recorded (not saved: the caller saves).
-        """
-        timer = session.timer
-        if timer is None or timer.game_number != len(session.games) or game is not session.game:
-            self._timer(session)
-            return False
-        timer.hand_over(game, game.events[before:])
-        due = None if game.is_over else timer.due()
-        if due is not None:
-            timer.flag(game, *due)
-            return True
-        return False
-
-    def _lap(self, session: _Session) -> float | None:
-        """The seconds the side to act has used since its last event (for the event it is
-        about to make); None when untimed or no clock runs for it."""
-        timer = session.timer
-        if timer is None or timer.game_number != len(session.games):
-            return None
-        return timer.lap(session.game.turn)
-
-    def _computer_clock_on(self, session: _Session) -> GameTimer | None:
-        """Start of the computer's turn: its clock runs while it thinks; the person's clock
-        then waits until a page has shown the turn (the version this request will save)."""
-        timer = self._timer(session)
-        if timer is None:
-            return None
-        timer.seen()
-        timer.thinking = True
-        timer.wait_for_version = session.version + 1
-        timer.sync()
-        return timer
 
     def _save_clock(self, session: _Session) -> None:
         """Save the record with the clock as it is now, without counting an action."""
@@ -955,13 +904,17 @@ class GameService:
         who = _whose_time(session, outcome.loser)
         return f"{who[:1].upper()}{who[1:]} ran out of time: the game is over"
 
+    def _clock_json(self, session: _Session) -> ClockJSON | None:
+        presence = session.presence
+        return None if presence is None else cast(ClockJSON, presence.clock_view())
+
     # ----------------------------------------------------------------------------------------
     # The computer
 
     def computer_turn(self, game_id: str) -> ComputerTurnJSON:
         """Let the computer act until the person must: answer a double, or double (when it
-        wants), roll and play. Runs in the caller's thread (the server calls it from a worker
-        thread).
+        wants), roll and play, each through the table. Runs in the caller's thread (the
+        server calls it from a worker thread).
 
         Returns:
             ``{"steps", "summary", "state"}``: each roll, each checker moved and each cube
@@ -969,20 +922,27 @@ class GameService:
             computer did in a sentence or two; then the state.
 
         Raises:
-            IllegalActionError: the computer is not to act (a pass & play game, the person's
-                turn, the game over).
+            ActionRefused: ``not_allowed``: the computer is not to act (a pass & play game,
+                the person's turn, the game over).
         """
         session = self._get(game_id)
         with session.lock:
-            if not self._computer_to_act(session):
-                raise IllegalActionError(
-                    f"the computer is not to act: {_phase_words(session.game)}"
-                )
+            table = session.table
+            if table.computer_to_act() is None:
+                raise ActionRefused(
+                    "not_allowed", f"the computer is not to act: {_phase_words(session.game)}")
             seed = session.match.seed
             rng = self._rng if seed is None else derived_rng(
                 seed, "computer", len(session.games), session.game.event_count)
             player = self._players(session.settings["level"], rng)
-            timer = self._computer_clock_on(session)
+            presence = session.presence
+            if presence is not None:
+                # its clock runs while it thinks; the person's then waits until a page has
+                # shown the turn (the version this request saves)
+                presence.seen()
+                presence.thinking = True
+                presence.wait_for_version = session.version + 1
+                presence.sync()
             steps: list[StepJSON] = []
             notes: list[str] = []
             passed = passed_turn(session.game)
@@ -994,110 +954,89 @@ class GameService:
                              if passed.dice else computer_says("you_cannot_move"))
             try:
                 for _ in range(_MAX_COMPUTER_ACTIONS):
-                    if not self._computer_to_act(session):
+                    side = table.computer_to_act()
+                    if side is None:
                         break
-                    game = session.game
-                    before = len(game.events)
-                    self._computer_act(session, player, steps, notes)
-                    if self._clock_after(session, game, before):
+                    if presence is not None and presence.due() is not None:
                         notes.append(computer_says("timeout"))
                         break
+                    self._computer_act(session, side, player, steps, notes)
             finally:
-                # What the computer did stands (each engine action is whole); save it even if
-                # a later step failed, so the page and the store agree.
-                if timer is not None:
-                    timer.thinking = False
-                    timer.sync()
+                # What the computer did stands (each action is whole); save it even if a
+                # later step failed, so the page and the store agree.
+                if presence is not None:
+                    presence.thinking = False
+                    presence.sync()
                 self._save(session)
             summary = " ".join(n if n.endswith((".", "?")) else f"{n}." for n in notes)
             return {"steps": steps, "summary": summary, "state": self._describe(session)}
 
-    def _computer_to_act(self, session: _Session) -> bool:
-        computer = session.computer
-        game = session.game
-        return (computer is not None and game.phase is not Phase.OPENING
-                and not game.is_over and game.turn is computer)
-
-    def _computer_act(self, session: _Session, player: ComputerPlayer,
+    def _computer_act(self, session: _Session, side: Side, player: ComputerPlayer,
                       steps: list[StepJSON], notes: list[str]) -> None:
-        """One decision of the computer: a step per change on the board, a note per decision
-        (the cube, a resignation, the whole play) for the summary."""
+        """One decision of the computer, made through the table: a step per change on the
+        board, a note per decision (the cube, a resignation, the whole play) for the
+        summary."""
+        table = session.table
         game = session.game
-        color = color_name(cast(Color, game.turn))
-        if game.phase is Phase.DOUBLE_OFFERED:
-            answer = player.answer_double(game)
-            cube_offer = game.cube_offer  # "double", "beaver" (its double), "raccoon" (its beaver)
-            if answer == "beaver":
-                offered = game.beaver(seconds=self._lap(session))
-                steps.append(_step(game, "beaver", color,
-                                   computer_says("beaver", cube=offered)))
-            elif answer == "raccoon":
-                offered = game.raccoon(seconds=self._lap(session))
-                steps.append(_step(game, "raccoon", color,
-                                   computer_says("raccoon", cube=offered)))
-            elif answer == "take":
-                game.take(seconds=self._lap(session))
-                said = {"beaver": "take_beaver", "raccoon": "take_raccoon"}.get(cube_offer or "",
-                                                                                "take")
-                steps.append(_step(game, "take", color,
-                                   computer_says(said, cube=game.cube_value)))
+        color: ColorName = side
+        phase = game.phase
+        action = computer_decision(game, player)
+        kind = action["type"]
+        if phase is Phase.DOUBLE_OFFERED:
+            cube_offer = game.cube_offer  # "double", "beaver" (its double), "raccoon"
+            applied = table.act(side, action)
+            if kind in ("beaver", "raccoon"):
+                text = computer_says(kind, cube=_offered(applied))
+            elif kind == "take":
+                said = {"beaver": "take_beaver", "raccoon": "take_raccoon"}.get(
+                    cube_offer or "", "take")
+                text = computer_says(said, cube=game.cube_value)
             else:
-                game.drop(seconds=self._lap(session))
-                steps.append(_step(game, "drop", color, computer_says("drop")))
-            notes.append(steps[-1]["text"])
+                text = computer_says("drop")
+            steps.append(_step(game, kind, color, text))
+            notes.append(text)
             return
-        if game.phase is Phase.RESIGNATION_OFFERED:
+        if phase is Phase.RESIGNATION_OFFERED:
             offer = game.resignation
             assert offer is not None
             words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
-            if player.accept_resign(game):
-                game.accept_resignation(seconds=self._lap(session))
-                steps.append(_step(game, "accept", color,
-                                   computer_says("accept", level=words)))
-            else:
-                game.decline_resignation(seconds=self._lap(session))
-                steps.append(_step(game, "decline", color,
-                                   computer_says("decline", level=words)))
+            table.act(side, action)
+            answer = "accept" if kind == "accept_resignation" else "decline"
+            steps.append(_step(game, answer, color, computer_says(answer, level=words)))
             notes.append(steps[-1]["text"])
             return
-        if game.phase is Phase.ROLL:
-            if game.can_double() and player.should_double(game):
-                offered = game.double(seconds=self._lap(session))
-                steps.append(_step(game, "double", color,
-                                   computer_says("double", cube=offered)))
-                notes.append(steps[-1]["text"])
-                return
-            dice = game.roll(seconds=self._lap(session))
-            text = computer_says("roll", dice=roll_text(dice))
-            if not game.legal_moves():  # the roll could not be played: the turn passed
+        if kind == "double":
+            applied = table.act(side, action)
+            steps.append(_step(game, "double", color,
+                               computer_says("double", cube=_offered(applied))))
+            notes.append(steps[-1]["text"])
+            return
+        if kind == "roll":
+            applied = table.act(side, action)
+            thrown = next(e["dice"] for e in applied.events if e["type"] == "roll")
+            dice = (int(thrown[0]), int(thrown[1]))
+            if game.phase is not Phase.MOVE:  # the roll could not be played: the turn passed
                 steps.append(_step(game, "pass", color,
                                    computer_says("pass", dice=roll_text(dice)), dice=dice))
                 notes.append(steps[-1]["text"])
                 return
-            steps.append(_step(game, "roll", color, text))
+            steps.append(_step(game, "roll", color, computer_says("roll", dice=roll_text(dice))))
             return
-        if game.phase is Phase.MOVE:
-            play = player.choose_play(game)
-            made = 0
-            try:
-                for move in play.moves:
-                    done = game.move(move)
-                    made += 1
-                    steps.append(_step(game, "move", color, computer_says("move", move=done)))
-            except BackgammonError:
-                # A play whose moves cannot be replayed one by one in this order: make it whole.
-                for _ in range(made):
-                    game.undo()
-                del steps[len(steps) - made:]
-                game.play(play, seconds=self._lap(session))
-                steps.append(_step(game, "move", color, computer_says("move", move=play)))
-            else:
-                game.end_turn(seconds=self._lap(session))
-            turn = game.history[-1]
-            dice_text = f"{roll_text(turn.dice)}" if turn.dice else ""
-            notes.append(computer_says("play", dice=dice_text, play=turn.text))
-            return
-        raise IllegalActionError(f"the computer cannot act: {_phase_words(game)}")
+        # its play, whole through the table; the page is shown each checker moved
+        before = game.position
+        roll = game.dice
+        left = list(game.dice_left)
+        table.act(side, action)
+        turn = game.history[-1] if game.history else None
+        moves = turn.moves if turn is not None else ()
+        for count, move in enumerate(moves, start=1):
+            if move.die in left:
+                left.remove(move.die)
+            steps.append(_step(game, "move", color, computer_says("move", move=move), dice=roll,
+                               position=apply_play(before, moves[:count]), dice_left=left))
+        dice_text = f"{roll_text(turn.dice)}" if turn is not None and turn.dice else ""
+        notes.append(computer_says("play", dice=dice_text,
+                                   play=turn.text if turn is not None else ""))
 
     # ----------------------------------------------------------------------------------------
     # Describing a session to the page
@@ -1107,7 +1046,7 @@ class GameService:
         settings = session.settings
         computer = session.computer
         human = session.human
-        computer_to_act = self._computer_to_act(session)
+        computer_to_act = session.table.computer_to_act() is not None
         to_act = human if game.phase is Phase.OPENING else game.turn
         mine = (not computer_to_act and not game.is_over
                 and (computer is None or to_act is not computer))
@@ -1125,10 +1064,19 @@ class GameService:
             },
             "viewer": color_name(viewer),
             **view,
-            "clock": timer.to_json() if (timer := self._timer(session)) is not None else None,
+            "clock": self._clock_json(session),
             "ids": ids_json(session.match),
             "seed": session.match.seed,
         })
+
+
+def _offered(applied: Applied) -> int:
+    """The cube's value a double, beaver or raccoon offers (its event's ``"cube"``)."""
+    return int(applied.events[-1]["cube"])
+
+
+def _other(side: Side) -> Side:
+    return "black" if side == "white" else "white"
 
 
 # --------------------------------------------------------------------------------------------
@@ -1194,12 +1142,16 @@ def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> Pla
 
 
 def _step(game: Game, kind: str, color: ColorName, text: str,
-          dice: tuple[int, int] | None = None) -> StepJSON:
+          dice: tuple[int, int] | None = None, *, position: Position | None = None,
+          dice_left: list[int] | None = None) -> StepJSON:
+    """One step of the computer's turn for the page: the board after it (``position``, else
+    the game's), the roll, the dice not yet used and the cube."""
     if dice is None and game.phase is Phase.MOVE and game.dice:
         dice = game.dice
-    return {"kind": kind, "color": color, "text": text, "board": board_json(game.position),
-            "dice": list(dice) if dice else None, "dice_left": list(game.dice_left),
-            "cube": cube_json(game)}
+    board = board_json(position if position is not None else game.position)
+    left = list(game.dice_left) if dice_left is None else list(dice_left)
+    return {"kind": kind, "color": color, "text": text, "board": board,
+            "dice": list(dice) if dice else None, "dice_left": left, "cube": cube_json(game)}
 
 
 __all__ = ["BROWSER_ID", "RECENT_LIMIT", "GameOptions", "GameService"]

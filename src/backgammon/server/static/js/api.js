@@ -84,12 +84,19 @@ export function getGame(id) {
   return request("GET", `/api/games/${encodeURIComponent(id)}`);
 }
 
+/** The table's action type of each of the page's buttons (the rest have the same name). */
+const ACTION_TYPES = { move: "move_checker", done: "end_turn", next: "next_game" };
+
 /**
- * Send one action: "roll", "undo", "done", "double", "take", "drop", "next", "rematch",
- * "move" (body {from, to}) or "resign" (body {level}). Resolves to the new state.
+ * Send one action: "roll", "undo", "done", "double", "take", "beaver", "raccoon", "drop",
+ * "next", "move" (body {from, to}: one checker) or "resign" (body {level}), as the table's
+ * action JSON (POST /api/games/{id}/actions, the same JSON as every door); "rematch" starts a
+ * new session (POST /api/games/{id}/rematch). Resolves to the new state.
  */
 export function act(id, action, body = {}) {
-  return request("POST", `/api/games/${encodeURIComponent(id)}/${action}`, body);
+  const game = `/api/games/${encodeURIComponent(id)}`;
+  if (action === "rematch") return request("POST", `${game}/rematch`, {});
+  return request("POST", `${game}/actions`, { ...body, type: ACTION_TYPES[action] || action });
 }
 
 /** Let the computer take its turn; resolves to {steps, state}. */
