@@ -1,7 +1,7 @@
 """The one clock display (``static/js/clock.js``, ``ClockDisplay``), run by Node with a small
 stand-in for the page's elements (a row's classes read in sorted order), the animation frames
 and the time: fed each door's clock JSON as the server sends it (local backgammon's
-``services/timing.py`` shape, with ``paused`` and ``warning``; the shared table's
+``gametable/presence.py`` shape, with ``paused`` and ``warning``; the shared table's
 ``view.clock``, as online backgammon and checkers get it), it counts the running side down
 from the answer's arrival, shows the last seconds in tenths and the warning colour, calls
 ``onZero`` at most every 500 ms while the running clock shows zero (never while the page
@@ -99,7 +99,7 @@ const caption = (root) => root.children[root.children.length - 1].textContent;
 const order = (root) => root.children.filter((n) => n.dataset.color).map((n) => n.dataset.color);
 const out = {};
 
-// --- local backgammon: services/timing.py's clock, with paused, heartbeat and warning
+// --- local backgammon: gametable/presence.py's clock, with paused, heartbeat and warning
 {
   const root = new Node("div");
   root.hidden = true;

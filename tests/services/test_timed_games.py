@@ -18,6 +18,7 @@ import pytest
 
 from backgammon.core.dice import FixedDice
 from backgammon.core.game import Game
+from backgammon.core.match import Match
 from backgammon.core.moves import Play
 from backgammon.services.clock import TIME_CONTROLS, TimeControl
 from backgammon.services.computer import RandomPlayer
@@ -460,4 +461,46 @@ def test_each_game_of_a_match_gets_a_fresh_clock(db: Path) -> None:
     assert table.record()["clock"]["game"] == 2
     state = dict(table.service.roll(table.id))
     assert state["clock"]["running"] == "white"
+    table.store.close()
+
+
+def test_a_game_saved_before_the_table_still_loads_and_plays_on(db: Path) -> None:
+    """A record the local door wrote before it ran on a Table: each event with its
+    ``seconds`` and the clock with its ``lap_start`` (the turn's seconds already given to
+    events). It loads with the remaining times as saved, paused, and plays on."""
+    now = FakeNow(100.0)
+    match = Match(0, cube=True, dice=FixedDice([(3, 1), (2, 1)]))
+    match.current.roll()  # the opening roll: White 3-1
+    match.current.play("8/5 6/5", seconds=8.0)
+    match.current.roll(seconds=3.0)  # Black 2-1, 3 s into its turn
+    log = match.to_log()
+    old = {
+        "settings": {"mode": "pass_and_play", "level": "easy", "human": None, "cube": True,
+                     "gammons": True, "kind": "single", "length": 0,
+                     "time_control": "bullet", "jacoby": False, "beavers": False},
+        "log": log,
+        "version": 4,
+        "clock": {"game": 1, "lap_start": 3.0, "clock": {
+            "control": {"name": "bullet", "reserve": 60.0, "increment": 2.0},
+            "remaining": {"white": 54.0, "black": 57.0}, "turn": "black",
+            "turn_used": 3.0}},
+    }
+    with GameStore(db) as store:
+        store.save("oldgame1", old)
+    table = Table(db, [(6, 5)], now=now)
+    table.id = "oldgame1"
+    state = table.state()
+    assert state["version"] == 4 and state["phase"] == "move"
+    assert state["clock"]["remaining"] == {"white": 54.0, "black": 57.0}  # as saved
+    assert state["clock"]["running"] == "black"
+    now.advance(1)
+    table.move((1, 2), (1, 3))
+    state = dict(table.service.end_turn(table.id))
+    assert state["clock"]["remaining"] == {"white": 54.0, "black": 58.0}  # 60 - 4 + 2
+    events = table.events()
+    assert events[1]["seconds"] == 8.0  # the old seconds are kept; new events have none
+    assert events[-1]["type"] == "play" and "seconds" not in events[-1]
+    assert table.record()["clock"] == {"game": 1, "clock": {
+        "control": {"name": "bullet", "reserve": 60.0, "increment": 2.0},
+        "remaining": {"white": 54.0, "black": 58.0}, "turn": "white", "turn_used": 0.0}}
     table.store.close()

@@ -140,7 +140,7 @@ class SettingsJSON(TypedDict):
 
 
 class ClockJSON(TypedDict):
-    """The game's clocks (:mod:`backgammon.services.timing`), as of the answer.
+    """The game's clocks (the table's clock with :mod:`gametable.presence`), as of the answer.
 
     ``control`` the time control's name; ``reserve`` each side's time at the start of a game
     and ``increment`` what each completed turn adds, in seconds; ``remaining`` the seconds each

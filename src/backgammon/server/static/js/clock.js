@@ -1,8 +1,8 @@
 // The game clocks on the page, one display for every game and door: both sides' remaining
 // time, the running side counted down, in the warning colour and in tenths in the last seconds.
 //
-// The server is the authority (backgammon's local door: services/timing.py; the shared table's
-// door: gametable/clock.py). It charges time from its own timestamps, and every answer carries
+// The server is the authority (the table's one clock, gametable/clock.py, at every door; the
+// local door holds it while no page watches: gametable/presence.py). It charges time from its own timestamps, and every answer carries
 // the remaining times as of that answer. Both doors' clock JSON has the same core,
 // {control, reserve, increment, remaining: {side: seconds}, running: side|null}, and the local
 // door adds `paused` (the side whose clock waits for a page to watch) and `warning` (seconds).

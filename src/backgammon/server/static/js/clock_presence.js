@@ -1,4 +1,4 @@
-// Local backgammon's clocks (the game's own door, services/timing.py): the one clock display
+// Local backgammon's clocks (the game's own door; the rules: gametable/presence.py): the one clock display
 // (clock.js) fed each state's `clock`, and beside it the presence the local door's clock
 // needs, since it runs only while a page is watching:
 // - a heartbeat (POST /api/games/{id}/clock with this page's random id and the state version
