@@ -500,7 +500,13 @@ def test_a_game_saved_before_the_table_still_loads_and_plays_on(db: Path) -> Non
     events = table.events()
     assert events[1]["seconds"] == 8.0  # the old seconds are kept; new events have none
     assert events[-1]["type"] == "play" and "seconds" not in events[-1]
+    assert table.record()["game"] == "backgammon"  # saved again in the table's words
     assert table.record()["clock"] == {"game": 1, "clock": {
         "control": {"name": "bullet", "reserve": 60.0, "increment": 2.0},
         "remaining": {"white": 54.0, "black": 58.0}, "turn": "white", "turn_used": 0.0}}
     table.store.close()
+    other = dict(old, game="checkers")
+    with GameStore(db) as store:
+        store.save("oldgame2", other)
+        with pytest.raises(StoredGameError, match="is not a backgammon game: 'checkers'"):
+            GameService(store, now=now).state("oldgame2")

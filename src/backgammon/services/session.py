@@ -275,10 +275,12 @@ class _Session:
         return self.table_match.over
 
     def record(self) -> dict[str, Any]:
-        """What the store keeps: the settings, the match's log, the version, the clock of the
-        current game (``{"game": n, "clock": Clock.to_dict()}``) and the browser."""
-        record: dict[str, Any] = {"settings": dict(self.settings), "log": self.match.to_log(),
-                                  "version": self.version}
+        """What the store keeps: the game's name (``"game": "backgammon"``, as the table's
+        records name it), the settings, the match's log (the table's log entry), the version,
+        the clock of the current game (``{"game": n, "clock": Clock.to_dict()}``) and the
+        browser."""
+        record: dict[str, Any] = {"game": RULES.name, "settings": dict(self.settings),
+                                  "log": self.match.to_log(), "version": self.version}
         clock = self.table.clock
         if clock is not None:
             record["clock"] = {"game": len(self.games), "clock": clock.to_dict()}
@@ -525,6 +527,9 @@ class GameService:
     def _load(self, game_id: str) -> _Session:
         stored = self._store.load(game_id)
         record = stored.record
+        if record.get("game", RULES.name) != RULES.name:  # (a record before it has none)
+            raise StoredGameError(
+                f"saved game {game_id!r} is not a backgammon game: {record.get('game')!r}")
         settings = _check_settings(game_id, record["settings"])
         version = record.get("version", 0)
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
