@@ -55,7 +55,7 @@ from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
 from backgammon.services.destinations import own_point, paths_by_destination, refusal
 from backgammon.services.review import match_mat
 from backgammon.services.state import Place
-from backgammon.services.table import describe, make_moves, resign_refusal
+from backgammon.services.table import describe, make_moves, phase_words, resign_refusal
 from backgammon.services.words import Names
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, SharedSecret, Side
@@ -368,7 +368,7 @@ class TableMatch:
             return True
         places = {key: _checker_place(action, key) for key in ("from", "to")}
         if game.phase is not Phase.MOVE or game.on_roll is None:
-            raise IllegalActionError(f"there is nothing to move: {_phase_words(game)}")
+            raise IllegalActionError(f"there is nothing to move: {phase_words(game)}")
         mover = game.on_roll
         src = own_point(places["from"], mover, source=True)
         dst = own_point(places["to"], mover, source=False)
@@ -487,22 +487,6 @@ def _checker_place(action: Mapping[str, Any], key: str) -> Place:
     except BackgammonError as error:
         raise ActionRefused("invalid_action", str(error)) from error
     return where
-
-
-def _phase_words(game: Game) -> str:
-    """What the game waits for, in words, when there is no checker to move."""
-    phase = game.phase
-    if phase is Phase.OVER:
-        return "the game is over"
-    if phase is Phase.OPENING:
-        return "the opening roll has not been thrown"
-    if phase is Phase.ROLL:
-        return f"{game.on_roll} is to roll"
-    if phase is Phase.DOUBLE_OFFERED:
-        return f"{game.turn} must answer the double"
-    if phase is Phase.RESIGNATION_OFFERED:
-        return f"{game.turn} must answer the resignation"
-    return "no roll is being played"
 
 
 def computer_decision(current: Game, player: ComputerPlayer) -> dict[str, Any]:

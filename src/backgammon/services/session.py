@@ -72,6 +72,7 @@ from backgammon.services.table import (
     describe,
     passed_turn,
     phase_name,
+    phase_words,
     rematch_sides,
 )
 from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, computer_says, roll_text
@@ -935,7 +936,7 @@ class GameService:
             table = session.table
             if table.computer_to_act() is None:
                 raise ActionRefused(
-                    "not_allowed", f"the computer is not to act: {_phase_words(session.game)}")
+                    "not_allowed", f"the computer is not to act: {phase_words(session.game)}")
             seed = session.match.seed
             rng = self._rng if seed is None else derived_rng(
                 seed, "computer", len(session.games), session.game.event_count)
@@ -1086,21 +1087,6 @@ def _other(side: Side) -> Side:
 
 # --------------------------------------------------------------------------------------------
 # JSON pieces
-
-
-def _phase_words(game: Game) -> str:
-    phase = game.phase
-    if phase is Phase.OVER:
-        return "the game is over"
-    if phase is Phase.OPENING:
-        return "the opening roll has not been thrown"
-    if phase is Phase.ROLL:
-        return f"{game.on_roll} is to roll"
-    if phase is Phase.DOUBLE_OFFERED:
-        return f"{game.turn} must answer the double"
-    if phase is Phase.RESIGNATION_OFFERED:
-        return f"{game.turn} must answer the resignation"
-    return f"{game.on_roll} is moving"
 
 
 def _browser_ok(browser: str) -> bool:

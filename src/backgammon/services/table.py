@@ -105,6 +105,24 @@ def phase_name(game: Game, session_over: bool) -> Literal[
     return "move"
 
 
+def phase_words(game: Game) -> str:
+    """What the game waits for, in words, for a refusal: "the game is over", "the opening
+    roll has not been thrown", "white is to roll", "black must answer the double", "black
+    must answer the resignation", "white is moving"."""
+    phase = game.phase
+    if phase is Phase.OVER:
+        return "the game is over"
+    if phase is Phase.OPENING:
+        return "the opening roll has not been thrown"
+    if phase is Phase.ROLL:
+        return f"{game.on_roll} is to roll"
+    if phase is Phase.DOUBLE_OFFERED:
+        return f"{game.turn} must answer the double"
+    if phase is Phase.RESIGNATION_OFFERED:
+        return f"{game.turn} must answer the resignation"
+    return f"{game.on_roll} is moving"
+
+
 def board_json(position: Position) -> BoardJSON:
     """The checkers: the 26 signed slots and the checkers borne off."""
     return {"points": list(position.points),
@@ -652,6 +670,7 @@ __all__ = [
     "opening_json",
     "passed_turn",
     "phase_name",
+    "phase_words",
     "played_json",
     "resign_refusal",
     "result_json",
