@@ -37,51 +37,45 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar, cast
 
-from backgammon.adapter import RULES, TableMatch, computer_decision
+from backgammon.adapter import RULES, TableMatch
 from backgammon.core.errors import BackgammonError, InvalidLogError
 from backgammon.core.game import DiceLike, Game, Phase
 from backgammon.core.match import Match
-from backgammon.core.moves import apply_play
-from backgammon.core.position import Position
 from backgammon.core.types import BLACK, WHITE, Color
 from backgammon.core.xgid import Xgid
 from backgammon.services.clock import TIME_CONTROLS, ClockError, TimeControl
 from backgammon.services.computer import LEVELS, ComputerPlayer, computer_player
-from backgammon.services.review import pass_reason, players_words
+from backgammon.services.computer_turn import ComputerTurn
+from backgammon.services.review import players_words
 from backgammon.services.seeds import derived_rng, new_seed, parse_seed
 from backgammon.services.setup import ids_json, setup_match
 from backgammon.services.state import (
     ClockCheckJSON,
     ClockJSON,
-    ColorName,
     ComputerTurnJSON,
     GameState,
     Place,
     PlayerJSON,
     RecentGameJSON,
     SettingsJSON,
-    StepJSON,
     TimeControlName,
 )
 from backgammon.services.stats import StatsStore, check_browser_id, finished_game
 from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 from backgammon.services.table import (
-    board_json,
     color_name,
-    cube_json,
     describe,
-    passed_turn,
     phase_name,
     phase_words,
     rematch_sides,
 )
-from backgammon.services.words import KIND_NAMES, RESULT_WORDS, Names, computer_says, roll_text
+from backgammon.services.words import Names
 from backgammon.services.words import title as title_of
 from gametable.clock import Clock
 from gametable.clock import ClockError as TableClockError
 from gametable.errors import ActionRefused
 from gametable.presence import ANONYMOUS_PAGE, Presence
-from gametable.seam import Applied, Side
+from gametable.seam import Side
 from gametable.table import Seat, Table
 
 T = TypeVar("T")
@@ -100,9 +94,6 @@ MEMORY_PER_RECORD_BYTE: Final = 20
 #: The memory the sessions kept may take together, estimated from their records' sizes: a
 #: record may hold megabytes, so a count alone would not bound them.
 DEFAULT_MEMORY_BYTES: Final = 256 << 20
-#: The computer never takes more than this many actions in one call (a turn is at most three:
-#: double, roll, play; an answer to a double is one).
-_MAX_COMPUTER_ACTIONS: Final = 8
 
 class NotYourGameError(BackgammonError):
     """A browser asked to delete a game another browser started (or one no browser did)."""
@@ -949,24 +940,11 @@ class GameService:
                 presence.thinking = True
                 presence.wait_for_version = session.version + 1
                 presence.sync()
-            steps: list[StepJSON] = []
-            notes: list[str] = []
-            passed = passed_turn(session.game)
-            if passed is not None and passed.color is session.human:
-                why = pass_reason(passed)
-                why = players_words(why, session.human) if why else why
-                notes.append(computer_says("you_passed", dice=roll_text(passed.dice),
-                                           why=f": {why}" if why else "")
-                             if passed.dice else computer_says("you_cannot_move"))
+            turn = ComputerTurn(table, player, human=session.human,
+                                out_of_time=lambda: presence is not None
+                                and presence.due() is not None)
             try:
-                for _ in range(_MAX_COMPUTER_ACTIONS):
-                    side = table.computer_to_act()
-                    if side is None:
-                        break
-                    if presence is not None and presence.due() is not None:
-                        notes.append(computer_says("timeout"))
-                        break
-                    self._computer_act(session, side, player, steps, notes)
+                turn.play()
             finally:
                 # What the computer did stands (each action is whole); save it even if a
                 # later step failed, so the page and the store agree.
@@ -974,75 +952,8 @@ class GameService:
                     presence.thinking = False
                     presence.sync()
                 self._save(session)
-            summary = " ".join(n if n.endswith((".", "?")) else f"{n}." for n in notes)
-            return {"steps": steps, "summary": summary, "state": self._describe(session)}
-
-    def _computer_act(self, session: _Session, side: Side, player: ComputerPlayer,
-                      steps: list[StepJSON], notes: list[str]) -> None:
-        """One decision of the computer, made through the table: a step per change on the
-        board, a note per decision (the cube, a resignation, the whole play) for the
-        summary."""
-        table = session.table
-        game = session.game
-        color: ColorName = side
-        phase = game.phase
-        action = computer_decision(game, player)
-        kind = action["type"]
-        if phase is Phase.DOUBLE_OFFERED:
-            cube_offer = game.cube_offer  # "double", "beaver" (its double), "raccoon"
-            applied = table.act(side, action)
-            if kind in ("beaver", "raccoon"):
-                text = computer_says(kind, cube=_offered(applied))
-            elif kind == "take":
-                said = {"beaver": "take_beaver", "raccoon": "take_raccoon"}.get(
-                    cube_offer or "", "take")
-                text = computer_says(said, cube=game.cube_value)
-            else:
-                text = computer_says("drop")
-            steps.append(_step(game, kind, color, text))
-            notes.append(text)
-            return
-        if phase is Phase.RESIGNATION_OFFERED:
-            offer = game.resignation
-            assert offer is not None
-            words = RESULT_WORDS[KIND_NAMES[int(offer[1])]]
-            table.act(side, action)
-            answer = "accept" if kind == "accept_resignation" else "decline"
-            steps.append(_step(game, answer, color, computer_says(answer, level=words)))
-            notes.append(steps[-1]["text"])
-            return
-        if kind == "double":
-            applied = table.act(side, action)
-            steps.append(_step(game, "double", color,
-                               computer_says("double", cube=_offered(applied))))
-            notes.append(steps[-1]["text"])
-            return
-        if kind == "roll":
-            applied = table.act(side, action)
-            thrown = next(e["dice"] for e in applied.events if e["type"] == "roll")
-            dice = (int(thrown[0]), int(thrown[1]))
-            if game.phase is not Phase.MOVE:  # the roll could not be played: the turn passed
-                steps.append(_step(game, "pass", color,
-                                   computer_says("pass", dice=roll_text(dice)), dice=dice))
-                notes.append(steps[-1]["text"])
-                return
-            steps.append(_step(game, "roll", color, computer_says("roll", dice=roll_text(dice))))
-            return
-        # its play, whole through the table; the page is shown each checker moved
-        before = game.position
-        roll = game.dice
-        left = list(game.dice_left)
-        table.act(side, action)
-        turn = game.history[-1] if game.history else None
-        moves = turn.moves if turn is not None else ()
-        for count, move in enumerate(moves, start=1):
-            if move.die in left:
-                left.remove(move.die)
-            steps.append(_step(game, "move", color, computer_says("move", move=move), dice=roll,
-                               position=apply_play(before, moves[:count]), dice_left=left))
-        dice_text = f"{roll_text(turn.dice)}" if turn is not None and turn.dice else ""
-        notes.append(computer_says("play", dice=dice_text,
-                                   play=turn.text if turn is not None else ""))
+            return {"steps": turn.steps, "summary": turn.summary(),
+                    "state": self._describe(session)}
 
     # ----------------------------------------------------------------------------------------
     # Describing a session to the page
@@ -1074,11 +985,6 @@ class GameService:
             "ids": ids_json(session.match),
             "seed": session.match.seed,
         })
-
-
-def _offered(applied: Applied) -> int:
-    """The cube's value a double, beaver or raccoon offers (its event's ``"cube"``)."""
-    return int(applied.events[-1]["cube"])
 
 
 def _other(side: Side) -> Side:
@@ -1130,19 +1036,6 @@ def _player(settings: SettingsJSON, color: Color, computer: Color | None) -> Pla
         level = settings["level"]
         return {"name": f"Computer ({level.capitalize()})", "computer": True, "level": level}
     return {"name": "You", "computer": False, "level": None}
-
-
-def _step(game: Game, kind: str, color: ColorName, text: str,
-          dice: tuple[int, int] | None = None, *, position: Position | None = None,
-          dice_left: list[int] | None = None) -> StepJSON:
-    """One step of the computer's turn for the page: the board after it (``position``, else
-    the game's), the roll, the dice not yet used and the cube."""
-    if dice is None and game.phase is Phase.MOVE and game.dice:
-        dice = game.dice
-    board = board_json(position if position is not None else game.position)
-    left = list(game.dice_left) if dice_left is None else list(dice_left)
-    return {"kind": kind, "color": color, "text": text, "board": board,
-            "dice": list(dice) if dice else None, "dice_left": left, "cube": cube_json(game)}
 
 
 __all__ = ["BROWSER_ID", "RECENT_LIMIT", "GameOptions", "GameService"]
