@@ -11,8 +11,18 @@ Routes (``install(app, service)``; every body is JSON, every refusal
   sides' spectator when two people share the screen: ``?side=white`` picks one).
 * ``POST /api/tables/{id}/actions`` ``{"side": "black", "action": {"type": "move", ...}}`` →
   ``{"id", "view"}`` after the action and the computer's answer.
+* ``POST /api/tables/{id}/clock`` ``{"page": "p1x2", "leave": false}`` → ``{"actions",
+  "outcome", "clock"}``: the page's heartbeat (:meth:`TableService.clock_check`). A timed
+  table's clock runs only while a page watches (:mod:`gametable.presence`): the page sends
+  this every ``clock.heartbeat`` seconds while the game is in play, with its own random id,
+  and with ``"leave": true`` when it closes. ``actions`` other than the view's, or an
+  outcome, mean the page should read the table again.
 * ``GET /api/tables/{id}/export.{format}`` → the game as a file (``pdn`` for checkers,
   ``mat`` for backgammon).
+
+Every view's ``clock`` is :meth:`gametable.presence.Presence.clock_view`: the table's clock
+plus ``paused`` (the side whose clock waits for a page to watch), ``heartbeat`` and
+``warning`` (seconds), or None for a table without a clock.
 
 The computer thinks in a worker thread, never on the event loop.
 """
@@ -25,9 +35,10 @@ from typing import Annotated, Any, TypeVar
 import anyio.to_thread
 from fastapi import APIRouter, FastAPI, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from gametable.errors import ActionRefused, http_status
+from gametable.presence import ANONYMOUS_PAGE
 from gametable.seam import SIDES, Side
 from gametable.service import NotYourTableError, TableNotFoundError, TableService
 from gametable.table import Table
@@ -52,6 +63,20 @@ class TableAction(BaseModel):
 
     side: str = Field(max_length=8)
     action: dict[str, Any] = Field(max_length=8)
+
+
+class ClockCheck(BaseModel):
+    """The page's heartbeat: which page it is, and whether it is going away."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    page: str = Field(
+        ANONYMOUS_PAGE,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_-]*$",
+        description="the page's own random id",
+    )
+    leave: bool = Field(False, strict=True, description="the page is closing (sent on pagehide)")
 
 
 def refusal(code: str, message: str) -> JSONResponse:
@@ -85,7 +110,7 @@ def router(service: TableService) -> APIRouter:
                 body.game, body.settings, body.seats, body.time_control, owner=owner
             )
         )
-        return {"id": table_id, "token": token, "view": table.view(_viewer(table, None))}
+        return {"id": table_id, "token": token, "view": service.view(table, _viewer(table, None))}
 
     @api.get("/{table_id}", summary="Read a table")
     async def read(
@@ -93,13 +118,23 @@ def router(service: TableService) -> APIRouter:
         token: Token,
         side: Annotated[str | None, Query(max_length=8)] = None,
     ) -> dict[str, Any]:
-        table = await _in_thread(service.read, table_id, token)
-        return {"id": table_id, "view": table.view(_viewer(table, side))}
+        def work() -> dict[str, Any]:
+            table = service.read(table_id, token)
+            return service.view(table, _viewer(table, side))
+
+        return {"id": table_id, "view": await _in_thread(work)}
 
     @api.post("/{table_id}/actions", summary="Act at a table")
     async def act(table_id: TableId, token: Token, body: TableAction) -> dict[str, Any]:
-        table = await _in_thread(service.act, table_id, token, body.side, body.action)
-        return {"id": table_id, "view": table.view(_viewer(table, body.side))}
+        def work() -> dict[str, Any]:
+            table = service.act(table_id, token, body.side, body.action)
+            return service.view(table, _viewer(table, body.side))
+
+        return {"id": table_id, "view": await _in_thread(work)}
+
+    @api.post("/{table_id}/clock", summary="The page's heartbeat: the clock runs while watched")
+    async def clock(table_id: TableId, token: Token, body: ClockCheck) -> dict[str, Any]:
+        return await _in_thread(service.clock_check, table_id, token, body.page, body.leave)
 
     @api.get("/{table_id}/export.{fmt}", summary="Download the game as a file")
     async def export(

@@ -5,9 +5,22 @@ table is made with its game, settings, seats and time control; the maker receive
 table's id and a secret token (only its SHA-256 hash is kept), and every later request must
 bring both. At least one seat is a person's (a table of two computer seats would keep a
 worker busy for a whole game). After a person's action the computer seats answer at once.
-Every action and every read checks the clock first, so a flag that fell is a loss as soon as
-anyone asks. Tables live in memory (at most ``max_tables``) and in the store; one evicted or
-lost to a restart comes back from its record when asked for.
+Tables live in memory (at most ``max_tables``) and in the store; one evicted or lost to a
+restart comes back from its record when asked for.
+
+The clock follows the rule of this server's own door (:mod:`gametable.presence`, as at
+backgammon's local door): the people sit at a page in this browser, so a person's clock runs
+only while a page watches. Every request about a table marks it as watched (``page``: the
+page's own id, :data:`~gametable.presence.ANONYMOUS_PAGE` when it names none), the page sends
+a heartbeat (:meth:`TableService.clock_check`) every
+:data:`~gametable.presence.HEARTBEAT_SECONDS` while it is open and a "leave" when it closes;
+when no page has been heard from for :data:`~gametable.presence.PRESENCE_SECONDS` the clock is
+charged up to then and paused, and the next request resumes it. The computer's clock runs
+only while it thinks. Every request brings the clock up to now first
+(:meth:`~gametable.presence.Presence.due`), so a flag that fell within the watched time is a
+loss as soon as anyone asks. The pages are kept in memory only: a table restored from its
+record gets a fresh :class:`~gametable.presence.Presence`, whose first request pauses the
+clock where the record left it, charging nothing for the time the table was away.
 
 The service is a security boundary: ids and tokens are unguessable, the token is compared in
 constant time, each client address may make at most ``max_per_owner`` tables, and each table
@@ -27,6 +40,7 @@ from typing import Any, Final
 
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
+from gametable.presence import ANONYMOUS_PAGE, Presence
 from gametable.seam import SIDES, GameRules, Side
 from gametable.store import StoredTable, TableStore
 from gametable.table import Seat, Table
@@ -49,14 +63,26 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class _Entry:
-    __slots__ = ("lock", "owner", "table", "token_hash")
+def _ran_out(table: Table, side: Side) -> str:
+    """Why an action is refused once ``side`` has run out of time."""
+    name = table.seats[side].name or side.capitalize()
+    return f"{name} ran out of time: the game is over"
 
-    def __init__(self, table: Table, token_hash: str, owner: str | None) -> None:
+
+class _Entry:
+    """A kept table: its token's hash, its maker, its lock, and who watches its clock (None
+    for a table without a clock)."""
+
+    __slots__ = ("lock", "owner", "presence", "table", "token_hash")
+
+    def __init__(
+        self, table: Table, token_hash: str, owner: str | None, now: Callable[[], float]
+    ) -> None:
         self.table = table
         self.token_hash = token_hash
         self.owner = owner
         self.lock = threading.Lock()
+        self.presence = None if table.clock is None else Presence(table, now)
 
 
 class TableService:
@@ -102,9 +128,11 @@ class TableService:
         *,
         owner: str | None = None,
         seed: int | None = None,
+        page: str = ANONYMOUS_PAGE,
     ) -> tuple[str, str, Table]:
         """Make a table; returns ``(id, token, table)`` (the computer has already made its
-        first move when it moves first).
+        first move when it moves first, its clock running while it thought). ``page``: the
+        page that makes it, watching it from now.
 
         Raises:
             ActionRefused: ``unknown_game``, ``invalid_settings``, ``invalid_seat``,
@@ -145,44 +173,156 @@ class TableService:
                 )
             self._owners[owner] = made + 1
         table_id, token = secrets.token_urlsafe(12), secrets.token_urlsafe(24)
-        entry = _Entry(table, _hash(token), owner)
+        entry = _Entry(table, _hash(token), owner, self._now)
         with entry.lock:
-            table.play_computer()
+            if entry.presence is not None:
+                entry.presence.seen(page)
+            self._play_computer(entry, page)
             self._keep(table_id, entry)
             self._save(table_id, entry)
         return table_id, token, table
 
     # ---------------------------------------------------------------- acting and reading
 
-    def act(self, table_id: str, token: str, side: str, action: Mapping[str, Any]) -> Table:
-        """A person's action at a table, then the computer seats' answers; saved.
+    def act(
+        self,
+        table_id: str,
+        token: str,
+        side: str,
+        action: Mapping[str, Any],
+        page: str = ANONYMOUS_PAGE,
+    ) -> Table:
+        """A person's action at a table (from ``page``), then the computer seats' answers
+        (their clock running while they think); saved.
+
+        The clock is brought up to now first: a side that ran out of time loses (saved) and
+        the action is refused. The person acting is watching: their page is noted and the
+        clock runs from now.
 
         Raises:
             TableNotFoundError, NotYourTableError: a bad id or token.
-            ActionRefused: ``not_your_seat`` for a side that is not a person's, or the
-                table's and the game's refusals; nothing changed.
+            ActionRefused: ``game_over`` when a side has just run out of time (saying who),
+                ``not_your_seat`` for a side that is not a person's, or the table's and the
+                game's refusals; nothing changed but the clock.
         """
         entry = self._entry(table_id, token)
         with entry.lock:
             table = entry.table
+            presence = entry.presence
+            if presence is not None:
+                loser = presence.due()
+                if loser is not None:
+                    self._save(table_id, entry)
+                    raise ActionRefused("game_over", _ran_out(table, loser))
             if side in SIDES and table.seats[side].kind != "person":
                 raise ActionRefused("not_your_seat", f"{side} is not a person's seat here")
+            if presence is not None:
+                presence.acted(page)
+                presence.sync()
             table.act(side, action)
-            table.play_computer()
-            self._save(table_id, entry)
+            try:
+                self._play_computer(entry, page)
+            finally:
+                # the person's action stands whatever happened after it: saved
+                self._save(table_id, entry)
             return table
 
-    def read(self, table_id: str, token: str) -> Table:
-        """The table, its clock checked (a flag that fell ends the game, and is saved).
+    def read(self, table_id: str, token: str, page: str = ANONYMOUS_PAGE) -> Table:
+        """The table, as ``page`` asks for it: its clock brought up to now (a flag that fell
+        within the watched time ends the game, and is saved), then the page noted as
+        watching.
 
         Raises:
             TableNotFoundError, NotYourTableError: a bad id or token.
         """
         entry = self._entry(table_id, token)
         with entry.lock:
-            if entry.table.check_time() is not None:
-                self._save(table_id, entry)
+            self._watched(table_id, entry, page)
             return entry.table
+
+    def clock_check(
+        self, table_id: str, token: str, page: str = ANONYMOUS_PAGE, leave: bool = False
+    ) -> dict[str, Any]:
+        """The page's heartbeat: the table is watched by ``page`` (with ``leave``: no longer,
+        it is closing); the clock brought up to now (a side that ran out of time loses) and
+        saved while the game goes on (not an action: the count stays).
+
+        Returns:
+            ``{"actions", "outcome", "clock"}``: the table's count of actions (another than
+            the page's view means it should read the table again), the outcome (None while
+            the game goes on) and :meth:`~gametable.presence.Presence.clock_view` (None for
+            a table without a clock).
+
+        Raises:
+            TableNotFoundError, NotYourTableError: a bad id or token.
+        """
+        entry = self._entry(table_id, token)
+        with entry.lock:
+            table = entry.table
+            if not self._watched(table_id, entry, page, leave=leave) and (
+                entry.presence is not None and table.game.outcome() is None
+            ):
+                self._save(table_id, entry)  # the clock as it stands now
+            outcome = table.game.outcome()
+            return {
+                "actions": table.actions,
+                "outcome": None if outcome is None else outcome.to_dict(),
+                "clock": None if entry.presence is None else entry.presence.clock_view(),
+            }
+
+    def view(self, table: Table, side: Side | None = None) -> dict[str, Any]:
+        """What this door sends of ``table`` for ``side`` (None: a spectator):
+        :meth:`~gametable.table.Table.view` with the clock as
+        :meth:`~gametable.presence.Presence.clock_view` shows it (the table's clock plus
+        ``paused``, ``heartbeat`` and ``warning``; None without a clock). Those figures come
+        from the table's clock alone, whoever watches."""
+        view = table.view(side)
+        if table.clock is not None:
+            view["clock"] = Presence(table, self._now).clock_view()
+        return view
+
+    # ---------------------------------------------------------------- the clock
+
+    def _watched(self, table_id: str, entry: _Entry, page: str, *, leave: bool = False) -> bool:
+        """A request from ``page`` (under the entry's lock): the clock brought up to now, then
+        the page noted (``leave``: gone) and the clock run or paused accordingly. Returns
+        True when a side ran out of time (the loss recorded and saved)."""
+        presence = entry.presence
+        if presence is None:
+            return False
+        if presence.due() is not None:
+            self._save(table_id, entry)
+            return True
+        if leave:
+            presence.left(page)
+        else:
+            presence.seen(page)
+        presence.sync()
+        return False
+
+    @staticmethod
+    def _play_computer(entry: _Entry, page: str) -> None:
+        """The computer seats' actions while the game waits on them, their clock running only
+        while they think (under the entry's lock), for a request from ``page``: that page
+        waits for the answer, so it is still there when the computer is done (however long it
+        thought). A computer that runs out of time while it thinks loses (the table records
+        it when its action comes): the game is over, and what was done before stands."""
+        table = entry.table
+        presence = entry.presence
+        if presence is None or table.computer_to_act() is None:
+            table.play_computer()
+            return
+        presence.thinking = True
+        presence.sync()
+        try:
+            table.play_computer()
+        except ActionRefused:
+            if table.game.outcome() is None:
+                raise
+        finally:
+            presence.thinking = False
+            presence.seen(page)
+            presence.sync()
 
     # ---------------------------------------------------------------- keeping
 
@@ -202,7 +342,9 @@ class TableService:
         if stored is None:
             raise TableNotFoundError(f"no table {table_id!r}")
         table = Table.from_record(stored.record, self.games, self._now)
-        entry = _Entry(table, stored.token_hash, stored.owner)
+        # a fresh presence: no page yet, so the first request pauses the clock where the
+        # record left it (the time the table was away is nobody's)
+        entry = _Entry(table, stored.token_hash, stored.owner, self._now)
         with self._lock:
             entry = self._tables.setdefault(table_id, entry)
         return entry

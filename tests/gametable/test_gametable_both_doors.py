@@ -8,6 +8,11 @@ every action.
 * Checkers: a seeded game ended by a draw by agreement, one ended by a claimed threefold
   repetition (kings shuttling, then a claim), and one lost on time, noticed in both doors
   without any move.
+
+The HTTP door's clock runs only while a page watches (:mod:`gametable.presence`), the room's
+always: the HTTP door's client is a page that stays open, its heartbeat
+(``POST /api/tables/{id}/clock``) sent every ``HEARTBEAT_SECONDS`` while time passes, so both
+doors' clocks run alike; the HTTP door's clock is never paused.
 """
 
 from __future__ import annotations
@@ -24,15 +29,22 @@ from backgammon.adapter import RULES as BACKGAMMON
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
 from fake_clock import FakeNow
+from gametable.presence import HEARTBEAT_SECONDS
 from room_support import RoomSeats
 
 COMPARED = ("game", "to_act", "offer", "outcome", "state")
 
 
+#: The clock's keys both doors send (the HTTP door adds ``paused``, ``heartbeat``, ``warning``).
+CLOCK_KEYS = ("control", "reserve", "increment", "remaining", "running")
+
+
 def _rounded(clock: dict[str, Any] | None) -> Any:
+    """The clock both doors send, to the millisecond (the HTTP door's is rounded so)."""
     if clock is None:
         return None
-    return {**clock, "remaining": {s: round(v, 6) for s, v in clock["remaining"].items()}}
+    core = {key: clock[key] for key in CLOCK_KEYS}
+    return {**core, "remaining": {s: round(v, 3) for s, v in clock["remaining"].items()}}
 
 
 class Doors:
@@ -97,6 +109,26 @@ class Doors:
         view: dict[str, Any] = answer.json()["view"]
         return view
 
+    # ------------------------------------------------------------ time passing
+
+    def heartbeat(self) -> dict[str, Any]:
+        """The HTTP door's page says it is still watching."""
+        answer = self.client.post(
+            f"/api/tables/{self.table_id}/clock", json={"page": "tab"}, headers=self.headers
+        )
+        assert answer.status_code == 200, answer.text
+        checked: dict[str, Any] = answer.json()
+        return checked
+
+    def advance(self, seconds: float) -> None:
+        """``seconds`` pass with the HTTP door's page open: its heartbeat every
+        ``HEARTBEAT_SECONDS`` at most (and once at the end)."""
+        while seconds > 0:
+            step = min(seconds, HEARTBEAT_SECONDS)
+            self.now.advance(step)
+            seconds -= step
+            self.heartbeat()
+
     # ------------------------------------------------------------ acting
 
     def act(self, side: str, action: dict[str, Any]) -> None:
@@ -138,6 +170,7 @@ class Doors:
             for key in COMPARED:
                 assert mine[key] == theirs[key], (side, key)
             assert _rounded(mine["clock"]) == _rounded(theirs["clock"]), side
+            assert mine["clock"] is None or mine["clock"]["paused"] is None, side
 
 
 def _log(value: Any) -> Any:
@@ -167,7 +200,7 @@ def test_a_seeded_backgammon_match_through_both_doors(doors: Doors) -> None:
         table = doors.http_table()
         game = table.game
         waiting = sorted(game.to_act())
-        doors.now.advance(rng.uniform(0.2, 4.0))
+        doors.advance(rng.uniform(0.2, 4.0))
         if not waiting:  # between two games of the match
             doors.act("white", {"type": "next_game"})
             actions += 1
@@ -203,7 +236,7 @@ def _checkers_moves(doors: Doors, rng: random.Random, count: int) -> None:
             return
         side = view["to_act"][0]
         legal = doors.http_view(side)["state"]["legal"]
-        doors.now.advance(rng.uniform(0.2, 3.0))
+        doors.advance(rng.uniform(0.2, 3.0))
         doors.act(side, {"type": "move", "path": rng.choice(legal)})
 
 
@@ -224,7 +257,7 @@ def test_a_checkers_draw_by_threefold_repetition_claimed_through_both_doors(door
     doors.open("checkers", {"start": "B:WK4,K8:BK29,K25"}, "none")
     shuttle = [("black", [25, 22]), ("white", [8, 11]), ("black", [22, 25]), ("white", [11, 8])]
     for side, path in shuttle * 2:
-        doors.now.advance(1.0)
+        doors.advance(1.0)
         doors.act(side, {"type": "move", "path": path})
     # the start stands a third time: not drawn by itself (the ACF's draws are claimed), and
     # either side may claim it, through either door
@@ -245,7 +278,7 @@ def test_a_checkers_game_lost_on_time_in_both_doors(doors: Doors) -> None:
     _checkers_moves(doors, rng, 4)
     side = doors.http_view("white")["to_act"][0]
     left = doors.http_view(side)["clock"]["remaining"][side]
-    doors.now.advance(left + 0.5)
+    doors.advance(left + 0.5)
     doors.drain()  # the room sees the flag when its player asks (or its timer fires)
     doors.compare()
     winner = "black" if side == "white" else "white"
@@ -257,7 +290,7 @@ def test_a_backgammon_timeout_in_both_doors(doors: Doors) -> None:
     doors.open("backgammon", {"length": 1}, "bullet")
     doors.roll("white")
     side = doors.http_view("white")["to_act"][0]
-    doors.now.advance(61.0)
+    doors.advance(61.0)
     doors.drain()
     doors.compare()
     assert doors.views[side]["outcome"]["reason"] == "time"
