@@ -2,9 +2,10 @@
 
 A game against the computer by clicks; a multi-jump built hop by hop by clicks (pass & play)
 and by drag (against the computer, the board turned round) while a capture is forced elsewhere;
-a refused move's words; a reload that picks the game up with its clocks; a Bullet game lost
-on time; draw offers, resignation and a rematch; PDN export; a phone in the dark theme. Every
-page is watched for console errors.
+a refused move's words; a reload that picks the game up with its clocks; a timed game's clock
+stopped while the page is closed (the page's heartbeat, gametable/presence.py); a Bullet game
+lost on time; draw offers, resignation and a rematch; PDN export; a phone in the dark theme.
+Every page is watched for console errors.
 
 The server runs with ``BACKGAMMON_TEST_TIME_CONTROLS`` shortening Bullet to 3 s + 1 s and Blitz
 to 30 s + 1 s (the table's clocks take the server's time controls).
@@ -347,6 +348,36 @@ def test_a_reload_picks_up_the_same_position_and_clocks(
     assert board_squares(page, ".ck-piece.movable") == sorted(
         {p[0] for p in after["state"]["legal"]})
     picture(page, "checkers-reloaded.png")
+
+
+def test_the_clock_stops_while_the_page_is_closed(
+        open_page: Callable[..., Opened], server: ServerProcess) -> None:
+    _, page, _ = open_page()
+    beats: list[dict[str, Any]] = []
+    page.on("request", lambda r: beats.append({"url": r.url, "body": r.post_data_json})
+            if r.method == "POST" and r.url.endswith("/clock") else None)
+    start(page, mode="computer", level="easy", side="black", clock="blitz")
+    table = table_of(page)
+    click_path(page, api(server, table)["state"]["legal"][0])
+    wait_idle(page)
+    page.wait_for_selector('#clocks .clock[data-color="black"].running', timeout=5_000)
+    # the page says it watches: its heartbeat, with its own id and the table's token
+    url = f"{server.url}/api/tables/{table['id']}/clock"
+    assert any(b["url"] == url and set(b["body"]) == {"page"} for b in beats), beats
+    left_at_close = api(server, table)["clock"]["remaining"]["black"]
+    page.goto(server.url + "/health")  # the page goes away (its pagehide tells the server)
+    time.sleep(4)
+    page.goto(server.url + "/checkers")  # back: the same game, from this browser's storage
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    wait_idle(page)
+    view = api(server, table)
+    left = view["clock"]["remaining"]["black"]
+    # Only the moment of leaving is charged, not the 4 s without a page (nor the grace).
+    assert left_at_close - 1.0 < left <= left_at_close
+    assert view["clock"]["running"] == "black" and view["clock"]["paused"] is None
+    assert abs(clock_seconds(page, "black") - left) < 1.0
+    assert page.get_attribute('#clocks .clock[data-color="black"]', "class") == "clock running"
+    picture(page, "checkers-clock-after-closing.png")
 
 
 def test_a_bullet_game_is_lost_on_time(

@@ -1,6 +1,13 @@
 // The checkers page: American checkers against the computer or pass & play, at the shared table
 // (gametable/http.py: POST /api/tables, GET /api/tables/{id}, POST /api/tables/{id}/actions,
-// GET /api/tables/{id}/export.pdn).
+// POST /api/tables/{id}/clock, GET /api/tables/{id}/export.pdn).
+//
+// A timed game's clock runs only while a page watches (gametable/presence.py, as at
+// backgammon's local door): while a timed table is in play the page sends its heartbeat
+// (heartbeat.js: every `clock.heartbeat` seconds, when the tab is visible again, when the
+// running clock shows zero, and a "leave" when the page closes). An answer that shows another
+// action at the table or an outcome (a flag fell) makes the page read the table again; else its
+// fresher clock is shown.
 //
 // The page decides no rule: it shows the board, the legal moves, the clocks and the outcome
 // the server sends, and sends whole moves (a multi-jump is one action). The table's id and
@@ -34,6 +41,7 @@ import {
   capturedBy, countPieces, frameState, liveMoves, moveWords, renderMoveList,
 } from "./checkers_review.js";
 import { ClockDisplay, amount, controlName } from "./clock.js";
+import { Heartbeat } from "./heartbeat.js";
 import { showError, showText } from "./notes.js";
 import { applyTheme, loadSettings, saveSettings } from "./settings.js";
 
@@ -115,8 +123,16 @@ const board = new CheckersBoard($("board"), {
     $("cursor-words").textContent = words;
   },
 });
-// The clocks: the view's `clock` counted down; at zero the table is read (the server records the loss).
-const clocks = new ClockDisplay($("clocks"), { sides: ["black", "white"], caption: clockCaption, onZero: () => reread() });
+// The clocks: the view's `clock` counted down; at zero the server is asked (it records the
+// loss) through the heartbeat of a local table, else the table is read.
+const clocks = new ClockDisplay($("clocks"), {
+  sides: ["black", "white"],
+  caption: clockCaption,
+  onZero: () => (heartbeat.watching ? heartbeat.check() : reread()),
+});
+// The page's heartbeat while a timed local table is in play (the clock runs while it comes).
+const heartbeat = new Heartbeat({ onAnswer: (answer) => heartbeatAnswered(answer) });
+let watchedTable = null; // the app.table the heartbeat is about
 const record = new RecordView();
 // Online play (checkers_online.js): a room of the shared table instead of app.table.
 const online = createOnline({
@@ -126,6 +142,7 @@ const online = createOnline({
   setBusy: (busy) => setBusy(busy),
   reset: () => {
     app.table = null;
+    watchClock(null); // the local table is left: its clock stops
     app.view = null;
     app.review = null;
     app.notice = "";
@@ -187,6 +204,7 @@ function show(view, { animate = true } = {}) {
   board.show(state, { mover, animate });
   board.setEnabled(Boolean(mover) && !app.busy);
   clocks.show(view.clock, { names: names(true), over });
+  watchClock(view);
   drawPieces(state);
   drawMoves(state);
   drawBallot(state);
@@ -658,10 +676,53 @@ function closeFile() {
   if (!app.view) showStart();
 }
 
+// ------------------------------------------------------------------ the heartbeat
+
+/**
+ * The heartbeat follows the view drawn: on while the local table's timed game is in play,
+ * else off. A table left for another (a new game, online play) is told this page has gone.
+ */
+function watchClock(view) {
+  const table = online.active ? null : app.table;
+  const on = Boolean(table && view && view.clock && !view.outcome);
+  const fresh = table !== watchedTable;
+  if (fresh && heartbeat.watching) heartbeat.leave(); // the table watched until now is left
+  if (!on) {
+    watchedTable = null;
+    heartbeat.watch(null);
+    return;
+  }
+  if (fresh) {
+    watchedTable = table;
+    heartbeat.watch({
+      url: `/api/tables/${encodeURIComponent(table.id)}/clock`,
+      headers: { "X-Table-Token": table.token }, // as checkers_api.js sends it
+      body: {},
+      seconds: view.clock.heartbeat,
+    });
+  }
+  if (fresh || view.clock.paused) heartbeat.check();
+}
+
+/** The server's answer to a heartbeat {actions, outcome, clock}: a flag that fell or another
+ * action at the table (the count differs from the view drawn) reads the table again; else the
+ * fresher clock is shown. */
+function heartbeatAnswered(answer) {
+  const view = app.view;
+  if (online.active || !app.table || app.table !== watchedTable || !view || app.busy) return;
+  if (answer.outcome || answer.actions !== view.actions) {
+    reread();
+  } else if (answer.clock && !clocks.local) {
+    view.clock = answer.clock; // drawn again, the view keeps counting from this clock
+    clocks.show(answer.clock, { names: names(true), over: false });
+  }
+}
+
 // ------------------------------------------------------------------ talking to the table
 
 function forget(message) {
   app.table = null;
+  watchClock(null);
   app.view = null;
   writeJson(TABLE_KEY, null);
   if (message) showError(message);
@@ -723,6 +784,8 @@ async function send(side, action, { before = null } = {}) {
     showError(errorWords(err));
     if (err instanceof ApiError && (err.status === 404 || err.status === 403)) {
       forget("This game is no longer on the server. Start a new game.");
+    } else if (err instanceof ApiError && err.code === "game_over") {
+      reread(); // a flag fell before the move: show how the game ended
     }
     return false;
   }
@@ -1047,9 +1110,6 @@ function wire() {
     if (event.key === "Escape" && board.chain.length && !document.querySelector("dialog[open]")) {
       board.cancelChain();
     }
-  });
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && app.view && app.view.clock && !app.view.outcome) reread();
   });
 }
 

@@ -2,10 +2,11 @@
 // time, the running side counted down, in the warning colour and in tenths in the last seconds.
 //
 // The server is the authority (the table's one clock, gametable/clock.py, at every door; the
-// local door holds it while no page watches: gametable/presence.py). It charges time from its own timestamps, and every answer carries
+// local doors hold it while no page watches: gametable/presence.py). It charges time from its own timestamps, and every answer carries
 // the remaining times as of that answer. Both doors' clock JSON has the same core,
 // {control, reserve, increment, remaining: {side: seconds}, running: side|null}, and the local
-// door adds `paused` (the side whose clock waits for a page to watch) and `warning` (seconds).
+// doors (backgammon's /api/games, the table's /api/tables) add `paused` (the side whose clock
+// waits for a page to watch) and `warning` (seconds).
 // This module only shows it: it notes when the answer arrived and counts the running side down
 // from there, one animation frame at a time, so a throttled or sleeping tab costs display
 // accuracy, never time. When the running clock shown reaches zero it calls `onZero` (the door
@@ -14,7 +15,8 @@
 //
 // Each door adapts only what differs: the sides' order, the rows' ids, the caption's words and
 // the players' names (main.js through clock_presence.js, online_tables.js, checkers_main.js).
-// Local backgammon's presence heartbeat is beside this display, in clock_presence.js.
+// The presence heartbeat is beside this display, in heartbeat.js (local backgammon's through
+// clock_presence.js; checkers_main.js's for a timed table).
 
 /** While the display shows zero: how often `onZero` is called, in ms. */
 export const ZERO_RECHECK_MS = 500;

@@ -7,6 +7,8 @@
 //   timeout and the page reads the result), when the page becomes visible again, and when a
 //   turn waits for this page to show it (after the computer's turn is played back);
 // - a keepalive "leave" on pagehide, so the clock stops as soon as the last page goes away.
+// The heartbeat itself (the interval, visibility, pagehide, one request at a time) is
+// heartbeat.js's, shared with the checkers page at the table's door.
 // When the answer's version is not the one drawn (a timeout, another tab), `onStale` is called.
 //
 // The computer's turn: the server runs the computer's clock while it thinks (well under the
@@ -15,9 +17,7 @@
 // (runLocally); the state after the turn brings the server's figures, increment included.
 
 import { ClockDisplay, amount, controlName } from "./clock.js";
-
-/** This page's id for the server's presence count (not a secret; random per load). */
-const PAGE_ID = `p${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+import { Heartbeat } from "./heartbeat.js";
 
 /** The caption of a local game's clock: "Blitz: 3 min + 5 s a turn". */
 export function localCaption(clock) {
@@ -33,18 +33,11 @@ export class LocalClock {
   constructor(root, { onStale }) {
     this.onStale = onStale;
     this.game = null; // the last state drawn
-    this.interval = 0;
-    this.checking = false;
+    this.watched = null; // the state the heartbeat reports having drawn
     this.display = new ClockDisplay(root, {
       sides: ["white", "black"], caption: localCaption, onZero: () => this.check(),
     });
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.check();
-    });
-    window.addEventListener("pageshow", (event) => {
-      if (event.persisted) this.check();
-    });
-    window.addEventListener("pagehide", () => this.leave());
+    this.heartbeat = new Heartbeat({ onAnswer: (answer) => this.answered(answer) });
   }
 
   /** Draw the clocks of a state from the server (every state the page shows). The same state
@@ -65,58 +58,42 @@ export class LocalClock {
     this.display.runLocally(color);
   }
 
-  /** Heartbeats while a timed game is in play. */
+  /** Heartbeats while a timed game is in play, with the state version drawn (the same state
+   * drawn again goes on as it was: an answer on its way about it is still shown). */
   schedule() {
-    clearInterval(this.interval);
-    this.interval = 0;
     const game = this.game;
-    if (!game || !game.clock || game.result) return;
-    this.interval = setInterval(() => this.check(), Math.max(1, game.clock.heartbeat) * 1000);
-  }
-
-  url() {
-    return `/api/games/${encodeURIComponent(this.game.id)}/clock`;
+    if (!game || !game.clock || game.result) {
+      this.watched = null;
+      this.heartbeat.watch(null);
+      return;
+    }
+    if (game === this.watched && this.heartbeat.watching) return;
+    this.watched = game;
+    this.heartbeat.watch({
+      url: `/api/games/${encodeURIComponent(game.id)}/clock`,
+      body: { shown: game.version },
+      seconds: game.clock.heartbeat,
+    });
   }
 
   /** Tell the server this page is watching; show the clock it answers with. */
-  async check() {
+  check() {
+    return this.heartbeat.check();
+  }
+
+  /** The server's answer to a heartbeat about the state still drawn. */
+  answered(answer) {
     const game = this.game;
-    if (!game || !game.clock || game.result || this.checking) return;
-    this.checking = true;
-    try {
-      const response = await fetch(this.url(), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ page: PAGE_ID, shown: game.version }),
-      });
-      if (!response.ok) return;
-      const answer = await response.json();
-      if (this.game !== game) return; // a newer state was drawn meanwhile
-      if (answer.version !== game.version) {
-        this.onStale(answer.version);
-      } else if (!this.display.local && answer.clock) {
-        this.display.show(answer.clock, { over: false });
-      }
-    } catch (err) {
-      // the server is unreachable: the page's next action says so
-    } finally {
-      this.checking = false;
+    if (!game) return;
+    if (answer.version !== game.version) {
+      this.onStale(answer.version);
+    } else if (!this.display.local && answer.clock) {
+      this.display.show(answer.clock, { over: false });
     }
   }
 
   /** The page is going away: the server pauses the clock unless another page watches. */
   leave() {
-    const game = this.game;
-    if (!game || !game.clock || game.result) return;
-    try {
-      fetch(this.url(), {
-        method: "POST",
-        keepalive: true,
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ page: PAGE_ID, leave: true }),
-      }).catch(() => {});
-    } catch (err) {
-      // nothing to do: the server pauses the clock when no heartbeat comes
-    }
+    this.heartbeat.leave();
   }
 }
