@@ -433,7 +433,9 @@ async def _check_record(http: Any, result: TableRoomResult) -> str:
         else:
             from checkers.pdn import read_pdn_game
 
-            ended = read_pdn_game(texts[0]).to_game(stop_at_draw=True).outcome
+            # the rooms play the tables' draws ("claim": a game goes on past an unclaimed
+            # repetition), so the file replays under the same rule
+            ended = read_pdn_game(texts[0]).to_game(draws="claim").outcome
             if ended is None:
                 return "the .pdn replays to no result"
             side = None if ended.winner is None else ended.winner.name.lower()
