@@ -327,6 +327,9 @@ def test_a_reload_mid_game_picks_up_the_position_and_the_clocks(open_page: Opene
     more = play(pages, 1)
     assert moves_shown(ann) == played + more
     picture(bob, "checkers-online-reloaded.png")
+    # Bob goes away on Ann's move: the game waits on her, not on him.
+    bob.close()
+    wait_text(ann, "#online-presence", "Bob is away.")
 
 
 def test_a_server_restart_mid_game_both_pages_reconnect(

@@ -53,6 +53,13 @@ out.seats = m.tablesSeats();
 m.forgetTablesSeat("AAAA2222");
 out.after = [m.tablesSeats().map((s) => s.code),
   JSON.parse(local.getItem("bg.onlineTables.hosted"))];
+const roomView = (you, names) => ({
+  room: { you, names, code: "AAAA2222", games_before: 0, version: 3, round: null, rematch: [] },
+  state: { can: { roll: false, rematch: false }, phase: "move", result: null }, outcome: null,
+  clock: null });
+out.players = [
+  m.pageView(roomView("white", { white: "Alice", black: "Bob" })).players,
+  m.pageView(roomView("black", { white: "", black: "" })).players];
 out.asked = asked;
 console.log(JSON.stringify(out));
 """
@@ -81,3 +88,12 @@ def test_the_address_the_invite_the_export_cut_and_the_seats(tmp_path: Path) -> 
         {"code": "AAAA2222", "side": "white", "seen": 5, "host": True},
     ]
     assert out["after"] == [["CCCC4444"], []]
+
+
+def test_the_players_names_the_page_shows(tmp_path: Path) -> None:
+    """Your own name with "(you)", or "You" when you gave none (never "You (you)"); the
+    opponent's name, or its colour."""
+    out = run_harness(tmp_path)
+    named, nameless = out["players"]
+    assert (named["white"]["name"], named["black"]["name"]) == ("Alice (you)", "Bob")
+    assert (nameless["white"]["name"], nameless["black"]["name"]) == ("White", "You")

@@ -474,11 +474,11 @@ export function createOnline(page) {
       else if ((room.left || []).includes(them)) presence.textContent = `Room closed: ${opponentName(true)} (${NAME[them]}) left the room.`;
       else if (room.connected[them]) presence.textContent = `${opponentName(true)} is here.`;
       else if (view.outcome) presence.textContent = `${opponentName(true)} has left.`;
-      else {
+      else if ((view.to_act || []).includes(them)) { // their move: the game waits on them
         const untimed = !view.clock;
         presence.textContent = `${opponentName(true)} is away: the game waits for them.`
           + (untimed ? " If they stay away for two minutes on their move, you may claim the game." : "");
-      }
+      } else presence.textContent = `${opponentName(true)} is away.`; // (your move)
       presence.dataset.present = String(Boolean(room.connected[them]));
       $("online-claim").hidden = !room.can_claim;
     } else {

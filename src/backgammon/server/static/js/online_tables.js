@@ -225,7 +225,9 @@ export function forfeitWords(room) {
 export function pageView(view, turn = null) {
   const room = view.room;
   const me = room.you;
-  const name = (side) => (side === me ? `${room.names[side] || "You"} (you)` : room.names[side] || (side === "white" ? "White" : "Black"));
+  // the player's own name with "(you)", or "You" for a player who gave none
+  const name = (side) => (side === me ? (room.names[side] ? `${room.names[side]} (you)` : "You")
+    : room.names[side] || (side === "white" ? "White" : "Black"));
   const state = view.state;
   const shown = {
     ...state,
@@ -785,11 +787,12 @@ export class OnlineTables {
       line.textContent = `${room.names[them] || "Your opponent"} has left the game.`;
       line.dataset.status = "left";
     } else {
-      const name = room.names[them] || "Your opponent";
+      const name = room.names[them];
       const here = room.connected[them];
       // a timed game's clock runs on for a player who is gone: leaving does not stop it
       const ticking = Boolean(view.clock) && !view.outcome ? " Their clock keeps running." : "";
-      line.textContent = here ? `Playing ${name} (${them}).` : `${name} (${them}) is not connected.${ticking}`;
+      line.textContent = here ? `Playing ${name || "your opponent"} (${them}).`
+        : `${name || "Your opponent"} (${them}) is not connected.${ticking}`;
       line.dataset.status = here ? "joined" : "disconnected";
     }
     $("online-you").textContent = `You play ${me}.`;
