@@ -45,7 +45,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from backgammon.core.dice import dice_from_secrets
-from backgammon.core.errors import BackgammonError, IllegalActionError, IllegalPlayError
+from backgammon.core.errors import (
+    BackgammonError,
+    IllegalActionError,
+    IllegalPlayError,
+    NotationError,
+)
 from backgammon.core.game import Game, Phase
 from backgammon.core.match import Match
 from backgammon.core.position import ResultKind
@@ -82,6 +87,9 @@ _RESIGN_LEVELS: Final = {
     "gammon": ResultKind.GAMMON,
     "backgammon": ResultKind.BACKGAMMON,
 }
+#: The longest play in notation a move action may carry (four moves with hits, spaces and
+#: counts take well under 60).
+_MAX_PLAY_CHARACTERS: Final = 200
 #: The settings and their defaults.
 DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
     "length": 1,
@@ -317,11 +325,20 @@ class TableMatch:
             return game.phase is not Phase.MOVE and game.phase is not Phase.OPENING
         if kind == "move":
             play = action.get("play")
-            if not isinstance(play, str) or len(play) > 200:
+            if not isinstance(play, str):
                 raise ActionRefused(
-                    "invalid_action", f"a move's play is notation text, not {play!r}"
+                    "invalid_action", f"a move's play is notation text, not {play!r:.80}"
                 )
-            game.play(play)
+            if len(play) > _MAX_PLAY_CHARACTERS:
+                raise ActionRefused(
+                    "invalid_action",
+                    f"a move's play is at most {_MAX_PLAY_CHARACTERS} characters of "
+                    f"notation, got {len(play)}",
+                )
+            try:
+                game.play(play)
+            except NotationError as error:  # not a play at all: the request is malformed
+                raise ActionRefused("invalid_action", str(error)) from error
             return True
         if kind in ("move_checker", "undo", "end_turn"):
             return self._checker_action(kind, action)

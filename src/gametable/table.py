@@ -180,13 +180,19 @@ class Table:
                 room's door passes it; a person's request never does).
 
         Raises:
-            ActionRefused: ``no_seat`` for a side that is not white or black, ``game_over``
-                once the game has ended (a flag that fell before the action ends it first),
-                ``invalid_action`` for a round's result where none is wanted, or the game's
-                own refusal; nothing changed.
+            ActionRefused: ``no_seat`` for a side that is not white or black,
+                ``invalid_action`` for an action that is not an object with a ``"type"`` or
+                for a round's result where none is wanted, ``game_over`` once the game has
+                ended (a flag that fell before the action ends it first), or the game's own
+                refusal; nothing changed.
         """
         if side not in SIDES:
             raise ActionRefused("no_seat", f"{side!r} is not a side: white or black")
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise ActionRefused(
+                "invalid_action",
+                f"an action is a JSON object with a \"type\", not {action!r:.80}",
+            )
         mover: Side = "white" if side == "white" else "black"
         self.check_time()
         ended = self.game.outcome()

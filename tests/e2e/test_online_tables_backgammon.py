@@ -194,8 +194,11 @@ def test_a_match_at_the_shared_door_double_take_reload_resign_rematch(
         open_player: Callable[..., Player], server: ServerProcess) -> None:
     alice = open_player()
     alice.page.wait_for_selector("#new-game-dialog[open]")
+    claims = "p.online-small.online-create-only"  # the online rules' note
+    assert not alice.page.locator(f"#new-game-dialog {claims}").count()  # not for local games
     alice.page.click("#new-game-online")
     alice.page.check("input[name=online-mode][value=create]")
+    assert alice.page.locator(f"#online-dialog {claims}").is_visible()
     alice.page.select_option("#online-kind", "match")
     alice.page.fill("#online-length", "2")
     alice.page.set_checked("#online-cube", True)

@@ -56,10 +56,13 @@ def test_people_move_through_the_gate_and_refusals_change_nothing() -> None:
         ("white", {"type": "resign", "path": [1, 5]}, "invalid_action"),
         ("white", {"type": "accept_draw"}, "not_allowed"),
         ("red", move(22, 18), "no_seat"),
+        ("white", "22-18", "invalid_action"),  # a library user's string, not an object
+        ("white", None, "invalid_action"),
+        ("white", {"path": [22, 18]}, "invalid_action"),  # no type
     ]
     for side, action, code in refusals:
         with pytest.raises(ActionRefused) as refused:
-            table.act(side, action)
+            table.act(side, action)  # type: ignore[arg-type]  # (hostile input on purpose)
         assert refused.value.code == code, (action, refused.value)
     assert table.view("white") == before
     with pytest.raises(ActionRefused, match="22x15: square 15 is occupied"):

@@ -21,3 +21,4 @@ def test_the_readme_table_example_runs_as_written() -> None:
     match = names["match"]
     assert match.view("white")["state"]["history"][-1]["text"] == "Black 5-2: 24/22 13/8"
     assert names["record"]["game"] == "backgammon"
+    assert names["again"].to_record() == names["record"]

@@ -229,7 +229,8 @@ def test_action_out_of_turn_is_409_and_changes_nothing(clients: Clients) -> None
     error = act(client, game_id, "take", status=409)["error"]
     assert error["message"] == "cannot take: no double has been offered"
     error = act(client, game_id, "computer", status=409)["error"]
-    assert error["message"] == "the computer is not to act: white is moving"
+    assert error["message"] == ("this game has no computer player: two people play it at "
+                                "one screen")
     assert state_of(client, game_id) == before
 
 
@@ -240,11 +241,56 @@ def test_malformed_bodies_are_refused(clients: Clients) -> None:
     error = act(client, game_id, "move", {"from": "eight", "to": 5}, status=422)["error"]
     assert error["code"] == "invalid_request"
     assert error["message"].startswith("invalid request: from")
+    # a number in a string is not a point, here as at /actions
+    error = act(client, game_id, "move", {"from": "8", "to": 5}, status=422)["error"]
+    assert error["code"] == "invalid_request"
     response = client.post(f"/api/games/{game_id}/move", content=b"{not json",
                            headers={"content-type": "application/json"})
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "invalid_request"
     assert state_of(client, game_id) == before
+
+
+def test_the_actions_route_refuses_what_is_not_an_action_and_changes_nothing(
+        clients: Clients) -> None:
+    """POST /api/games/{id}/actions takes the table's action JSON; every malformed one is a
+    422 that says what is wrong, and the game stays as it was."""
+    client = clients.new(rolls=[(3, 1)])
+    game_id = new_game(client, mode="pass_and_play")["id"]
+    before = act(client, game_id, "roll")
+    path = f"/api/games/{game_id}/actions"
+    cases: list[tuple[Any, str]] = [
+        (None, "the body is the action's JSON object, e.g. {\"type\": \"roll\"}: none was sent"),
+        ({"type": "move", "play": "hello"},
+         "'hello' in 'hello' is not a move like 13/7, bar/22, 6/off"),
+        ({"type": "move", "play": "13/8 " * 60},
+         "a move's play is at most 200 characters of notation, got 300"),
+        ({"type": "move_checker", "from": "13", "to": 8},
+         "there is no point '13' to move from (expected 1..24 or 'bar')"),
+        ({"type": "undo", "x": 1}, "unexpected field(s) for undo: x"),
+        ({"type": "dance"}, "action type 'dance' is not one of roll, move, move_checker, undo, "
+                            "end_turn, double, take, drop, beaver, raccoon, resign, "
+                            "accept_resignation, decline_resignation, next_game"),
+    ]
+    for body, message in cases:
+        response = client.post(path, json=body) if body is not None else client.post(path)
+        assert response.status_code == 422, (body, response.text)
+        assert response.json()["error"] == {"code": "invalid_action", "message": message}
+    assert state_of(client, game_id) == before
+    # the computer's route in a game without one
+    error = act(client, game_id, "computer", status=409)["error"]
+    assert error == {"code": "not_allowed", "message": "this game has no computer player: two "
+                     "people play it at one screen"}
+    assert state_of(client, game_id) == before
+
+
+def test_an_empty_body_starts_a_default_game(clients: Clients) -> None:
+    client = clients.new()
+    response = client.post("/api/games")
+    assert response.status_code == 201, response.text
+    state = response.json()
+    assert state["settings"]["mode"] == "computer" and state["settings"]["kind"] == "single"
+    assert state["settings"]["human"] == "white" and state["clock"] is None
 
 
 def test_bodies_over_the_limit_are_413(clients: Clients) -> None:
@@ -620,8 +666,8 @@ def test_resigning_to_the_computer_waits_for_its_answer(clients: Clients) -> Non
     response = client.post(f"/api/games/{game_id}/resign", json={"level": "gammon"})
     assert response.status_code == 409
     assert response.json()["error"]["message"] == (
-        "you cannot resign now: white has already offered a resignation this turn: "
-        "one offer a turn")
+        "you cannot resign now: an offer to resign was made this turn already "
+        "(one offer a turn)")
     act(client, game_id, "move", {"from": 6, "to": 5})
     act(client, game_id, "done")
     state = act(client, game_id, "computer")["state"]

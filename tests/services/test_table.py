@@ -69,7 +69,7 @@ def test_one_resignation_offer_a_turn() -> None:
     game.resign(BLACK, "single")
     game.decline_resignation()
     assert resign_refusal(game, BLACK) == (
-        "black has already offered a resignation this turn: one offer a turn")
+        "an offer to resign was made this turn already (one offer a turn)")
     assert resign_refusal(game, WHITE) is None
     make_moves(game, [Move(8, 5, 3), Move(6, 5, 1)])
     game.end_turn()

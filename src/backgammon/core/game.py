@@ -666,11 +666,12 @@ class Game:
         state = self._state
         settings = self._settings
         who = color if color is not None else state.on_roll
-        name = str(who).capitalize() if who is not None else "Nobody"
+        name = str(who).capitalize() if who is not None else "No one"
+        cannot = "can" if who is None else "cannot"  # "No one can", "White cannot"
         if not settings.cube:
-            return f"{name} cannot double: this game is played without the cube"
+            return f"{name} {cannot} double: this game is played without the cube"
         if state.phase is not Phase.ROLL or who is None:
-            return f"{name} cannot double now: the game is in the {state.phase} phase"
+            return f"{name} {cannot} double now: the game is in the {state.phase} phase"
         if who is not state.on_roll:
             return f"{name} cannot double: it is {state.on_roll}'s turn"
         if settings.crawford:

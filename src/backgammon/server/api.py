@@ -25,6 +25,7 @@ from backgammon.services.state import (
     GameState,
     RecentGameJSON,
 )
+from gametable.errors import ActionRefused
 
 T = TypeVar("T")
 
@@ -109,8 +110,8 @@ class MoveRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    from_place: int | Literal["bar"] = Field(alias="from", description="1..24 or 'bar'")
-    to_place: int | Literal["off"] = Field(alias="to", description="1..24 or 'off'")
+    from_place: StrictInt | Literal["bar"] = Field(alias="from", description="1..24 or 'bar'")
+    to_place: StrictInt | Literal["off"] = Field(alias="to", description="1..24 or 'off'")
 
 
 class ClockCheck(BaseModel):
@@ -163,12 +164,17 @@ def client_address(request: Request) -> str | None:
 
 
 @router.post("/games", status_code=201, response_model=GameState, summary="Start a game")
-async def create_game(body: NewGame, service: Service, request: Request) -> GameState:
+async def create_game(
+    service: Service, request: Request, body: NewGame | None = None
+) -> GameState:
     """Start a game (or the first game of a match or session) and save it; with ``setup``,
-    from that position (a position that cannot be played answers 422 with the reason). 507
+    from that position (a position that cannot be played answers 422 with the reason); no
+    body: a single game against the computer (Easy), White, no clock. 507
     ``storage_full`` when the games of this browser, or of this client address, hold their
     most (the store's bounds); an action that would grow a game past them answers the
     same, and the game stays as it was."""
+    if body is None:
+        body = NewGame.model_validate({})
     setup = check_setup(body.setup) if body.setup is not None else None
     try:
         options = _options(body)
@@ -219,19 +225,22 @@ async def read_game(game_id: GameId, service: Service) -> GameState:
 async def act(
     game_id: GameId,
     service: Service,
-    action: Annotated[dict[str, Any], Body(
+    action: Annotated[dict[str, Any] | None, Body(
         description="the table's action JSON, as at every door: {\"type\": \"roll\"}, "
         "{\"type\": \"move_checker\", \"from\": 13, \"to\": 7} (one checker; a place "
         "is 1..24 in White's numbering, \"bar\" or \"off\"), {\"type\": \"undo\"}, "
         "{\"type\": \"end_turn\"}, {\"type\": \"move\", \"play\": \"13/7 8/7\"} "
         "(a whole play), double, take, beaver, raccoon, drop, {\"type\": \"resign\", "
         "\"level\": \"gammon\"}, next_game",
-        examples=[{"type": "move_checker", "from": 13, "to": 7}])],
+        examples=[{"type": "move_checker", "from": 13, "to": 7}])] = None,
 ) -> GameState:
     """Carry out the person's action through the game's table (the same action JSON as the
     table's doors, ``/api/tables`` and ``/ws/rooms``); a refusal answers the table's codes
     (``not_your_turn``, ``not_allowed``, ``illegal_move``, ``invalid_action``,
     ``game_over``). The routes below (``/roll``, ``/move``, ...) are shorthands for it."""
+    if action is None:
+        raise ActionRefused("invalid_action", 'the body is the action\'s JSON object, e.g. '
+                            '{"type": "roll"}: none was sent')
     return await _in_thread(service.act, game_id, action)
 
 

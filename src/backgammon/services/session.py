@@ -925,6 +925,10 @@ class GameService:
         session = self._get(game_id)
         with session.lock:
             table = session.table
+            if session.computer is None:
+                raise ActionRefused(
+                    "not_allowed", "this game has no computer player: two people play it at "
+                    "one screen")
             if table.computer_to_act() is None:
                 raise ActionRefused(
                     "not_allowed", f"the computer is not to act: {phase_words(session.game)}")

@@ -377,7 +377,7 @@ def resign_refusal(game: Game, color: Color) -> str | None:
         if event["type"] in ("roll", "opening_roll", "play", "pass"):
             return None
         if event["type"] == "resign" and event.get("color") == name:
-            return f"{name} has already offered a resignation this turn: one offer a turn"
+            return "an offer to resign was made this turn already (one offer a turn)"
     return None
 
 

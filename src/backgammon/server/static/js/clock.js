@@ -110,7 +110,14 @@ export class ClockDisplay {
    * object shown again (a view drawn again) goes on counting from when it first came.
    */
   show(clock, { names = null, over = false } = {}) {
-    if (names) for (const side of this.sides) this.rows[side].name.textContent = names[side] || "";
+    if (names) {
+      for (const side of this.sides) {
+        // a long name ("Computer (Expert)") is cut short in a narrow clock box: whole on hover
+        const name = this.rows[side].name;
+        name.textContent = names[side] || "";
+        name.title = names[side] || "";
+      }
+    }
     const same = clock === this.source && !this.clock?.local && over === this.over;
     this.over = Boolean(over);
     if (same) {

@@ -46,7 +46,9 @@ export class LocalClock {
     const sameGame = this.game && this.game.id === game.id;
     const again = game === this.game && !this.display.local;
     this.game = game;
-    const names = { white: game.players.white.name, black: game.players.black.name };
+    // the clock box names the computer without its level (the score table gives it)
+    const short = (player) => (player.computer ? "Computer" : player.name);
+    const names = { white: short(game.players.white), black: short(game.players.black) };
     if (!again) this.display.show(game.clock, { names, over: Boolean(game.result) });
     this.schedule();
     if (!sameGame || (game.clock && game.clock.paused && !game.result)) this.check();
