@@ -38,7 +38,7 @@ from backgammon.ai import ComputerPlayer  # noqa: E402
 from backgammon.core.game import Phase  # noqa: E402
 from backgammon.core.match import Match  # noqa: E402
 from backgammon.core.types import WHITE  # noqa: E402
-from backgammon.services.store import GameStore  # noqa: E402
+from gametable.game_store import GameStore  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 SEED = 2024

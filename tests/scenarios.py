@@ -214,7 +214,7 @@ def find_turn(test: Callable[[Game], bool], *, first_seed: int = 1, seeds: int =
 
 def session_record(match: Match, *, kind: str = "single", mode: str = "pass_and_play",
                    human: str | None = None, level: str = "easy") -> dict[str, Any]:
-    """The record :class:`~backgammon.services.store.GameStore` saves for a session holding
+    """The record :class:`~gametable.game_store.GameStore` saves for a session holding
     ``match`` (see :mod:`backgammon.services.session`)."""
     settings = {"mode": mode, "level": level, "human": human, "cube": match.cube,
                 "kind": kind, "length": match.length, "gammons": match.gammons}

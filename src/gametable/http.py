@@ -38,6 +38,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from gametable.errors import ActionRefused, http_status
+from gametable.game_store import StorageFullError
 from gametable.presence import ANONYMOUS_PAGE
 from gametable.seam import SIDES, Side
 from gametable.service import NotYourTableError, TableNotFoundError, TableService
@@ -167,6 +168,10 @@ def install(app: FastAPI, service: TableService) -> None:
     @app.exception_handler(TableNotFoundError)
     async def not_found(request: Request, exc: TableNotFoundError) -> JSONResponse:
         return refusal("not_found", str(exc))
+
+    @app.exception_handler(StorageFullError)
+    async def full(request: Request, exc: StorageFullError) -> JSONResponse:
+        return refusal("storage_full", str(exc))
 
     @app.exception_handler(NotYourTableError)
     async def not_yours(request: Request, exc: NotYourTableError) -> JSONResponse:

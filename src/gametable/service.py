@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -40,10 +41,12 @@ from typing import Any, Final
 
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
+from gametable.game_store import TOKEN_HASH_KEY, GameNotFoundError, GameStore, StoredGameError
 from gametable.presence import ANONYMOUS_PAGE, Presence
 from gametable.seam import SIDES, GameRules, Side
-from gametable.store import StoredTable, TableStore
 from gametable.table import Seat, Table
+
+_LOG = logging.getLogger(__name__)
 
 #: Tables kept in memory at once (the least recently used leave first; the store keeps all).
 DEFAULT_MAX_TABLES: Final = 2000
@@ -90,7 +93,11 @@ class TableService:
 
     Args:
         games: the games played here, by name (``{"checkers": checkers.adapter.RULES}``).
-        store: where tables are saved (None: memory only).
+        store: where tables are saved (None: memory only): the one store of local play
+            (:class:`~gametable.game_store.GameStore`), each table's record
+            (:meth:`~gametable.table.Table.to_record`) with its token's hash under
+            :data:`~gametable.game_store.TOKEN_HASH_KEY`, its maker the row's owner. A row
+            without that hash (another door's game) is no table here.
         now: the monotonic clock (injected in tests).
         time_controls: the time controls offered, by name (``"none"`` for no clock).
         max_tables: tables kept in memory.
@@ -100,7 +107,7 @@ class TableService:
     def __init__(
         self,
         games: Mapping[str, GameRules],
-        store: TableStore | None = None,
+        store: GameStore | None = None,
         *,
         now: Callable[[], float] = time.monotonic,
         time_controls: Mapping[str, TimeControl | None] = TIME_CONTROLS,
@@ -166,7 +173,8 @@ class TableService:
         with self._lock:  # counted once the table is sure to be made
             made = self._owners.get(owner)
             if made is None:
-                made = self.store.count_by_owner(owner) if self.store is not None else 0
+                made = 0 if self.store is None else self.store.count_by_owner(
+                    owner, having=TOKEN_HASH_KEY)
             if made >= self.max_per_owner:
                 raise ActionRefused(
                     "too_many_tables", f"at most {self.max_per_owner} tables from one address"
@@ -332,19 +340,35 @@ class TableService:
             if entry is not None:
                 self._tables.move_to_end(table_id)
         if entry is None:
-            entry = self._restore(table_id)
+            entry = self._restore(table_id, token)
         if not hmac.compare_digest(entry.token_hash, _hash(token)):
             raise NotYourTableError("this token does not open that table")
         return entry
 
-    def _restore(self, table_id: str) -> _Entry:
-        stored = self.store.load(table_id) if self.store is not None else None
-        if stored is None:
+    def _restore(self, table_id: str, token: str) -> _Entry:
+        """The table of ``table_id`` from its stored record, the token checked before it is
+        rebuilt. A row that is not a table's (no token's hash: a local game of another door)
+        or cannot be read is no table: :class:`TableNotFoundError`, as for an unknown id."""
+        if self.store is None:
             raise TableNotFoundError(f"no table {table_id!r}")
-        table = Table.from_record(stored.record, self.games, self._now)
+        try:
+            stored = self.store.load(table_id)
+        except GameNotFoundError:
+            raise TableNotFoundError(f"no table {table_id!r}") from None
+        except StoredGameError as exc:
+            _LOG.warning("stored table %r cannot be read: %s", table_id, exc)
+            raise TableNotFoundError(f"no table {table_id!r}") from None
+        record = dict(stored.record)
+        token_hash = record.pop(TOKEN_HASH_KEY, None)
+        if not isinstance(token_hash, str):
+            raise TableNotFoundError(f"no table {table_id!r}")
+        if not hmac.compare_digest(token_hash, _hash(token)):
+            raise NotYourTableError("this token does not open that table")
+        table = Table.from_record(record, self.games, self._now)
         # a fresh presence: no page yet, so the first request pauses the clock where the
-        # record left it (the time the table was away is nobody's)
-        entry = _Entry(table, stored.token_hash, stored.owner, self._now)
+        # record left it (the time the table was away is nobody's); the owner is the row's,
+        # kept by the store from the first save
+        entry = _Entry(table, token_hash, None, self._now)
         with self._lock:
             entry = self._tables.setdefault(table_id, entry)
         return entry
@@ -358,6 +382,5 @@ class TableService:
     def _save(self, table_id: str, entry: _Entry) -> None:
         if self.store is not None:
             record = entry.table.to_record()
-            self.store.save(
-                StoredTable(table_id, record["game"], entry.token_hash, entry.owner, record)
-            )
+            record[TOKEN_HASH_KEY] = entry.token_hash
+            self.store.save(table_id, record, owner=entry.owner)

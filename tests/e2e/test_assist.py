@@ -32,7 +32,7 @@ from backgammon.core.position import Position
 from backgammon.core.types import WHITE
 from backgammon.services.review import pass_reason
 from backgammon.services.rules import RULES, RULES_BY_ID
-from backgammon.services.store import GameStore
+from gametable.game_store import GameStore
 from scenarios import Attempt, find_attempt, find_turn, random_match, session_record
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")

@@ -16,7 +16,7 @@ import pytest
 from browser_support import ARTIFACTS, ServerProcess, launched_chromium, mat_turns, served
 from test_web_game import BASE_SETTINGS, GamePage
 
-from backgammon.services.store import GameStore
+from gametable.game_store import GameStore
 from scenarios import random_match, session_record
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")

@@ -106,16 +106,16 @@ def test_a_store_may_turn_the_connections_autocheckpoint_off(tmp_path: Path) -> 
     plain.close()
 
 
-def test_the_table_and_room_stores_open_their_file_through_it(tmp_path: Path) -> None:
+def test_the_game_and_room_stores_open_their_file_through_it(tmp_path: Path) -> None:
+    from gametable.game_store import TOKEN_HASH_KEY, GameStore
     from gametable.room_store import RoomStore
-    from gametable.store import StoredTable, TableStore
 
     path = tmp_path / "server.sqlite3"
-    tables = TableStore(path)
+    tables = GameStore(path)
     rooms = RoomStore(path)
     unchecked = RoomStore(path, checkpoint_every=0)
     for store in (tables, rooms, unchecked):
-        db = store._db if isinstance(store, TableStore) else store._database
+        db = store._db if isinstance(store, GameStore) else store._database
         assert isinstance(db, Database)
         assert db.read("PRAGMA journal_mode") == [("wal",)]
         assert db.read("PRAGMA synchronous") == [(1,)]
@@ -124,9 +124,10 @@ def test_the_table_and_room_stores_open_their_file_through_it(tmp_path: Path) ->
     assert rooms._database.read("PRAGMA wal_autocheckpoint") == [(0,)]
     assert unchecked._database.read("PRAGMA wal_autocheckpoint") == [(1000,)]
     assert rooms._lock is rooms._database.lock  # the checkpoint holds the writers by it
-    tables.save(StoredTable("t1", "checkers", "h" * 64, "10.0.0.1", {"n": 1}))
-    assert tables.load("t1") == StoredTable("t1", "checkers", "h" * 64, "10.0.0.1", {"n": 1})
-    assert tables.load("t2") is None and tables.count_by_owner("10.0.0.1") == 1
+    record = {"game": "checkers", "settings": {}, "log": [], TOKEN_HASH_KEY: "h" * 64}
+    tables.save("t1", record, owner="10.0.0.1")
+    assert tables.load("t1").record == record and not tables.exists("t2")
+    assert tables.count_by_owner("10.0.0.1", having=TOKEN_HASH_KEY) == 1
     rooms.save("ROOMCODE", "checkers", None, 1, {"v": 1})
     rooms.append("ROOMCODE", 2, '{"s":1}')
     rooms.save("ROOMCODE", "checkers", None, 3, {"v": 3})

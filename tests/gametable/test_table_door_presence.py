@@ -25,9 +25,9 @@ from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable import TimeControl
 from gametable.errors import ActionRefused
+from gametable.game_store import GameStore
 from gametable.presence import HEARTBEAT_SECONDS, PRESENCE_SECONDS, WARNING_SECONDS
 from gametable.service import TableService
-from gametable.store import TableStore
 from gametable.table import Table
 
 #: The computer's thinking time on the fake clock, per action.
@@ -61,7 +61,7 @@ class Thinking:
 class Door:
     """A table service on a fake clock and a store, and one table at it."""
 
-    def __init__(self, store: TableStore, now: FakeNow, **options: Any) -> None:
+    def __init__(self, store: GameStore, now: FakeNow, **options: Any) -> None:
         self.now = now
         self.store = store
         self.service = TableService(
@@ -130,7 +130,7 @@ class Door:
 
 @pytest.fixture
 def door(tmp_path: Path) -> Iterator[Door]:
-    store = TableStore(tmp_path / "tables.sqlite3")
+    store = GameStore(tmp_path / "tables.sqlite3")
     yield Door(store, FakeNow())
     store.close()
 
@@ -328,7 +328,7 @@ def test_the_computer_may_lose_on_time_while_it_thinks(door: Door) -> None:
 
 
 def test_a_table_evicted_from_memory_is_not_charged_the_time_away(tmp_path: Path) -> None:
-    store = TableStore(tmp_path / "tables.sqlite3")
+    store = GameStore(tmp_path / "tables.sqlite3")
     door = Door(store, FakeNow(), max_tables=1)
     door.make()
     door.act("black", 11, 15)
@@ -376,7 +376,7 @@ def test_a_restored_table_nobody_asks_about_keeps_its_time(door: Door) -> None:
     door.watch(5.0)
     restarted = Door(door.store, door.now)
     restarted.id, restarted.token = door.id, door.token
-    restarted.service._restore(door.id)  # back in memory, no page yet
+    restarted.service._restore(door.id, door.token)  # back in memory, no page yet
     door.now.advance(50.0)
     restarted.quiet()
     assert restarted.clock() == (None, "black", {"black": 55.0, "white": 57.5})

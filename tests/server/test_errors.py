@@ -14,7 +14,7 @@ from backgammon.server import ServerSettings, create_app
 from backgammon.server.errors import error_code, http_error
 from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.session import NotYourGameError
-from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
+from gametable.game_store import GameNotFoundError, StorageFullError, StoredGameError
 
 
 @pytest.mark.parametrize(("exc", "status", "code"), [

@@ -12,7 +12,7 @@ import pytest
 from api_support import Clients, act, new_game
 
 from backgammon.services.session import RECENT_LIMIT
-from backgammon.services.store import GameStore
+from gametable.game_store import GameStore
 
 BROWSER = "browser-one-1234"
 OTHER = "browser-two-5678"

@@ -23,7 +23,7 @@ from backgammon.server.middleware import PAGE_CSP
 from backgammon.server.settings import DEFAULT_MAX_UPLOAD_BYTES
 from backgammon.services.review import match_mat, pass_reason
 from backgammon.services.rules import RULES
-from backgammon.services.store import GameStore
+from gametable.game_store import GameStore
 from scenarios import find_turn, random_match, session_record
 
 

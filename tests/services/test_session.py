@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 from backgammon.services.session import MEMORY_PER_RECORD_BYTE, GameOptions, GameService
-from backgammon.services.store import GameStore
+from gametable.game_store import GameStore
 
 
 def test_the_sessions_kept_in_memory_are_bounded_by_their_estimated_bytes(

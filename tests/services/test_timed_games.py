@@ -23,11 +23,11 @@ from backgammon.core.moves import Play
 from backgammon.services.clock import TIME_CONTROLS, TimeControl
 from backgammon.services.computer import RandomPlayer
 from backgammon.services.session import GameOptions, GameService
-from backgammon.services.store import GameStore, StoredGameError
 from fake_clock import FakeNow
 from gametable.clock import TEST_CONTROLS_ENV, controls_from_env
 from gametable.errors import ActionRefused
 from gametable.errors import ClockError as TableClockError
+from gametable.game_store import GameStore, StoredGameError
 from gametable.presence import HEARTBEAT_SECONDS, PRESENCE_SECONDS
 
 BULLET = TimeControl("bullet", 60.0, 2.0)

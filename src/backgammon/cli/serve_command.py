@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         raise_open_file_limit,
         tune_gc,
     )
-    from backgammon.services.store import StoredGameError
+    from gametable.game_store import StoredGameError
 
     analytics = _analytics(args)
     thinking = getattr(args, "claim_thinking_after", 600.0)

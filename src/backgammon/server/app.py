@@ -63,8 +63,8 @@ from backgammon.services.room_migration import (
 from backgammon.services.saved_positions import PositionStore
 from backgammon.services.session import GameService
 from backgammon.services.stats import StatsStore
-from backgammon.services.store import GameStore
 from checkers.adapter import RULES as CHECKERS
+from gametable.game_store import GameStore
 from gametable.http import install as install_tables
 from gametable.online import install as install_rooms
 from gametable.room_store import RoomStore
@@ -72,7 +72,6 @@ from gametable.rooms import RoomService
 from gametable.service import TableService
 from gametable.stats import TableStatsStore
 from gametable.stats_http import install_table_stats
-from gametable.store import TableStore
 
 #: The page and its ES modules and stylesheet.
 STATIC_DIR: Final = Path(__file__).parent / "static"
@@ -113,9 +112,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                           time_controls=settings.time_controls, stats=stats)
 
     jobs = AnalysisJobs()
-    # the table every game shares (gametable): its own door, /api/tables, for both games
-    table_store = TableStore(settings.db_path)
-    tables = TableService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, table_store,
+    # the table every game shares (gametable): its own door, /api/tables, for both games, its
+    # tables in the same store as the local games (one GameStore: it counts what it writes)
+    tables = TableService({"backgammon": BACKGAMMON, "checkers": CHECKERS}, store,
                           now=settings.now, time_controls=settings.time_controls)
     # ... and its online rooms, /api/rooms and /ws/rooms, for both games: in the database
     # (restored here), or in Redis, shared by every server process (serve --redis)
@@ -151,7 +150,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         await table_rooms.stop()
         jobs.close()
         store.close()
-        table_store.close()
         if room_store is not None:
             room_store.close()
         positions.close()

@@ -27,9 +27,9 @@ from backgammon.core.errors import (
 from backgammon.services.analysis_jobs import EvaluatorBusyError
 from backgammon.services.session import NotYourGameError
 from backgammon.services.setup import SetupError
-from backgammon.services.store import GameNotFoundError, StorageFullError, StoredGameError
 from gametable.errors import HTTP_STATUS as GAMETABLE_STATUS
 from gametable.errors import ActionRefused, http_status
+from gametable.game_store import GameNotFoundError, StorageFullError, StoredGameError
 
 #: Each kind of refusal (the most specific first) and its code.
 _CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
@@ -101,6 +101,10 @@ def _unreadable_body(exc: StarletteHTTPException) -> str | None:
     return f"the body is not JSON ({cause})"
 
 
+async def _stored_refused(request: Request, exc: Exception) -> Response:
+    return http_error(exc)
+
+
 def install(app: FastAPI) -> None:
     """Answer every refusal of ``app``'s routes through :func:`http_error` (and malformed
     requests and HTTP errors in the same ``{"error"}`` shape: a body that cannot be read as
@@ -109,6 +113,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(BackgammonError)
     async def refused(request: Request, exc: BackgammonError) -> JSONResponse:
         return http_error(exc)
+
+    # the local store's refusals (gametable.game_store, shared with the table's door): no
+    # BackgammonError, each answered by its code in _CODES
+    for stored in (GameNotFoundError, StorageFullError, StoredGameError):
+        app.add_exception_handler(stored, _stored_refused)
 
     @app.exception_handler(ActionRefused)
     async def table_refused(request: Request, exc: ActionRefused) -> JSONResponse:

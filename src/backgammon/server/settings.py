@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -13,7 +15,6 @@ from backgammon.core.game import DiceLike
 from backgammon.server.analytics import Analytics
 from backgammon.services.analysis_jobs import DEFAULT_EVALUATIONS, DEFAULT_MAX_TURNS
 from backgammon.services.clock import TimeControl
-from backgammon.services.store import default_db_path
 from gametable.clock import controls_from_env
 from gametable.room import THINK_AFTER
 
@@ -27,6 +28,24 @@ DEFAULT_UPLOAD_SECONDS: Final = 5.0
 #: Requests and WebSockets one client address may have open at once (``serve`` sets it from
 #: ``--max-connections-per-address``).
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 200
+#: The file name of the default database inside the user's data directory.
+DEFAULT_DB_NAME: Final = "games.sqlite3"
+
+
+def default_db_path() -> Path:
+    """The database file in the user's data directory (created when first opened).
+
+    ``$XDG_DATA_HOME/backgammon`` (default ``~/.local/share/backgammon``) on Linux and other
+    Unix systems, ``~/Library/Application Support/backgammon`` on macOS and
+    ``%APPDATA%\\backgammon`` on Windows; the file is ``games.sqlite3``.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "backgammon" / DEFAULT_DB_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,5 +111,6 @@ class ServerSettings:
     redis_url: str | None = None
 
 
-__all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_MAX_BODY_BYTES",
-           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings"]
+__all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_DB_NAME", "DEFAULT_MAX_BODY_BYTES",
+           "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings",
+           "default_db_path"]

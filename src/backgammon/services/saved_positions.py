@@ -6,7 +6,7 @@ and the match length: :mod:`backgammon.core.xgid`). They survive reloads and ser
 A seventh is refused with :class:`SavedPositionsFullError`. The positions saved from one client
 address (its *owner*, whatever browser ids it sends) are at most
 :data:`MAX_POSITIONS_PER_OWNER`; one more is refused with
-:class:`~backgammon.services.store.StorageFullError`.
+:class:`~gametable.game_store.StorageFullError`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Final
 
 from backgammon.core.errors import BackgammonError
 from backgammon.core.xgid import Xgid
-from backgammon.services.store import StorageFullError
+from gametable.game_store import StorageFullError
 from gametable.sqlite import Database
 
 __all__ = [

@@ -6,7 +6,7 @@ the person's actions and the computer's go through the table's one action gate a
 action JSON as every other door (a play built checker by checker is the plug-in's
 ``move_checker``, ``undo`` and ``end_turn``), the table's one turn clock times them, and the
 session saves its record (settings, the match's event log, the clock) to the
-:class:`~backgammon.services.store.GameStore` after every action and describes it to the page
+:class:`~gametable.game_store.GameStore` after every action and describes it to the page
 as a :class:`~backgammon.services.state.GameState` (the game's view,
 :func:`backgammon.services.table.describe`, with the session's own fields).
 
@@ -61,7 +61,6 @@ from backgammon.services.state import (
     TimeControlName,
 )
 from backgammon.services.stats import StatsStore, check_browser_id, finished_game
-from backgammon.services.store import GameNotFoundError, GameStore, StoredGameError
 from backgammon.services.table import (
     color_name,
     describe,
@@ -74,6 +73,13 @@ from backgammon.services.words import title as title_of
 from gametable.clock import Clock
 from gametable.clock import ClockError as TableClockError
 from gametable.errors import ActionRefused
+from gametable.game_store import (
+    TOKEN_HASH_KEY,
+    GameNotFoundError,
+    GameStore,
+    StoredGame,
+    StoredGameError,
+)
 from gametable.presence import ANONYMOUS_PAGE, Presence
 from gametable.seam import Side
 from gametable.table import Seat, Table
@@ -378,7 +384,7 @@ class GameService:
                 count the games this session finishes (:mod:`backgammon.services.stats`);
                 None: neither.
             owner: the client address starting it: the games of one address are bounded
-                together in the store (:class:`~backgammon.services.store.GameStore`).
+                together in the store (:class:`~gametable.game_store.GameStore`).
 
         Returns:
             The state of the new session (``phase`` ``"opening"``, or the setup's).
@@ -516,8 +522,22 @@ class GameService:
         with self._lock:
             return list(self._sessions)
 
-    def _load(self, game_id: str) -> _Session:
+    def _stored(self, game_id: str) -> StoredGame:
+        """A saved session's row. The store is shared with the table's door: a table's row
+        (its record holds a token's hash) is no game of this door, refused as an unknown id
+        (its existence never shown).
+
+        Raises:
+            GameNotFoundError: no session of this door has the id.
+            StoredGameError: the row cannot be read.
+        """
         stored = self._store.load(game_id)
+        if TOKEN_HASH_KEY in stored.record:
+            raise GameNotFoundError(f"no saved game has the id {game_id!r}")
+        return stored
+
+    def _load(self, game_id: str) -> _Session:
+        stored = self._stored(game_id)
         record = stored.record
         if record.get("game", RULES.name) != RULES.name:  # (a record before it has none)
             raise StoredGameError(
@@ -634,7 +654,7 @@ class GameService:
             StoredGameError: the saved game cannot be read (its browser is unknown).
         """
         try:
-            owner = self._store.load(game_id).record.get("browser")
+            owner = self._stored(game_id).record.get("browser")
         except GameNotFoundError:
             self._forget(game_id)
             return False

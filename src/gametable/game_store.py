@@ -1,10 +1,16 @@
-"""Saved games in SQLite (standard library :mod:`sqlite3`).
+"""The one store of local play, for every game: a JSON record per id in SQLite (standard
+library :mod:`sqlite3`), the server's database file, table ``games``.
 
-Each game is one row holding its *record*: a JSON object with the game's settings and its event
-log (DESIGN.md "A game is its event log"). The whole record is written after every action, in
-one transaction, so a game survives a reload, a browser restart and a server restart with the
-dice already thrown. The store checks that a record is well-formed JSON of the right shape; the
-game service checks that its log replays (and refuses it with a clear message when it does not).
+Both local doors keep their games here: backgammon's (``/api/games``,
+:class:`backgammon.services.session.GameService`: a session's settings and event log, DESIGN.md
+"A game is its event log") and the table's own (``/api/tables``,
+:class:`gametable.service.TableService`: :meth:`gametable.table.Table.to_record` with the hash
+of the table's token under :data:`TOKEN_HASH_KEY`). Each game is one row holding its *record*;
+the whole record is written after every action, in one transaction, so a game survives a
+reload, a browser restart and a server restart with the dice already thrown. The store checks
+that a record is well-formed JSON of the right shape; the door that reads it checks that its
+log replays (and refuses it with a clear message when it does not), and each door refuses the
+other's rows: a table's record holds a token's hash, a local backgammon session's never does.
 
 What is stored is bounded: one game's record at most ``max_record_bytes``, the games of one
 browser (``record["browser"]``) ``max_browser_bytes`` together, and the games one client
@@ -13,23 +19,27 @@ pass a bound (a new game, or a record growing) is refused with :class:`StorageFu
 nothing is written: the game stays as it was last saved.
 
 The file is opened by :class:`gametable.sqlite.Database` (WAL, ``synchronous=NORMAL``, a busy
-timeout; a file of another schema version is refused before anything is written to it).
+timeout; a file of another schema version is refused before anything is written to it). The
+tables the old ``TableStore`` kept in a table of their own (``tables``) are moved into this one
+when the file is opened, in the same transaction as the schema (:func:`_migrate_tables`); a row
+that cannot be read stays where it was, logged.
 """
 
 from __future__ import annotations
 
 import json
-import os
+import logging
 import sqlite3
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from backgammon.core.errors import BackgammonError
+from gametable.errors import TableError
 from gametable.sqlite import Database
+
+_LOG = logging.getLogger(__name__)
 
 #: Version of the record format written by this code; older or newer records are refused.
 RECORD_FORMAT: Final = 1
@@ -43,8 +53,9 @@ DEFAULT_MAX_RECORD_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_BROWSER_BYTES: Final = 16 * 1024 * 1024
 #: The most bytes the games one client address started may hold together.
 DEFAULT_MAX_OWNER_BYTES: Final = 32 * 1024 * 1024
-#: The file name of the default database inside the user's data directory.
-DEFAULT_DB_NAME: Final = "games.sqlite3"
+#: The key under which a table's record (:class:`gametable.service.TableService`) holds the
+#: SHA-256 hash of its token; no other door's record has it.
+TOKEN_HASH_KEY: Final = "token_hash"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -68,16 +79,16 @@ _SCHEMA_2: Final = (
 )
 
 
-class StoredGameError(BackgammonError):
+class StoredGameError(TableError):
     """A saved game that cannot be used: unreadable JSON, a wrong shape, or a log that does
     not replay. The message names the game and the problem; the row is left as it is."""
 
 
-class GameNotFoundError(BackgammonError, LookupError):
+class GameNotFoundError(TableError, LookupError):
     """No saved game has the id asked for."""
 
 
-class StorageFullError(BackgammonError):
+class StorageFullError(TableError):
     """A save refused because it would pass a bound of the store (a game's record, a
     browser's games, a client address's games); nothing was written. The message says which
     and what to do."""
@@ -101,22 +112,6 @@ class StoredGame:
     updated_at: float
     record: dict[str, Any]
     size: int = field(default=0, compare=False)
-
-
-def default_db_path() -> Path:
-    """The database file in the user's data directory (created when first opened).
-
-    ``$XDG_DATA_HOME/backgammon`` (default ``~/.local/share/backgammon``) on Linux and other
-    Unix systems, ``~/Library/Application Support/backgammon`` on macOS and
-    ``%APPDATA%\\backgammon`` on Windows; the file is ``games.sqlite3``.
-    """
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "backgammon" / DEFAULT_DB_NAME
 
 
 class GameStore:
@@ -168,12 +163,14 @@ class GameStore:
 
     @staticmethod
     def _setup(conn: sqlite3.Connection) -> None:
-        """The games' table, upgraded from version 1 (each game's owner, browser and size)."""
+        """The games' table, upgraded from version 1 (each game's owner, browser and size),
+        and the old ``TableStore``'s rows moved in (one transaction)."""
         conn.execute(_SCHEMA)
         if "owner" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
             for statement in _SCHEMA_2:
                 conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        _migrate_tables(conn)
 
     def close(self) -> None:
         """Close the database; the store cannot be used afterwards."""
@@ -332,6 +329,18 @@ class GameStore:
                 return self._used(("browser", browser))
             return 0 if owner is None else self._used(("owner", owner))
 
+    def count_by_owner(self, owner: str | None, *, having: str | None = None) -> int:
+        """How many games ``owner`` (a client address; None: the server's own) stored; with
+        ``having``, only those whose record has that key (``TOKEN_HASH_KEY``: the tables)."""
+        sql = "SELECT COUNT(*) FROM games WHERE owner IS ?"
+        parameters: tuple[str | None, ...] = (owner,)
+        if having is not None:
+            sql += " AND json_valid(record) AND json_type(record, ?) IS NOT NULL"
+            parameters += (f"$.{json.dumps(having)}",)
+        with self._lock:
+            (count,) = self._conn.execute(sql, parameters).fetchone()
+        return int(count)
+
     def list_ids(self, limit: int = 20) -> list[tuple[str, float]]:
         """The most recently saved games: ``(id, updated_at)``, newest first, at most ``limit``."""
         with self._lock:
@@ -394,16 +403,61 @@ def _check_record(game_id: str, record: object, *, damaged: bool = False) -> Non
         raise StoredGameError(f"{prefix}the record has no event log")
 
 
+def _migrate_tables(conn: sqlite3.Connection) -> None:
+    """Move the rows the old ``TableStore`` kept (table ``tables``: id, game, token_hash,
+    owner, created_at, updated_at, record) into ``games`` (in the caller's transaction): each
+    record with its token's hash (:data:`TOKEN_HASH_KEY`) and its game's name inside, its
+    maker as the row's owner, its times kept. A moved row leaves ``tables``; one that cannot
+    be read (not a JSON object of the shape :func:`_check_record` wants, a token hash that is
+    not text, an id the store already holds) stays there, logged, and is tried again at the
+    next opening; ``tables`` is dropped once empty. Running it again changes nothing."""
+    known = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone()
+    if known is None:
+        return
+    rows = conn.execute("SELECT id, game, token_hash, owner, created_at, updated_at, record "
+                        "FROM tables ORDER BY created_at, id").fetchall()
+    moved = 0
+    for table_id, game, token_hash, owner, created, updated, text in rows:
+        try:
+            record = json.loads(text)
+            if not isinstance(record, dict):
+                raise StoredGameError(f"table {table_id!r}: its record is not a JSON object")
+            if not isinstance(token_hash, str) or not token_hash:
+                raise StoredGameError(f"table {table_id!r}: its token's hash is not text")
+            record.pop("format", None)
+            record.setdefault("game", game)
+            record[TOKEN_HASH_KEY] = token_hash
+            record.pop("browser", None)  # (a table is no browser's: never a local game)
+            _check_record(str(table_id), record)
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (table_id,)).fetchone():
+                raise StoredGameError(f"table {table_id!r}: a game of that id is stored")
+        except (TypeError, ValueError, StoredGameError) as exc:
+            _LOG.warning("the old store's table %r is left in 'tables', not moved: %s",
+                         table_id, exc)
+            continue
+        stored = json.dumps({"format": RECORD_FORMAT, **record}, separators=(",", ":"))
+        conn.execute(
+            "INSERT INTO games (id, created_at, updated_at, format, record, owner, browser, "
+            "size) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+            (table_id, created, updated, RECORD_FORMAT, stored, owner, len(stored.encode())))
+        conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        moved += 1
+    if moved:
+        _LOG.info("moved %d tables of the old store into 'games'", moved)
+    if moved == len(rows):
+        conn.execute("DROP TABLE tables")
+
+
 __all__ = [
-    "DEFAULT_DB_NAME",
     "DEFAULT_MAX_BROWSER_BYTES",
     "DEFAULT_MAX_OWNER_BYTES",
     "DEFAULT_MAX_RECORD_BYTES",
     "RECORD_FORMAT",
+    "TOKEN_HASH_KEY",
     "GameNotFoundError",
     "GameStore",
     "StorageFullError",
     "StoredGame",
     "StoredGameError",
-    "default_db_path",
 ]
