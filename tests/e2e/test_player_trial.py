@@ -342,9 +342,9 @@ def test_4_hints_are_off_at_first_keep_the_score_in_view_and_make_a_play(
     game.screenshot("trial-4-hints")
 
     # a row of the ranked plays makes its play
-    row = page.locator("#hints-ranked tr[data-play]").nth(1)
-    play = row.get_attribute("data-play")
-    row.click()
+    play = page.locator("#hints-ranked tr[data-play]").nth(1).get_attribute("data-play")
+    # (found again by its play: a hint redrawn meanwhile under load keeps the row, not its place)
+    page.locator(f'#hints-ranked tr[data-play="{play}"]').first.click()
     game.wait_idle()
     state = game.state()
     assert state["can"]["done"] and not state["legal"]
