@@ -232,7 +232,12 @@ def test_a_game_against_the_computer_by_clicks(
         assert board_squares(page, ".ck-sq.last-captured") == sorted(last["captures"])
         assert pieces_on_board(page) == after["board"]
     assert page.inner_text("#status") == "Your move (Black)."
-    assert page.inner_text("#pieces-white .name") == "Computer (Easy)"
+    # the table names the computer without its level (a name cut short read "Compute…"),
+    # whole in the row's title; and the name fits its cell
+    assert page.inner_text("#pieces-white .name") == "Computer"
+    assert page.get_attribute("#pieces-white th", "title") == "Computer (Easy)"
+    assert page.evaluate("() => { const th = document.querySelector('#pieces-white th');"
+                         " return th.scrollWidth <= th.clientWidth; }")
     picture(page, "checkers-computer.png")
 
 

@@ -221,15 +221,17 @@ function show(view, { animate = true } = {}) {
 }
 
 function drawPieces(state) {
-  drawCounts(state.pieces, !app.view.outcome ? state.turn : null, names(), state.captured);
+  // the computer without its level, as in the clock box: "Computer (Hard)" was cut short
+  drawCounts(state.pieces, !app.view.outcome ? state.turn : null, names(true), state.captured, names());
 }
 
-/** The pieces table: each side's men and kings (`pieces`), the side to move marked. */
-function drawCounts(pieces, turn, label = names(), captured = null) {
+/** The pieces table: each side's men and kings (`pieces`), the side to move marked;
+ * `label` names the sides in the table, `whole` in its title (where a long name is cut). */
+function drawCounts(pieces, turn, label = names(), captured = null, whole = label) {
   for (const side of ["black", "white"]) {
     const row = $(`pieces-${side}`);
     row.querySelector(".name").textContent = label[side];
-    row.querySelector("th").title = label[side]; // whole, where the table cuts a long name
+    row.querySelector("th").title = whole[side]; // whole, where the table cuts a long name
     row.querySelector(".men").textContent = String(pieces[side].men);
     row.querySelector(".kings").textContent = String(pieces[side].kings);
     row.classList.toggle("on-roll", turn === side);
