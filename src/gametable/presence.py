@@ -208,21 +208,27 @@ class Presence:
     # ------------------------------------------------------------------------ showing
 
     def clock_view(self) -> dict[str, Any] | None:
-        """The clock as the local page shows it: the table's
-        :meth:`~gametable.table.Table.clock_view` (``{"control", "reserve", "increment",
-        "remaining": {"white", "black"}, "running"}``, seconds, the remaining times never
-        below 0 and rounded to the millisecond) plus ``"paused"`` (the side whose clock is
-        paused, or None), ``"heartbeat"`` (:data:`HEARTBEAT_SECONDS`) and ``"warning"``
-        (:data:`WARNING_SECONDS`); None without a clock."""
-        clock = self.table.clock
-        view = self.table.clock_view()
-        if clock is None or view is None:
-            return None
-        view["remaining"] = {side: round(left, 3) for side, left in view["remaining"].items()}
-        view["paused"] = clock.paused
-        view["heartbeat"] = HEARTBEAT_SECONDS
-        view["warning"] = WARNING_SECONDS
-        return view
+        """:func:`clock_view` of this table."""
+        return clock_view(self.table)
+
+
+def clock_view(table: Table) -> dict[str, Any] | None:
+    """A door's clock where a page must watch: the table's
+    :meth:`~gametable.table.Table.clock_view` (``{"control", "reserve", "increment",
+    "remaining": {"white", "black"}, "running"}``, seconds, the remaining times never below 0
+    and rounded to the millisecond) plus ``"paused"`` (the side whose clock is paused, or
+    None), ``"heartbeat"`` (:data:`HEARTBEAT_SECONDS`) and ``"warning"``
+    (:data:`WARNING_SECONDS`); None without a clock. It reads the table's clock alone, whoever
+    watches."""
+    clock = table.clock
+    view = table.clock_view()
+    if clock is None or view is None:
+        return None
+    view["remaining"] = {side: round(left, 3) for side, left in view["remaining"].items()}
+    view["paused"] = clock.paused
+    view["heartbeat"] = HEARTBEAT_SECONDS
+    view["warning"] = WARNING_SECONDS
+    return view
 
 
 __all__ = [
@@ -231,4 +237,5 @@ __all__ = [
     "PRESENCE_SECONDS",
     "WARNING_SECONDS",
     "Presence",
+    "clock_view",
 ]

@@ -42,7 +42,7 @@ from typing import Any, Final
 from gametable.clock import TIME_CONTROLS, TimeControl
 from gametable.errors import ActionRefused, TableError
 from gametable.game_store import TOKEN_HASH_KEY, GameNotFoundError, GameStore, StoredGameError
-from gametable.presence import ANONYMOUS_PAGE, Presence
+from gametable.presence import ANONYMOUS_PAGE, Presence, clock_view
 from gametable.seam import SIDES, GameRules, Side
 from gametable.table import Seat, Table
 
@@ -286,7 +286,7 @@ class TableService:
         from the table's clock alone, whoever watches."""
         view = table.view(side)
         if table.clock is not None:
-            view["clock"] = Presence(table, self._now).clock_view()
+            view["clock"] = clock_view(table)
         return view
 
     # ---------------------------------------------------------------- the clock

@@ -81,6 +81,7 @@ from gametable.game_store import (
     StoredGameError,
 )
 from gametable.presence import ANONYMOUS_PAGE, Presence
+from gametable.seam import SIDES as TABLE_SIDES
 from gametable.seam import Side
 from gametable.table import Seat, Table
 
@@ -441,15 +442,16 @@ class GameService:
         """The table that plays ``match``: the person's and the computer's seats (two people
         in pass & play), the session's time control."""
         human = settings["human"]
-        seats = {side: Seat("person") if human is None or side == human
-                 else Seat("computer", level=settings["level"])
-                 for side in ("white", "black")}
+        seats: dict[Side, Seat] = {
+            side: Seat("person") if human is None or side == human
+            else Seat("computer", level=settings["level"])
+            for side in TABLE_SIDES}
         table_settings = {"length": match.length, "cube": match.cube,
                           "gammons": settings["gammons"], "jacoby": settings["jacoby"],
                           "beavers": settings["beavers"], "single": settings["kind"] == "single"}
         game = TableMatch(match, single=settings["kind"] == "single")
         seed = match.seed if match.seed is not None else 0
-        return Table(RULES, table_settings, cast(Any, seats), time_control=control,
+        return Table(RULES, table_settings, seats, time_control=control,
                      now=self._now, seed=seed, game=game)
 
     def state(self, game_id: str) -> GameState:
@@ -603,13 +605,11 @@ class GameService:
             if not isinstance(saved, dict):
                 raise ClockError(f"malformed saved clock: {saved!r} is not an object")
             clock: Clock[str] = Clock.from_dict(saved, self._now)
-            expected = None if table.game.outcome() is not None else table.game.on_clock()
-            if cast(TableMatch, table.game).match.current.is_over:
-                expected = None
+            expected = table.game.on_clock()  # (nobody between games and once it is over)
             if clock.paused != expected:
                 raise ClockError(f"the saved clock runs for {clock.paused or 'nobody'}, but "
                                  f"{expected or 'nobody'} is to act")
-        except (ClockError, TableClockError) as exc:
+        except TableClockError as exc:  # (backgammon's ClockError is one too)
             raise StoredGameError(
                 f"saved game {game_id!r} cannot be loaded: its clock: {exc}") from None
         return clock
