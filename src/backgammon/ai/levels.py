@@ -66,7 +66,7 @@ MEDIUM: Final = Level("medium", plies=0, noise=0.06, cube_plies=0)
 HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12),), cube_plies=2,
                     cube_filters=(MoveFilter(1, 0.0),))
 EXPERT: Final = Level(
-    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(3, 0.05)), cube_plies=2,
+    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(5, 0.08)), cube_plies=2,
     cube_filters=(MoveFilter(2, 0.08),),
 )
 #: The hand-made evaluation at its strongest (the project's Hard before the nets).
