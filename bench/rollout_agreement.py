@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -64,8 +65,9 @@ def main() -> None:
     parser.add_argument("--truncate", type=int, default=0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--shared", type=Path,
-                        default=Path(__file__).resolve().parents[2] / "shared")
+    parser.add_argument("--shared", type=Path, default=Path(
+        os.environ.get("BACKGAMMON_SHARED") or Path(__file__).resolve().parents[2] / "shared"),
+                        help="the reference data (default $BACKGAMMON_SHARED, else ../shared)")
     args = parser.parse_args()
     if find_gnubg() is None:
         raise SystemExit("GNU Backgammon (gnubg) is not installed: nothing to compare with")
