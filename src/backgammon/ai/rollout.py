@@ -108,6 +108,7 @@ from backgammon.ai.neural import (
     impossible_results,
     invert,
 )
+from backgammon.core.errors import InvalidPositionError
 from backgammon.core.moves import LegalPlays, Play, legal_plays
 from backgammon.core.position import Position, outcome
 from backgammon.core.types import WHITE, Color
@@ -418,6 +419,80 @@ def rollout(
     values, done, stopped = _execute(rolled, settings, jobs, progress, should_stop, report)
     return _summarise(kind, names, plays, starts, values, done, stopped, settings, cube, color,
                       time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class PositionRollouts:
+    """The result of :func:`rollout_positions`.
+
+    Attributes:
+        probs: ``(N, 5)`` float64, each position's mean P(win), P(win gammon), P(win
+            backgammon), P(lose gammon), P(lose backgammon) for the side on roll (gammons
+            include backgammons), clipped to 0..1.
+        probs_se: ``(N, 5)`` their standard errors.
+        trials: trials done per position (fewer than asked when stopped).
+        stopped: stopped before every trial was done.
+    """
+
+    probs: npt.NDArray[np.float64]
+    probs_se: npt.NDArray[np.float64]
+    trials: int
+    stopped: bool
+
+
+def rollout_positions(
+    boards: Sequence[Sequence[int]],
+    settings: RolloutSettings | None = None,
+    *,
+    jobs: int = 1,
+    should_stop: StopFn | None = None,
+) -> PositionRollouts:
+    """Roll out many positions before the roll at once, cubeless money: each one's chances,
+    as :func:`rollout` gives a single position's (``dice=None``, cubeless), with the trials of
+    every position played in lock-step so that each ply is one batched net call. Used to make
+    training targets (:mod:`backgammon.training.rollout_targets`).
+
+    Args:
+        boards: ``N`` boards of 26 ints in the numbering of the side on roll (its checkers
+            positive, slot 25 its bar, slot 0 the opponent's bar), none finished.
+        settings: how (cubeless; ``top`` is ignored). The same dice serve every position.
+        jobs: worker processes (>= 1); the figures do not depend on it.
+        should_stop: as for :func:`rollout`.
+
+    Raises:
+        RolloutError: cubeful settings, bad jobs, a board that is not 26 ints, an impossible
+            one (not 15 checkers a side...), or one whose game is over (its index named).
+    """
+    settings = settings if settings is not None else RolloutSettings()
+    if settings.cubeful:
+        raise RolloutError("rollout_positions rolls out cubeless chances: cubeful must be "
+                           "False")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RolloutError(f"jobs must be an int >= 1, got {jobs!r}")
+    starts: list[_Start] = []
+    for i, board in enumerate(boards):
+        b = tuple(int(c) for c in board)
+        if len(b) != 26:
+            raise RolloutError(f"board {i}: 26 ints expected, got {len(b)}")
+        try:
+            position = Position.from_points(b, WHITE)
+        except InvalidPositionError as e:
+            raise RolloutError(f"board {i}: {e}") from e
+        if outcome(position) is not None:
+            raise RolloutError(f"board {i}: the game is over (a side has borne off all its "
+                               "checkers)")
+        starts.append(_Start(b, True, WHITE, CubeState(), False))
+    if not starts:
+        return PositionRollouts(np.zeros((0, 5)), np.zeros((0, 5)), 0, False)
+    values, done, stopped = _execute(starts, settings, jobs, None, should_stop)
+    p = values.probs[:, done]
+    n = int(done.sum())
+    if n == 0:
+        return PositionRollouts(np.zeros((len(starts), 5)), np.zeros((len(starts), 5)), 0,
+                                stopped)
+    means = np.clip(p.mean(axis=1), 0.0, 1.0)
+    ses = np.stack([_se_columns(p[i]) for i in range(len(starts))])
+    return PositionRollouts(means, ses, n, stopped)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1281,10 +1356,12 @@ __all__ = [
     "Z95",
     "Candidate",
     "PartialFn",
+    "PositionRollouts",
     "Rollout",
     "RolloutError",
     "RolloutSettings",
     "emg_scale",
     "rollout",
+    "rollout_positions",
     "trial_dice",
 ]
