@@ -104,6 +104,13 @@ def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> N
     assert make_targets(out, settings, default_nets(), quiet=True) == 5
     _, resumed, _, _ = load_targets(out)
     assert np.array_equal(resumed, probs)
+    # a larger run begins with the same positions, so it extends the file
+    more = TargetSettings(positions=7, seed=2, trials=4, truncate=2, chunk=2)
+    assert make_targets(out, more, default_nets(), quiet=True) == 7
+    grown, extended, _, _ = load_targets(out)
+    assert np.array_equal(grown[:5], boards) and np.array_equal(extended[:5], probs)
+    with pytest.raises(ValueError, match="that are not this run's first 5"):
+        make_targets(out, settings, default_nets(), quiet=True)
     with pytest.raises(ValueError, match="made with other settings"):
         make_targets(out, TargetSettings(positions=5, seed=3, trials=4, truncate=2, chunk=2),
                      default_nets(), quiet=True)

@@ -20,7 +20,8 @@ rollout targets). This module makes such data from our own play only:
   chunks of ``chunk`` positions played in lock-step; chunk k uses dice seed ``seed + k``, so
   the chunks' dice differ.
 * **Resumable.** After each chunk the data so far go to ``--out`` (atomically: a temporary
-  file renamed); run the same command again to carry on where it stopped. The file holds
+  file renamed); run the same command again to carry on where it stopped, or with a larger
+  ``--positions`` to extend the run. The file holds
   ``boards`` ``(N, 26)`` int8 (side on roll's numbering), ``probs`` and ``probs_se``
   ``(M, 5)`` float32 for the first M of them (the rolled out ones), and ``settings`` (JSON).
 
@@ -171,19 +172,26 @@ def load_targets(path: Path) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float
 def make_targets(out: Path, settings: TargetSettings, nets: NetSet,
                  jobs: int = 1, quiet: bool = False) -> int:
     """Draw the positions and roll them out into ``out``, carrying on from what ``out``
-    already holds when it was made with the same settings. Returns the positions rolled out.
+    already holds when it was made with the same settings, ``positions`` aside: a run may be
+    extended to more positions (the draw is sequential, so its first positions are the same).
+    Returns the positions rolled out.
 
     Raises:
-        ValueError: ``out`` holds data made with other settings.
+        ValueError: ``out`` holds data made with other settings, or more positions than asked.
     """
     boards = sample_positions(nets, settings)
     probs = np.zeros((0, 5), dtype=np.float32)
     ses = np.zeros((0, 5), dtype=np.float32)
     if out.exists():
-        _, probs, ses, saved = load_targets(out)
-        if saved != asdict(settings):
+        done, probs, ses, saved = load_targets(out)
+        mine = asdict(settings)
+        if {k: v for k, v in saved.items() if k != "positions"} != {
+                k: v for k, v in mine.items() if k != "positions"}:
             raise ValueError(f"{out} was made with other settings ({saved}); choose another "
-                             "--out or the same settings")
+                             "--out or the same settings (--positions may grow)")
+        if len(probs) > len(boards) or not np.array_equal(done, boards[: len(done)]):
+            raise ValueError(f"{out} holds {len(probs)} positions that are not this run's "
+                             f"first {len(boards)}")
     rollout = RolloutSettings(trials=settings.trials, truncate=settings.truncate)
     started = time.perf_counter()
     first_done = len(probs)
