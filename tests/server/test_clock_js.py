@@ -222,10 +222,60 @@ const out = {};
   frames.clear();
 }
 
+// --- the server out of reach: a clock held by presence (the local doors) stops where the
+// server stops it (PRESENCE_SECONDS after it last heard from the page); a room's counts on
+{
+  const root = new Node("div");
+  const d = new ClockDisplay(root, { sides: ["white", "black"], caption: localCaption });
+  const clock = { control: "blitz", reserve: 180, increment: 4, remaining: { white: 100,
+      black: 180 }, running: "white", paused: null, heartbeat: 5, warning: 10 };
+  d.show(clock, { names: { white: "You", black: "Bob" }, over: false });
+  const notice = () => root.children.find((n) => n.className === "clock-offline");
+  pass(4000);
+  d.heard(now - 1000); // a heartbeat sent 1 s ago was answered (its answer not shown)
+  d.connection(false); // the next one failed
+  pass(3000);
+  out.offline = { counting: [rows(root).white.time, d.held, notice().hidden, notice().textContent,
+      root.dataset.connection] };
+  pass(5000); pass(20000); // 12 s after the last word heard: held at 10 s past it
+  out.offline.held = [rows(root).white, d.held, root.dataset.connection, frames.size];
+  d.connection(true);
+  d.heard(now); // reached again: counted on from the held figure, as the server resumes it
+  pass(1000);
+  out.offline.back = [rows(root).white.time, d.held, notice().hidden];
+  const room = new ClockDisplay(new Node("div"), { sides: ["white", "black"],
+      caption: onlineCaption });
+  room.show({ control: "blitz", reserve: 180, increment: 4, remaining: { white: 100, black: 180 },
+    running: "white" });
+  room.connection(false);
+  pass(30000);
+  out.offline.room = [rows(room.root).white.time, room.held,
+      room.root.children.find((n) => n.className === "clock-offline").textContent];
+  frames.clear();
+}
+
 out.format = [formatClock(600), formatClock(59.01), formatClock(10), formatClock(9.96),
     formatClock(0.04), formatClock(-2), formatClock(75, 0)];
 console.log(JSON.stringify(out));
 """
+
+
+def test_out_of_reach_the_display_follows_each_doors_rule(out: dict[str, Any]) -> None:
+    """Local doors: the running clock stops PRESENCE_SECONDS after the server last heard from
+    the page (gametable/presence.py), and the box says the connection is lost; reached again,
+    it counts on from there. A room's clock counts on (the room charges a disconnected side)."""
+    offline = out["offline"]
+    lost = ("Connection lost: reconnecting… The server stops a clock 10 s after it last hears "
+            "from this page, so the clock shown stops there too.")
+    assert offline["counting"] == ["1:33", False, False, lost, "lost"]
+    white, held, connection, frames = offline["held"]
+    # heard 1 s before the 4th second: held at 100 - 3 - 10
+    assert (white["time"], white["classes"], held, connection, frames) == (
+        "1:27", "clock held running", True, "lost", 0)
+    assert white["title"] == "Held: the server has not heard from this page"
+    assert offline["back"] == ["1:26", False, True]
+    assert offline["room"][:2] == ["1:10", False]
+    assert offline["room"][2].startswith("Connection lost: reconnecting… The server keeps the time")
 
 
 def run_harness(tmp_path: Path) -> dict[str, Any]:

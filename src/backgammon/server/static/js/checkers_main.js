@@ -131,7 +131,14 @@ const clocks = new ClockDisplay($("clocks"), {
   onZero: () => (heartbeat.watching ? heartbeat.check() : reread()),
 });
 // The page's heartbeat while a timed local table is in play (the clock runs while it comes).
-const heartbeat = new Heartbeat({ onAnswer: (answer) => heartbeatAnswered(answer) });
+// Out of reach, the clock box says so and stops the clock where the server does (clock.js).
+const heartbeat = new Heartbeat({
+  onAnswer: (answer) => heartbeatAnswered(answer),
+  onContact: ({ reached, sentAt }) => {
+    if (reached && sentAt) clocks.heard(sentAt);
+    clocks.connection(reached);
+  },
+});
 let watchedTable = null; // the app.table the heartbeat is about
 const record = new RecordView();
 // Online play (checkers_online.js): a room of the shared table instead of app.table.
@@ -140,6 +147,7 @@ const online = createOnline({
   show: (view, options) => show(view, options),
   showError: (message) => showError(message),
   setBusy: (busy) => setBusy(busy),
+  connection: (reachable) => clocks.connection(reachable),
   reset: () => {
     app.table = null;
     watchClock(null); // the local table is left: its clock stops

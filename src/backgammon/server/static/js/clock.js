@@ -17,11 +17,37 @@
 // the players' names (main.js through clock_presence.js, online_tables.js, checkers_main.js).
 // The presence heartbeat is beside this display, in heartbeat.js (local backgammon's through
 // clock_presence.js; checkers_main.js's for a timed table).
+//
+// When the server cannot be reached, the display follows the server's rule for that door, and
+// the clock box says "Connection lost: reconnecting…" (`connection(false)`):
+// - A clock held by presence (the local doors: its JSON has `heartbeat`): the server charges a
+//   person's clock only up to PRESENCE_SECONDS after it last heard from a page, then pauses it
+//   (gametable/presence.py: PRESENCE_SECONDS, Presence.due/sync). So the running side is
+//   counted only up to that instant (`heard(at)` tells when the server last heard from this
+//   page; every clock the server sends counts too) and then shown held; the answer that comes
+//   once the server is reached again carries the same figure, paused there and running again.
+// - An online room's clock (no `heartbeat`): the room charges the side to act whether its page
+//   is connected or not (gametable/room.py: "Every wait is timed"; Room.disconnect stops no
+//   clock), and no clock while the server itself is down (gametable/rooms.py: a restored room
+//   comes back as at its last save). The page cannot tell which of the two it is, so it counts
+//   on as a server that is up does, and says both; the view after reconnecting is the server's.
 
 /** While the display shows zero: how often `onZero` is called, in ms. */
 export const ZERO_RECHECK_MS = 500;
 /** Under this many seconds left: tenths, and the warning colour (unless the clock says). */
 export const WARNING_SECONDS = 10;
+/**
+ * A clock held by presence (the local doors) is charged only this many seconds after the
+ * server last heard from a page, then paused: gametable/presence.py's PRESENCE_SECONDS.
+ */
+export const PRESENCE_SECONDS = 10;
+
+/** The clock box's words while the server cannot be reached, by the door's rule (see above). */
+export function offlineWords(clock) {
+  return clock && clock.heartbeat !== undefined
+    ? `Connection lost: reconnecting… The server stops a clock ${PRESENCE_SECONDS} s after it last hears from this page, so the clock shown stops there too.`
+    : "Connection lost: reconnecting… The server keeps the time: the clock of the side to play runs on while the server is up, though not while it is down.";
+}
 
 function pad(n) {
   return String(n).padStart(2, "0");
@@ -92,9 +118,16 @@ export class ClockDisplay {
     this.receivedAt = 0; // performance.now() when `clock` arrived
     this.frame = 0;
     this.lastZeroCheck = 0;
+    this.heardAt = 0; // performance.now() when the server last heard from this page
+    this.reachable = true; // false: the server cannot be reached (`connection`)
     this.rows = {};
     root.replaceChildren();
     for (const side of sides) this.rows[side] = clockRow(root, side, `${idPrefix}${side}`);
+    this.notice = document.createElement("p");
+    this.notice.className = "clock-offline";
+    this.notice.setAttribute("role", "status");
+    this.notice.hidden = true;
+    root.appendChild(this.notice);
     this.caption = document.createElement("p");
     this.caption.className = "clock-caption";
     root.appendChild(this.caption);
@@ -147,12 +180,55 @@ export class ClockDisplay {
     this.start({ ...clock, remaining, running: side, paused: null, local: true });
   }
 
+  /**
+   * The server heard from this page at `at` (a performance.now() reading: when a request it
+   * answered was sent). A clock held by presence is counted up to PRESENCE_SECONDS after it.
+   */
+  heard(at = performance.now()) {
+    if (at <= this.heardAt) return;
+    if (this.held) {
+      // the server resumes the clock it held where it stopped it: so does the count shown
+      this.start(this.clock, { keep: true });
+    }
+    this.heardAt = at;
+    this.draw();
+  }
+
+  /** Whether the server can be reached (false: the clock box says the connection is lost). */
+  connection(reachable) {
+    this.reachable = Boolean(reachable);
+    this.draw();
+  }
+
+  /** Whether the clock is counted up to presence's limit (the local doors' clocks). */
+  get presence() {
+    return Boolean(this.clock && this.clock.heartbeat !== undefined && !this.clock.local);
+  }
+
+  /** performance.now() up to which the running side is counted (Infinity: no limit). */
+  get countedUntil() {
+    return this.presence ? Math.max(this.heardAt, this.receivedAt) + PRESENCE_SECONDS * 1000 : Infinity;
+  }
+
+  /** Whether the running clock is shown stopped at presence's limit (the server holds it). */
+  get held() {
+    const clock = this.clock;
+    return Boolean(clock && clock.running && !this.over && performance.now() >= this.countedUntil);
+  }
+
   /** Whether the count shown is the page's own (runLocally), not the server's. */
   get local() {
     return Boolean(this.clock && this.clock.local);
   }
 
-  start(clock) {
+  start(clock, { keep = false } = {}) {
+    if (keep && clock) {
+      // go on from the figures shown (the running side stopped at the limit): those are what
+      // the server charged; the time held is not counted
+      const remaining = {};
+      for (const s of this.sides) remaining[s] = this.remaining(s);
+      clock = { ...clock, remaining };
+    }
     this.clock = clock;
     this.receivedAt = performance.now();
     this.lastZeroCheck = 0;
@@ -167,7 +243,9 @@ export class ClockDisplay {
     const clock = this.clock;
     if (!clock) return 0;
     let left = clock.remaining[side];
-    if (clock.running === side && !this.over) left -= (performance.now() - this.receivedAt) / 1000;
+    if (clock.running === side && !this.over) {
+      left -= (Math.min(performance.now(), this.countedUntil) - this.receivedAt) / 1000;
+    }
     return Math.max(0, left);
   }
 
@@ -175,6 +253,11 @@ export class ClockDisplay {
     const clock = this.clock;
     if (!clock) return;
     const warning = clock.warning ?? WARNING_SECONDS;
+    const held = this.held;
+    const lost = !this.reachable && !this.over;
+    this.root.dataset.connection = lost ? "lost" : held ? "held" : "";
+    this.notice.hidden = !lost && !held;
+    this.notice.textContent = this.notice.hidden ? "" : offlineWords(clock);
     for (const side of this.sides) {
       const { row, time } = this.rows[side];
       const left = this.remaining(side);
@@ -185,7 +268,9 @@ export class ClockDisplay {
       row.classList.toggle("paused", paused);
       row.classList.toggle("warning", left < warning);
       row.classList.toggle("flagged", this.over && left <= 0);
-      row.title = paused ? "Paused: waiting for the page" : "";
+      row.classList.toggle("held", held && clock.running === side);
+      row.title = paused ? "Paused: waiting for the page"
+        : held && clock.running === side ? "Held: the server has not heard from this page" : "";
     }
   }
 
@@ -193,6 +278,10 @@ export class ClockDisplay {
     this.draw();
     const clock = this.clock;
     if (!clock || !clock.running || this.over) return;
+    if (this.held && this.remaining(clock.running) > 0) {
+      this.frame = 0; // stopped where the server stops it: `heard` or a new clock goes on
+      return;
+    }
     if (this.remaining(clock.running) <= 0 && !clock.local) {
       const now = performance.now();
       if (!this.lastZeroCheck || now - this.lastZeroCheck >= ZERO_RECHECK_MS) {

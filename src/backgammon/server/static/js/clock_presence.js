@@ -10,6 +10,8 @@
 // The heartbeat itself (the interval, visibility, pagehide, one request at a time) is
 // heartbeat.js's, shared with the checkers page at the table's door.
 // When the answer's version is not the one drawn (a timeout, another tab), `onStale` is called.
+// When the heartbeat cannot reach the server, the clock box says the connection is lost and
+// the running clock stops where the server stops it (clock.js, `heard` and `connection`).
 //
 // The computer's turn: the server runs the computer's clock while it thinks (well under the
 // increment, so its figure alone would only ever grow). While the page waits for the turn and
@@ -37,7 +39,15 @@ export class LocalClock {
     this.display = new ClockDisplay(root, {
       sides: ["white", "black"], caption: localCaption, onZero: () => this.check(),
     });
-    this.heartbeat = new Heartbeat({ onAnswer: (answer) => this.answered(answer) });
+    this.heartbeat = new Heartbeat({
+      onAnswer: (answer) => this.answered(answer),
+      // the server out of reach: the display stops the clock where the server stops it
+      // (gametable/presence.py's PRESENCE_SECONDS after it last heard from this page)
+      onContact: ({ reached, sentAt }) => {
+        if (reached && sentAt) this.display.heard(sentAt);
+        this.display.connection(reached);
+      },
+    });
   }
 
   /** Draw the clocks of a state from the server (every state the page shows). The same state

@@ -386,6 +386,8 @@ export class OnlineTables {
     document.body.dataset.online = state;
     const words = connectionWords(state, detail);
     $("online-connection").textContent = state === "replaced" ? `${words} Reload this page to play here again.` : words;
+    // the clock box says so too, and what the room charges meanwhile (clock.js offlineWords)
+    this.clock.connection(state !== "reconnecting");
     if (state === "open") this.showError(""); // a refusal while connecting is over once open
     this.draw();
   }
