@@ -19,7 +19,8 @@ HTTP_STATUS: Final = MappingProxyType({
     "not_found": 404, "unknown_format": 404, "not_your_game": 403, "not_your_table": 403,
     "not_your_room": 403, "room_not_restored": 410, "room_closed": 410,
     # it does not fit now
-    "not_allowed": 409, "room_full": 409, "stored_game_invalid": 409, "invalid_record": 409,
+    "not_allowed": 409, "seats_taken": 409, "room_full": 409, "stored_game_invalid": 409,
+    "invalid_record": 409,
     # too much, too often, or not now
     "too_many_tables": 429, "too_many_rooms": 429, "rate_limited": 429,
     "busy": 503, "unavailable": 503, "storage_full": 507,

@@ -9,7 +9,8 @@ Routes (``install(app, service)``; every refusal is ``{"error": {"code", "messag
 * ``GET /api/rooms/{code}`` → what a guest may see before joining: ``{"code", "game",
   "settings", "time_control", "names", "open", "closed"}`` (``open``: a seat is free to take;
   ``closed``: the host left before anyone joined, so a join is refused, ``room_closed``).
-* ``POST /api/rooms/{code}/join`` ``{"name"}`` → ``{"code", "token", "side", "view"}``.
+* ``POST /api/rooms/{code}/join`` ``{"name"}`` → ``{"code", "token", "side", "view"}``
+  (``seats_taken`` when both seats are taken; ``room_full`` is the room's storage used up).
 * ``WS /ws/rooms/{code}``: the first frame is ``hello`` with the seat's token; then the
   messages of :mod:`gametable.wire`. Each accepted message's views are pushed to both seats,
   each from its own side (to a connection whose hello asked for patches, each view after its

@@ -1539,7 +1539,13 @@ class SharedRoomService(RoomService):
     async def join_room(
         self, code: str, name: object
     ) -> tuple[str, str, Side, list[Outgoing], dict[str, Any]]:
-        """A guest takes the free seat (stored by the script)."""
+        """A guest takes the free seat (stored by the script).
+
+        Raises:
+            ActionRefused: ``not_found``, ``room_closed``, ``seats_taken`` (both seats are
+                taken), ``room_full`` (the record would pass the store's bound),
+                ``invalid_name``, ``unavailable``, ``conflict``; the seat is still free.
+        """
         checked = check_name(name)
         token = secrets.token_urlsafe(24)
         taken: list[Side] = []

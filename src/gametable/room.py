@@ -168,13 +168,13 @@ class Room:
 
         Raises:
             ActionRefused: ``room_closed`` when the host left before anyone joined,
-                ``room_full`` when both seats are taken.
+                ``seats_taken`` when both seats are taken.
         """
         if self.closed:
             raise ActionRefused("room_closed", "the host has left this room: ask for a new one")
         side = self.free_seat()
         if side is None:
-            raise ActionRefused("room_full", "both seats of this room are taken")
+            raise ActionRefused("seats_taken", "both seats of this room are taken")
         self.tokens[side] = token_hash(token)
         self.names[side] = name
         self.table.seats[side] = Seat("remote", None, name)

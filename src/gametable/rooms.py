@@ -490,8 +490,9 @@ class RoomService:
 
         Raises:
             ActionRefused: ``not_found``, ``room_closed`` (its host left before anyone
-                joined), ``room_full``, ``invalid_name``, ``unavailable``
-                (the store failed: the seat is still free).
+                joined), ``seats_taken`` (both seats are taken), ``room_full`` (the record
+                would pass the store's bound: the seat is still free), ``invalid_name``,
+                ``unavailable`` (the store failed: the seat is still free).
         """
         entry = self._entry(code)
         token = secrets.token_urlsafe(24)

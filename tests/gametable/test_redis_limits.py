@@ -183,6 +183,11 @@ def test_a_room_takes_so_many_messages_whichever_process_takes_them(
         assert left is not None and left.record["forfeit"] == {"side": "black", "cause": "left"}
         refused = await _refused(first.message(code, "white", {"type": "rematch"}))
         assert refused.code == "room_full"
+        # a join is another case: the seats are taken, whether or not the room is full
+        for service in (first, second):
+            refused = await _refused(service.join_room(code, "Eve"))
+            assert (refused.code, str(refused)) == (
+                "seats_taken", "both seats of this room are taken")
 
     _run(redis_server.url, clock, body, max_room_messages=7)
 

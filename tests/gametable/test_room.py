@@ -73,7 +73,7 @@ def test_seats_tokens_and_a_full_room() -> None:
     assert svc.seat_for(code.lower(), guest) == "black"
     with pytest.raises(ActionRefused) as caught:
         svc.join(code, "Eve")
-    assert caught.value.code == "room_full"
+    assert caught.value.code == "seats_taken"
     with pytest.raises(ActionRefused) as caught:
         svc.seat_for(code, "x" * 32)
     assert caught.value.code == "not_your_room"

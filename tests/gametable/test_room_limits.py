@@ -2,7 +2,8 @@
 most ``max_room_messages`` messages over all its games and stores at most ``max_room_bytes``;
 the rooms of one address store at most ``max_owner_bytes``. Past them a message is refused
 ``room_full`` in words that say what to do, the game left as it was, and what ends the game (a
-leave, a claim) is still taken (gametable.rooms; the same in Redis: test_redis_limits.py)."""
+leave, a claim) is still taken (gametable.rooms; the same in Redis: test_redis_limits.py). A
+join to a room whose two seats are taken is ``seats_taken``, another case and another code."""
 
 from __future__ import annotations
 
@@ -156,6 +157,34 @@ def test_a_full_room_answers_its_sender_in_words_and_stays_open() -> None:
                 " play on (this game can still be left or claimed)")}
             peer.send(type="state", ref=4)  # still open, the game as it was
             assert peer.expect("view")["view"]["room"]["version"] == 3
+
+
+def test_a_join_to_a_seated_room_is_seats_taken_and_a_message_to_a_full_room_room_full() -> None:
+    """Two cases, two codes: a join to a room whose seats are both taken is refused
+    ``seats_taken``, whether or not its storage is used up; a message to a room whose storage
+    is used up is refused ``room_full``."""
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow(), max_room_messages=2)
+    app = FastAPI()
+    install(app, svc)
+    seats_taken = {"code": "seats_taken", "message": "both seats of this room are taken"}
+    with TestClient(app) as client:
+        host = client.post("/api/rooms", json={"game": "checkers", "name": "Ann"}).json()
+        code = host["code"]
+        assert client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).status_code == 200
+        refused = client.post(f"/api/rooms/{code}/join", json={"name": "Eve"})
+        assert (refused.status_code, refused.json()["error"]) == (409, seats_taken)
+        with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+            peer = WsPeer(ws)
+            peer.send(type="hello", token=host["token"])
+            peer.expect("view")
+            peer.send(**OFFER, ref=1)  # the room's second message: its last
+            assert peer.expect("view")["view"]["room"]["version"] == 2
+            peer.send(**OFFER, ref=2)
+            error = peer.expect("error")
+            assert (error["code"], error["ref"]) == ("room_full", 2)
+            assert error["message"].startswith("this room has taken all the 2 messages")
+        refused = client.post(f"/api/rooms/{code}/join", json={"name": "Eve"})
+        assert (refused.status_code, refused.json()["error"]) == (409, seats_taken)
 
 
 def test_a_hello_to_a_room_that_does_not_exist_is_a_miss() -> None:

@@ -2,8 +2,8 @@
 ``request`` turning a server's refusal ``{error: {code, message}}`` into an ``ApiError`` (a
 JSON answer, a text answer, no server), ``errorWords`` for a refusal, a room's WebSocket
 error frame ``{code, message}`` and the page's own error, ``room_client.js``'s
-``connectionWords`` for the connection's states, and ``notes.js``'s note box (its words,
-hidden when there are none)."""
+``connectionWords`` for the connection's states and ``joinWords`` for a refused join, and
+``notes.js``'s note box (its words, hidden when there are none)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ globalThis.fetch = async (path, init) => {
 };
 const [apiUrl, roomUrl, notesUrl] = process.argv.slice(2);
 const { ApiError, errorWords, request } = await import(apiUrl);
-const { connectionWords } = await import(roomUrl);
+const { connectionWords, joinWords } = await import(roomUrl);
 const { showError, showText } = await import(notesUrl);
 const out = { refusals: [] };
 for (const [path, text] of [["/refused", false], ["/broken", false], ["/gone.mat", true], ["/down",
@@ -60,6 +60,8 @@ out.words = [
 out.connection = ["connecting", "open", "reconnecting", "replaced", "gone", "closed", "other"]
   .map((state) => connectionWords(state));
 out.restarted = connectionWords("open", { restarted: true });
+out.join = ["room_closed", "seats_taken", "room_full", "invalid_name"].map((code) => joinWords(
+  new ApiError(`the server's words for ${code}`, 409, code)));
 showError("The server cannot be reached.");
 out.error = { ...boxes.error };
 showError("");
@@ -103,6 +105,18 @@ def test_the_connections_words(out: dict[str, Any]) -> None:
         "This online game no longer exists (a room left empty expires).", "Not connected.", "",
     ]
     assert out["restarted"] == "The server restarted; reconnected."
+
+
+def test_a_refused_join_in_the_words_of_its_code(out: dict[str, Any]) -> None:
+    """Each code a join is refused with has its own words: a room whose host left, a room
+    whose seats are taken, a room whose storage is used up; any other code the server's."""
+    assert out["join"] == [
+        "That game was closed by its host: ask them for a new invitation.",
+        "That game already has two players.",
+        "That game has stored all the server keeps for one game, so it takes no one new: ask"
+        " for a new invitation.",
+        "the server's words for invalid_name",
+    ]
 
 
 def test_the_note_box(out: dict[str, Any]) -> None:

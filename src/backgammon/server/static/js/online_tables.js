@@ -29,7 +29,7 @@ import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
 import { showText } from "./notes.js";
 import {
-  ROOM_CLOSED, RoomClient, SEATS_KEY, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
+  ROOM_CLOSED, RoomClient, SEATS_KEY, SEATS_TAKEN, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
   roomInfo, storedSeat, unmatchedSecrets, unmatchedWords,
 } from "./room_client.js";
 import { browserId } from "./saved.js";
@@ -952,7 +952,7 @@ export class OnlineTables {
       const joinable = room.open && !room.closed;
       info.textContent = joinable
         ? `${host} invites you to ${what}, ${cube ? "with" : "without"} the cube, ${clock}. ${stall}` : "";
-      this.dialogError(room.closed ? ROOM_CLOSED : joinable ? "" : "That game already has two players.");
+      this.dialogError(room.closed ? ROOM_CLOSED : joinable ? "" : SEATS_TAKEN);
       return room;
     } catch (err) {
       info.textContent = "";

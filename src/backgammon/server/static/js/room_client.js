@@ -145,9 +145,19 @@ export async function createRoom({ game, settings = {}, timeControl = "none", si
  * answer; a join is refused with `room_closed`). */
 export const ROOM_CLOSED = "That game was closed by its host: ask them for a new invitation.";
 
-/** Words for a refused join: `room_closed` in the page's words, else the server's. */
+/** What a page says of a room whose two seats are taken (`open` false in `roomInfo`'s answer;
+ * a join is refused with `seats_taken`). */
+export const SEATS_TAKEN = "That game already has two players.";
+
+/** What a page says of a join refused because the room's storage is used up (`room_full`: a
+ * room stores so many messages and bytes; the same code refuses its players' messages). */
+export const ROOM_FULL = "That game has stored all the server keeps for one game, so it takes no one new: ask for a new invitation.";
+
+/** Words for a refused join: `room_closed`, `seats_taken` and `room_full` in the page's words,
+ * else the server's. */
 export function joinWords(err) {
-  if (err && err.code === "room_closed") return ROOM_CLOSED;
+  const words = { room_closed: ROOM_CLOSED, seats_taken: SEATS_TAKEN, room_full: ROOM_FULL };
+  if (err && Object.prototype.hasOwnProperty.call(words, err.code)) return words[err.code];
   return err && typeof err.message === "string" ? err.message : String(err);
 }
 
