@@ -352,9 +352,13 @@ def test_4_hints_are_off_at_first_keep_the_score_in_view_and_make_a_play(
     game.press("#undo-button")
     while game.state()["played"]:
         game.press("#undo-button")
-    # and a line of the ways to finish the turn makes the rest of the turn
-    page.wait_for_selector("#hints-plays li")
-    item = page.locator("#hints-plays li").nth(2)
+    # and a line of the ways to finish the turn makes the rest of the turn (the panel drawn for
+    # the state after the undoes, not one of the states on the way there)
+    game.wait_idle()
+    now = game.state()
+    panel = f'#hints-panel[data-for="{now["id"]}:{now["version"]}"]'
+    page.wait_for_selector(f"{panel} #hints-plays li")
+    item = page.locator(f"{panel} #hints-plays li").nth(2)
     play = item.inner_text()
     item.click()
     game.wait_idle()
