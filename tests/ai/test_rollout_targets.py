@@ -90,7 +90,7 @@ def test_sampled_positions_are_contact_positions_and_reproducible() -> None:
 def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "targets.npz"
     settings = TargetSettings(positions=5, seed=2, trials=4, truncate=2, chunk=2)
-    assert make_targets(out, settings, default_nets(), quiet=True) == 5
+    assert make_targets(out, settings, quiet=True) == 5
     boards, probs, ses, saved = load_targets(out)
     assert boards.shape == (5, 26) and probs.shape == ses.shape == (5, 5)
     assert saved["trials"] == 4 and saved["chunk"] == 2
@@ -101,19 +101,19 @@ def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> N
     # cut back to the first chunk, as a run stopped there leaves it, then resume
     np.savez(out, boards=boards, probs=probs[:2], probs_se=ses[:2],
              settings=np.asarray(__import__("json").dumps(saved)))
-    assert make_targets(out, settings, default_nets(), quiet=True) == 5
+    assert make_targets(out, settings, quiet=True) == 5
     _, resumed, _, _ = load_targets(out)
     assert np.array_equal(resumed, probs)
     # a larger run begins with the same positions, so it extends the file
     more = TargetSettings(positions=7, seed=2, trials=4, truncate=2, chunk=2)
-    assert make_targets(out, more, default_nets(), quiet=True) == 7
+    assert make_targets(out, more, quiet=True) == 7
     grown, extended, _, _ = load_targets(out)
     assert np.array_equal(grown[:5], boards) and np.array_equal(extended[:5], probs)
     with pytest.raises(ValueError, match="that are not this run's first 5"):
-        make_targets(out, settings, default_nets(), quiet=True)
+        make_targets(out, settings, quiet=True)
     with pytest.raises(ValueError, match="made with other settings"):
         make_targets(out, TargetSettings(positions=5, seed=3, trials=4, truncate=2, chunk=2),
-                     default_nets(), quiet=True)
+                     quiet=True)
 
 
 def test_a_file_that_is_not_targets_is_refused(tmp_path: Path,

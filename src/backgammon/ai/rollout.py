@@ -485,13 +485,10 @@ def rollout_positions(
     if not starts:
         return PositionRollouts(np.zeros((0, 5)), np.zeros((0, 5)), 0, False)
     values, done, stopped = _execute(starts, settings, jobs, None, should_stop)
-    p = values.probs[:, done]
+    p = values.probs[:, done]  # (N, trials done, 5)
     n = int(done.sum())
-    if n == 0:
-        return PositionRollouts(np.zeros((len(starts), 5)), np.zeros((len(starts), 5)), 0,
-                                stopped)
-    means = np.clip(p.mean(axis=1), 0.0, 1.0)
-    ses = np.stack([_se_columns(p[i]) for i in range(len(starts))])
+    means = np.clip(p.mean(axis=1), 0.0, 1.0) if n else np.zeros((len(starts), 5))
+    ses = (p.std(axis=1, ddof=1) / math.sqrt(n)) if n >= 2 else np.zeros((len(starts), 5))
     return PositionRollouts(means, ses, n, stopped)
 
 

@@ -121,8 +121,8 @@ def sample_positions(nets: NetSet, settings: TargetSettings) -> npt.NDArray[np.i
                 if near:
                     best = rng.choice(near)
             after = boards[best]
-            if all(c <= 0 for c in after[1:26]) and after[0] <= 0:
-                break  # the mover has borne off every checker
+            if not any(c > 0 for c in after):
+                break  # the mover has borne off every checker (the other side on the bar)
             board = tuple(-c for c in reversed(after))
     return np.asarray(found, dtype=np.int8)
 
@@ -169,17 +169,20 @@ def load_targets(path: Path) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float
     return boards[: len(probs)], probs, ses, settings
 
 
-def make_targets(out: Path, settings: TargetSettings, nets: NetSet,
-                 jobs: int = 1, quiet: bool = False) -> int:
+def make_targets(out: Path, settings: TargetSettings, jobs: int = 1,
+                 quiet: bool = False) -> int:
     """Draw the positions and roll them out into ``out``, carrying on from what ``out``
     already holds when it was made with the same settings, ``positions`` aside: a run may be
     extended to more positions (the draw is sequential, so its first positions are the same).
-    Returns the positions rolled out.
+    The games and the rollouts are the process's default nets'
+    (:func:`~backgammon.ai.nets.default_nets`; :func:`~backgammon.ai.nets.use_weights` sets
+    them; worker processes, ``jobs > 1``, load the shipped ones). Returns the positions
+    rolled out.
 
     Raises:
         ValueError: ``out`` holds data made with other settings, or more positions than asked.
     """
-    boards = sample_positions(nets, settings)
+    boards = sample_positions(default_nets(), settings)
     probs = np.zeros((0, 5), dtype=np.float32)
     ses = np.zeros((0, 5), dtype=np.float32)
     if out.exists():
@@ -256,9 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                               args.back_games, args.blitz, args.trials, args.truncate,
                               args.chunk)
     single_threaded_blas()
-    nets = use_weights(args.weights) if args.weights is not None else default_nets()
+    if args.weights is not None:
+        use_weights(args.weights)
     try:
-        make_targets(args.out, settings, nets, args.jobs, args.quiet)
+        make_targets(args.out, settings, args.jobs, args.quiet)
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -95,7 +95,7 @@ def fit(nets: NetSet, boards: npt.NDArray[np.int8], targets: Floats, settings: F
                          f"boards and {len(targets)} targets")
     rng = np.random.default_rng(settings.seed)
     order = rng.permutation(len(boards))
-    held = max(1, round(settings.valid * len(boards)))
+    held = min(max(1, round(settings.valid * len(boards))), len(boards) - 1)
     valid_rows, train_rows = order[:held], order[held:]
     x = encode(boards)
     y = targets.astype(np.float32)
