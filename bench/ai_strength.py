@@ -19,6 +19,10 @@ point of cubeless money equity) with a 95% interval, the share of plays that are
 and, as a reference, the same for the plays recorded in the matches (gnubg's own, some with
 noise, chosen for the match score). gnubg's evaluations are kept in ``bench/.cache/`` between
 runs (``--no-cache`` not to), so a second run, or another level, costs only the level's time.
+To compare two nets or settings on the same rolls, ``--losses FILE.json`` keeps each roll's
+loss and a later run's ``--paired FILE.json`` prints the mean difference, roll by roll, with its
+95% interval (the rolls' own spread cancels, so it shows a change of a few tenths of a mEMG that
+the two means' intervals hide); the recorded plays are then not judged.
 
 **Against GNU Backgammon** (``--vs gnubg``): N cubeless money games of ``--level`` against
 gnubg at 0-ply with Gaussian noise (``--noise``, points of equity; 0.04 is about its
@@ -37,6 +41,7 @@ Usage: python bench/ai_strength.py [--games N] [--pairs hard:medium,hard:easy,me
                                    [--cube off,on] [--seed S] [--agreement]
        python bench/ai_strength.py --judge gnubg [--level L[,L2]] [--positions N]
                                    [--judge-plies 0|1|2] [--judge-full] [--no-cache] [--worst K]
+                                   [--weights W] [--losses FILE.json] [--paired FILE.json]
        python bench/ai_strength.py --vs gnubg [--level L] [--games N] [--noise SIGMA]
                                    [--out FILE.jsonl] [--first K]
        python bench/ai_strength.py --vs LEVEL [--level L] [--games N] [--cube off,on]
@@ -249,6 +254,53 @@ def report_judged(name: str, judged: list[Judged]) -> None:
           f">= 160: {sum(x >= 160 for x in losses)}")
 
 
+def _roll_key(case: RealMove) -> str:
+    """The roll's name in a losses file: its source, Position ID, side and dice."""
+    return f"{case.source} {case.position.id()} {case.position.turn} {case.dice[0]}{case.dice[1]}"
+
+
+def save_losses(path: Path, level: str, judged: list[Judged], args: argparse.Namespace) -> None:
+    """Write each judged roll's loss (mEMG) to ``path`` as JSON: ``{"level", "weights",
+    "shared", "judge_plies", "losses": {roll: mEMG}}``, for ``--paired`` in a later run.
+    With several levels, each level's file is ``path`` with ``-LEVEL`` before its suffix."""
+    levels = args.level.split(",") if args.level else [level]
+    target = path if len(levels) == 1 else path.with_name(f"{path.stem}-{level}{path.suffix}")
+    target.write_text(json.dumps({
+        "level": level,
+        "weights": str(args.weights) if args.weights else None,
+        "shared": str(args.shared),
+        "judge_plies": args.judge_plies,
+        "losses": {_roll_key(j.case): 1000 * j.loss for j in judged},
+    }, indent=1) + "\n")
+    print(f"{'':<9} losses of {len(judged)} rolls written to {target}")
+
+
+def report_paired(path: Path, level: str, judged: list[Judged]) -> None:
+    """Print the mean difference in mEMG a move between ``judged`` and the losses kept in
+    ``path`` (``--losses`` of an earlier run) on the rolls both judged, with its 95% interval:
+    the same rolls compared one by one, so the spread of the rolls cancels.
+
+    Raises:
+        SystemExit: ``path`` is not a losses file or shares no roll with this run.
+    """
+    try:
+        kept = json.loads(path.read_text())["losses"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise SystemExit(f"--paired {path}: not a losses file written by --losses "
+                         f"({error!r})") from None
+    if not isinstance(kept, dict):
+        raise SystemExit(f"--paired {path}: not a losses file written by --losses "
+                         "(its \"losses\" is not an object)")
+    differences = [1000 * j.loss - float(kept[key]) for j in judged
+                   if (key := _roll_key(j.case)) in kept]
+    if not differences:
+        raise SystemExit(f"--paired {path}: no roll in common with this run (another --shared "
+                         "or --positions?)")
+    mean, lo, hi = mean_interval(differences)
+    print(f"{'':<9} paired with {path} on {len(differences)} rolls: {mean:+.2f} mEMG a move "
+          f"(95% {lo:+.2f} to {hi:+.2f}; below 0: {level} lost less)")
+
+
 def judge_levels(args: argparse.Namespace) -> None:
     module = import_judge()
     cases = sample_positions(real_moves(args.shared / "mat"), args.positions)
@@ -279,8 +331,14 @@ def judge_levels(args: argparse.Namespace) -> None:
                 c = j.case
                 print(f"{'':<11}{1000 * j.loss:6.1f}  {c.position.id()} {c.position.turn} "
                       f"{c.dice[0]}{c.dice[1]}: played {j.play}, gnubg {j.best}  ({c.source})")
+        if args.losses is not None:
+            save_losses(args.losses, name, judged, args)
+        if args.paired is not None:
+            report_paired(args.paired, name, judged)
         if len(judged) < len(cases):
             return
+    if args.losses is not None or args.paired is not None:
+        return  # a comparison of nets or settings: the recorded plays add nothing to it
     recorded = [c for c in cases if c.result is not None]
     def played(i: int, case: RealMove) -> Position:
         assert case.result is not None
@@ -418,6 +476,10 @@ def main() -> None:
                         help="keep gnubg's evaluations in memory only")
     parser.add_argument("--worst", type=int, default=5,
                         help="--judge: list this many of the costliest plays")
+    parser.add_argument("--losses", type=Path, metavar="FILE.json",
+                        help="--judge: write each roll's loss, for --paired in a later run")
+    parser.add_argument("--paired", type=Path, metavar="FILE.json",
+                        help="--judge: compare roll by roll with the losses in FILE.json")
     parser.add_argument("--vs", metavar="OPPONENT",
                         help="gnubg, or a level: play --level against it")
     parser.add_argument("--gnubg-plies", type=int, choices=[0, 1, 2], default=0,

@@ -73,3 +73,27 @@ def test_a_level_against_another_level_resumes_and_shares_a_file(tmp_path: Path)
     out = run(*common, "--games", "2")
     assert "2 games already played" in out and "medium v easy, cubeless money, 2 games:" in out
     assert len(results.read_text().splitlines()) == 2  # nothing played again
+
+
+def test_judged_losses_are_kept_and_a_later_run_is_paired_with_them(tmp_path: Path) -> None:
+    """``--losses`` keeps each roll's loss; ``--paired`` compares roll by roll: the same
+    level and seed again differ by exactly nothing on every roll."""
+    pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+    mat = shared_path("mat")
+    losses = tmp_path / "easy.json"
+    common = ("--judge", "gnubg", "--positions", "4", "--judge-plies", "0", "--no-cache",
+              "--level", "easy", "--worst", "0", "--shared", str(mat.parent))
+    out = run(*common, "--losses", str(losses))
+    kept = json.loads(losses.read_text())
+    assert kept["level"] == "easy" and kept["judge_plies"] == 0 and len(kept["losses"]) == 4
+    assert all(value >= 0.0 for value in kept["losses"].values())
+    assert "recorded" not in out  # a comparison run judges no recorded plays
+    found = re.search(r"^easy\s+(-?[\d.]+) mEMG per move", out, re.MULTILINE)
+    assert found is not None
+    assert float(found[1]) == pytest.approx(sum(kept["losses"].values()) / 4, abs=0.06)
+    out = run(*common, "--paired", str(losses))
+    assert f"paired with {losses} on 4 rolls: +0.00 mEMG a move" in out, out
+    losses.write_text("{}")
+    done = subprocess.run([sys.executable, str(SCRIPT), *common, "--paired", str(losses)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode != 0 and "not a losses file written by --losses" in done.stderr
