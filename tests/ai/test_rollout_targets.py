@@ -150,6 +150,21 @@ def test_the_fit_moves_the_net_towards_the_targets(tmp_path: Path) -> None:
 
 
 
+@pytest.mark.parametrize("valid", [0.01, 0.99])
+def test_two_positions_keep_one_to_fit_and_one_held_out(valid: float) -> None:
+    """Whatever ``valid`` is, one position is held out and at least one is fitted: the same
+    board twice, with a target the nets are far from, so fitting the one moves the other."""
+    nets = default_nets()
+    board = np.array([on_roll_board(XGIDS[0])] * 2, dtype=np.int8)
+    targets = np.array([[1.0, 0.0, 0.0, 0.0, 0.0]] * 2, dtype=np.float32)
+    fitted, scores = supervised.fit(nets, board, targets,
+                                    supervised.FitSettings(epochs=2, rate=0.05, valid=valid),
+                                    quiet=True)
+    assert len(scores) == 3
+    assert scores[2].mse < scores[1].mse < scores[0].mse
+    assert not np.array_equal(fitted.contact.w1, nets.contact.w1)
+
+
 def test_a_file_that_is_not_an_archive_is_refused(tmp_path: Path) -> None:
     text = tmp_path / "notes.npz"
     text.write_text("not numpy\n")
