@@ -4,13 +4,15 @@
 The local door's rule (``gametable/presence.py``): a person's clock is charged only up to
 ``PRESENCE_SECONDS`` (10 s) after the server last heard from a page, then paused; the next
 request resumes it. So while the page's heartbeat cannot reach the server, the clock box says
-"Connection lost: reconnecting…" and the running clock stops where the server stops it
-(``js/clock.js``); once the server is reached again the display takes the server's figures
-with no jump. The page's constant is checked against the server's.
+"Connection lost: reconnecting…" (the one place on the page that says so) and the running clock
+stops where the server stops it (``js/clock.js``); once the server is reached again the display
+takes the server's figures with no jump. The page's constant is checked against the server's.
 
 An online room's rule (``gametable/room.py``): the side to act is charged whether its page is
-connected or not. While a page's WebSocket is cut, its clock box says so and its clock runs on
-as the connected opponent's page shows it; reconnected, it shows the server's figures.
+connected or not. While a page's WebSocket is cut, its room panel says "Connection lost:
+reconnecting…" (once on the page: the clock box says only that the clock runs on at the server),
+the heading says "Reconnecting…", and its clock runs on as the connected opponent's page shows
+it; reconnected, it shows the server's figures.
 
 Screenshots go to ``test-artifacts/e2e/clock-offline-*.png``.
 """
@@ -37,6 +39,15 @@ Page = sync_api.Page
 
 LOST = ("Connection lost: reconnecting… The server stops a clock 10 s after it last hears "
         "from this page, so the clock shown stops there too.")
+ROOM_LOST = "Connection lost: reconnecting…"  # an online room's panel (room_client.js)
+ROOM_CLOCK = ("While this page is cut off, the clock of the side to play runs on at the server"
+              " (though not while the server itself is down).")
+
+
+def times_shown(page: Page, words: str) -> int:
+    """How many times ``words`` are in the text the page shows (hidden boxes not counted)."""
+    count: int = page.evaluate("(w) => document.body.innerText.split(w).length - 1", words)
+    return count
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +124,7 @@ def test_out_of_reach_the_clock_stops_where_the_server_stops_it(
     assert time.monotonic() - cut > PRESENCE_SECONDS + 2
     assert at_cut - PRESENCE_SECONDS - 0.2 <= held <= at_cut - PRESENCE_SECONDS + HEARTBEAT_SECONDS
     assert page.inner_text("#clocks .clock-offline") == LOST
+    assert times_shown(page, "Connection lost") == 1  # the clock box is the one place
     page.screenshot(path=str(ARTIFACTS / "clock-offline-1-lost.png"), full_page=True,
                     animations="disabled")
 
@@ -179,8 +191,13 @@ def test_online_a_cut_connection_says_so_and_the_clock_runs_as_the_room_charges(
         bob.page.wait_for_function("() => document.body.dataset.online === 'reconnecting'")
         notice = bob.page.locator("#online-clocks .clock-offline")
         assert notice.is_visible()
-        assert notice.inner_text().startswith(
-            "Connection lost: reconnecting… The server keeps the time")
+        # said once, in the room panel; the clock box says what becomes of the clock
+        assert bob.page.inner_text("#online-connection") == ROOM_LOST
+        assert notice.inner_text() == ROOM_CLOCK
+        assert times_shown(bob.page, "Connection lost") == 1
+        assert times_shown(bob.page, "reconnecting…") == 1
+        # the heading: the page had the room, it is not connecting for the first time
+        assert bob.page.inner_text("#status") == "Reconnecting…"
         before = seconds(bob)
         bob.page.wait_for_timeout(3000)
         # the room charges the side to act all the while: Bob's page counts as Alice's shows
@@ -193,6 +210,8 @@ def test_online_a_cut_connection_says_so_and_the_clock_runs_as_the_room_charges(
                                    timeout=15_000)
         settle(alice, bob)
         assert not notice.is_visible()
+        assert times_shown(bob.page, "Connection lost") == 0
+        assert bob.page.inner_text("#status") != "Reconnecting…"
         assert abs(seconds(bob) - seconds(alice)) < 0.5
         for player in players:
             assert player.errors == [], player.errors

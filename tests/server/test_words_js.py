@@ -2,7 +2,8 @@
 ``request`` turning a server's refusal ``{error: {code, message}}`` into an ``ApiError`` (a
 JSON answer, a text answer, no server), ``errorWords`` for a refusal, a room's WebSocket
 error frame ``{code, message}`` and the page's own error, ``room_client.js``'s
-``connectionWords`` for the connection's states and ``joinWords`` for a refused join, and
+``connectionWords`` for the connection's states (and ``connectionHeading``, the heading's
+short words for one that is not open) and ``joinWords`` for a refused join, and
 ``notes.js``'s note box (its words, hidden when there are none)."""
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ globalThis.fetch = async (path, init) => {
 };
 const [apiUrl, roomUrl, notesUrl] = process.argv.slice(2);
 const { ApiError, errorWords, request } = await import(apiUrl);
-const { connectionWords, joinWords } = await import(roomUrl);
+const { connectionHeading, connectionWords, joinWords } = await import(roomUrl);
 const { showError, showText } = await import(notesUrl);
 const out = { refusals: [] };
 for (const [path, text] of [["/refused", false], ["/broken", false], ["/gone.mat", true], ["/down",
@@ -60,6 +61,8 @@ out.words = [
 out.connection = ["connecting", "open", "reconnecting", "replaced", "gone", "closed", "other"]
   .map((state) => connectionWords(state));
 out.restarted = connectionWords("open", { restarted: true });
+out.heading = [undefined, "connecting", "reconnecting", "replaced", "closed"]
+  .map((state) => connectionHeading(state));
 out.join = ["room_closed", "seats_taken", "room_full", "invalid_name"].map((code) => joinWords(
   new ApiError(`the server's words for ${code}`, 409, code)));
 showError("The server cannot be reached.");
@@ -105,6 +108,9 @@ def test_the_connections_words(out: dict[str, Any]) -> None:
         "This online game no longer exists (a room left empty expires).", "Not connected.", "",
     ]
     assert out["restarted"] == "The server restarted; reconnected."
+    # the heading of a page that had its room and lost the connection: not "Connecting…"
+    assert out["heading"] == [
+        "Connecting…", "Connecting…", "Reconnecting…", "Not connected.", "Not connected."]
 
 
 def test_a_refused_join_in_the_words_of_its_code(out: dict[str, Any]) -> None:

@@ -73,7 +73,8 @@ export function codeInHash(hash = window.location.hash) {
  * The online half of the checkers page. `page` gives what the page draws with:
  * {board, show(view, {animate}), showError(text), setBusy(busy), reset() (forget the local
  * game shown), idle() (no game: the start position and the New game dialog), connection(
- * reachable) (false while the connection is lost and reconnecting: the clock box says so)}.
+ * reachable) (false while the connection is lost and reconnecting: the clock box says what
+ * becomes of the clock, the online box that the connection is lost)}.
  */
 export function createOnline(page) {
   let client = null;
@@ -197,7 +198,8 @@ export function createOnline(page) {
   function connection(state, detail = {}) {
     restarted = state === "open" && Boolean(detail.restarted);
     setConnection(state);
-    if (page.connection) page.connection(state !== "reconnecting"); // the clock box says so too
+    // the clock box says what the room charges meanwhile (clock.js offlineWords)
+    if (page.connection) page.connection(state !== "reconnecting");
     drawBox();
     if (state === "open") page.showError("");
   }

@@ -18,8 +18,11 @@
 // The presence heartbeat is beside this display, in heartbeat.js (local backgammon's through
 // clock_presence.js; checkers_main.js's for a timed table).
 //
-// When the server cannot be reached, the display follows the server's rule for that door, and
-// the clock box says "Connection lost: reconnecting…" (`connection(false)`):
+// When the server cannot be reached (`connection(false)`), the display follows the server's
+// rule for that door, and the clock box says what that rule does to the clock shown. At a
+// local door the box is the one place that says the connection is lost, so it starts with
+// "Connection lost: reconnecting…"; an online room's page says that in its room panel
+// (room_client.js connectionWords), so there the box does not repeat it:
 // - A clock held by presence (the local doors: its JSON has `heartbeat`): the server charges a
 //   person's clock only up to PRESENCE_SECONDS after it last heard from a page, then pauses it
 //   (gametable/presence.py: PRESENCE_SECONDS, Presence.due/sync). So the running side is
@@ -42,11 +45,13 @@ export const WARNING_SECONDS = 10;
  */
 export const PRESENCE_SECONDS = 10;
 
-/** The clock box's words while the server cannot be reached, by the door's rule (see above). */
+/** The clock box's words while the server cannot be reached, by the door's rule (see above):
+ * a room's page says "Connection lost: reconnecting…" in its room panel, so its clock box
+ * says only what becomes of the clock. */
 export function offlineWords(clock) {
   return clock && clock.heartbeat !== undefined
     ? `Connection lost: reconnecting… The server stops a clock ${PRESENCE_SECONDS} s after it last hears from this page, so the clock shown stops there too.`
-    : "Connection lost: reconnecting… The server keeps the time: the clock of the side to play runs on while the server is up, though not while it is down.";
+    : "While this page is cut off, the clock of the side to play runs on at the server (though not while the server itself is down).";
 }
 
 function pad(n) {

@@ -29,8 +29,8 @@ import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
 import { showText } from "./notes.js";
 import {
-  ROOM_CLOSED, RoomClient, SEATS_KEY, SEATS_TAKEN, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
-  roomInfo, storedSeat, unmatchedSecrets, unmatchedWords,
+  ROOM_CLOSED, RoomClient, SEATS_KEY, SEATS_TAKEN, connectionHeading, connectionWords, createRoom, forgetSeat, joinRoom,
+  joinWords, normalCode, roomInfo, storedSeat, unmatchedSecrets, unmatchedWords,
 } from "./room_client.js";
 import { browserId } from "./saved.js";
 import { drawControls, drawView } from "./table.js";
@@ -386,7 +386,8 @@ export class OnlineTables {
     document.body.dataset.online = state;
     const words = connectionWords(state, detail);
     $("online-connection").textContent = state === "replaced" ? `${words} Reload this page to play here again.` : words;
-    // the clock box says so too, and what the room charges meanwhile (clock.js offlineWords)
+    // the clock box says what the room charges meanwhile, not the connection's state again
+    // (clock.js offlineWords)
     this.clock.connection(state !== "reconnecting");
     if (state === "open") this.showError(""); // a refusal while connecting is over once open
     this.draw();
@@ -647,7 +648,7 @@ export class OnlineTables {
     }
     if (!joined) $("status").textContent = "Waiting for your friend to join: send them the invite link.";
     else if (room.round) $("status").textContent = "Throwing the dice…";
-    else if (!connected) $("status").textContent = "Connecting…";
+    else if (!connected) $("status").textContent = connectionHeading(this.client && this.client.state);
     const answer = live && shown.phase === "resign" && shown.to_act === me;
     const visible = {
       "online-accept-button": answer,

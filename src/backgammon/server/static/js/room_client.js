@@ -61,6 +61,16 @@ export function connectionWords(state, { restarted = false } = {}) {
     closed: "Not connected.",
   }[state] || "";
 }
+/**
+ * The short words a page's heading shows for a connection that is not open, beside the room
+ * panel's (`connectionWords`): a page that had the room and lost it is "Reconnecting…", not
+ * connecting for the first time.
+ */
+export function connectionHeading(state) {
+  if (state === "reconnecting") return "Reconnecting…";
+  if (state === "connecting" || !state) return "Connecting…";
+  return "Not connected.";
+}
 /** Seats kept in localStorage, the most recent first. */
 const MAX_SEATS = 40;
 /** Refusals that end a connection for good: the room or the seat is not there. */
