@@ -11,7 +11,8 @@ game-agnostic ``js/room_client.js``).
 * The record: a game resigned and its rematch drawn count in both browsers' Record dialogs
   ("A person online"), once each, a reload asking again.
 * A room its host left before anyone joined: its link says the game was closed by its host;
-  an opponent who left a finished game: the page says the room is closed, after a reload
+  a room whose seats are taken: its link says so in the backgammon page's words; an opponent
+  who left a finished game: the page says the room is closed, after a reload
   too (the room's ``room.left``), and offers no rematch.
 
 The server runs with ``BACKGAMMON_TEST_TIME_CONTROLS`` shortening Bullet to 3 s + 1 s and Blitz
@@ -506,6 +507,11 @@ def test_a_room_closed_by_its_host_and_one_its_opponent_left(
     bob = join(open_page, made["code"])
     with_ann = _room(server, None, f"/api/rooms/{made['code']}")
     assert with_ann["closed"] is False and with_ann["open"] is False
+    # a third person at the link of a room whose seats are taken: the words both games say
+    # (room_client.js SEATS_TAKEN, a join refused with seats_taken)
+    carol = open_page(f"#join={made['code']}", name="Carol")
+    wait_text(carol, "#error", "That game already has two players.")
+    assert carol.evaluate("() => document.body.dataset.online") is None
     from websockets.sync.client import connect
 
     url = server.url.replace("http", "ws", 1) + f"/ws/rooms/{made['code']}"

@@ -30,8 +30,8 @@
 import { errorWords } from "./api.js";
 import { fetchText } from "./assist_api.js";
 import {
-  ApiError, ROOM_CLOSED, RoomClient, connectionWords, createRoom, forgetSeat, joinRoom, joinWords, normalCode,
-  roomInfo, storedSeat,
+  ApiError, ROOM_CLOSED, RoomClient, SEATS_TAKEN, connectionWords, createRoom, forgetSeat, joinRoom, joinWords,
+  normalCode, roomInfo, storedSeat,
 } from "./room_client.js";
 import { claimWhy, drawnWords } from "./checkers_draws.js";
 import { countRoom } from "./checkers_record.js";
@@ -253,8 +253,10 @@ export function createOnline(page) {
       if (info.game !== "checkers") {
         return `The game ${code} is a ${info.game} game: open its link on the ${info.game} page.`;
       }
+      // a closed room, or one whose seats are taken: the words of the join refused so
+      // (room_client.js joinWords), as the backgammon page says them
       if (info.closed) return ROOM_CLOSED;
-      if (!info.open) return `The game ${code} already has two players.`;
+      if (!info.open) return SEATS_TAKEN;
       // the name typed in the dialog (kept for the next time), else the one kept before
       const typed = ($("online-name").value || "").trim();
       if (typed) local(NAME_KEY, typed);
