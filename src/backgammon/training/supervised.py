@@ -81,6 +81,22 @@ def score(net: Net, x: Floats, y: Floats) -> Scores:
     return Scores(float(((p - y) ** 2).mean()), float(np.abs(_equity(p) - _equity(y)).mean()))
 
 
+def split(n: int, settings: FitSettings, rng: np.random.Generator | None = None
+          ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The rows of ``n`` positions that :func:`fit` holds out and the rows it fits:
+    ``(valid_rows, train_rows)``, a share ``settings.valid`` held out (at least one, and at
+    least one left to fit), drawn by ``settings.seed`` (or by ``rng``, :func:`fit`'s own).
+
+    Raises:
+        ValueError: ``n`` is below 2.
+    """
+    if n < 2:
+        raise ValueError(f"need 2 or more positions to hold some out, got {n}")
+    order = (rng if rng is not None else np.random.default_rng(settings.seed)).permutation(n)
+    held = min(max(1, round(settings.valid * n)), n - 1)
+    return order[:held], order[held:]
+
+
 def fit(nets: NetSet, boards: npt.NDArray[np.int8], targets: Floats, settings: FitSettings,
         quiet: bool = False) -> tuple[NetSet, list[Scores]]:
     """Fit a copy of ``nets``'s contact net to ``targets`` ``(N, 5)`` (the side on roll's
@@ -94,9 +110,8 @@ def fit(nets: NetSet, boards: npt.NDArray[np.int8], targets: Floats, settings: F
         raise ValueError(f"need 2 or more positions with a target each, got {len(boards)} "
                          f"boards and {len(targets)} targets")
     rng = np.random.default_rng(settings.seed)
-    order = rng.permutation(len(boards))
-    held = min(max(1, round(settings.valid * len(boards))), len(boards) - 1)
-    valid_rows, train_rows = order[:held], order[held:]
+    valid_rows, train_rows = split(len(boards), settings, rng)
+    held = len(valid_rows)
     x = encode(boards)
     y = targets.astype(np.float32)
     x_valid, y_valid = x[valid_rows], y[valid_rows]
@@ -187,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["FitSettings", "Scores", "fit", "main", "score"]
+__all__ = ["FitSettings", "Scores", "fit", "main", "score", "split"]
 
 if __name__ == "__main__":
     raise SystemExit(main())
