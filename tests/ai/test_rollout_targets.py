@@ -116,6 +116,34 @@ def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> N
                      quiet=True)
 
 
+def test_targets_rolled_out_at_1_ply_and_a_file_made_before_plies_were_a_setting(
+        tmp_path: Path) -> None:
+    """``plies=1``: each chunk is rolled out by 1-ply players. A file whose settings have no
+    ``plies`` (made before it was a setting, as those in checkpoints/targets/) was rolled out
+    at 0-ply: a 0-ply run carries it on and a 1-ply run refuses it."""
+    out = tmp_path / "ply1.npz"
+    settings = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=2, plies=1)
+    assert make_targets(out, settings, quiet=True) == 2
+    boards, probs, _, saved = load_targets(out)
+    assert saved["plies"] == 1
+    again = rollout_positions([tuple(int(c) for c in b) for b in boards],
+                              RolloutSettings(trials=2, truncate=2, plies=1, seed=2))
+    assert probs == pytest.approx(again.probs.astype(np.float32))
+    at_0 = rollout_positions([tuple(int(c) for c in b) for b in boards],
+                             RolloutSettings(trials=2, truncate=2, seed=2))
+    assert not np.allclose(at_0.probs, again.probs)
+    old = tmp_path / "old.npz"
+    zero = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=2)
+    assert make_targets(old, zero, quiet=True) == 2
+    b0, p0, s0, kept = load_targets(old)
+    del kept["plies"]
+    np.savez(old, boards=b0, probs=p0[:1], probs_se=s0[:1],
+             settings=np.asarray(__import__("json").dumps(kept)))
+    with pytest.raises(ValueError, match="made with other settings"):
+        make_targets(old, settings, quiet=True)
+    assert make_targets(old, zero, quiet=True) == 2
+    assert np.array_equal(load_targets(old)[1], p0)
+
 def test_a_file_that_is_not_targets_is_refused(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.npz"

@@ -16,9 +16,9 @@ rollout targets). This module makes such data from our own play only:
   every draw come from ``random.Random(seed)``: the same seed gives the same positions.
 * **Targets.** Each position is rolled out cubeless by
   :func:`backgammon.ai.rollout.rollout_positions` (``trials`` games, truncated after
-  ``truncate`` plies, variance reduction and quasi-random dice, the players at 0-ply), in
-  chunks of ``chunk`` positions played in lock-step; chunk k uses dice seed ``seed + k``, so
-  the chunks' dice differ.
+  ``truncate`` plies, variance reduction and quasi-random dice, the players at ``plies``: 0
+  by default), in chunks of ``chunk`` positions played in lock-step; chunk k uses dice seed
+  ``seed + k``, so the chunks' dice differ.
 * **Resumable.** After each chunk the data so far go to ``--out`` (atomically: a temporary
   file renamed); run the same command again to carry on where it stopped, or with a larger
   ``--positions`` to extend the run. The file holds
@@ -72,6 +72,10 @@ class TargetSettings:
         trials: games per position (multiples of 36 use the quasi-random dice fully).
         truncate: plies after which a trial is evaluated (0: played to the end).
         chunk: positions rolled out together (and saved after).
+        plies: the rollouts' players' depth, 0 or 1 (GNU Backgammon's count). The 0-ply
+            players carry their own misplay into the targets: in back games 1-ply rollouts
+            stand about half as far from gnubg's 2-ply equity (docs/performance.md), at four to
+            five times the cost. Files made before this setting existed were rolled out at 0.
     """
 
     positions: int = 10_000
@@ -83,6 +87,7 @@ class TargetSettings:
     trials: int = 36
     truncate: int = 10
     chunk: int = 128
+    plies: int = 0
 
 
 def sample_positions(nets: NetSet, settings: TargetSettings) -> npt.NDArray[np.int8]:
@@ -187,6 +192,7 @@ def make_targets(out: Path, settings: TargetSettings, jobs: int = 1,
     ses = np.zeros((0, 5), dtype=np.float32)
     if out.exists():
         done, probs, ses, saved = load_targets(out)
+        saved = {"plies": 0, **saved}  # files made before plies were a setting: 0-ply
         mine = asdict(settings)
         if {k: v for k, v in saved.items() if k != "positions"} != {
                 k: v for k, v in mine.items() if k != "positions"}:
@@ -195,7 +201,8 @@ def make_targets(out: Path, settings: TargetSettings, jobs: int = 1,
         if len(probs) > len(boards) or not np.array_equal(done, boards[: len(done)]):
             raise ValueError(f"{out} holds {len(probs)} positions that are not this run's "
                              f"first {len(boards)}")
-    rollout = RolloutSettings(trials=settings.trials, truncate=settings.truncate)
+    rollout = RolloutSettings(trials=settings.trials, truncate=settings.truncate,
+                              plies=settings.plies)
     started = time.perf_counter()
     first_done = len(probs)
     while len(probs) < len(boards):
@@ -231,6 +238,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--trials", type=int, default=d.trials)
     p.add_argument("--truncate", type=int, default=d.truncate)
     p.add_argument("--chunk", type=int, default=d.chunk)
+    p.add_argument("--plies", type=int, choices=[0, 1], default=d.plies,
+                   help="the rollouts' players' depth (1: less biased, about 4x the time)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--quiet", action="store_true")
     return p
@@ -257,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "job a command (several commands with other seeds and --out files)")
     settings = TargetSettings(args.positions, args.seed, args.keep, args.explore,
                               args.back_games, args.blitz, args.trials, args.truncate,
-                              args.chunk)
+                              args.chunk, args.plies)
     single_threaded_blas()
     if args.weights is not None:
         use_weights(args.weights)

@@ -19,7 +19,8 @@ method is plain supervised regression, as GNU Backgammon's nets were refined on 
   epoch by the held-out squared error go to ``--out`` (the race net as it was), with the fit's
   settings and figures added to the file's history.
 
-Judge the result as any checkpoint: ``bench/gnubg_judge.py --weights OUT``.
+Judge the result as any checkpoint: ``bench/ai_strength.py --judge gnubg --weights OUT``
+(``--losses``/``--paired`` to compare it roll by roll with the nets it started from).
 """
 
 from __future__ import annotations
