@@ -288,9 +288,10 @@ def report_paired(path: Path, level: str, judged: list[Judged]) -> None:
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise SystemExit(f"--paired {path}: not a losses file written by --losses "
                          f"({error!r})") from None
-    if not isinstance(kept, dict):
+    if not isinstance(kept, dict) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in kept.values()):
         raise SystemExit(f"--paired {path}: not a losses file written by --losses "
-                         "(its \"losses\" is not an object)")
+                         "(its \"losses\" is not an object of numbers)")
     differences = [1000 * j.loss - float(kept[key]) for j in judged
                    if (key := _roll_key(j.case)) in kept]
     if not differences:

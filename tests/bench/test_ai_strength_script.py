@@ -93,7 +93,8 @@ def test_judged_losses_are_kept_and_a_later_run_is_paired_with_them(tmp_path: Pa
     assert float(found[1]) == pytest.approx(sum(kept["losses"].values()) / 4, abs=0.06)
     out = run(*common, "--paired", str(losses))
     assert f"paired with {losses} on 4 rolls: +0.00 mEMG a move" in out, out
-    losses.write_text("{}")
-    done = subprocess.run([sys.executable, str(SCRIPT), *common, "--paired", str(losses)],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode != 0 and "not a losses file written by --losses" in done.stderr
+    for bad in ("{}", '{"losses": {"a roll": "3.0"}}'):
+        losses.write_text(bad)
+        done = subprocess.run([sys.executable, str(SCRIPT), *common, "--paired", str(losses)],
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode != 0 and "not a losses file written by --losses" in done.stderr

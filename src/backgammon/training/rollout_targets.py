@@ -239,7 +239,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--truncate", type=int, default=d.truncate)
     p.add_argument("--chunk", type=int, default=d.chunk)
     p.add_argument("--plies", type=int, choices=[0, 1], default=d.plies,
-                   help="the rollouts' players' depth (1: less biased, about 4x the time)")
+                   help="the rollouts' players' depth (1: less biased, 4 to 5 times the time)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--quiet", action="store_true")
     return p
