@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from backgammon.ai.encoding import encode
 from backgammon.ai.nets import WeightsError, consistent, default_nets, load_weights
+from backgammon.ai.neural import equities
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
 from backgammon.training.rollout_targets import load_targets
@@ -45,13 +46,6 @@ from backgammon.training.supervised import FitSettings, split
 KINDS = ("the side on roll holds 2+ points in the other's home board",
          "the other side holds 2+ points in the side on roll's home board",
          "neither")
-
-
-def money_equity(probs: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Cubeless money equity of rows of five chances (win, win gammon, win backgammon, lose
-    gammon, lose backgammon), in points."""
-    p = np.asarray(probs, dtype=np.float64)
-    return 2.0 * p[:, 0] - 1.0 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
 
 
 def kinds(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
@@ -94,9 +88,9 @@ def main() -> None:
     except (ValueError, OSError, WeightsError) as error:
         raise SystemExit(f"error: {error}") from None
     boards = np.concatenate([b for b, _, _, _ in parts])
-    rollout = money_equity(np.concatenate([p for _, p, _, _ in parts]))
+    rollout = equities(np.concatenate([p for _, p, _, _ in parts]))
     x = encode(boards)
-    ours = {name: money_equity(consistent(n.contact(x).copy())) for name, n in nets.items()}
+    ours = {name: equities(consistent(n.contact(x).copy())) for name, n in nets.items()}
     rows = np.arange(len(boards))
     if args.held_out:
         rows = np.sort(split(len(boards), FitSettings(seed=args.fit_seed,

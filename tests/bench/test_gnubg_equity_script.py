@@ -13,11 +13,12 @@ import pytest
 
 from backgammon.ai.encoding import encode
 from backgammon.ai.nets import consistent, default_nets, save_weights
+from backgammon.ai.neural import equities
 from backgammon.training.rollout_targets import TargetSettings, load_targets, make_targets
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "gnubg_equity.py"
 sys.path.insert(0, str(SCRIPT.parent))
-from gnubg_equity import KINDS, kinds, money_equity  # noqa: E402
+from gnubg_equity import KINDS, kinds  # noqa: E402
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -32,8 +33,6 @@ def test_kinds_of_position() -> None:
     boards[2, [20, 1]] = (2, -2)     # one each: neither
     assert kinds(boards).tolist() == [0, 1, 2]
     assert len(KINDS) == 3
-    assert money_equity([[1, 1, 1, 0, 0], [0.5, 0, 0, 0, 0], [0, 0, 0, 1, 0]]).tolist() == [
-        3.0, 0.0, -2.0]
 
 
 def test_prints_each_kind_with_the_rollout_less_the_nets(tmp_path: Path) -> None:
@@ -48,7 +47,7 @@ def test_prints_each_kind_with_the_rollout_less_the_nets(tmp_path: Path) -> None
     out = done.stdout
     assert out.startswith("8 positions in 1 files; gnubg 0-ply;")
     boards, probs, _, _ = load_targets(data)
-    gap = money_equity(probs) - money_equity(consistent(default_nets().contact(
+    gap = equities(probs) - equities(consistent(default_nets().contact(
         encode(boards)).copy()))
     kind = kinds(boards)
     for k, label in enumerate(KINDS):

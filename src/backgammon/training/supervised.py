@@ -45,6 +45,7 @@ from backgammon.ai.nets import (
     save_weights,
     single_threaded_blas,
 )
+from backgammon.ai.neural import equities
 from backgammon.training.rollout_targets import TargetSettings, load_targets, sample_positions
 
 Floats = npt.NDArray[np.float32]
@@ -71,15 +72,10 @@ class Scores:
     equity_mae: float
 
 
-def _equity(p: Floats) -> npt.NDArray[np.float64]:
-    q = p.astype(np.float64)
-    return 2.0 * q[:, 0] - 1.0 + q[:, 1] + q[:, 2] - q[:, 3] - q[:, 4]
-
-
 def score(net: Net, x: Floats, y: Floats) -> Scores:
     """The net's :class:`Scores` on inputs ``x`` ``(N, I)`` and targets ``y`` ``(N, 5)``."""
     p = consistent(net(x).copy())
-    return Scores(float(((p - y) ** 2).mean()), float(np.abs(_equity(p) - _equity(y)).mean()))
+    return Scores(float(((p - y) ** 2).mean()), float(np.abs(equities(p) - equities(y)).mean()))
 
 
 def split(n: int, settings: FitSettings, rng: np.random.Generator | None = None
