@@ -482,7 +482,7 @@ class _Analyzer:
         if level.plies >= 2 and ranked[0][0] != played:
             second = level.filters[1] if len(level.filters) > 1 else MoveFilter(3, 0.05)
             top = [r for r in ranked if r[3] == top_ply]
-            chosen = [r[0] for r in top[: second.keep] if r[1] >= top[0][1] - second.margin]
+            chosen = [top[i][0] for i in second.kept(np.asarray([r[1] for r in top]))]
             if played not in chosen:
                 chosen.append(played)
             ranked = self._rescore(ranked, chosen, boards, 2, utility)

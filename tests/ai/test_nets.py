@@ -321,6 +321,33 @@ def test_a_small_cache_gives_the_same_ranking() -> None:
     assert [r.value for r in big] == pytest.approx([r.value for r in small], abs=1e-6)
 
 
+def test_a_move_filter_keeps_its_accepted_plays_whatever_their_score() -> None:
+    from backgammon.ai.netsearch import MoveFilter
+
+    scores = np.array([0.10, 0.50, -0.30, 0.45, 0.20])
+    # the best 3 within 0.08 of the best (0.50): 0.50 and 0.45 only
+    assert MoveFilter(3, 0.08).kept(scores) == [1, 3]
+    # accept 3: the third best (0.20) too, though 0.30 below the best
+    assert MoveFilter(3, 0.08, accept=3).kept(scores) == [1, 3, 4]
+    # accept never cuts what the margin keeps, nor keeps more plays than there are
+    assert MoveFilter(5, 1.0, accept=2).kept(scores) == [1, 3, 4, 0, 2]
+    assert MoveFilter(1, 0.0, accept=9).kept(scores) == [1, 3, 4, 0, 2]
+
+
+def test_expert_searches_2_ply_a_play_its_margins_would_cut() -> None:
+    """Expert's filters accept the best 5 plays at 0-ply and the best 2 at 1-ply, so a play
+    scored far below the best at the shallower ply still reaches 2-ply."""
+    from backgammon.ai.levels import EXPERT
+    from backgammon.ai.netsearch import NetEvaluator, rank
+
+    assert [f.accept for f in EXPERT.filters] == [5, 2]
+    position = diagram(white="24:2 13:4 8:3 6:4 5:2", black="24:2 13:5 8:3 6:4 4:1", turn="white")
+    boards = legal_plays(position, (6, 2)).own_boards()
+    ranked = rank(boards, NetEvaluator(), 2, EXPERT.filters)
+    assert sum(1 for r in ranked if r.ply == 2) >= 2
+    assert sum(1 for r in ranked if r.ply >= 1) >= min(5, len(boards))
+
+
 def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
     from backgammon.ai.netsearch import NetEvaluator
 

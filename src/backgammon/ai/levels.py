@@ -63,10 +63,11 @@ class Level:
 
 EASY: Final = Level("easy", plies=0, noise=0.25, cube_plies=0)
 MEDIUM: Final = Level("medium", plies=0, noise=0.06, cube_plies=0)
-HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12),), cube_plies=2,
+HARD: Final = Level("hard", plies=1, filters=(MoveFilter(5, 0.12, accept=2),), cube_plies=2,
                     cube_filters=(MoveFilter(1, 0.0),))
 EXPERT: Final = Level(
-    "expert", plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(5, 0.08)), cube_plies=2,
+    "expert", plies=2, filters=(MoveFilter(8, 0.16, accept=5), MoveFilter(5, 0.08, accept=2)),
+    cube_plies=2,
     cube_filters=(MoveFilter(2, 0.08),),
 )
 #: The hand-made evaluation at its strongest (the project's Hard before the nets).

@@ -78,11 +78,27 @@ def outcome_utility(win: Sequence[float], lose: Sequence[float]) -> Utility:
 
 @dataclass(frozen=True)
 class MoveFilter:
-    """Which plays go on to the next ply: at most ``keep`` of the best, those within
-    ``margin`` (utility, e.g. points of money equity) of the best."""
+    """Which plays go on to the next ply: the best ``accept`` whatever their score, and of
+    the best ``keep`` those within ``margin`` (utility, e.g. points of money equity) of the
+    best (GNU Backgammon's move filters: "accept", then "extra" within "threshold"; its
+    manual, "Move filters").
+
+    ``accept`` keeps a play the shallower ply misjudges by more than ``margin`` in the search:
+    of Expert's costliest errors on gnubg's self-play matches, several were plays the deeper
+    ply finds best that the margin had cut (``docs/performance.md``).
+    """
 
     keep: int
     margin: float
+    accept: int = 0
+
+    def kept(self, scores: Floats) -> list[int]:
+        """Indices of the plays that go on, best first: ``scores`` is one utility a play
+        (shape ``(n,)``, n >= 1)."""
+        order = np.argsort(-scores, kind="stable")
+        best = scores[order[0]]
+        within = sum(1 for i in order[: self.keep] if scores[i] >= best - self.margin)
+        return [int(i) for i in order[: max(within, self.accept)]]
 
 
 #: 2-ply: the opponent's replies of each roll screened at 0-ply, at most this many compared
@@ -233,7 +249,7 @@ class NetEvaluator:
             start = 0
             for group in replies:
                 end = start + len(group)
-                picked.append([group[i] for i in _filter(scores[start:end], REPLY_FILTER)])
+                picked.append([group[i] for i in REPLY_FILTER.kept(scores[start:end])])
                 start = end
             q = self.probs1_many([b for chosen in picked for b in chosen], theirs)
             values = theirs.of(q)
@@ -272,13 +288,6 @@ class NetEvaluator:
 
 def _invert1(p: Floats) -> Floats:
     return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]], dtype=np.float64)
-
-
-def _filter(scores: Floats, move_filter: MoveFilter) -> list[int]:
-    """Indices of the best ``keep`` scores within ``margin`` of the best, best first."""
-    order = np.argsort(-scores, kind="stable")
-    best = scores[order[0]]
-    return [int(i) for i in order[: move_filter.keep] if scores[i] >= best - move_filter.margin]
 
 
 class Ranked(NamedTuple):
@@ -329,7 +338,7 @@ def rank(
         move_filter = filters[ply - 1] if ply - 1 < len(filters) else MoveFilter(len(boards), 9.0)
         values = np.asarray([r.value for r in scored if r.ply == ply - 1])
         top = [r for r in scored if r.ply == ply - 1]
-        chosen = [top[i] for i in _filter(values, move_filter)]
+        chosen = [top[i] for i in move_filter.kept(values)]
         if len(chosen) < 2 and ply > 1:
             break
         found = evaluator.probs_many([boards[r.index] for r in chosen], ply, utility)
