@@ -98,3 +98,7 @@ def test_judged_losses_are_kept_and_a_later_run_is_paired_with_them(tmp_path: Pa
         done = subprocess.run([sys.executable, str(SCRIPT), *common, "--paired", str(losses)],
                               capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode != 0 and "not a losses file written by --losses" in done.stderr
+    losses.write_text(json.dumps({"losses": {"another match 4HPwATDgc/ABMA white 42": 3.0}}))
+    done = subprocess.run([sys.executable, str(SCRIPT), *common, "--paired", str(losses)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode != 0 and "no roll in common with this run" in done.stderr
