@@ -80,8 +80,9 @@ def outcome_utility(win: Sequence[float], lose: Sequence[float]) -> Utility:
 class MoveFilter:
     """Which plays go on to the next ply: the best ``accept`` whatever their score, and of
     the best ``keep`` those within ``margin`` (utility, e.g. points of money equity) of the
-    best (GNU Backgammon's move filters: "accept", then "extra" within "threshold"; its
-    manual, "Move filters").
+    best. GNU Backgammon's ``movefilter`` (``eval.h``) has the same parts: "Accept" plays
+    always, then up to "Extra" more within "Threshold"; here ``keep`` counts every play the
+    margin lets through, accepted ones included.
 
     ``accept`` keeps a play the shallower ply misjudges by more than ``margin`` in the search:
     of Expert's costliest errors on gnubg's self-play matches, several were plays the deeper
