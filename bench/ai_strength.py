@@ -71,6 +71,7 @@ from rich.progress import Progress, TaskID
 
 from backgammon.ai import choose_play, get_level
 from backgammon.ai.nets import use_weights
+from backgammon.ai.netsearch import NetEvaluator, rank
 from backgammon.ai.player import ComputerPlayer
 from backgammon.ai.search import Evaluator
 from backgammon.ai.selfplay import play_game, play_series
@@ -242,6 +243,33 @@ def judge_plays(
     return found, choose_s, judge_s
 
 
+def search_trace(level_name: str, case: RealMove, best: Position) -> str:
+    """Where gnubg's best play (``best``: the position after it) stands in the level's own
+    search of ``case``: its place and its distance from the first, in points of money equity,
+    with every play scored at each ply short of the level's depth, and the deepest ply the
+    level's move filters let it reach. "" for a level that searches no deeper than 0-ply or
+    plays on the hand-made evaluation.
+
+    A play that reached only a shallow ply was cut by a filter before the deeper search could
+    prefer it; one that reached the deepest ply and lost there is the nets' judgement.
+    """
+    level = get_level(level_name)
+    if level.evaluation != "net" or level.plies < 1:
+        return ""
+    legal = legal_plays(case.position, case.dice)
+    index = next(i for i, play in enumerate(legal) if play.result == best)
+    boards = legal.own_boards()
+    evaluator = NetEvaluator()
+    parts = []
+    for ply in range(level.plies):
+        ranked = rank(boards, evaluator, ply)
+        place = next(n for n, r in enumerate(ranked) if r.index == index)
+        parts.append(f"{ply}-ply #{place + 1} ({ranked[place].value - ranked[0].value:+.3f})")
+    searched = rank(boards, evaluator, level.plies, level.filters)
+    reached = next(r.ply for r in searched if r.index == index)
+    return f"gnubg's best in {level_name}'s search: {', '.join(parts)}; reached {reached}-ply"
+
+
 def report_judged(name: str, judged: list[Judged]) -> None:
     losses = [1000 * j.loss for j in judged]
     mean, lo, hi = mean_interval(losses)
@@ -332,6 +360,10 @@ def judge_levels(args: argparse.Namespace) -> None:
                 c = j.case
                 print(f"{'':<11}{1000 * j.loss:6.1f}  {c.position.id()} {c.position.turn} "
                       f"{c.dice[0]}{c.dice[1]}: played {j.play}, gnubg {j.best}  ({c.source})")
+                best = judge.rank(c.position, c.dice)[0].play.result
+                trace = search_trace(name, c, best)
+                if trace:
+                    print(f"{'':<19}{trace}")
         if args.losses is not None:
             save_losses(args.losses, name, judged, args)
         if args.paired is not None:

@@ -37,6 +37,20 @@ def test_judged_by_gnubg_prints_a_loss_per_move_for_each_level_and_the_recorded_
     assert out.count("worst:") == 2
 
 
+def test_the_worst_plays_say_where_gnubgs_best_stood_in_the_search() -> None:
+    """``--worst``: under each costly play, gnubg's best play's place at each ply short of the
+    level's depth and the deepest ply its move filters let that play reach."""
+    pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
+    mat = shared_path("mat")
+    out = run("--judge", "gnubg", "--positions", "2", "--judge-plies", "0", "--no-cache",
+              "--level", "hard", "--worst", "2", "--shared", str(mat.parent))
+    traces = re.findall(r"gnubg's best in hard's search: 0-ply #(\d+) \(([-+][\d.]+)\); "
+                        r"reached ([01])-ply", out)
+    assert len(traces) == 2, out
+    for place, behind, _ in traces:
+        assert int(place) >= 1 and float(behind) <= 0.0
+
+
 def test_against_gnubg_writes_a_line_per_game_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("gnubg", reason="GNU Backgammon's Python package is not installed")
     results = tmp_path / "vs.jsonl"
