@@ -332,6 +332,9 @@ def test_a_move_filter_keeps_its_accepted_plays_whatever_their_score() -> None:
     # accept never cuts what the margin keeps, nor keeps more plays than there are
     assert MoveFilter(5, 1.0, accept=2).kept(scores) == [1, 3, 4, 0, 2]
     assert MoveFilter(1, 0.0, accept=9).kept(scores) == [1, 3, 4, 0, 2]
+    for bad in ((-1, 0.1, 0), (3, -0.1, 0), (3, 0.1, -1), (0, 0.1, 0)):
+        with pytest.raises(ValueError, match="move filter"):
+            MoveFilter(*bad)
 
 
 def test_expert_searches_2_ply_a_play_its_margins_would_cut() -> None:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -100,7 +101,7 @@ def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> N
     assert probs[4] == pytest.approx(third.probs[0].astype(np.float32))
     # cut back to the first chunk, as a run stopped there leaves it, then resume
     np.savez(out, boards=boards, probs=probs[:2], probs_se=ses[:2],
-             settings=np.asarray(__import__("json").dumps(saved)))
+             settings=np.asarray(json.dumps(saved)))
     assert make_targets(out, settings, quiet=True) == 5
     _, resumed, _, _ = load_targets(out)
     assert np.array_equal(resumed, probs)
@@ -138,7 +139,7 @@ def test_targets_rolled_out_at_1_ply_and_a_file_made_before_plies_were_a_setting
     b0, p0, s0, kept = load_targets(old)
     del kept["plies"]
     np.savez(old, boards=b0, probs=p0[:1], probs_se=s0[:1],
-             settings=np.asarray(__import__("json").dumps(kept)))
+             settings=np.asarray(json.dumps(kept)))
     with pytest.raises(ValueError, match="made with other settings"):
         make_targets(old, settings, quiet=True)
     assert make_targets(old, zero, quiet=True) == 2

@@ -93,6 +93,14 @@ class MoveFilter:
     margin: float
     accept: int = 0
 
+    def __post_init__(self) -> None:
+        """Raises ValueError when ``keep``, ``margin`` or ``accept`` is negative, or when the
+        filter would let no play through (``keep`` and ``accept`` both 0)."""
+        if self.keep < 0 or self.accept < 0 or self.margin < 0:
+            raise ValueError(f"a move filter's keep, margin and accept are at least 0: {self}")
+        if self.keep == 0 and self.accept == 0:
+            raise ValueError(f"a move filter that keeps no play: {self}")
+
     def kept(self, scores: Floats) -> list[int]:
         """Indices of the plays that go on, best first: ``scores`` is one utility a play
         (shape ``(n,)``, n >= 1)."""
