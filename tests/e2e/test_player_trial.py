@@ -808,21 +808,68 @@ def test_16_the_turn_dot_stays_on_the_line_of_its_name(
     assert last > 2 * size, (last, size)
 
 
-def test_16_the_setup_hint_is_drawn_as_the_games_hint(open_page: Any) -> None:
+def _open_setup_at(open_page: Any, xgid: str) -> Any:
     game = open_page()
     page = game.page
     page.wait_for_selector("#new-game-dialog[open]")
     page.click("#new-game-cancel")
     page.click("#setup-button")
-    page.fill("#setup-id-input", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    page.fill("#setup-id-input", xgid)
     page.click("#setup-read")
     page.wait_for_function("() => document.body.dataset.setupValid === 'true'")
+    return game
+
+
+def test_16_the_setup_hint_is_drawn_as_the_games_hint(open_page: Any) -> None:
+    game = _open_setup_at(open_page, "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    page = game.page
     page.click("#setup-hint")
-    page.wait_for_selector("#setup-hint-box table.hints-ranked tr[data-play]", timeout=60_000)
+    page.wait_for_selector("#setup-hint-box[data-ready]", timeout=90_000)
+    assert page.locator("#setup-hint-eval .hints-problem").count() == 0, page.inner_text(
+        "#setup-hint-eval")
     head = page.eval_on_selector_all("#setup-hint-box table.hints-ranked tr:first-child th",
                                      "cells => cells.map(c => c.textContent)")
     assert head[:5] == ["#", "Play", "Depth", "Equity", "Diff"]
     game.screenshot("trial-16-setup-hint")
+
+
+def test_16_the_setup_hint_asks_again_while_busy_and_says_when_no_table_can_be_had(
+        open_page: Any) -> None:
+    """A busy server (503 "busy") is asked again until it answers; any other refusal is
+    shown in the hint box, in words, in place of the table."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    game = _open_setup_at(open_page, xgid)
+    page = game.page
+    refused: list[int] = []
+
+    def busy_twice(route: Any) -> None:
+        if len(refused) < 2:
+            refused.append(1)
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(
+                {"error": {"code": "busy", "message": "the computer is busy"}}))
+        else:
+            route.continue_()
+
+    page.route("**/api/positions/evaluation", busy_twice)
+    page.click("#setup-hint")
+    page.wait_for_selector("#setup-hint-box[data-ready]", timeout=90_000)
+    assert len(refused) == 2
+    assert page.locator("#setup-hint-eval table.hints-ranked tr[data-play]").count() > 0
+    page.unroute("**/api/positions/evaluation")
+
+    def broken(route: Any) -> None:
+        route.fulfill(status=500, content_type="application/json", body=json.dumps(
+            {"error": {"code": "internal", "message": "the evaluation failed"}}))
+
+    page.route("**/api/positions/evaluation", broken)
+    page.click("#setup-hint")
+    page.wait_for_selector("#setup-hint-box[data-ready] .hints-problem", timeout=30_000)
+    words = page.inner_text("#setup-hint-eval")
+    assert words.startswith("No table of plays: "), words
+    assert "the evaluation failed" in words, words
+    assert page.locator("#setup-hint-eval table").count() == 0
+    assert page.inner_text("#setup-hint-text") not in ("", "Thinking…")
+    game.screenshot("trial-16-setup-hint-problem")
 
 
 def test_16_online_hints_and_analyze_are_off_in_play_and_the_invite_link_shows_whole(

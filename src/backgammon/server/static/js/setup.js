@@ -42,17 +42,21 @@ const SIGN = { white: 1, black: -1 };
 const BAR = { white: 25, black: 0 };
 
 /** The evaluation of `xgid`, asked again while the server's evaluation slots are taken (503
- * busy, a few times); null when it cannot be had. */
-async function evaluateWhenFree(xgid, gammons, tries = 10) {
-  for (let i = 0; i < tries; i++) {
+ * busy: each wait a little longer, for up to about `patience` milliseconds in all). Resolves to
+ * `{ evaluation }`, or to `{ problem }`, the words saying why it could not be had. */
+async function evaluateWhenFree(xgid, gammons, patience = 30_000) {
+  const start = Date.now();
+  let pause = 500;
+  for (;;) {
     try {
-      return await evaluatePosition(xgid, gammons);
+      return { evaluation: await evaluatePosition(xgid, gammons) };
     } catch (err) {
-      if (!(err instanceof ApiError) || err.code !== "busy") return null;
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      const busy = err instanceof ApiError && err.code === "busy";
+      if (!busy || Date.now() - start + pause > patience) return { problem: errorWords(err) };
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(2 * pause, 4000);
     }
   }
-  return null;
 }
 
 export class SetupEditor {
@@ -332,8 +336,15 @@ export class SetupEditor {
       $("setup-hint-text").textContent = answer.text;
       this.hooks.say(answer.text);
       // then its table (one evaluation at a time for a client: after the words, not beside)
-      const evaluation = xgid ? await evaluateWhenFree(xgid, $("setup-gammons-on").checked) : null;
-      if (evaluation) shown.replaceChildren(...evaluationNodes(evaluation, { ids: false }));
+      const found = xgid ? await evaluateWhenFree(xgid, $("setup-gammons-on").checked) : null;
+      if (found && found.evaluation) {
+        shown.replaceChildren(...evaluationNodes(found.evaluation, { ids: false }));
+      } else if (found) {
+        const line = document.createElement("p");
+        line.className = "hints-text hints-problem";
+        line.textContent = `No table of plays: ${found.problem}`;
+        shown.replaceChildren(line);
+      }
       box.dataset.ready = "true";
     } catch (err) {
       $("setup-hint-text").textContent = errorWords(err);
