@@ -42,6 +42,53 @@ def test_parameter_averaging() -> None:
     assert np.allclose(mean.race.b2, (a.race.b2 + b.race.b2) / 2)
 
 
+def test_joined_nets_score_as_the_mean_of_the_members_logits() -> None:
+    a = td.new_nets(td.Settings(contact_hidden=4, race_hidden=2))
+    b = td.new_nets(td.Settings(seed=2, contact_hidden=6, race_hidden=3))
+    joined = td.join([a, b])
+    assert joined.contact.w1.shape == (227, 10) and joined.race.w1.shape == (227, 5)
+    assert joined.meta["settings"]["contact_hidden"] == 10
+    assert joined.meta["settings"]["race_hidden"] == 5
+    x = np.random.default_rng(0).random((7, 227)).astype(np.float32)
+
+    def logit(p: np.ndarray) -> np.ndarray:
+        return np.asarray(np.log(p / (1.0 - p)))
+
+    for net, members in ((joined.contact, (a.contact, b.contact)),
+                         (joined.race, (a.race, b.race))):
+        expected = (logit(members[0](x)) + logit(members[1](x))) / 2
+        assert np.allclose(logit(net(x)), expected, atol=1e-4)
+    with pytest.raises(ValueError, match="at least one"):
+        td.join([])
+
+
+def test_join_writes_a_wider_net_that_training_carries_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--join writes the joined nets (refusing to overwrite); --resume trains them on."""
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    small = ["--quiet", "--eval-every", "1000", "--checkpoint-every", "2"]
+    for path, seed in ((a, "1"), (b, "2")):
+        assert td.main(["--out", str(path), "--games", "2", "--contact-hidden", "8",
+                        "--race-hidden", "4", "--seed", seed, *small]) == 0
+    wide = tmp_path / "wide.npz"
+    assert td.main(["--join", str(a), str(b), "--out", str(wide)]) == 0
+    assert "2 checkpoints joined, 16 contact and 8 race hidden units" in capsys.readouterr().out
+    joined = load_weights(wide)
+    assert joined.contact.w1.shape == (227, 16) and joined.meta["games"] == 2
+    assert joined.meta["joined"] == [str(a), str(b)]
+    assert td.main(["--resume", "--out", str(wide), "--games", "2", *small]) == 0
+    trained = load_weights(wide)
+    assert trained.meta["games"] == 4 and trained.contact.w1.shape == (227, 16)
+    assert not np.array_equal(trained.contact.w1, joined.contact.w1)
+    with pytest.raises(SystemExit):  # never over an existing file
+        td.main(["--join", str(a), str(b), "--out", str(wide)])
+    assert "exists: choose another --out" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        td.main(["--join", str(a), str(tmp_path / "nothing.npz"), "--out",
+                 str(tmp_path / "other.npz")])
+    assert not (tmp_path / "other.npz").exists()
+
+
 def test_the_opening_roll_is_never_a_double() -> None:
     import random
 

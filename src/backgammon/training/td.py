@@ -43,7 +43,9 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   played and the settings in the file's notes; ``--resume`` carries on from that file.
   ``--keep-every N`` also keeps a copy every N games (``OUT-<games>.npz``), and
   ``--average A B ... --out M`` trains nothing but writes the mean of those checkpoints'
-  weights (stochastic weight averaging), to measure.
+  weights (stochastic weight averaging), to measure. ``--join A B ... --out W`` trains nothing
+  but writes one wider net that scores as the mean of those checkpoints' output logits
+  (:func:`join`); ``--resume --out W`` then trains it on.
 * Every ``--eval-every`` games the nets (0-ply) play ``--eval-games`` cubeless money games
   against a fixed opponent, the hand-made evaluation with its 2-ply search (level
   ``classic``), sides and dice alternating; points per game go to ``--log`` (CSV).
@@ -250,6 +252,38 @@ def average(sets: Sequence[NetSet]) -> NetSet:
                   sets[0].meta)
 
 
+def join(sets: Sequence[NetSet]) -> NetSet:
+    """One net set whose outputs are those of ``sets`` averaged before the output sigmoid:
+    each net's hidden units side by side (hidden sizes added), its output weights and biases
+    divided by ``len(sets)``. So a joined net scores every board exactly as the mean of the
+    members' output logits (an ensemble in one wider net), and training can go on from it
+    with the wider nets' room. The notes are the first set's, with the hidden sizes set to
+    the joined ones.
+
+    Raises:
+        ValueError: no sets, or nets with different inputs."""
+    if not sets:
+        raise ValueError("join needs at least one net set")
+    k = len(sets)
+
+    def side_by_side(nets: Sequence[Net]) -> Net:
+        inputs = {n.w1.shape[0] for n in nets}
+        if len(inputs) > 1:
+            raise ValueError(f"the nets have different inputs: {sorted(inputs)}")
+        return Net(np.concatenate([n.w1 for n in nets], axis=1).astype(np.float32),
+                   np.concatenate([n.b1 for n in nets]).astype(np.float32),
+                   (np.concatenate([n.w2 for n in nets], axis=0) / k).astype(np.float32),
+                   (np.sum([n.b2 for n in nets], axis=0) / k).astype(np.float32))
+
+    contact = side_by_side([s.contact for s in sets])
+    race = side_by_side([s.race for s in sets])
+    meta = dict(sets[0].meta)
+    if "settings" in meta:
+        meta["settings"] = {**meta["settings"], "contact_hidden": int(contact.w1.shape[1]),
+                            "race_hidden": int(race.w1.shape[1])}
+    return NetSet(contact, race, meta)
+
+
 def _worker(args: tuple[NetSet, Settings, int, int]) -> tuple[NetSet, int]:
     nets, settings, first, count = args
     learnt = train_games(nets, settings, first, count)
@@ -409,6 +443,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--average", type=Path, nargs="+", default=None, metavar="CHECKPOINT",
                    help="train nothing: write the mean of these checkpoints' weights to --out "
                    "(stochastic weight averaging; for measuring, its notes are the first's)")
+    p.add_argument("--join", type=Path, nargs="+", default=None, metavar="CHECKPOINT",
+                   help="train nothing: write one wider net that scores as the mean of these "
+                   "checkpoints' output logits (their hidden units side by side) to --out; "
+                   "--resume trains it on")
     p.add_argument("--eval-every", type=positive, default=20_000)
     p.add_argument("--eval-games", type=positive, default=200)
     p.add_argument("--log", type=Path, default=None, help="CSV of the evaluations "
@@ -479,6 +517,26 @@ def _average_files(parser: argparse.ArgumentParser, paths: Sequence[Path], out: 
     return 0
 
 
+def _join_files(parser: argparse.ArgumentParser, paths: Sequence[Path], out: Path) -> int:
+    """``--join``: :func:`join` of the checkpoints at ``paths`` written to ``out`` (refused
+    when ``out`` exists, a file is not a checkpoint, or the nets' inputs differ)."""
+    if out.exists():
+        parser.error(f"{out} exists: choose another --out for the joined nets")
+    try:
+        sets = [load_weights(path) for path in paths]
+        joined = join(sets)
+    except (WeightsError, ValueError) as exc:
+        parser.error(str(exc))
+    joined.meta = {**joined.meta, "joined": [str(p) for p in paths],
+                   "games": max(int(s.meta.get("games", 0)) for s in sets)}
+    joined.meta.pop("averaged", None)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_weights(joined, out)
+    print(f"{out}: {len(sets)} checkpoints joined, {joined.contact.w1.shape[1]} contact and "
+          f"{joined.race.w1.shape[1]} race hidden units")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run training (see the module docstring); returns the exit status."""
     from rich.progress import (
@@ -496,6 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: Path = args.out
     if args.average is not None:
         return _average_files(parser, args.average, out)
+    if args.join is not None:
+        return _join_files(parser, args.join, out)
     log_path: Path = args.log or out.with_suffix(".csv")
     try:
         settings, nets = _settings(args)
