@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from backgammon.ai.nets import load_weights
+from backgammon.ai.nets import NetSet, load_weights, save_weights
 from backgammon.cli import main
 from backgammon.training import td
 
@@ -81,6 +81,20 @@ def test_join_writes_a_wider_net_that_training_carries_on(
     assert trained.meta["games"] == 4 and trained.contact.w1.shape == (227, 16)
     assert not np.array_equal(trained.contact.w1, joined.contact.w1)
     with pytest.raises(SystemExit):  # never over an existing file
+        td.main(["--join", str(a), str(b), "--out", str(wide)])
+    assert "exists: choose another --out" in capsys.readouterr().err
+    # weights with no training settings in their notes are refused in words, left as they are
+    bare = tmp_path / "bare.npz"
+    save_weights(NetSet(joined.contact, joined.race, {"games": 0}), bare)
+    before = bare.read_bytes()
+    with pytest.raises(SystemExit):
+        td.main(["--resume", "--out", str(bare), "--games", "2", *small])
+    assert "has no training settings in its notes" in capsys.readouterr().err
+    assert bare.read_bytes() == before
+    assert td.main(["--join", str(a), str(bare), "--out", str(tmp_path / "again.npz")]) == 0
+    assert td.main(["--resume", "--out", str(tmp_path / "again.npz"), "--games", "2",
+                    *small]) == 0
+    with pytest.raises(SystemExit):
         td.main(["--join", str(a), str(b), "--out", str(wide)])
     assert "exists: choose another --out" in capsys.readouterr().err
     with pytest.raises(SystemExit):

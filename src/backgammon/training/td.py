@@ -65,7 +65,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -478,7 +478,14 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
         nets = load_weights(out)
     except WeightsError as exc:
         raise TrainingError(str(exc)) from None
-    settings = Settings(**nets.meta["settings"])
+    kept: Any = nets.meta.get("settings")
+    try:
+        settings = Settings(**kept)
+    except TypeError:  # none in the notes, or not the settings of a run
+        raise TrainingError(f"{out} has no training settings in its notes (weights made "
+                            "outside `backgammon train`?): start a new run, or --join a "
+                            "training checkpoint with it (the first file given keeps its "
+                            "notes)") from None
     for key in ("contact_hidden", "race_hidden"):
         if key in given and given[key] != getattr(settings, key):
             raise TrainingError(f"{out} has {getattr(settings, key)} hidden units in its "
