@@ -377,8 +377,10 @@ def test_the_clock_stops_while_the_page_is_closed(
     wait_idle(page)
     view = api(server, table)
     left = view["clock"]["remaining"]["black"]
-    # Only the moment of leaving is charged, not the 4 s without a page (nor the grace).
-    assert left_at_close - 1.0 < left <= left_at_close
+    # Only the moments of leaving and of coming back (a whole page load, which can take about
+    # a second on a busy 2-core machine) are charged, not the 4 s without a page (nor the
+    # grace): a clock that ran on would have lost more than 4 s.
+    assert left_at_close - 2.0 < left <= left_at_close
     assert view["clock"]["running"] == "black" and view["clock"]["paused"] is None
     assert abs(clock_seconds(page, "black") - left) < 1.0
     assert page.get_attribute('#clocks .clock[data-color="black"]', "class") == "clock running"
