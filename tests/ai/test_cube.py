@@ -127,6 +127,23 @@ def test_post_crawford_trailer_doubles_at_once() -> None:
     assert decision.response is CubeAction.TAKE
 
 
+
+def test_the_taker_of_a_dead_cube_redoubles_at_once() -> None:
+    # White leads 5-0 in a 7-point match (2-away against 7-away) and doubles with 75 %: any
+    # win on 2 already wins White the match, so Black loses nothing by redoubling to 4 at
+    # once, and does. Taken, the game is then worth White's win against Black's 4 points:
+    # p + (1 - p) x MWC(2-away, 3-away), below the 2 points of a drop, so Black takes (gnubg
+    # takes such doubles too).
+    from backgammon.ai.met import match_equity_table
+
+    lead = CubeState(match_length=7, score=(5, 0))
+    eq = cube_equities(chances(0.75), lead, WHITE)
+    table = match_equity_table()
+    assert eq.double_take == pytest.approx(0.75 + 0.25 * table.after(2, 3, "normal"))
+    assert eq.double_drop == pytest.approx(table.after(1, 7, "normal"))
+    assert eq.double_take < eq.double_drop
+    assert double_decision(chances(0.75), lead, WHITE).response is CubeAction.TAKE
+
 def test_match_double_take_and_drop() -> None:
     match = CubeState(match_length=7, score=(0, 0))
     assert double_decision(chances(0.55, 0.2, 0.2), match, WHITE).action is CubeAction.NO_DOUBLE

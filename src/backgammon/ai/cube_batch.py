@@ -92,6 +92,32 @@ class _Curve(NamedTuple):
 Values = Callable[[int], Floats]
 
 
+def _free_redouble(curve: _Curve, up: _Curve, refused: Floats, take_point: Floats,
+                   mine: bool) -> _Curve:
+    """:func:`backgammon.ai.met._free_redouble` on a batch: the owner's curve against
+    redoubling at once (the other side taking, ``up``, or refusing, ``refused``), whichever is
+    better for the owner. Both are linear between 0, ``take_point`` and 1 (``up`` reaches
+    ``refused`` at the take point), so the result is too, with at most one crossing in each of
+    the two pieces: a curve of five break points, the efficiency already in its values."""
+    pick = np.maximum if mine else np.minimum
+    answer = np.minimum if mine else np.maximum
+    n = len(refused)
+    xs = [np.zeros(n), take_point, np.ones(n)]
+    f = [curve.at(x) for x in xs]
+    g = [answer(up.at(x), refused) for x in xs]
+    out_x, out_y = [xs[0]], [pick(f[0], g[0])]
+    for i in (1, 2):
+        d0, d1 = f[i - 1] - g[i - 1], f[i] - g[i]
+        cross = d0 * d1 < 0
+        share = np.where(cross, d0 / np.where(cross, d0 - d1, 1.0), 0.0)
+        out_x.append(xs[i - 1] + share * (xs[i] - xs[i - 1]))
+        out_y.append(np.where(cross, f[i - 1] + share * (f[i] - f[i - 1]), out_y[-1]))
+        out_x.append(xs[i])
+        out_y.append(pick(f[i], g[i]))
+    ys = np.stack(out_y, axis=1)
+    return _Curve(np.stack(out_x, axis=1), ys, ys[:, 0], ys[:, -1], 1.0)
+
+
 class _BatchLife:
     """:class:`backgammon.ai.met.CubeLife` for N positions: the values are ``(N,)`` arrays
     of the cube's value; whether a side may double depends on the cube state alone."""
@@ -130,12 +156,18 @@ class _BatchLife:
             curve = self.dead(value)
         elif mine:
             cash = self.cash(value)
-            take_point = self.owned(2 * value, False).solve(cash)
+            up = self.owned(2 * value, False)
+            take_point = up.solve(cash)
             curve = self._points(value, [(take_point, cash)])
+            if np.all(self.lose(2 * value) >= self.lose(value) - 1e-12):
+                curve = _free_redouble(curve, up, cash, take_point, mine)
         else:
             drop = self.drop(value)
-            take_point = self.owned(2 * value, True).solve(drop)
+            up = self.owned(2 * value, True)
+            take_point = up.solve(drop)
             curve = self._points(value, [(take_point, drop)])
+            if np.all(self.win(2 * value) <= self.win(value) + 1e-12):
+                curve = _free_redouble(curve, up, drop, take_point, mine)
         self._owned[key] = curve
         return curve
 

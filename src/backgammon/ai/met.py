@@ -77,6 +77,19 @@ def solve(curve: Curve, target: float) -> float:
     return (lo + hi) / 2
 
 
+def _free_redouble(live: Curve, up: Curve, refused: float, mine: bool) -> Curve:
+    """The owner's cube when the other side's wins are worth no more on 2v than on v (they
+    already win the match): the owner loses nothing by redoubling at once, and does whenever
+    that is better for it than keeping the cube (the other side then takes, the equity ``up``,
+    or drops, ``refused``, whichever is better for it). ``mine``: the first player owns the
+    cube. Match play's automatic redouble: it follows from the cube's possible results as the
+    post-Crawford trailer's double at once does (the module's docstring), where the model of a
+    continuous game would otherwise wait for the take point."""
+    if mine:
+        return lambda p: max(live(p), min(up(p), refused))
+    return lambda p: min(live(p), max(up(p), refused))
+
+
 class CubeLife:
     """Cubeful equity curves for one game at one score, from the cube's possible outcomes.
 
@@ -133,12 +146,18 @@ class CubeLife:
         elif mine:
             cash = self.cash_value(value)
             # the opponent takes while its equity owning 2v beats dropping
-            take_point = solve(self.owned(2 * value, False), cash)
+            up = self.owned(2 * value, False)
+            take_point = solve(up, cash)
             curve = self._mix([(0.0, lose), (take_point, cash), (1.0, win)], value)
+            if self.lose_value(2 * value) >= lose - 1e-12:
+                curve = _free_redouble(curve, up, cash, mine)
         else:
             drop = self.drop_value(value)
-            take_point = solve(self.owned(2 * value, True), drop)
+            up = self.owned(2 * value, True)
+            take_point = solve(up, drop)
             curve = self._mix([(0.0, lose), (take_point, drop), (1.0, win)], value)
+            if self.win_value(2 * value) <= win + 1e-12:
+                curve = _free_redouble(curve, up, drop, mine)
         self._owned[key] = curve
         return curve
 
