@@ -70,6 +70,8 @@ class GnubgCube:
         acted: what the player did: ``"double"``, ``"no double"``, ``"take"`` or ``"drop"``.
         no_double, double_take: gnubg's cubeful match winning chances of the side that may
             double (0..1), the cube as it is and doubled and taken.
+        chances: gnubg's cubeless chances of that side before the roll: win, win a gammon,
+            win a backgammon, lose a gammon, lose a backgammon (0..1).
         cube, owner: the cube's value and who holds it (-1: centred, else 0 or 1).
         length, score: the match length and the score (player 0's, player 1's) before the game.
     """
@@ -79,6 +81,7 @@ class GnubgCube:
     acted: str
     no_double: float
     double_take: float
+    chances: tuple[float, float, float, float, float]
     cube: int
     owner: int
     length: int
@@ -111,13 +114,15 @@ def parse_cube_decisions(text: str) -> list[list[GnubgCube]]:
                     raise ValueError(f"game {number + 1}: a DA[...] with {len(figures)} "
                                      "figures after its settings, not 14")
                 nd, dt = float(figures[6]), float(figures[13])
+                w, wg, wb, lg, lb = (float(f) for f in figures[:5])
                 if move in ("take", "drop"):
-                    found.append(GnubgCube("take", player, move, nd, dt, cube, owner, length,
-                                           score))
+                    found.append(GnubgCube("take", player, move, nd, dt, (w, wg, wb, lg, lb),
+                                           cube, owner, length, score))
                 else:
                     found.append(GnubgCube("double", player,
                                            "double" if move == "double" else "no double",
-                                           nd, dt, cube, owner, length, score))
+                                           nd, dt, (w, wg, wb, lg, lb), cube, owner, length,
+                                           score))
             if move == "take":
                 cube, owner = cube * 2, player
         games.append(found)
@@ -218,7 +223,9 @@ def own_losses(games: Sequence[Sequence[GnubgCube]]) -> tuple[tuple[int, int],
 
 @dataclass(frozen=True)
 class Judged:
-    """One of our cube decisions and gnubg's verdict on it."""
+    """One of our cube decisions and gnubg's verdict on it: the action each finds best, the
+    loss (equity normalised to the cube) of ours by gnubg's figures, and the chance that the
+    side that may double wins the game, by our analysis and by gnubg (cubeless, 0..1)."""
 
     file: str
     game: int
@@ -228,6 +235,8 @@ class Judged:
     gnubg: str
     loss: float
     close: bool
+    win: float
+    gnubg_win: float
 
 
 def judge_file(path: Path, level: str = "expert",
@@ -259,9 +268,11 @@ def judge_file(path: Path, level: str = "expert",
             skipped += 1
             continue
         for o, g in zip(ours, gnubg_game, strict=True):
+            doubler = o.player if o.kind == "double" else 1 - o.player
+            win = o.win if doubler == 0 else 1.0 - o.win  # o.win: the first player's
             judged.append(Judged(path.name, game.index, o.position_id, o.kind, o.best,
                                  gnubg_best(g), gnubg_loss(g, o.best),
-                                 close(g) or o.best == "double"))
+                                 close(g) or o.best == "double", win, g.chances[0]))
     return judged, skipped
 
 
@@ -342,7 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for j in sorted(judged, key=lambda j: -j.loss)[:args.worst]:
         if j.loss > 0:
             print(f"  {j.file} game {j.game + 1} {j.position_id} {j.kind}: ours {j.ours}, "
-                  f"gnubg {j.gnubg}, {1000 * j.loss:.0f} mEMG")
+                  f"gnubg {j.gnubg}, {1000 * j.loss:.0f} mEMG; the doubler wins "
+                  f"{100 * j.win:.0f} % by us, {100 * j.gnubg_win:.0f} % by gnubg")
     return 0
 
 

@@ -49,6 +49,7 @@ def test_the_cube_decisions_are_read_in_order_with_the_cube_and_score() -> None:
     assert [(d.cube, d.owner) for d in first] == [(1, -1), (1, -1), (1, -1), (2, 1), (2, 1)]
     assert first[1].no_double == pytest.approx(0.62) and first[1].double_take == pytest.approx(
         0.66)
+    assert first[1].chances == pytest.approx((0.6, 0.1, 0.0, 0.05, 0.0))
     assert all(d.length == 5 and d.score == (0, 0) for d in first)
     assert games[1][0].score == (2, 0) and games[1][0].player == 1
 
@@ -70,7 +71,8 @@ def decision(kind: str, no_double: float, double_take: float) -> Any:
                                 "installed")
     info = gnubg.cubeinfo(1, -1, 0, 5, (0, 0), 0, 1)
     return cube.GnubgCube(kind, 0 if kind == "double" else 1, "", gnubg.eq2mwc(no_double, info),
-                          gnubg.eq2mwc(double_take, info), 1, -1, 5, (0, 0))
+                          gnubg.eq2mwc(double_take, info), (0.5, 0.1, 0.0, 0.1, 0.0), 1, -1,
+                          5, (0, 0))
 
 
 def test_losses_of_double_decisions() -> None:
