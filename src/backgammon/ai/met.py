@@ -13,7 +13,9 @@ Nothing here is copied from a published table. The table follows from a model:
   cube efficiency for the share of it that works): with the cube on value v the player on roll
   doubles exactly at the opponent's take point, where taking and dropping are worth the same,
   and redoubles likewise, each take point solved from the match equities the cube's possible
-  results lead to; the equity of the game is then read at P(win) = 1/2.
+  results lead to, except that a side whose cube the other's wins make dead (they already win
+  the match on it) redoubles at once, having nothing to lose (the automatic redouble); the
+  equity of the game is then read at P(win) = 1/2.
 
 :class:`CubeLife` builds these piecewise-linear equity curves from any win and loss values;
 :mod:`backgammon.ai.cube` uses the same class with a real position's chances.
