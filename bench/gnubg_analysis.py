@@ -34,9 +34,9 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 #: GNU Backgammon's command line.
 GNUBG: Final = "/usr/games/gnubg"
@@ -305,6 +305,25 @@ def _setup_worker(weights: Path | None) -> None:
         use_weights(weights)
 
 
+#: A job and its result, for :func:`map_files`.
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def map_files(job: Callable[[J], R], jobs: Sequence[J], workers: int,
+              weights: Path | None) -> Iterator[R]:
+    """``job`` over ``jobs`` in order, on ``workers`` processes (forked, each with ``weights``
+    in place of the shipped nets) when more than one, else here. Ask gnubg for every file's
+    answers first, one run at a time, so that no answer is made twice."""
+    if workers <= 1:
+        yield from map(job, jobs)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers, _setup_worker, (weights,)) as pool:
+        yield from pool.imap(job, jobs)
+
+
 def _compare_job(job: tuple[Path, str, int | None, bool]
                  ) -> tuple[list[Row], float, float, list[Pair] | None]:
     path, level, plies, breakdown = job
@@ -344,17 +363,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'wall s':>7} {'cpu s':>7}")
     jobs = [(path, args.level, args.plies, pairs is not None) for path in files]
     if args.jobs > 1:
-        import multiprocessing
-
         for path in files:  # gnubg's answers first, one run at a time, so none is made twice
             gnubg_output(path)
-        pool = multiprocessing.get_context("fork").Pool(args.jobs, _setup_worker,
-                                                        (args.weights,))
-        results = pool.imap(_compare_job, jobs)
-    else:
-        pool = None
-        results = map(_compare_job, jobs)
-    for found, wall, cpu, found_pairs in results:
+            if pairs is not None:
+                gnubg_sgf(path)
+    for found, wall, cpu, found_pairs in map_files(_compare_job, jobs, args.jobs,
+                                                   args.weights):
         if pairs is not None and found_pairs is not None:
             pairs.extend(found_pairs)
         for row in found:
@@ -363,8 +377,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{'yes' if agrees(row.rate, row.gnubg_rate) else 'NO ':5}  "
                   f"{wall:7.1f} {cpu:7.1f}", flush=True)
         rows.extend(found)
-    if pool is not None:
-        pool.close()
     share = sum(agrees(r.rate, r.gnubg_rate) for r in rows) / len(rows)
     rho = spearman([r.gnubg_rate for r in rows], [r.rate for r in rows])
     print(f"\nplayer-files: {len(rows)}; within max(3 mEMG, 25 %): {share:.0%}; "

@@ -35,7 +35,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -48,6 +48,7 @@ from gnubg_analysis import (
     gnubg_available,
     gnubg_output,
     gnubg_sgf,
+    map_files,
 )
 
 #: A node of gnubg's SGF: the side (W, player 0; B, player 1), the move and the properties.
@@ -178,7 +179,7 @@ def close(decision: GnubgCube) -> bool:
     if decision.kind == "take" or decision.acted == "double":
         return True
     nd, dt, dp = normalised(decision)
-    return min(dt, dp) > nd or abs(min(dt, dp) - nd) < CLOSE
+    return min(dt, dp) > nd - CLOSE
 
 
 _TOTAL: Final = re.compile(r"^Total cube decisions\s+(\d+)\s+(\d+)\s*$")
@@ -318,18 +319,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     files = args.files or sorted(SHARED_MAT.glob("gnubg_selfplay_*.mat"))
     jobs = [(path, args.level) for path in files]
-    results: Iterator[tuple[list[Judged], int]]
     if args.jobs > 1:
-        import multiprocessing
-
-        for path in files:  # gnubg's analyses first, one run at a time
+        for path in files:  # gnubg's analyses first, one run at a time, so none is made twice
+            gnubg_output(path)
             gnubg_sgf(path)
-        pool = multiprocessing.get_context("fork").Pool(args.jobs, _setup_worker,
-                                                        (args.weights,))
-        results = pool.imap(_judge_job, jobs)
-    else:
-        pool = None
-        results = map(_judge_job, jobs)
+    results = map_files(_judge_job, jobs, args.jobs, args.weights)
     judged: list[Judged] = []
     skipped = 0
     print(f"{'file':34} {'decisions':>9} {'close':>6} {'differ':>6} {'mEMG':>7}")
@@ -341,8 +335,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{path.name:34} {s['decisions']:9d} {s['close']:6d} {differ:6d} "
               f"{s['memg']:7.2f}" + (f"  ({left_out} games left out)" if left_out else ""),
               flush=True)
-    if pool is not None:
-        pool.close()
     s = summary(judged)
     print(f"\n{args.level} cube decisions judged by gnubg 2-ply: {s['decisions']} "
           f"({s['close']} close) in {len(files)} files, {skipped} games left out; "
