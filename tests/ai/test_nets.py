@@ -252,6 +252,30 @@ def test_use_weights_replaces_the_default_nets(tmp_path: Path,
         use_weights(tmp_path / "absent.npz")
 
 
+def test_the_shared_evaluator_follows_use_weights(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Weights made the default after the first evaluation are the ones the levels use: the
+    shared evaluator's cached answers of the nets before are not served."""
+    from backgammon.ai import nets as nets_module
+    from backgammon.ai import netsearch
+
+    monkeypatch.setattr(nets_module, "_DEFAULT", None)
+    monkeypatch.setattr(netsearch, "_SHARED", None)
+    board = legal_plays(Position.start(), (3, 1)).own_boards()[0]
+    shipped = netsearch.shared_net_evaluator()
+    before = shipped.probs0([board])[0].copy()
+    assert shipped.nets is default_nets()
+    path = tmp_path / "checkpoint.npz"
+    save_weights(_small_nets(), path)
+    used = use_weights(path)
+    now = netsearch.shared_net_evaluator()
+    assert now is not shipped and now.nets is used
+    after = now.probs0([board])[0]
+    assert np.array_equal(after, after_play_probabilities([board], used)[0])
+    assert not np.allclose(after, before)
+    assert netsearch.shared_net_evaluator() is now  # kept while the default stays
+
+
 def test_a_corrupt_weights_file_is_refused(tmp_path: Path) -> None:
     nets = _small_nets()
     path = tmp_path / "nets.npz"

@@ -239,7 +239,9 @@ def use_weights(path: str | Path) -> NetSet:
     """Make the weights file at ``path`` this process's default nets (in place of the shipped
     ones) and return them: for the benches and ``backgammon train`` checkpoints.
 
-    Call it before the first evaluation; evaluators made earlier keep the nets they hold.
+    The process-wide evaluator (:func:`backgammon.ai.netsearch.shared_net_evaluator`, which
+    the levels, hints and analysis use) follows at its next call, with empty caches; an
+    evaluator made earlier with its own nets keeps them.
 
     Raises:
         WeightsError: as :func:`load_weights`.

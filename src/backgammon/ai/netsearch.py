@@ -394,10 +394,13 @@ _SHARED: NetEvaluator | None = None
 
 
 def shared_net_evaluator() -> NetEvaluator:
-    """The process-wide :class:`NetEvaluator` on the shipped nets."""
+    """The process-wide :class:`NetEvaluator` on the default nets: the shipped ones, or those
+    :func:`backgammon.ai.nets.use_weights` made the default (a new evaluator, with empty
+    caches, from the first call after it)."""
     global _SHARED
-    if _SHARED is None:
-        _SHARED = NetEvaluator()
+    nets = default_nets()
+    if _SHARED is None or _SHARED.nets is not nets:
+        _SHARED = NetEvaluator(nets)
     return _SHARED
 
 
