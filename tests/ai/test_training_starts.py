@@ -1,5 +1,6 @@
-"""Back-game and blitz starts for training (``backgammon train --back-games``, ``--blitz``):
-what is drawn, and that a game played from one learns from that position."""
+"""Back-game, blitz and prime-versus-prime starts for training (``backgammon train
+--back-games``, ``--blitz``, ``--primes``): what is drawn, and that a game played from one
+learns from that position."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from backgammon.ai.encoding import encode
 from backgammon.ai.neural import CONTACT, classify
 from backgammon.core.position import Position
 from backgammon.training import td
-from backgammon.training.starts import back_game_start, blitz_start
+from backgammon.training.starts import back_game_start, blitz_start, prime_start
 
 
 def _anchors(board: tuple[int, ...], sign: int) -> list[int]:
@@ -96,8 +97,47 @@ def test_drawn_blitzes_have_a_strong_board_and_checkers_on_the_bar() -> None:
         blitz_start(random.Random(n)) for n in range(10)]
 
 
+def _prime_behind(board: tuple[int, ...], sign: int) -> tuple[int, int]:
+    """The longest run of made points (two or more checkers) of the side of ``sign`` on its
+    own points 1..12, as (length, back point in its own numbering), and how many of the
+    other side's checkers stand on that side's points below it."""
+    own = [board[i] * sign if sign > 0 else -board[25 - i] for i in range(26)]
+    best = (0, 0)
+    run = 0
+    for point in range(1, 13):
+        run = run + 1 if own[point] >= 2 else 0
+        if run > best[0]:
+            best = (run, point - run + 1)
+    length, back = best
+    trapped = sum(-c for c in own[1:back] if c < 0)
+    return length, trapped
+
+
+def test_drawn_primes_face_each_other_with_checkers_trapped_behind() -> None:
+    """Each side has a prime of four to six points (a spare point beside it can make it
+    longer), with one to three of the other side's checkers behind it; fifteen checkers a
+    side, none on the bar or off; always in contact; the draw reproducible."""
+    rng = random.Random(7)
+    boards = [prime_start(rng) for _ in range(500)]
+    lengths = []
+    for board in boards:
+        Position.from_points(board, "white")
+        assert sum(c for c in board if c > 0) == 15 and sum(c for c in board if c < 0) == -15
+        assert board[0] == 0 and board[25] == 0
+        for sign in (+1, -1):
+            length, trapped = _prime_behind(board, sign)
+            assert length >= 4 and 1 <= trapped <= 3, (board, sign)
+            lengths.append(length)
+    assert np.all(classify(np.asarray(boards, dtype=np.int8)) == CONTACT)
+    assert {4, 5, 6} <= set(lengths) and sum(n <= 6 for n in lengths) > 0.8 * len(lengths)
+    assert len({tuple(b) for b in boards}) == len(boards)
+    assert [prime_start(random.Random(n)) for n in range(10)] == [
+        prime_start(random.Random(n)) for n in range(10)]
+
+
 @pytest.mark.parametrize(("drawer", "setting"), [("back_game_start", "back_games"),
-                                               ("blitz_start", "blitz")])
+                                               ("blitz_start", "blitz"),
+                                               ("prime_start", "primes")])
 def test_a_share_of_training_games_start_from_a_drawn_position(
         drawer: str, setting: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``Settings.back_games`` and ``Settings.blitz``: that share of the games (for the blitz,
@@ -131,6 +171,15 @@ def test_a_share_of_training_games_start_from_a_drawn_position(
     old = td.Settings(**{"seed": 1, "lam": 0.7, "rate": 0.1, "contact_hidden": 8,
                          "race_hidden": 4})
     assert getattr(old, setting) == 0.0
+
+
+def test_primes_are_drawn_only_for_games_drawn_as_neither_back_game_nor_blitz(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the blitz share at 1 no game is a prime-versus-prime start."""
+    from backgammon.ai.nets import default_nets
+
+    monkeypatch.setattr(td, "prime_start", lambda rng: pytest.fail("a prime was drawn"))
+    td.train_games(default_nets(), td.Settings(rate=0.0, blitz=1.0, primes=1.0), 0, 3)
 
 
 def test_blitzes_are_drawn_only_for_games_not_drawn_as_back_games(

@@ -34,6 +34,22 @@ each side's own numbering:
   made home points;
 * either side is on roll, half the draws each.
 
+``backgammon train --primes S`` starts a share S of the games (of those drawn as neither a back
+game nor a blitz) from a prime-versus-prime position drawn by :func:`prime_start`: both sides
+have built a prime and have checkers trapped behind the other's. Greedy self-play seldom
+reaches one, and the nets' worst misjudgements beside GNU Backgammon's analysis of new matches
+(2026-12-07) were such positions, where each side must decide whether to hold its prime or its
+anchor a turn longer. The draw, in each side's own numbering:
+
+* each side's prime is four, five or six points in a row (two checkers each, the odd point
+  three), its front point between its 6- and 11-point and its back point no lower than the
+  2-point;
+* each side has one to three checkers behind the other's prime: on the other's points below
+  its prime (two of them mostly on one point, an anchor);
+* each side's other checkers are spread over its own points 1..13 not held by the other (as
+  the back-game draw spreads them, a few of them stacked on the prime's points);
+* either side is on roll, half the draws each.
+
 No other program's positions or data are used: the draws are ours, from the usual definition
 of a back game (two or more anchors deep in the opponent's home board, well behind in the
 race), of a holding game (one anchor there) and of a blitz (an attack on checkers sent back,
@@ -147,4 +163,54 @@ def blitz_start(rng: random.Random) -> tuple[int, ...]:
     return _board(attacker, defender)
 
 
-__all__ = ["back_game_start", "blitz_start"]
+#: A prime's length (points in a row) and its weight in the draw.
+_PRIME_LENGTHS: Final = {4: 3.0, 5: 4.0, 6: 2.0}
+#: Spare checkers of a prime-versus-prime draw: own points 1..13, home and outer boards alike.
+_PRIME_SPREAD: Final = {p: (0.6 if p == 1 else 1.0 if p <= 11 else 0.5) for p in range(1, 14)}
+
+
+def _prime(rng: random.Random) -> dict[int, int]:
+    """One side's prime (own numbering -> checkers): 4-6 points in a row, front point 6..11,
+    back point 2 or higher; two checkers a point, one point now and then three."""
+    length = rng.choices(list(_PRIME_LENGTHS), weights=list(_PRIME_LENGTHS.values()))[0]
+    front = rng.randint(max(6, length + 1), 11)
+    points = {p: 2 for p in range(front - length + 1, front + 1)}
+    if length < 6 and rng.random() < 0.3:
+        points[rng.choice(list(points))] = 3
+    return points
+
+
+def _trapped(rng: random.Random, behind: int) -> dict[int, int]:
+    """One to three checkers on the other side's points 1..``behind`` - 1 (the other's
+    numbering; the result in the trapped side's own numbering, 25 - p): two of them on one
+    point (an anchor) seven times in ten."""
+    count = rng.choices((1, 2, 3), weights=(3, 5, 2))[0]
+    room = list(range(1, behind))
+    points: dict[int, int] = {}
+    if count >= 2 and rng.random() < 0.7:
+        points[25 - rng.choice(room)] = 2
+        count -= 2
+    for _ in range(count):
+        point = 25 - rng.choice(room)
+        points[point] = points.get(point, 0) + 1
+    return points
+
+
+def prime_start(rng: random.Random) -> tuple[int, ...]:
+    """A prime-versus-prime position drawn from ``rng`` (see the module docstring): the same
+    shape of result as :func:`back_game_start` (26 signed ints in the numbering of the side on
+    roll, fifteen checkers a side, none borne off or on the bar, always in contact: each side
+    has checkers behind the other's prime)."""
+    first, second = _prime(rng), _prime(rng)
+    first |= _trapped(rng, min(second))  # behind the second side's prime
+    second |= _trapped(rng, min(first))
+    for side, other in ((first, second), (second, first)):
+        held = {25 - p for p in other}  # the other side's points, in this side's numbering
+        _spread(rng, 15 - sum(side.values()),
+                {p: w for p, w in _PRIME_SPREAD.items() if p not in held}, side)
+    if rng.random() < 0.5:
+        return _board(first, second)
+    return _board(second, first)
+
+
+__all__ = ["back_game_start", "blitz_start", "prime_start"]

@@ -33,7 +33,10 @@ Barto, "Reinforcement Learning", 2nd ed., 12.1 "the λ-return"):
   holding the anchors. ``--blitz`` does the same with a drawn blitz
   (:func:`backgammon.training.starts.blitz_start`) for a share of the games not drawn as back
   games, because greedy self-play drifts towards quiet games and learns too little of the
-  attacks that win gammons.
+  attacks that win gammons. ``--primes`` starts a share of the games drawn as neither from a
+  prime-versus-prime position (:func:`backgammon.training.starts.prime_start`): both sides
+  primed, each with checkers trapped behind the other's prime, where the nets misjudged most
+  beside GNU Backgammon's analysis.
 * One gradient step per game on the squared error of the five outputs, for the contact net on
   the contact states and the race net on the race states (offline λ-return: the targets use
   the weights the game was played with).
@@ -94,7 +97,7 @@ from backgammon.ai.neural import (
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
-from backgammon.training.starts import back_game_start, blitz_start
+from backgammon.training.starts import back_game_start, blitz_start, prime_start
 
 START = Position.start().own_points(WHITE)
 
@@ -113,6 +116,7 @@ class Settings:
     contact_expect: float = 0.0
     back_games: float = 0.0
     blitz: float = 0.0
+    primes: float = 0.0
 
 
 #: Exploration plays another play within this much cubeless money equity of the best.
@@ -209,6 +213,8 @@ def train_games(nets: NetSet, settings: Settings, first_game: int, count: int) -
             start = _contact_start(rng)
         elif settings.blitz > 0 and rng.random() < settings.blitz:
             start = blitz_start(rng)
+        elif settings.primes > 0 and rng.random() < settings.primes:
+            start = prime_start(rng)
         states, kinds, returns = play_training_game(nets, rng, settings.lam,
                                                     settings.race_expect, settings.explore,
                                                     settings.contact_expect, start)
@@ -434,6 +440,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--blitz", type=share, default=None,
                    help="share of games that start from a drawn blitz (the other games: "
                    f"those not drawn as back games) (new run: {NEW_RUN['blitz']})")
+    p.add_argument("--primes", type=share, default=None,
+                   help="share of games that start from a drawn prime-versus-prime position "
+                   "(the other games: those drawn as neither a back game nor a blitz) (new run: "
+                   f"{NEW_RUN['primes']})")
     p.add_argument("--workers", type=positive, default=1, help="processes (one per core)")
     p.add_argument("--sync", type=positive, default=200, help="games between weight averaging")
     p.add_argument("--checkpoint-every", type=positive, default=5000)
@@ -492,7 +502,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, NetSet]:
                                 f"{key.split('_')[0]} net, not {given[key]}: a run keeps its "
                                 "nets' shape")
     for key in ("lam", "rate", "race_expect", "contact_expect", "explore", "back_games",
-                "blitz"):
+                "blitz", "primes"):
         if key in given:
             setattr(settings, key, given[key])
     nets.meta["settings"] = asdict(settings)
