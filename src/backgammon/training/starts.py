@@ -41,8 +41,8 @@ reaches one, and the nets' worst misjudgements beside GNU Backgammon's analysis 
 (2026-12-07) were such positions, where each side must decide whether to hold its prime or its
 anchor a turn longer. The draw, in each side's own numbering:
 
-* each side's prime is four, five or six points in a row (two checkers each, the odd point
-  three), its front point between its 6- and 11-point and its back point no lower than the
+* each side's prime is four, five or six points in a row (two checkers each, now and then one
+  of them three), its front point between its 6- and 11-point and its back point no lower than the
   2-point;
 * each side has one to three checkers behind the other's prime: on the other's points below
   its prime (two of them mostly on one point, an anchor);
