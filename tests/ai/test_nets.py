@@ -362,22 +362,25 @@ def test_a_move_filter_keeps_its_accepted_plays_whatever_their_score() -> None:
 
 
 def test_expert_searches_2_ply_a_play_its_margins_would_cut() -> None:
-    """Black to play 5-3 (``gnubg_selfplay_7p_s1023.mat`` in ``../shared/mat``): the nets at
-    0-ply put 8/3 6/3 0.164 below 19/11* (the margin is 0.16) and every other play further, so
-    without ``accept`` only 19/11* goes on to 1-ply and no play reaches 2-ply. Expert's
-    filters accept the best 5 at 0-ply and the best 2 at 1-ply; searched 2-ply, 8/3 6/3 is
-    best (as gnubg's 2-ply finds it: 19/11* loses 0.159 there)."""
+    """Black to play 4-3 from the bar (``gnubg_selfplay_7p_s1005.mat`` in ``../shared/mat``,
+    game 4), White bearing off: the nets at 0-ply put bar/18 0.191 below bar/22 19/15 (the
+    margin is 0.16) and every other play further, so without ``accept`` only bar/22 19/15 goes
+    on to 1-ply and no play reaches 2-ply. Expert's filters accept the best 5 at 0-ply and the
+    best 2 at 1-ply; searched 2-ply, bar/18 is best (as gnubg's 2-ply finds it: bar/22 19/15
+    loses 0.079 there)."""
     from backgammon.ai.levels import EXPERT
     from backgammon.ai.netsearch import MoveFilter, NetEvaluator, rank
 
-    position = Position.from_xgid("XGID=-BBcCAb--B----A--abcb--bD-:0:0:-1:00:0:0:0:0:10")
-    legal = legal_plays(position, (5, 3))
+    position = Position.from_xgid("XGID=aGAe--a------------b-b-bb-:0:0:-1:00:0:0:0:0:10")
+    legal = legal_plays(position, (4, 3))
     plays, boards = list(legal), legal.own_boards()
     evaluator = NetEvaluator()
     unaccepted = rank(boards, evaluator, 2, (MoveFilter(8, 0.16), MoveFilter(5, 0.08)))
-    assert [(str(plays[r.index]), r.ply) for r in unaccepted if r.ply > 0] == [("19/11*", 1)]
+    assert [(str(plays[r.index]), r.ply) for r in unaccepted if r.ply > 0] == [
+        ("bar/22 19/15", 1)]
     ranked = rank(boards, evaluator, 2, EXPERT.filters)
-    assert [(str(plays[r.index]), r.ply) for r in ranked[:2]] == [("8/3 6/3", 2), ("19/11*", 2)]
+    assert [(str(plays[r.index]), r.ply) for r in ranked[:2]] == [("bar/18", 2),
+                                                                  ("bar/22 19/15", 2)]
     assert sum(1 for r in ranked if r.ply == 1) == 3  # the other three accepted at 0-ply
 
 
