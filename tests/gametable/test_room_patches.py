@@ -80,6 +80,8 @@ def _messages(svc: RoomService, code: str, rng: random.Random) -> list[tuple[Sid
                               "secret": secrets[_other(roller)].hex()}),
             (roller, {"type": "reveal", "round": number, "secret": secrets[roller].hex()}),
         ]  # fmt: skip
+    if not table.game.to_act():  # between two games of a match: either player starts the next
+        return [("white", {"type": "action", "action": {"type": "next_game"}})]
     mover: Side = "white" if sorted(table.game.to_act())[0] == "white" else "black"
     action = table.rules.computer_action(table.game, mover, "easy", rng)
     return [(mover, {"type": "action", "action": action})]
