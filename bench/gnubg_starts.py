@@ -42,9 +42,6 @@ from backgammon.training.starts import back_game_start, blitz_start, prime_start
 DRAWS: dict[str, Callable[[random.Random], tuple[int, ...]]] = {
     "back-games": back_game_start, "blitz": blitz_start, "primes": prime_start}
 
-CACHE_DIR = Path(__file__).resolve().parent / ".cache"
-
-
 def drawn(draw: str, count: int, seed: int) -> list[tuple[int, ...]]:
     """``count`` positions of the kind ``draw`` (a key of :data:`DRAWS`), drawn in turn from
     one generator seeded with ``seed``: 26 ints each, the side on roll's numbering."""
@@ -77,14 +74,14 @@ def main() -> None:
     except ImportError:
         raise SystemExit("GNU Backgammon's Python package (gnubg) is not installed: "
                          "pip install -e '.[bench]'") from None
-    from gnubg_judge import Judge  # beside this script
+    from gnubg_judge import DEFAULT_CACHE_DIR, Judge  # beside this script
 
     try:
         nets = {"shipped": default_nets()} | {w.stem: load_weights(w) for w in args.weights}
     except (OSError, WeightsError) as error:
         raise SystemExit(f"error: {error}") from None
     judge = Judge(args.plies, True)
-    cache_path = CACHE_DIR / f"gnubg-{gnubg.__version__}-{args.plies}ply-preroll.json"
+    cache_path = DEFAULT_CACHE_DIR / f"gnubg-{gnubg.__version__}-{args.plies}ply-preroll.json"
     cache: dict[str, float] = (json.loads(cache_path.read_text(encoding="ascii"))
                                if cache_path.exists() else {})
     print(f"gnubg {args.plies}-ply; {args.positions} drawn positions of each kind (seed "
@@ -110,7 +107,7 @@ def main() -> None:
                 paired = (np.abs(gap) - np.abs(gaps["shipped"])).tolist()
                 line += f"; |.| less the shipped nets' {interval(paired)}"
             print(line)
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    DEFAULT_CACHE_DIR.mkdir(parents=True, exist_ok=True)
     cache_path.write_text(json.dumps(cache), encoding="ascii")
 
 
