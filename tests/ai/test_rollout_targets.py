@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,7 @@ from backgammon.core.types import WHITE
 from backgammon.core.xgid import Xgid
 from backgammon.training import rollout_targets, supervised
 from backgammon.training.rollout_targets import TargetSettings, load_targets, make_targets
+from backgammon.training.starts import prime_start
 
 #: Contact positions from GNU Backgammon's self-play matches (``shared/mat``), before the roll.
 XGIDS = [
@@ -86,6 +89,53 @@ def test_sampled_positions_are_contact_positions_and_reproducible() -> None:
     other = rollout_targets.sample_positions(default_nets(), TargetSettings(positions=40,
                                                                             seed=4))
     assert not np.array_equal(boards, other)
+
+
+def test_a_share_of_the_games_start_from_a_drawn_prime_versus_prime_position() -> None:
+    """``primes=1``: every game starts from ``prime_start``, the draw that follows the share's
+    own draw; with ``keep=1`` the first position kept is that start itself."""
+    settings = TargetSettings(positions=12, seed=5, keep=1.0, explore=0.0, back_games=0.0,
+                              blitz=0.0, primes=1.0)
+    boards = rollout_targets.sample_positions(default_nets(), settings)
+    rng = random.Random(5)
+    rng.random()  # the draw of the game's start
+    assert tuple(int(c) for c in boards[0]) == prime_start(rng)
+    assert (classify(boards) == CONTACT).all()
+    none = rollout_targets.sample_positions(
+        default_nets(), TargetSettings(positions=12, seed=5, keep=1.0, explore=0.0,
+                                       back_games=0.0, blitz=0.0, primes=0.0))
+    assert not np.array_equal(boards, none)
+
+
+def test_a_file_made_before_primes_were_a_setting_had_none(tmp_path: Path) -> None:
+    """Settings without ``primes`` (files made before it was a setting, as those in
+    checkpoints/targets/) were drawn with none: a run with ``primes=0`` carries such a file
+    on, a run with primes refuses it."""
+    out = tmp_path / "old.npz"
+    settings = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=1)
+    assert make_targets(out, settings, quiet=True) == 2
+    boards, probs, ses, saved = load_targets(out)
+    del saved["primes"]
+    np.savez(out, boards=boards, probs=probs[:1], probs_se=ses[:1],
+             settings=np.asarray(json.dumps(saved)))
+    with pytest.raises(ValueError, match="made with other settings"):
+        make_targets(out, replace(settings, primes=0.2), quiet=True)
+    assert make_targets(out, settings, quiet=True) == 2
+    assert np.array_equal(load_targets(out)[1], probs)
+
+
+def test_the_shares_of_drawn_starts_add_up_to_at_most_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.npz"
+    with pytest.raises(SystemExit):
+        rollout_targets.main(["--out", str(out), "--back-games", "0.5", "--blitz", "0.3",
+                              "--primes", "0.3"])
+    assert "--back-games, --blitz and --primes must add up to at most 1" in (
+        capsys.readouterr().err)
+    with pytest.raises(SystemExit):
+        rollout_targets.main(["--out", str(out), "--primes", "1.5"])
+    assert "--primes must be between 0 and 1, got 1.5" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> None:

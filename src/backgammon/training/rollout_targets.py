@@ -8,8 +8,9 @@ backgammon using self-teaching neural nets", Artificial Intelligence 134, 2002: 
 rollout targets). This module makes such data from our own play only:
 
 * **Positions.** Greedy 0-ply self-play of the nets given (:func:`sample_positions`), each game
-  from the opening or, for a share of them, from a drawn back game or holding game and a drawn
-  blitz (:mod:`backgammon.training.starts`), where the nets misjudge most; at a share of the
+  from the opening or, for a share of them, from a drawn back game or holding game, a drawn
+  blitz or a drawn prime-versus-prime position (:mod:`backgammon.training.starts`), where the
+  nets misjudge most; at a share of the
   contact decisions another play within :data:`EXPLORE_MARGIN` of the best is played, so the
   games reach positions greedy play seldom does. Each contact position before a roll is kept
   with probability ``keep`` (so the positions of a game are few and far apart). The dice and
@@ -51,7 +52,7 @@ from backgammon.ai.rollout import RolloutSettings, rollout_positions
 from backgammon.core.moves import legal_plays
 from backgammon.core.position import Position
 from backgammon.core.types import WHITE
-from backgammon.training.starts import back_game_start, blitz_start
+from backgammon.training.starts import back_game_start, blitz_start, prime_start
 from backgammon.training.td import START, roll
 
 #: Exploration plays another play within this much cubeless money equity of the best.
@@ -69,6 +70,8 @@ class TargetSettings:
         explore: share of the contact decisions played as another play near the best.
         back_games: share of the games from a drawn back game or holding game.
         blitz: share of the games from a drawn blitz.
+        primes: share of the games from a drawn prime-versus-prime position
+            (``back_games + blitz + primes <= 1``; files made before it was a setting had 0).
         trials: games per position (multiples of 36 use the quasi-random dice fully).
         truncate: plies after which a trial is evaluated (0: played to the end).
         chunk: positions rolled out together (and saved after).
@@ -88,6 +91,7 @@ class TargetSettings:
     truncate: int = 10
     chunk: int = 128
     plies: int = 0
+    primes: float = 0.0
 
 
 def sample_positions(nets: NetSet, settings: TargetSettings) -> npt.NDArray[np.int8]:
@@ -101,6 +105,8 @@ def sample_positions(nets: NetSet, settings: TargetSettings) -> npt.NDArray[np.i
             board = back_game_start(rng)
         elif draw < settings.back_games + settings.blitz:
             board = blitz_start(rng)
+        elif draw < settings.back_games + settings.blitz + settings.primes:
+            board = prime_start(rng)
         else:
             board = START
         opening = board == START
@@ -192,7 +198,8 @@ def make_targets(out: Path, settings: TargetSettings, jobs: int = 1,
     ses = np.zeros((0, 5), dtype=np.float32)
     if out.exists():
         done, probs, ses, saved = load_targets(out)
-        saved = {"plies": 0, **saved}  # files made before plies were a setting: 0-ply
+        # files made before plies and primes were settings: 0-ply, no prime-versus-prime starts
+        saved = {"plies": 0, "primes": 0.0, **saved}
         mine = asdict(settings)
         if {k: v for k, v in saved.items() if k != "positions"} != {
                 k: v for k, v in mine.items() if k != "positions"}:
@@ -235,6 +242,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--explore", type=float, default=d.explore)
     p.add_argument("--back-games", type=float, default=d.back_games)
     p.add_argument("--blitz", type=float, default=d.blitz)
+    p.add_argument("--primes", type=float, default=d.primes,
+                   help="share of the games from a drawn prime-versus-prime position")
     p.add_argument("--trials", type=int, default=d.trials)
     p.add_argument("--truncate", type=int, default=d.truncate)
     p.add_argument("--chunk", type=int, default=d.chunk)
@@ -253,20 +262,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         value = getattr(args, name)
         if value < low or (high is not None and value > high):
             parser.error(f"--{name} must be >= {low}, got {value}")
-    for name in ("keep", "explore", "back_games", "blitz"):
+    for name in ("keep", "explore", "back_games", "blitz", "primes"):
         value = getattr(args, name)
         if not 0.0 <= value <= 1.0:
             parser.error(f"--{name.replace('_', '-')} must be between 0 and 1, got {value}")
     if args.keep == 0.0:
         parser.error("--keep must be above 0")
-    if args.back_games + args.blitz > 1.0:
-        parser.error("--back-games and --blitz must add up to at most 1")
+    if args.back_games + args.blitz + args.primes > 1.0:
+        parser.error("--back-games, --blitz and --primes must add up to at most 1")
     if args.weights is not None and args.jobs > 1:
         parser.error("--jobs above 1 rolls out with the shipped nets: with --weights run one "
                      "job a command (several commands with other seeds and --out files)")
-    settings = TargetSettings(args.positions, args.seed, args.keep, args.explore,
-                              args.back_games, args.blitz, args.trials, args.truncate,
-                              args.chunk, args.plies)
+    settings = TargetSettings(
+        positions=args.positions, seed=args.seed, keep=args.keep, explore=args.explore,
+        back_games=args.back_games, blitz=args.blitz, trials=args.trials,
+        truncate=args.truncate, chunk=args.chunk, plies=args.plies, primes=args.primes)
     single_threaded_blas()
     if args.weights is not None:
         use_weights(args.weights)
