@@ -56,6 +56,14 @@ def interval(values: list[float]) -> str:
     return f"{mean:+.3f} ± {half:.3f}"
 
 
+def names(paths: list[Path]) -> list[str]:
+    """Each weights file's name in the output: its stem, or the path as given where two files
+    share a stem (or the stem is ``shipped``)."""
+    stems = [p.stem for p in paths]
+    return [p.stem if stems.count(p.stem) == 1 and p.stem != "shipped" else str(p)
+            for p in paths]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draw", choices=list(DRAWS), action="append", default=None,
@@ -77,7 +85,9 @@ def main() -> None:
     from gnubg_judge import DEFAULT_CACHE_DIR, Judge  # beside this script
 
     try:
-        nets = {"shipped": default_nets()} | {w.stem: load_weights(w) for w in args.weights}
+        nets = {"shipped": default_nets()} | {
+            name: load_weights(w)
+            for name, w in zip(names(args.weights), args.weights, strict=True)}
     except (OSError, WeightsError) as error:
         raise SystemExit(f"error: {error}") from None
     judge = Judge(args.plies, True)

@@ -18,7 +18,7 @@ from backgammon.core.types import WHITE
 
 SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "gnubg_starts.py"
 sys.path.insert(0, str(SCRIPT.parent))
-from gnubg_starts import DRAWS, drawn, interval  # noqa: E402
+from gnubg_starts import DRAWS, drawn, interval, names  # noqa: E402
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -59,6 +59,13 @@ def test_prints_each_kind_with_ours_less_gnubgs(tmp_path: Path) -> None:
     assert lines[2] == f"    shipped: {expected}"
     assert lines[3] == f"    same: {expected}; |.| less the shipped nets' +0.000 ± 0.000"
     assert len(lines) == 4
+
+
+def test_weights_files_are_named_by_stem_unless_two_share_one() -> None:
+    assert names([Path("a/wide.npz"), Path("b/prime.npz")]) == ["wide", "prime"]
+    assert names([Path("a/nets.npz"), Path("b/nets.npz"), Path("c.npz")]) == [
+        "a/nets.npz", "b/nets.npz", "c"]
+    assert names([Path("x/shipped.npz")]) == ["x/shipped.npz"]
 
 
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:
