@@ -107,19 +107,21 @@ def test_a_share_of_the_games_start_from_a_drawn_prime_versus_prime_position() -
     assert not np.array_equal(boards, none)
 
 
-def test_a_file_made_before_primes_were_a_setting_had_none(tmp_path: Path) -> None:
-    """Settings without ``primes`` (files made before it was a setting, as those in
-    checkpoints/targets/) were drawn with none: a run with ``primes=0`` carries such a file
-    on, a run with primes refuses it."""
+@pytest.mark.parametrize(("setting", "other"), [("plies", 1), ("primes", 0.2)])
+def test_a_file_made_before_a_setting_existed_had_its_first_value(
+        tmp_path: Path, setting: str, other: float) -> None:
+    """Settings without ``plies`` or ``primes`` (files made before they were settings, as those
+    in checkpoints/targets/) were rolled out at 0-ply and drawn with no prime-versus-prime
+    starts: a run with that value carries such a file on, a run with another refuses it."""
     out = tmp_path / "old.npz"
     settings = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=1)
     assert make_targets(out, settings, quiet=True) == 2
     boards, probs, ses, saved = load_targets(out)
-    del saved["primes"]
+    del saved[setting]
     np.savez(out, boards=boards, probs=probs[:1], probs_se=ses[:1],
              settings=np.asarray(json.dumps(saved)))
     with pytest.raises(ValueError, match="made with other settings"):
-        make_targets(out, replace(settings, primes=0.2), quiet=True)
+        make_targets(out, replace(settings, **{setting: other}), quiet=True)
     assert make_targets(out, settings, quiet=True) == 2
     assert np.array_equal(load_targets(out)[1], probs)
 
@@ -167,11 +169,8 @@ def test_targets_file_is_written_chunk_by_chunk_and_resumes(tmp_path: Path) -> N
                      quiet=True)
 
 
-def test_targets_rolled_out_at_1_ply_and_a_file_made_before_plies_were_a_setting(
-        tmp_path: Path) -> None:
-    """``plies=1``: each chunk is rolled out by 1-ply players. A file whose settings have no
-    ``plies`` (made before it was a setting, as those in checkpoints/targets/) was rolled out
-    at 0-ply: a 0-ply run carries it on and a 1-ply run refuses it."""
+def test_targets_rolled_out_at_1_ply(tmp_path: Path) -> None:
+    """``plies=1``: each chunk is rolled out by 1-ply players, not as at 0-ply."""
     out = tmp_path / "ply1.npz"
     settings = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=2, plies=1)
     assert make_targets(out, settings, quiet=True) == 2
@@ -183,17 +182,6 @@ def test_targets_rolled_out_at_1_ply_and_a_file_made_before_plies_were_a_setting
     at_0 = rollout_positions([tuple(int(c) for c in b) for b in boards],
                              RolloutSettings(trials=2, truncate=2, seed=2))
     assert not np.allclose(at_0.probs, again.probs)
-    old = tmp_path / "old.npz"
-    zero = TargetSettings(positions=2, seed=2, trials=2, truncate=2, chunk=2)
-    assert make_targets(old, zero, quiet=True) == 2
-    b0, p0, s0, kept = load_targets(old)
-    del kept["plies"]
-    np.savez(old, boards=b0, probs=p0[:1], probs_se=s0[:1],
-             settings=np.asarray(json.dumps(kept)))
-    with pytest.raises(ValueError, match="made with other settings"):
-        make_targets(old, settings, quiet=True)
-    assert make_targets(old, zero, quiet=True) == 2
-    assert np.array_equal(load_targets(old)[1], p0)
 
 def test_a_file_that_is_not_targets_is_refused(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
