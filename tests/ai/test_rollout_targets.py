@@ -183,6 +183,7 @@ def test_targets_rolled_out_at_1_ply(tmp_path: Path) -> None:
                              RolloutSettings(trials=2, truncate=2, seed=2))
     assert not np.allclose(at_0.probs, again.probs)
 
+
 def test_a_file_that_is_not_targets_is_refused(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.npz"

@@ -10,11 +10,11 @@ rollout targets). This module makes such data from our own play only:
 * **Positions.** Greedy 0-ply self-play of the nets given (:func:`sample_positions`), each game
   from the opening or, for a share of them, from a drawn back game or holding game, a drawn
   blitz or a drawn prime-versus-prime position (:mod:`backgammon.training.starts`), where the
-  nets misjudge most; at a share of the
-  contact decisions another play within :data:`EXPLORE_MARGIN` of the best is played, so the
-  games reach positions greedy play seldom does. Each contact position before a roll is kept
-  with probability ``keep`` (so the positions of a game are few and far apart). The dice and
-  every draw come from ``random.Random(seed)``: the same seed gives the same positions.
+  nets misjudge most; at a share of the contact decisions another play within
+  :data:`EXPLORE_MARGIN` of the best is played, so the games reach positions greedy play
+  seldom does. Each contact position before a roll is kept with probability ``keep`` (so the
+  positions of a game are few and far apart). The dice and every draw come from
+  ``random.Random(seed)``: the same seed gives the same positions.
 * **Targets.** Each position is rolled out cubeless by
   :func:`backgammon.ai.rollout.rollout_positions` (``trials`` games, truncated after
   ``truncate`` plies, variance reduction and quasi-random dice, the players at ``plies``: 0
