@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import statistics
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from ai_strength import mean_interval
 from backgammon.ai.encoding import encode
 from backgammon.ai.nets import WeightsError, consistent, default_nets, load_weights
 from backgammon.ai.neural import equities
@@ -50,10 +49,10 @@ def drawn(draw: str, count: int, seed: int) -> list[tuple[int, ...]]:
 
 
 def interval(values: list[float]) -> str:
-    """The mean of ``values`` with its 95 % interval (normal), as printed."""
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return f"{mean:+.3f} ± {half:.3f}"
+    """The mean of ``values`` with its 95 % interval (normal, :func:`ai_strength.mean_interval`),
+    as printed; one value has an interval of 0."""
+    mean, _, high = mean_interval(values)
+    return f"{mean:+.3f} ± {high - mean if len(values) > 1 else 0.0:.3f}"
 
 
 def names(paths: list[Path]) -> list[str]:
