@@ -52,7 +52,10 @@ every decision where the play made is not the 1-ply best is searched 2-ply: the 
 1-ply (the level's second filter) and the play made are rescored at 2-ply, so a blunder is
 measured at the full depth, as GNU Backgammon's analysis measures the play made. A play made
 that is the 1-ply best loses nothing and is not searched further. A 7-point match takes well
-within a minute (``bench/analysis_speed.py``).
+within a minute (``bench/analysis_speed.py``). With ``plies=3`` (GNU Backgammon's
+"grandmaster" depth) a play made that is not the 2-ply best is rescored at 3 plies beside the
+2-ply best few (:data:`DEEP_FILTER`): several times slower, and the nets' misjudgements weigh
+less in each loss (``docs/performance.md``, "Analysis beside GNU Backgammon's").
 """
 
 from __future__ import annotations
@@ -426,6 +429,11 @@ class _PreRoll:
     opening_mean: float
 
 
+#: At ``plies=3``: the 2-ply plays rescored at 3 plies beside the play made (the best, and the
+#: second within 0.04 of it).
+DEEP_FILTER: Final = MoveFilter(2, 0.04)
+
+
 class _Analyzer:
     def __init__(self, level: Level, evaluator: NetEvaluator) -> None:
         self.level = level
@@ -479,13 +487,17 @@ class _Analyzer:
         if found[3] < top_ply:
             ranked = self._rescore(ranked, [played], boards, top_ply, utility)
             found = next(r for r in ranked if r[0] == played)
-        if level.plies >= 2 and ranked[0][0] != played:
-            second = level.filters[1] if len(level.filters) > 1 else MoveFilter(3, 0.05)
-            top = [r for r in ranked if r[3] == top_ply]
-            chosen = [top[i][0] for i in second.kept(np.asarray([r[1] for r in top]))]
+        for ply in range(2, level.plies + 1):
+            # a play made that is the best so far loses nothing and is searched no deeper
+            if ranked[0][0] == played:
+                break
+            deeper = (level.filters[ply - 1] if len(level.filters) >= ply
+                      else MoveFilter(3, 0.05) if ply == 2 else DEEP_FILTER)
+            top = [r for r in ranked if r[3] == ranked[0][3]]
+            chosen = [top[i][0] for i in deeper.kept(np.asarray([r[1] for r in top]))]
             if played not in chosen:
                 chosen.append(played)
-            ranked = self._rescore(ranked, chosen, boards, 2, utility)
+            ranked = self._rescore(ranked, chosen, boards, ply, utility)
         return ranked, played
 
     def _rescore(
@@ -765,7 +777,7 @@ def analyze(
         level: the net level whose search scores the plays (default ``"expert"``).
         progress: called as ``progress(done, total)`` after each turn (``done`` rises from
             1 to ``total``, turns counted as rolls and doubles).
-        plies: override the level's deepest ply (0, 1 or 2).
+        plies: override the level's deepest ply (0, 1, 2 or 3: see the module's "Search").
         evaluator: the nets and caches (default the process-wide one).
         names: the players' names (default the record's).
 
@@ -774,7 +786,7 @@ def analyze(
 
     Raises:
         MatReplayError: a ``MatRecord`` whose moves the rules refuse (with its line).
-        ValueError: an unknown level, a classic level, plies outside 0..2, or a match
+        ValueError: an unknown level, a classic level, plies outside 0..3, or a match
             longer than :data:`~backgammon.ai.met.MAX_AWAY` (64) points.
         TypeError: ``record`` is none of the above.
     """
@@ -783,8 +795,8 @@ def analyze(
         raise ValueError(f"analysis needs a net level (easy, medium, hard, expert), "
                          f"not {chosen.name!r}")
     if plies is not None:
-        if plies not in (0, 1, 2):
-            raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
+        if plies not in (0, 1, 2, 3):
+            raise ValueError(f"plies must be 0, 1, 2 or 3, got {plies!r}")
         chosen = replace(chosen, plies=plies)
     chosen = replace(chosen, noise=0.0)
     games, record_names, length = _games_of(record)

@@ -393,6 +393,29 @@ def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
     exact = evaluator.probs0([board])[0]
     assert evaluator.probs1(board)[0] == pytest.approx(exact[0], abs=0.01)
     assert evaluator.probs2(board)[0] == pytest.approx(exact[0], abs=0.01)
+    assert evaluator.probs3(board)[0] == pytest.approx(exact[0], abs=0.01)
+
+
+def test_three_ply_is_the_mean_of_each_rolls_best_reply_at_two_ply() -> None:
+    """3-ply: the opponent's best reply of each roll chosen at 0-ply, scored at 2-ply, the 21
+    rolls weighted 1/36 and 2/36, then seen from the mover's side (GNU Backgammon's n-ply)."""
+    from backgammon.ai.features import ROLL_DICE, ROLL_WEIGHT, flip
+    from backgammon.ai.netsearch import MONEY, NetEvaluator
+
+    evaluator = NetEvaluator()
+    # White has just moved in a contact race: Black's one back checker against White's board
+    board = diagram(white="6:4 5:4 4:3 3:2 2:2", black="24:1 6:7 5:7",
+                    turn="white").own_points(WHITE)
+    opponent = Position.from_points(flip(board), WHITE)
+    acc = np.zeros(5)
+    for roll, weight in zip(ROLL_DICE, ROLL_WEIGHT, strict=True):
+        replies = legal_plays(opponent, roll).own_boards() or [flip(board)]
+        best = replies[int(np.argmax(MONEY.of(evaluator.probs0(replies))))]
+        acc += weight * evaluator.probs2(best)
+    expected = [1.0 - acc[0], acc[3], acc[4], acc[1], acc[2]]
+    assert evaluator.probs3(board) == pytest.approx(expected, abs=1e-9)
+    assert evaluator.probs(board, 3) == pytest.approx(expected, abs=1e-9)
+    assert evaluator.probs_many([board], 3)[0] == pytest.approx(expected, abs=1e-9)
 
 
 def _held_bytes(cache: dict[object, object]) -> int:

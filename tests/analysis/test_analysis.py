@@ -72,6 +72,32 @@ def test_a_blunder_is_marked_and_the_best_play_named() -> None:
     assert 0.0 < move.alternatives[0].probs[0] < 1.0
 
 
+def test_three_plies_rescore_the_play_made_beside_the_best() -> None:
+    """``plies=3``: a play made that is not the 2-ply best is scored at 3 plies beside the
+    2-ply best (and its second within 0.04), the loss their difference at that depth."""
+    from backgammon.ai.netsearch import MONEY
+    from backgammon.core.moves import legal_plays
+    from backgammon.core.position import Position
+
+    game = Game(GameSettings(cube=False))  # cubeless money: plays valued by MONEY
+    game.roll((3, 1))
+    game.play("8/7 8/5")
+    move = next(d for d in analyze(game, plies=3).decisions if d.kind == "move")
+    deep = {a.play: a for a in move.alternatives if a.ply == 3}
+    assert set(deep) == {"8/5 6/5", "8/7 8/5"}  # the second best at 2-ply is 0.17 behind
+    assert move.alternatives[0].play == move.best == "8/5 6/5"
+    evaluator = shared_net_evaluator()
+    plays = {str(p): p for p in legal_plays(Position.start(), (3, 1))}
+    for name, alternative in deep.items():
+        probs = evaluator.probs3(plays[name].result.own_points(WHITE), MONEY)
+        assert alternative.probs == pytest.approx(tuple(probs), abs=1e-4)
+    assert move.loss == pytest.approx(deep["8/5 6/5"].equity - deep["8/7 8/5"].equity,
+                                      abs=1e-4)
+    assert move.loss > 0.2
+    shallow = next(d for d in analyze(game, plies=2).decisions if d.kind == "move")
+    assert max(a.ply for a in shallow.alternatives) == 2
+
+
 def test_the_best_play_loses_nothing() -> None:
     result = analyze(_opening("8/5 6/5"), "hard")
     move = next(d for d in result.decisions if d.kind == "move")
@@ -211,8 +237,8 @@ def test_an_unfinished_game_is_analysed() -> None:
 def test_bad_input() -> None:
     with pytest.raises(TypeError, match="analyze needs"):
         analyze("not a record")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="plies must be 0, 1 or 2"):
-        analyze(Game(), plies=3)
+    with pytest.raises(ValueError, match="plies must be 0, 1, 2 or 3"):
+        analyze(Game(), plies=4)
     with pytest.raises(ValueError, match="net level"):
         analyze(Game(), "classic")
     bad = SMALL_MAT.replace("64: 24/18 13/9", "64: 24/18 13/3")

@@ -131,3 +131,19 @@ def test_json_rating_is_null_without_decisions(tmp_path: Path,
     data = json.loads(capsys.readouterr().out)
     assert [p["rating"] for p in data["players"]] == [None, None]
     assert data["games"][0]["winner"] == 1 and data["games"][0]["crawford"] is False
+
+
+def test_plies_three_is_reported_and_four_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "small.mat"
+    path.write_text(SMALL_MAT, encoding="utf-8")
+    assert main(["analyze", str(path), "--json", "--plies", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["level"], data["plies"]) == ("expert", 3)
+    moves = [d for d in data["games"][0]["decisions"] if d["kind"] == "move"]
+    assert moves and all(d["loss"] >= 0.0 for d in moves)
+    with pytest.raises(SystemExit) as refused:
+        main(["analyze", str(path), "--plies", "4"])
+    assert refused.value.code == 2
+    assert "invalid choice: 4" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Expectimax over the dice on the neural evaluation: 0-, 1- and 2-ply, with move filters.
+"""Expectimax over the dice on the neural evaluation: 0- to 3-ply, with move filters.
 
 Plies follow GNU Backgammon's convention:
 
@@ -10,6 +10,10 @@ Plies follow GNU Backgammon's convention:
 * **2-ply** is the same mean with the position after each roll's best reply (chosen at 0-ply,
   :data:`REPLY_FILTER`) scored at 1-ply (:meth:`NetEvaluator.probs2`): as GNU Backgammon's
   n-ply evaluation picks each roll's move at 0-ply and looks at its result n - 1 plies deep.
+* **3-ply** is the same mean with each roll's best reply (chosen at 0-ply) scored at 2-ply
+  (:meth:`NetEvaluator.probs3`): GNU Backgammon's "grandmaster" depth, about 21 times a
+  2-ply evaluation's cost (one to two seconds a play on one core), so the game's levels do
+  not use it; the analysis can (``analyze(..., plies=3)``).
 
 At the root, :func:`rank` screens a roll's plays with move filters as GNU Backgammon does:
 every play at 0-ply, then at each deeper ply only the best few within a margin of the best
@@ -121,9 +125,10 @@ DEFAULT_CACHE_BYTES: Final = 96 << 20
 #: What one entry of each cache holds, bytes (``sys.getsizeof`` of the dict's share, its key
 #: and its value on 64-bit CPython 3.11): a 26-int board and 5 float32 (0-ply); a utility
 #: and a board and 5 float64 (1- and 2-ply).
-ENTRY_BYTES: Final = {"p0": 410, "p1": 490, "p2": 490}
-#: The share of the bytes each cache may hold (the 0-ply one is the busiest by far).
-CACHE_SHARES: Final = {"p0": 0.6, "p1": 0.3, "p2": 0.1}
+ENTRY_BYTES: Final = {"p0": 410, "p1": 490, "p2": 490, "p3": 490}
+#: The share of the bytes each cache may hold (the 0-ply one is the busiest by far; a 3-ply
+#: entry is one play of an analysed decision).
+CACHE_SHARES: Final = {"p0": 0.6, "p1": 0.3, "p2": 0.095, "p3": 0.005}
 #: Entries kept in each cache before it is emptied, when a count is asked for instead of
 #: bytes (:class:`NetEvaluator`'s ``cache_size``).
 DEFAULT_CACHE_SIZE: Final = 500_000
@@ -159,17 +164,19 @@ class NetEvaluator:
         self._p0: dict[Board, npt.NDArray[np.float32]] = {}
         self._p1: dict[tuple[Utility, Board], Floats] = {}
         self._p2: dict[tuple[Utility, Board], Floats] = {}
+        self._p3: dict[tuple[Utility, Board], Floats] = {}
 
     def cache_bytes(self) -> int:
         """The bytes the caches hold now, estimated (:data:`ENTRY_BYTES` an entry)."""
         return (len(self._p0) * ENTRY_BYTES["p0"] + len(self._p1) * ENTRY_BYTES["p1"]
-                + len(self._p2) * ENTRY_BYTES["p2"])
+                + len(self._p2) * ENTRY_BYTES["p2"] + len(self._p3) * ENTRY_BYTES["p3"])
 
     def clear(self) -> None:
         """Empty every cache."""
         self._p0.clear()
         self._p1.clear()
         self._p2.clear()
+        self._p3.clear()
 
     def probs0(self, boards: Sequence[Board]) -> npt.NDArray[np.float32]:
         """0-ply: ``(N, 5)`` probabilities of each board, mover's view, opponent to roll."""
@@ -274,14 +281,43 @@ class NetEvaluator:
         self._p2[key] = value
         return value
 
+    def probs3(self, board: Board, utility: Utility = MONEY) -> Floats:
+        """3-ply: the mean over the opponent's rolls of its best reply (chosen at 0-ply, as
+        GNU Backgammon's n-ply evaluation chooses) scored at 2-ply (:meth:`probs2`); mover's
+        view, ``(5,)``. Costs about 21 2-ply evaluations."""
+        key = (utility, board)
+        found = self._p3.get(key)
+        if found is not None:
+            return found
+        if not any(c > 0 for c in board):
+            value: Floats = self.probs0([board])[0].astype(np.float64)
+        else:
+            replies = self._replies(board)
+            theirs = utility.opposite()
+            scores = theirs.of(self.probs0([b for group in replies for b in group]))
+            acc = np.zeros(5, dtype=np.float64)
+            start = 0
+            for weight, group in zip(_WEIGHTS, replies, strict=True):
+                end = start + len(group)
+                best = group[int(np.argmax(scores[start:end]))]
+                acc += weight * self.probs2(best, theirs)
+                start = end
+            value = _invert1(acc)
+        if len(self._p3) >= self.limits["p3"]:
+            self._p3.clear()
+        self._p3[key] = value
+        return value
+
     def probs(self, board: Board, plies: int, utility: Utility = MONEY) -> Floats:
-        """The probabilities of one board at ``plies`` (0, 1 or 2)."""
+        """The probabilities of one board at ``plies`` (0, 1, 2 or 3; deeper counts as 3)."""
         if plies <= 0:
             zero: Floats = self.probs0([board])[0].astype(np.float64)
             return zero
         if plies == 1:
             return self.probs1(board, utility)
-        return self.probs2(board, utility)
+        if plies == 2:
+            return self.probs2(board, utility)
+        return self.probs3(board, utility)
 
     def probs_many(self, boards: Sequence[Board], plies: int, utility: Utility = MONEY
                    ) -> Floats:
@@ -291,7 +327,7 @@ class NetEvaluator:
             return self.probs0(boards).astype(np.float64)
         if plies == 1:
             return self.probs1_many(boards, utility)
-        return np.asarray([self.probs2(b, utility) for b in boards], dtype=np.float64
+        return np.asarray([self.probs(b, plies, utility) for b in boards], dtype=np.float64
                           ).reshape(-1, 5)
 
 
@@ -327,9 +363,9 @@ def rank(
     Args:
         boards: ``LegalPlays.own_boards()``.
         evaluator: the nets and caches.
-        plies: the deepest ply (0, 1 or 2).
+        plies: the deepest ply (0 to 3).
         filters: ``filters[k]`` chooses which plays scored at ply k go on to ply k + 1; a
-            missing filter keeps every play.
+            missing filter keeps every play (at 3 plies, a second or two each).
         utility: what a play is worth (default money equity).
 
     Returns:

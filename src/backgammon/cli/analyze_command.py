@@ -52,8 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.add_argument("--level", default="expert", choices=list(LEVELS),
                         help="the search that scores the plays (default expert)")
-    parser.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
-                        help="override the level's deepest ply")
+    parser.add_argument("--plies", type=int, choices=(0, 1, 2, 3), default=None,
+                        help="override the level's deepest ply (3: a play made that is not "
+                        "the 2-ply best is searched 3-ply, several times slower)")
     parser.set_defaults(run=run)
 
 
