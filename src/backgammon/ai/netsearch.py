@@ -114,8 +114,9 @@ class MoveFilter:
         return [int(i) for i in order[: max(within, self.accept)]]
 
 
-#: 2-ply: the opponent's replies of each roll screened at 0-ply, at most this many compared
-#: at 1-ply (1: the 0-ply choice alone, GNU Backgammon's way; 2 costs twice as much).
+#: 2- and 3-ply: the opponent's replies of each roll screened at 0-ply, at most this many
+#: compared one ply shallower (1: the 0-ply choice alone, GNU Backgammon's way; 2 costs twice
+#: as much).
 REPLY_FILTER: Final = MoveFilter(1, 0.0)
 #: Bytes the caches of one evaluator hold at most, estimated (:data:`ENTRY_BYTES`): a
 #: 2-ply decision at Expert fills some tens of thousands of 0-ply entries, so this keeps the
@@ -249,8 +250,19 @@ class NetEvaluator:
     def probs2(self, board: Board, utility: Utility = MONEY) -> Floats:
         """2-ply: like :meth:`probs1`, each roll's replies screened at 0-ply and the best
         (:data:`REPLY_FILTER`) compared at 1-ply, the best reply's 1-ply probabilities."""
+        return self._deeper(board, 2, utility)
+
+    def probs3(self, board: Board, utility: Utility = MONEY) -> Floats:
+        """3-ply: the same with each roll's best reply (chosen at 0-ply, as GNU Backgammon's
+        n-ply evaluation chooses; :data:`REPLY_FILTER`) scored at 2-ply (:meth:`probs2`);
+        mover's view, ``(5,)``. Costs about 21 2-ply evaluations."""
+        return self._deeper(board, 3, utility)
+
+    def _deeper(self, board: Board, plies: int, utility: Utility) -> Floats:
+        """:meth:`probs2` (``plies`` 2) or :meth:`probs3` (3), cached."""
+        cache = self._p2 if plies == 2 else self._p3
         key = (utility, board)
-        found = self._p2.get(key)
+        found = cache.get(key)
         if found is not None:
             return found
         if not any(c > 0 for c in board):
@@ -267,7 +279,7 @@ class NetEvaluator:
                 end = start + len(group)
                 picked.append([group[i] for i in REPLY_FILTER.kept(scores[start:end])])
                 start = end
-            q = self.probs1_many([b for chosen in picked for b in chosen], theirs)
+            q = self.probs_many([b for chosen in picked for b in chosen], plies - 1, theirs)
             values = theirs.of(q)
             acc = np.zeros(5, dtype=np.float64)
             start = 0
@@ -276,36 +288,9 @@ class NetEvaluator:
                 acc += weight * q[start + int(np.argmax(values[start:end]))]
                 start = end
             value = _invert1(acc)
-        if len(self._p2) >= self.limits["p2"]:
-            self._p2.clear()
-        self._p2[key] = value
-        return value
-
-    def probs3(self, board: Board, utility: Utility = MONEY) -> Floats:
-        """3-ply: the mean over the opponent's rolls of its best reply (chosen at 0-ply, as
-        GNU Backgammon's n-ply evaluation chooses) scored at 2-ply (:meth:`probs2`); mover's
-        view, ``(5,)``. Costs about 21 2-ply evaluations."""
-        key = (utility, board)
-        found = self._p3.get(key)
-        if found is not None:
-            return found
-        if not any(c > 0 for c in board):
-            value: Floats = self.probs0([board])[0].astype(np.float64)
-        else:
-            replies = self._replies(board)
-            theirs = utility.opposite()
-            scores = theirs.of(self.probs0([b for group in replies for b in group]))
-            acc = np.zeros(5, dtype=np.float64)
-            start = 0
-            for weight, group in zip(_WEIGHTS, replies, strict=True):
-                end = start + len(group)
-                best = group[int(np.argmax(scores[start:end]))]
-                acc += weight * self.probs2(best, theirs)
-                start = end
-            value = _invert1(acc)
-        if len(self._p3) >= self.limits["p3"]:
-            self._p3.clear()
-        self._p3[key] = value
+        if len(cache) >= self.limits[f"p{plies}"]:
+            cache.clear()
+        cache[key] = value
         return value
 
     def probs(self, board: Board, plies: int, utility: Utility = MONEY) -> Floats:
