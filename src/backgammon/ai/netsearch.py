@@ -125,7 +125,7 @@ REPLY_FILTER: Final = MoveFilter(1, 0.0)
 DEFAULT_CACHE_BYTES: Final = 96 << 20
 #: What one entry of each cache holds, bytes (``sys.getsizeof`` of the dict's share, its key
 #: and its value on 64-bit CPython 3.11): a 26-int board and 5 float32 (0-ply); a utility
-#: and a board and 5 float64 (1- and 2-ply).
+#: and a board and 5 float64 (1- to 3-ply).
 ENTRY_BYTES: Final = {"p0": 410, "p1": 490, "p2": 490, "p3": 490}
 #: The share of the bytes each cache may hold (the 0-ply one is the busiest by far; a 3-ply
 #: entry is one play of an analysed decision).
