@@ -432,6 +432,8 @@ class _PreRoll:
 #: At ``plies=3``: the 2-ply plays rescored at 3 plies beside the play made (the best, and the
 #: second within 0.04 of it).
 DEEP_FILTER: Final = MoveFilter(2, 0.04)
+#: The plays rescored at each deeper ply when the level has no filter of its own for it.
+_DEFAULT_FILTERS: Final = {2: MoveFilter(3, 0.05), 3: DEEP_FILTER}
 
 
 class _Analyzer:
@@ -492,7 +494,7 @@ class _Analyzer:
             if ranked[0][0] == played:
                 break
             deeper = (level.filters[ply - 1] if len(level.filters) >= ply
-                      else MoveFilter(3, 0.05) if ply == 2 else DEEP_FILTER)
+                      else _DEFAULT_FILTERS[ply])
             top = [r for r in ranked if r[3] == ranked[0][3]]
             chosen = [top[i][0] for i in deeper.kept(np.asarray([r[1] for r in top]))]
             if played not in chosen:
