@@ -69,7 +69,7 @@ import numpy as np
 from backgammon.ai.choose import play_utility
 from backgammon.ai.cube import CubeAction, CubeState, cube_equities, may_double
 from backgammon.ai.features import ROLL_DICE, ROLL_WEIGHT
-from backgammon.ai.levels import Level, get_level
+from backgammon.ai.levels import MASTER, Level, get_level
 from backgammon.ai.met import MAX_AWAY, match_equity_table
 from backgammon.ai.netsearch import (
     MoveFilter,
@@ -430,8 +430,9 @@ class _PreRoll:
 
 
 #: At ``plies=3``: the 2-ply plays rescored at 3 plies beside the play made (the best, and the
-#: second within 0.04 of it).
-DEEP_FILTER: Final = MoveFilter(2, 0.04)
+#: second within 0.04 of it): the Master level's 3-ply filter. (Master also rescores its 2-ply
+#: best and second when the play made is the best; the analysis then charges nothing.)
+DEEP_FILTER: Final = MASTER.filters[2]
 #: The plays rescored at each deeper ply when the level has no filter of its own for it.
 _DEFAULT_FILTERS: Final = {2: MoveFilter(3, 0.05), 3: DEEP_FILTER}
 
@@ -794,7 +795,7 @@ def analyze(
     """
     chosen = get_level(level)
     if chosen.evaluation != "net":
-        raise ValueError(f"analysis needs a net level (easy, medium, hard, expert), "
+        raise ValueError(f"analysis needs a net level (easy, medium, hard, expert, master), "
                          f"not {chosen.name!r}")
     if plies is not None:
         if plies not in (0, 1, 2, 3):

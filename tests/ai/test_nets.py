@@ -384,6 +384,45 @@ def test_expert_searches_2_ply_a_play_its_margins_would_cut() -> None:
     assert sum(1 for r in ranked if r.ply == 1) == 3  # the other three accepted at 0-ply
 
 
+def test_master_rescores_experts_best_two_at_3_ply() -> None:
+    """Black to play 5-4 (``bench/gnubg_selfplay.py`` seed 9026, game 5: a match the nets never
+    saw). Expert's 2-ply puts 11/6 9/5 0.005 above 17/13 11/6; Master rescores those two at
+    3-ply, where 17/13 11/6 is the better, as gnubg's 2-ply finds it (11/6 9/5 loses 0.041
+    there). The 3-ply scores are ``probs_many(..., 3)`` of the two, and no other play goes on."""
+    from backgammon.ai import choose_play
+    from backgammon.ai.levels import EXPERT, MASTER
+    from backgammon.ai.netsearch import MONEY, NetEvaluator, rank
+
+    position = Position.from_xgid("XGID=-CB-----a-----a-a--ecb-b--:0:0:-1:00:0:0:0:0:10")
+    legal = legal_plays(position, (5, 4))
+    plays, boards = list(legal), legal.own_boards()
+    evaluator = NetEvaluator()
+    expert = rank(boards, evaluator, 2, EXPERT.filters)
+    first, second = expert[0].index, expert[1].index
+    assert (str(plays[first]), str(plays[second])) == ("11/6 9/5", "17/13 11/6")
+    assert expert[0].value - expert[1].value < MASTER.filters[2].margin
+    master = rank(boards, evaluator, 3, MASTER.filters)
+    assert [(r.index, r.ply) for r in master[:2]] == [(second, 3), (first, 3)]
+    assert sum(1 for r in master if r.ply == 3) == 2
+    at3 = MONEY.of(evaluator.probs_many([boards[first], boards[second]], 3))
+    assert (master[0].value, master[1].value) == pytest.approx((at3[1], at3[0]), abs=1e-9)
+    assert str(choose_play(position, (5, 4), "expert")) == "11/6 9/5"
+    assert str(choose_play(position, (5, 4), "master")) == "17/13 11/6"
+
+
+def test_master_stops_at_2_ply_when_the_best_stands_clear() -> None:
+    """The opening 3-1: 8/5 6/5 stands more than 0.04 above every other play at 2-ply, so
+    Master plays it without a 3-ply search."""
+    from backgammon.ai.levels import MASTER
+    from backgammon.ai.netsearch import NetEvaluator, rank
+
+    legal = legal_plays(Position.start(WHITE), (3, 1))
+    ranked = rank(legal.own_boards(), NetEvaluator(), 3, MASTER.filters)
+    assert str(list(legal)[ranked[0].index]) == "8/5 6/5"
+    assert ranked[0].ply == 2 and ranked[0].value - ranked[1].value > MASTER.filters[2].margin
+    assert all(r.ply < 3 for r in ranked)
+
+
 def test_one_ply_of_a_bear_off_agrees_with_the_exact_table() -> None:
     from backgammon.ai.netsearch import NetEvaluator
 

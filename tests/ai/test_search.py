@@ -9,7 +9,17 @@ import pytest
 from backgammon import BLACK, WHITE, Position, legal_plays
 from backgammon.ai import choose_play, rank_plays
 from backgammon.ai.choose import pick
-from backgammon.ai.levels import CLASSIC, EASY, EXPERT, HARD, LEVELS, MEDIUM, Level, get_level
+from backgammon.ai.levels import (
+    CLASSIC,
+    EASY,
+    EXPERT,
+    HARD,
+    LEVELS,
+    MASTER,
+    MEDIUM,
+    Level,
+    get_level,
+)
 from backgammon.ai.netsearch import NetEvaluator, rank
 from backgammon.ai.search import Evaluator, preroll_equity, score_plays
 from boards import diagram
@@ -160,7 +170,10 @@ def test_levels_by_name() -> None:
     assert (HARD.plies, HARD.noise) == (1, 0.0)
     assert (EXPERT.plies, EXPERT.noise) == (2, 0.0)
     assert get_level("classic") is CLASSIC and (CLASSIC.depth, CLASSIC.window) == (2, 0.0)
-    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
+    assert (MASTER.plies, MASTER.noise, MASTER.filters[:2]) == (3, 0.0, EXPERT.filters)
+    assert (MASTER.cube_plies, MASTER.cube_filters) == (EXPERT.cube_plies, EXPERT.cube_filters)
+    assert get_level("Master") is MASTER
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert", "master"]
     assert isinstance(HARD, Level)
     with pytest.raises(ValueError, match="unknown level 'grandmaster'"):
         get_level("grandmaster")

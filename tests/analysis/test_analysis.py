@@ -96,6 +96,10 @@ def test_three_plies_rescore_the_play_made_beside_the_best() -> None:
     assert move.loss > 0.2
     shallow = next(d for d in analyze(game, plies=2).decisions if d.kind == "move")
     assert max(a.ply for a in shallow.alternatives) == 2
+    # the Master level's search is this one: its analysis scores the play the same
+    master = analyze(game, "master")
+    assert (master.level, master.plies) == ("master", 3)
+    assert next(d for d in master.decisions if d.kind == "move") == move
 
 
 def test_the_best_play_loses_nothing() -> None:

@@ -219,6 +219,25 @@ def test_a_complete_game_against_the_computer_by_clicks(open_page: Any) -> None:
     game.screenshot("complete-game")
 
 
+def test_master_is_offered_named_and_plays(open_page: Any) -> None:
+    """The top level: offered in the New game form, named on the scoreboard, and it plays its
+    turns (a 3-ply search on its closest plays, so a move can take seconds)."""
+    game = open_page()
+    offered = game.page.eval_on_selector_all("#level-select option", "os => os.map(o => o.value)")
+    assert offered == ["easy", "medium", "hard", "expert", "master"]
+    state = game.start(mode="computer", level="master", side="white", cube=False)
+    assert state["settings"]["level"] == "master"
+    assert state["players"]["black"]["name"] == "Computer (Master)"
+    assert "Computer (Master)" in game.page.inner_text("#score-black")
+
+    def computer_moved(_: dict[str, Any]) -> bool:
+        lines = game.page.locator("#move-list li").all_inner_texts()
+        return sum(line.startswith("Computer ") for line in lines) >= 2
+
+    play_until(game, computer_moved, limit=60)
+    game.screenshot("master-game")
+
+
 def test_pass_and_play_both_sides_move_by_drag_and_drop(open_page: Any) -> None:
     game = open_page()
     game.start(mode="pass_and_play", cube=False)

@@ -66,7 +66,7 @@ def test_new_game_starts_at_the_opening(clients: Clients) -> None:
     assert state_of(client, state["id"]) == state
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "master"])
 def test_every_level_the_page_offers_is_accepted(clients: Clients, level: str) -> None:
     client = clients.new()
     state = new_game(client, mode="computer", level=level, side="black")

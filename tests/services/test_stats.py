@@ -41,7 +41,7 @@ def test_bad_values_are_refused() -> None:
     with pytest.raises(BrowserIdError, match="'no' is not one"):
         store.summary("no")
     with pytest.raises(ValueError, match="opponent must be one of easy, medium, hard, expert, "
-                                         "pass_and_play, online, got 'gnubg'"):
+                                         "master, pass_and_play, online, got 'gnubg'"):
         FinishedGame(BROWSER, "s", 1, "gnubg", "single", True, 1, "single")
     with pytest.raises(ValueError, match="points must be an int >= 1, got 0"):
         FinishedGame(BROWSER, "s", 1, "easy", "single", True, 0, "single")

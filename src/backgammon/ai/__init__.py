@@ -19,7 +19,17 @@ from backgammon.ai.cube import (
     double_decision,
     take_decision,
 )
-from backgammon.ai.levels import CLASSIC, EASY, EXPERT, HARD, LEVELS, MEDIUM, Level, get_level
+from backgammon.ai.levels import (
+    CLASSIC,
+    EASY,
+    EXPERT,
+    HARD,
+    LEVELS,
+    MASTER,
+    MEDIUM,
+    Level,
+    get_level,
+)
 from backgammon.ai.met import MatchEquityTable, match_equity_table
 from backgammon.ai.nets import WeightsError
 from backgammon.ai.netsearch import NetEvaluator, preroll, shared_net_evaluator
@@ -49,6 +59,7 @@ __all__ = [
     "EXPERT",
     "HARD",
     "LEVELS",
+    "MASTER",
     "MEDIUM",
     "ComputerPlayer",
     "CubeAction",

@@ -230,8 +230,8 @@ def choose_play(
     Args:
         position: the position, its side to move having rolled ``dice``.
         dice: two ints 1..6.
-        level: ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` (default), ``"classic"``
-            or a :class:`~backgammon.ai.levels.Level`.
+        level: ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"`` (default), ``"master"``,
+            ``"classic"`` or a :class:`~backgammon.ai.levels.Level`.
         seed: an int seed or a ``random.Random`` for the level's randomness; the same seed
             gives the same play. None uses a fresh ``random.Random()`` (only Easy and Medium
             use randomness).

@@ -8,8 +8,12 @@ plies as GNU Backgammon counts them):
 * **Medium**: 0-ply, noise sigma 0.06 (small slips; about an intermediate player).
 * **Hard**: 1-ply on the best 0-ply candidates, no noise.
 * **Expert**: 2-ply on the best 1-ply candidates, no noise; the default for hints and analysis.
+* **Master**: Expert's search, then its best two 2-ply plays, when they are within 0.04 of
+  each other, rescored at 3-ply (:meth:`~backgammon.ai.netsearch.NetEvaluator.probs3`). It
+  loses about a sixth less than Expert judged by GNU Backgammon, at several times the think
+  time (docs/performance.md): a level for a player who can wait a second or two a move.
 
-Hard and Expert take their cube decisions on a 2-ply lookahead (the mean over their own 21
+Hard, Expert and Master take their cube decisions on a 2-ply lookahead (the mean over their own 21
 rolls of the best play's 1-ply probabilities), Easy and Medium on the nets alone.
 
 One more level, **classic**, is the hand-made evaluation of :mod:`backgammon.ai.evaluation`
@@ -32,7 +36,7 @@ class Level:
     Attributes:
         name: the level's name.
         evaluation: ``"net"`` (the neural nets) or ``"classic"`` (the hand-made evaluation).
-        plies: net: the deepest ply of the search (0, 1 or 2, GNU Backgammon's count).
+        plies: net: the deepest ply of the search (0 to 3, GNU Backgammon's count).
         filters: net: ``filters[k]`` keeps the plays scored at ply k that go on to ply k + 1.
         noise: net: sigma, in points of equity, of the Gaussian noise added to each play's
             score before the best is chosen (0: none).
@@ -70,17 +74,23 @@ EXPERT: Final = Level(
     cube_plies=2,
     cube_filters=(MoveFilter(2, 0.08),),
 )
+MASTER: Final = Level(
+    "master", plies=3, filters=(*EXPERT.filters, MoveFilter(2, 0.04)),
+    cube_plies=EXPERT.cube_plies, cube_filters=EXPERT.cube_filters,
+)
 #: The hand-made evaluation at its strongest (the project's Hard before the nets).
 CLASSIC: Final = Level("classic", evaluation="classic", depth=2, window=0.0, shortlist=4,
                        margin=0.12, cube_depth=1)
 
 #: The levels the game offers, weakest first.
-LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, MEDIUM, HARD, EXPERT)}
+LEVELS: Final[dict[str, Level]] = {level.name: level for level in (EASY, MEDIUM, HARD, EXPERT,
+                                                                       MASTER)}
 _ALL: Final[dict[str, Level]] = {**LEVELS, CLASSIC.name: CLASSIC}
 
 
 def get_level(level: Level | str) -> Level:
-    """A :class:`Level`, or the one named (any case): easy, medium, hard, expert or classic.
+    """A :class:`Level`, or the one named (any case): easy, medium, hard, expert, master or
+    classic.
 
     Raises:
         ValueError: an unknown name, listing the known ones.
@@ -93,4 +103,4 @@ def get_level(level: Level | str) -> Level:
     return found
 
 
-__all__ = ["CLASSIC", "EASY", "EXPERT", "HARD", "LEVELS", "MEDIUM", "Level", "get_level"]
+__all__ = ["CLASSIC", "EASY", "EXPERT", "HARD", "LEVELS", "MASTER", "MEDIUM", "Level", "get_level"]

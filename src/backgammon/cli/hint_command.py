@@ -93,7 +93,7 @@ def _run_ids(args: argparse.Namespace) -> int:
 
     if args.level == CLASSIC.name:
         raise UsageError("an XGID or Match ID is evaluated by the nets: use --level easy, "
-                         "medium, hard or expert")
+                         "medium, hard, expert or master")
     if args.turn is not None:
         raise UsageError("an XGID or a Match ID says who is on roll: leave out --turn")
     try:

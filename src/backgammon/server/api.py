@@ -62,7 +62,7 @@ class NewGame(BaseModel):
     mode: Literal["computer", "pass_and_play"] = Field(
         "computer", description="against the computer, or two people on one screen"
     )
-    level: Literal["easy", "medium", "hard", "expert"] = Field(
+    level: Literal["easy", "medium", "hard", "expert", "master"] = Field(
         "easy", description="the computer's level")
     side: Literal["white", "black", "random"] = Field(
         "white", description="the human's side against the computer"

@@ -18,7 +18,7 @@ from backgammon.core.game import Game
 from backgammon.core.moves import Play
 
 #: The levels the page offers.
-LEVELS: Final = ("easy", "medium", "hard", "expert")
+LEVELS: Final = ("easy", "medium", "hard", "expert", "master")
 
 
 class ComputerPlayer(Protocol):
@@ -68,7 +68,8 @@ class RandomPlayer:
 
 
 def computer_player(level: str, rng: random.Random) -> ComputerPlayer:
-    """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``): the AI
+    """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``,
+    ``"master"``): the AI
     package's :class:`~backgammon.ai.ComputerPlayer`, drawing its randomness from ``rng``.
 
     Raises:

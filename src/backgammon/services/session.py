@@ -174,7 +174,7 @@ class GameOptions:
 def _settings_json(options: GameOptions, human: Color | None) -> SettingsJSON:
     return {
         "mode": cast(Literal["computer", "pass_and_play"], options.mode),
-        "level": cast(Literal["easy", "medium", "hard", "expert"], options.level),
+        "level": cast(Literal["easy", "medium", "hard", "expert", "master"], options.level),
         "human": color_name(human) if human is not None else None,
         "cube": options.cube,
         "gammons": options.gammons,

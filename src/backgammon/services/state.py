@@ -128,7 +128,7 @@ class SettingsJSON(TypedDict):
     """
 
     mode: Literal["computer", "pass_and_play"]
-    level: Literal["easy", "medium", "hard", "expert"]
+    level: Literal["easy", "medium", "hard", "expert", "master"]
     human: ColorName | None
     cube: bool
     gammons: bool

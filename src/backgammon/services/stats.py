@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 #: The opponents, in the order the stats list them.
-OPPONENTS: Final = ("easy", "medium", "hard", "expert", "pass_and_play", "online")
+OPPONENTS: Final = ("easy", "medium", "hard", "expert", "master", "pass_and_play", "online")
 #: The kinds of session, in the order the stats list them.
 MODES: Final = ("single", "match", "money")
 #: The results a game can score.

@@ -5,7 +5,7 @@ const GAME_KEY = "backgammon.game";
 
 export const DEFAULTS = Object.freeze({
   mode: "computer", // "computer" | "pass_and_play"
-  level: "easy", // "easy" | "medium" | "hard" | "expert"
+  level: "easy", // "easy" | "medium" | "hard" | "expert" | "master"
   side: "white", // "white" | "black" | "random"
   kind: "single", // "single" | "match" | "money"
   length: 5, // match length in points

@@ -22,6 +22,7 @@ const OPPONENTS = {
   medium: "Computer (Medium)",
   hard: "Computer (Hard)",
   expert: "Computer (Expert)",
+  master: "Computer (Master)",
   pass_and_play: "Pass & play",
   online: "Online",
 };
