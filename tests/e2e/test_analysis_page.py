@@ -22,6 +22,7 @@ from browser_support import (
 from test_assist import get_text, open_page, play_turn, store  # noqa: F401 - the fixture, helpers
 
 from backgammon.analysis import analyze
+from backgammon.core.match import Match
 from backgammon.core.xgid import Xgid
 from backgammon.records import read_mat
 from backgammon.services.analysis_jobs import position_evaluation
@@ -211,6 +212,37 @@ def test_analysis_after_a_game_marks_summary_graph(open_page: Any, server: Serve
         f"() => document.querySelector('#move-list').children[{line}]"
         ".classList.contains('current')")
     game.screenshot("analysis-game")
+
+
+def test_analysis_at_master_from_the_settings(open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """Settings, "Analyse at": Master (3-ply) is kept in the browser and sent with Analyze; the
+    panel says the level and depth the server analysed at, and marks what the library's own
+    3-ply analysis marks."""
+    match = Match(0, cube=False)  # one turn: a 3-ply analysis takes seconds a turn
+    match.current.roll((3, 1))
+    match.current.play("8/7 8/5")
+    gid = store(server, "masteranalysis", match)
+    expected = analyze(match, "master")
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.click("#settings-button")
+    assert page.input_value("#analysis-level-select") == "expert"
+    page.select_option("#analysis-level-select", "master")
+    game.screenshot("settings-analysis-level")
+    page.click("#settings-close")
+    saved = json.loads(page.evaluate("localStorage.getItem('backgammon.settings')"))
+    assert saved["analysis_level"] == "master"
+    with page.expect_request(lambda r: r.url.endswith("/api/analysis")
+                             and r.method == "POST") as sent:
+        page.click("#analyze-button")
+    assert json.loads(sent.value.post_data or "{}")["level"] == "master"
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
+    assert page.inner_text("#analysis-status").startswith("Analysed at Master (3-ply): ")
+    shown = page.eval_on_selector_all(
+        "#move-list li[data-mark]", "n => n.map(x => [[...x.parentNode.children].indexOf(x),"
+        " x.dataset.mark])")
+    assert {line: m for line, m in shown} == _expected_marks(match, expected) != {}
+    game.screenshot("analysis-master")
 
 
 def summary_figures(page: Any) -> dict[str, list[str]]:

@@ -151,6 +151,14 @@ def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
     assert many.status_code == 400
     assert many.json()["error"]["message"] == ("3 turns: one analysis takes at most 2; send "
                                                "fewer games")
+    # a 3-ply analysis counts each turn six times against the budget
+    client.app.state.analysis_jobs = AnalysisJobs(level="medium", max_turns=17)  # type: ignore[attr-defined]
+    deep = client.post("/api/analysis", json={"mat": SMALL_MAT, "level": "master"})
+    assert deep.status_code == 400
+    assert deep.json()["error"]["message"] == ("3 turns: one analysis at master (3-ply) takes "
+                                               "at most 2; send fewer games, or analyse at "
+                                               "expert")
+    assert client.post("/api/analysis", json={"mat": SMALL_MAT}).status_code == 202
     xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:{}:10"
     fine = client.post("/api/positions/evaluation", json={"position": xgid.format(26)})
     assert fine.status_code == 200 and fine.json()["plays"][0]["play"] == "8/5 6/5"
@@ -347,6 +355,33 @@ def test_a_running_analysis_stops_at_its_next_turn_when_cancelled(
     assert turns == [1, 2, 3, 4]  # the progress call after the DELETE stopped it
     final = client.get(f"/api/analysis/{job['id']}").json()
     assert (final["status"], final["done"], final["error"]) == ("cancelled", 3, None)
+
+
+def test_an_analysis_at_master_is_3_ply_and_other_levels_are_refused(
+        clients: Clients) -> None:
+    """``level`` master: the Master level's 3-ply analysis (the pool's own level otherwise);
+    any level but expert and master is refused with the field named."""
+    client = clients.new(rolls=[(3, 1), (6, 4)])
+    fast(client)
+    gid = new_game(client, cube=False)["id"]
+    act(client, gid, "roll")
+    act(client, gid, "move", {"from": 8, "to": 7})
+    act(client, gid, "move", {"from": 8, "to": 5})
+    act(client, gid, "done")
+    job = client.post("/api/analysis", json={"game_id": gid, "level": "master"}).json()
+    done = wait(client, job["id"])
+    result = done["result"]
+    assert (result["level"], result["plies"]) == ("master", 3)
+    move = result["games"][0]["decisions"][0]
+    assert (move["played"], move["best"]) == ("8/7 8/5", "8/5 6/5")
+    assert max(a["ply"] for a in move["alternatives"]) == 3
+    shallow = wait(client, client.post("/api/analysis", json={"game_id": gid}).json()["id"])
+    assert (shallow["result"]["level"], shallow["result"]["plies"]) == ("medium", 0)
+    for bad in ("hard", "grandmaster", 3):
+        refused = client.post("/api/analysis", json={"game_id": gid, "level": bad})
+        assert refused.status_code == 422
+        assert refused.json()["error"]["message"].startswith(
+            "invalid request: level: Input should be 'expert' or 'master'")
 
 
 def test_an_analysis_of_a_saved_game(clients: Clients) -> None:

@@ -29,7 +29,7 @@ loop.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import anyio.to_thread
 from fastapi import APIRouter, Request
@@ -80,6 +80,9 @@ class AnalysisRequest(BaseModel):
     mat: str | None = Field(None, max_length=MAX_MAT_CHARS, description="a .mat transcript")
     name: str | None = Field(None, max_length=255, description="the file's name")
     game_id: str | None = Field(None, max_length=64, description="a saved game's id")
+    level: Literal["expert", "master"] | None = Field(
+        None, description="expert (2-ply, the server's default), or master (3-ply: five to "
+                          "six times as long, and a sixth of the turns)")
 
 
 def _jobs(request: Request) -> AnalysisJobs:
@@ -98,8 +101,8 @@ async def start_analysis(body: AnalysisRequest, request: Request,
     """Queue the analysis of a ``.mat`` text or a saved game's match; answers its job.
 
     400 with the line for a bad ``.mat``; 400 ``too_large`` for a match longer than 64 points
-    or more than 3,000 turns; 503 ``busy`` when 64 analyses are unfinished, or when this
-    client (its address) has 2."""
+    or more than 3,000 turns (500 at ``level`` master); 503 ``busy`` when 64 analyses are
+    unfinished, or when this client (its address) has 2."""
     jobs = _jobs(request)
     if (body.mat is None) == (body.game_id is None):
         return _error(400, "bad_request", "send either mat (a .mat text) or game_id")
@@ -121,7 +124,7 @@ async def start_analysis(body: AnalysisRequest, request: Request,
         source = await anyio.to_thread.run_sync(Match.replay, log)
     client = request.client.host if request.client is not None else None
     try:
-        job = await anyio.to_thread.run_sync(jobs.submit, source, names, client)
+        job = await anyio.to_thread.run_sync(jobs.submit, source, names, client, body.level)
     except AnalysisTooLargeError as exc:
         return _error(400, "too_large", str(exc))
     except TooManyJobsError as exc:

@@ -4,7 +4,9 @@
   match, run in a bounded pool of worker threads (at most ``workers`` at once, one client never
   on all of them; more wait in a queue, and at most ``max_jobs`` are kept), each job with its
   progress (``done`` of ``total`` turns, which only goes up) and then its result or its
-  error; its own client may cancel it (:meth:`AnalysisJobs.cancel`).
+  error; its own client may cancel it (:meth:`AnalysisJobs.cancel`). A job runs at the pool's
+  level (Expert) or at one its client asks for among :data:`ANALYSIS_LEVELS` (Master: 3-ply,
+  each turn counted :data:`DEEP_TURN_COST` times against the pool's budget of turns).
 * :func:`evaluation_for`: the hint for the game's present decision: the best plays of the dice
   thrown, each with its equity, its difference to the best and its chances; before the roll the
   cube hint (no double / double, take / double, pass / too good, with the equities).
@@ -27,6 +29,7 @@ from typing import Any, Final
 
 from backgammon.ai.choose import rank_plays
 from backgammon.ai.cube import CubeAction, may_double
+from backgammon.ai.levels import get_level
 from backgammon.ai.met import MAX_AWAY
 from backgammon.ai.player import ComputerPlayer, CubeAdvice, cube_advice, cube_state
 from backgammon.analysis import (
@@ -53,6 +56,11 @@ DEFAULT_MAX_JOBS: Final = 64
 DEFAULT_PER_CLIENT: Final = 2
 #: Turns (rolls and doubles) one analysis takes at most.
 DEFAULT_MAX_TURNS: Final = 3000
+#: The levels a client may ask an analysis at: Expert's 2-ply and Master's 3-ply.
+ANALYSIS_LEVELS: Final = ("expert", "master")
+#: A 3-ply (Master) analysis takes five to six times as long as Expert's (docs/performance.md):
+#: each of its turns counts this many against ``max_turns``.
+DEEP_TURN_COST: Final = 6
 #: The statuses of a job that is over.
 FINISHED: Final = ("done", "failed", "cancelled")
 #: Plays a hint lists.
@@ -285,30 +293,41 @@ class AnalysisJobs(JobPool[Job]):
         super().__init__(workers, max_jobs, per_client)
         self.level = level
         self.max_turns = max_turns
-        self._inputs: dict[str, tuple[MatReplay | Match, tuple[str, str] | None]] = {}
+        self._inputs: dict[str, tuple[MatReplay | Match, tuple[str, str] | None, str]] = {}
 
     def submit(self, source: MatReplay | Match, names: tuple[str, str] | None = None,
-               client: str | None = None) -> Job:
+               client: str | None = None, level: str | None = None) -> Job:
         """Queue the analysis of ``source`` for ``client`` (its address; None: the server's
-        own); returns its job at once.
+        own) at ``level`` (None: the pool's; else one of :data:`ANALYSIS_LEVELS`); returns its
+        job at once.
 
         Raises:
+            ValueError: a level not in :data:`ANALYSIS_LEVELS`.
             AnalysisTooLargeError: a match longer than the match equity table, or more than
-                ``max_turns`` turns.
+                ``max_turns`` turns (``max_turns // DEEP_TURN_COST`` at a 3-ply level).
             TooManyJobsError: ``max_jobs`` analyses are unfinished, or ``client`` has
                 ``per_client`` unfinished, or the pool is closed.
         """
+        if level is None:
+            level = self.level
+        elif level not in ANALYSIS_LEVELS:
+            raise ValueError(f"unknown analysis level {level!r}: expected one of "
+                             f"{', '.join(ANALYSIS_LEVELS)}")
         length, turns = record_size(source)
         try:
             check_length(length)
         except ValueError as exc:
             raise AnalysisTooLargeError(str(exc)) from None
-        if turns > self.max_turns:
+        deep = get_level(level).plies >= 3
+        most = self.max_turns // DEEP_TURN_COST if deep else self.max_turns
+        if turns > most:
             raise AnalysisTooLargeError(
-                f"{turns} turns: one analysis takes at most {self.max_turns}; send fewer games")
+                f"{turns} turns: one analysis at {level} (3-ply) takes at most {most}; send "
+                f"fewer games, or analyse at expert" if deep else
+                f"{turns} turns: one analysis takes at most {most}; send fewer games")
         job = Job(uuid.uuid4().hex, client=client)
         with self._lock:
-            self._inputs[job.id] = (source, names)
+            self._inputs[job.id] = (source, names, level)
         try:
             return self._admit(job, client)
         except TooManyJobsError:
@@ -334,11 +353,11 @@ class AnalysisJobs(JobPool[Job]):
 
     def _run(self, job: Job) -> None:
         with self._lock:
-            source, names = self._inputs.pop(job.id)
-        self._analyze(job, source, names)
+            source, names, level = self._inputs.pop(job.id)
+        self._analyze(job, source, names, level)
 
     def _analyze(self, job: Job, source: MatReplay | Match,
-                 names: tuple[str, str] | None) -> None:
+                 names: tuple[str, str] | None, level: str) -> None:
         with job.lock:
             if job.status == "cancelled":
                 return
@@ -352,7 +371,7 @@ class AnalysisJobs(JobPool[Job]):
                 job.done = max(job.done, done)
 
         try:
-            result = analyze(source, self.level, progress, names=names)
+            result = analyze(source, level, progress, names=names)
             data = result.to_dict()
             data["names"] = list(result.names)
             # what the reader accepted and how (a match picked up at a score, say)

@@ -7,9 +7,16 @@
 
 import { cancelAnalysis, getAnalysis, startAnalysis } from "./assist_api.js";
 import { el } from "./dom.js";
+import { loadSettings } from "./settings.js";
 import { pointsFor } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** The level Analyze runs at, from the settings: "expert" (2-ply) or "master" (3-ply). */
+function analysisLevel() {
+  const level = loadSettings().analysis_level;
+  return level === "master" ? "master" : "expert";
+}
 const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
 const WORST = { "": 0, doubtful: 1, bad: 2, "very bad": 3 };
 const POLL_MS = 250;
@@ -151,7 +158,7 @@ export class Analysis {
     this.hooks.say("Analysing the game.");
     const stopButton = $("analysis-stop");
     try {
-      let job = await startAnalysis(source.body);
+      let job = await startAnalysis({ ...source.body, level: analysisLevel() });
       this.jobId = job.id;
       stopButton.disabled = false;
       stopButton.hidden = false;
@@ -237,7 +244,8 @@ export class Analysis {
     this.drawGraph();
     $("analysis-panel").dataset.state = "done";
     const said = (p) => `${p.name} PR ${p.pr.toFixed(1)} (${ratingText(p)}${selfGraded(p) ? "; self-graded" : ""})`;
-    $("analysis-status").textContent = `Analysed at ${result.level}: ${result.players.map(said).join(", ")}.`;
+    const level = result.level.charAt(0).toUpperCase() + result.level.slice(1);
+    $("analysis-status").textContent = `Analysed at ${level} (${result.plies}-ply): ${result.players.map(said).join(", ")}.`;
     this.hooks.say($("analysis-status").textContent);
     const review = this.hooks.review;
     if (review.active && review.data) this.onFrame(review.data.frames[review.index]);

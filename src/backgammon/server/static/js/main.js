@@ -534,6 +534,8 @@ function openSettings() {
   $("tutor-input").checked = app.settings.tutor;
   $("tutor-threshold-select").value = String(app.settings.tutor_threshold);
   if (!$("tutor-threshold-select").value) $("tutor-threshold-select").value = "0.04";
+  $("analysis-level-select").value = app.settings.analysis_level;
+  if (!$("analysis-level-select").value) $("analysis-level-select").value = "expert";
   $("settings-dialog").showModal();
 }
 
@@ -714,6 +716,10 @@ function wire() {
   });
   $("tutor-threshold-select").addEventListener("change", (e) => {
     app.settings.tutor_threshold = Number(e.target.value);
+    saveSettings(app.settings);
+  });
+  $("analysis-level-select").addEventListener("change", (e) => {
+    app.settings.analysis_level = e.target.value;
     saveSettings(app.settings);
   });
   $("settings-dialog").addEventListener("close", () => {

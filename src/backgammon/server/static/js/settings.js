@@ -22,6 +22,7 @@ export const DEFAULTS = Object.freeze({
   numbering: "own", // "own" | "mine": the move list's plays each from its side, or all as the board
   tutor: false, // warn before a play or a cube action that loses more than tutor_threshold
   tutor_threshold: 0.04, // equity (EMG): gnubg's doubtful 0.04, bad 0.08, very bad 0.16
+  analysis_level: "expert", // "expert" (2-ply) | "master" (3-ply, five to six times as long)
 });
 
 function storage() {
