@@ -11,7 +11,7 @@ Targets on the project's 2-core machine (issue 14): Expert median <= 250 ms, 95t
 <= 1 s, maximum <= 3 s; Hard median <= 50 ms. The machine is shared: run it when it is quiet,
 and read the medians. The nets' weights load once before the timing starts.
 
-Usage: python bench/ai_speed.py [--positions N] [--levels easy,medium,hard,expert,classic]
+Usage: python bench/ai_speed.py [--positions N] [--levels easy,medium,hard,expert,master,classic]
        [--shared PATH]
 """
 
