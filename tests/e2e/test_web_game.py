@@ -238,6 +238,15 @@ def test_master_is_offered_named_and_plays(open_page: Any) -> None:
     game.screenshot("master-game")
 
 
+def test_a_saved_level_the_form_does_not_offer_falls_back_to_the_default(
+        open_page: Any) -> None:
+    game = open_page(settings={"level": "grandmaster", "kind": "marathon"})
+    if not game.visible("#new-game-dialog"):
+        game.page.click("#new-game-button")
+    assert game.page.input_value("#level-select") == "easy"
+    assert game.page.input_value("#kind-select") == "single"
+
+
 def test_pass_and_play_both_sides_move_by_drag_and_drop(open_page: Any) -> None:
     game = open_page()
     game.start(mode="pass_and_play", cube=False)

@@ -1,6 +1,6 @@
 """The computer's levels: which evaluation, how deep a search, and how much noise.
 
-The four levels the game offers play on the neural evaluation (:mod:`backgammon.ai.netsearch`,
+The five levels the game offers play on the neural evaluation (:mod:`backgammon.ai.netsearch`,
 plies as GNU Backgammon counts them):
 
 * **Easy**: 0-ply, with Gaussian noise of sigma 0.25 points added to each play's equity (a
@@ -11,7 +11,8 @@ plies as GNU Backgammon counts them):
 * **Master**: Expert's search, then its best two 2-ply plays, when they are within 0.04 of
   each other, rescored at 3-ply (:meth:`~backgammon.ai.netsearch.NetEvaluator.probs3`). It
   loses about a sixth less than Expert judged by GNU Backgammon, at several times the think
-  time (docs/performance.md): a level for a player who can wait a second or two a move.
+  time (docs/performance.md: a median of 0.4 s a move on a 2-core machine, but several seconds
+  on the hardest moves).
 
 Hard, Expert and Master take their cube decisions on a 2-ply lookahead (the mean over their own 21
 rolls of the best play's 1-ply probabilities), Easy and Medium on the nets alone.

@@ -148,8 +148,8 @@ class ComputerPlayer:
     """The computer at a level.
 
     Args:
-        level: ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, ``"classic"`` or a
-            :class:`~backgammon.ai.levels.Level`.
+        level: ``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``, ``"master"``,
+            ``"classic"`` or a :class:`~backgammon.ai.levels.Level`.
         rng: the generator for the level's randomness (injected; a seeded one makes every
             decision reproducible). None: a fresh ``random.Random()``.
         evaluator: the cached evaluation to use (a :class:`NetEvaluator` for the net levels,

@@ -89,7 +89,7 @@ class Seats:
 
     Attributes:
         computer: the side the computer plays, or None for pass & play.
-        level: the computer's level (``"easy"`` .. ``"expert"``).
+        level: the computer's level (``"easy"`` .. ``"master"``).
     """
 
     computer: Color | None = BLACK

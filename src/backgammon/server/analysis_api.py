@@ -1,10 +1,12 @@
 """Analysis and the computer's hints over HTTP.
 
 * ``POST /api/analysis`` with ``{"mat": "<.mat text>", "name": "file.mat"}`` or
-  ``{"game_id": "<saved game>"}``: starts an analysis (:mod:`backgammon.services.analysis_jobs`)
-  and answers 202 with its job: ``{"id", "status", "done", "total", "progress", "result",
-  "error"}``. A ``.mat`` that is not a legal match answers 400 with
-  ``{"error": {"code", "message", "line", "detail"}}``; 503 when too many analyses wait.
+  ``{"game_id": "<saved game>"}``, and optionally ``"level"``: ``"expert"`` (2-ply, the
+  server's default) or ``"master"`` (3-ply; each turn counts six against the limit): starts
+  an analysis (:mod:`backgammon.services.analysis_jobs`) and answers 202 with its job:
+  ``{"id", "status", "done", "total", "progress", "result", "error"}``. A ``.mat`` that is not
+  a legal match answers 400 with ``{"error": {"code", "message", "line", "detail"}}``; 503
+  when too many analyses wait.
 * ``GET /api/analysis/{id}``: the job: its progress (``done`` of ``total`` turns, only rising),
   then ``"status": "done"`` and the ``result`` (:meth:`backgammon.analysis.Analysis.to_dict`
   with ``names`` and the ``.mat`` reader's ``warnings``, each ``"line N: ..."``), or

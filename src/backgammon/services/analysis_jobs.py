@@ -322,8 +322,9 @@ class AnalysisJobs(JobPool[Job]):
         most = self.max_turns // DEEP_TURN_COST if deep else self.max_turns
         if turns > most:
             raise AnalysisTooLargeError(
-                f"{turns} turns: one analysis at {level} (3-ply) takes at most {most}; send "
-                f"fewer games, or analyse at expert" if deep else
+                f"{turns} turns: one analysis at {level.capitalize()} (3-ply) takes at most "
+                f"{most}; send fewer games, or analyse at Expert (Settings, Analyse at)" if deep
+                else
                 f"{turns} turns: one analysis takes at most {most}; send fewer games")
         job = Job(uuid.uuid4().hex, client=client)
         with self._lock:

@@ -30,6 +30,7 @@ import {
 } from "./turnshow.js";
 import { drawControls, drawView, pointsFor, setNumbering } from "./table.js";
 import {
+  DEFAULTS,
   applyTheme,
   loadGameId,
   loadSettings,
@@ -468,6 +469,10 @@ function openNewGame({ listCurrent = false } = {}) {
   form.elements.jacoby.checked = s.jacoby;
   form.elements.beavers.checked = s.beavers;
   form.elements.time_control.value = s.time_control;
+  // a saved value the form does not offer (an old or hand-edited setting): the default
+  for (const name of ["level", "side", "kind", "time_control"]) {
+    if (!form.elements[name].value) form.elements[name].value = DEFAULTS[name];
+  }
   syncNewGameForm();
   const dialog = $("new-game-dialog");
   app.recent.refresh(listCurrent ? null : app.game && app.game.id);
