@@ -14,8 +14,8 @@ plies as GNU Backgammon counts them):
   time (docs/performance.md: a median of 0.4 s a move on a 2-core machine, but several seconds
   on the hardest moves).
 
-Hard, Expert and Master take their cube decisions on a 2-ply lookahead (the mean over their own 21
-rolls of the best play's 1-ply probabilities), Easy and Medium on the nets alone.
+Hard, Expert and Master take their cube decisions on a 2-ply lookahead (the mean over their
+own 21 rolls of the best play's 1-ply probabilities), Easy and Medium on the nets alone.
 
 One more level, **classic**, is the hand-made evaluation of :mod:`backgammon.ai.evaluation`
 with its 2-ply search (the project's strongest player before the nets); the benches and the

@@ -69,8 +69,8 @@ class RandomPlayer:
 
 def computer_player(level: str, rng: random.Random) -> ComputerPlayer:
     """The computer at ``level`` (``"easy"``, ``"medium"``, ``"hard"``, ``"expert"``,
-    ``"master"``): the AI
-    package's :class:`~backgammon.ai.ComputerPlayer`, drawing its randomness from ``rng``.
+    ``"master"``): the AI package's :class:`~backgammon.ai.ComputerPlayer`, drawing its
+    randomness from ``rng``.
 
     Raises:
         ValueError: an unknown level, quoted.

@@ -17,6 +17,7 @@ function analysisLevel() {
   const level = loadSettings().analysis_level;
   return level === "master" ? "master" : "expert";
 }
+
 const SYMBOL = { doubtful: "?!", bad: "?", "very bad": "??" };
 const WORST = { "": 0, doubtful: 1, bad: 2, "very bad": 3 };
 const POLL_MS = 250;
