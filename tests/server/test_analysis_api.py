@@ -357,17 +357,24 @@ def test_a_running_analysis_stops_at_its_next_turn_when_cancelled(
     assert (final["status"], final["done"], final["error"]) == ("cancelled", 3, None)
 
 
-def test_an_analysis_at_master_is_3_ply_and_other_levels_are_refused(
-        clients: Clients) -> None:
-    """``level`` master: the Master level's 3-ply analysis (the pool's own level otherwise);
-    any level but expert and master is refused with the field named."""
+def saved_game(clients: Clients, *moves: tuple[int, int]) -> tuple[TestClient, str]:
+    """A client (its analyses at 0-ply) and a saved cubeless game whose first turn, a 3-1,
+    White played as ``moves`` (``(from, to)`` each)."""
     client = clients.new(rolls=[(3, 1), (6, 4)])
     fast(client)
     gid = new_game(client, cube=False)["id"]
     act(client, gid, "roll")
-    act(client, gid, "move", {"from": 8, "to": 7})
-    act(client, gid, "move", {"from": 8, "to": 5})
+    for source, target in moves:
+        act(client, gid, "move", {"from": source, "to": target})
     act(client, gid, "done")
+    return client, gid
+
+
+def test_an_analysis_at_master_is_3_ply_and_other_levels_are_refused(
+        clients: Clients) -> None:
+    """``level`` master: the Master level's 3-ply analysis (the pool's own level otherwise);
+    any level but expert and master is refused with the field named."""
+    client, gid = saved_game(clients, (8, 7), (8, 5))
     job = client.post("/api/analysis", json={"game_id": gid, "level": "master"}).json()
     done = wait(client, job["id"])
     result = done["result"]
@@ -385,13 +392,7 @@ def test_an_analysis_at_master_is_3_ply_and_other_levels_are_refused(
 
 
 def test_an_analysis_of_a_saved_game(clients: Clients) -> None:
-    client = clients.new(rolls=[(3, 1), (6, 4)])
-    fast(client)
-    gid = new_game(client, cube=False)["id"]
-    act(client, gid, "roll")
-    act(client, gid, "move", {"from": 8, "to": 5})
-    act(client, gid, "move", {"from": 6, "to": 5})
-    act(client, gid, "done")
+    client, gid = saved_game(clients, (8, 5), (6, 5))
     job = client.post("/api/analysis", json={"game_id": gid}).json()
     done = wait(client, job["id"])
     decisions = done["result"]["games"][0]["decisions"]
