@@ -384,6 +384,12 @@ def test_an_analysis_at_master_is_3_ply_and_other_levels_are_refused(
     assert max(a["ply"] for a in move["alternatives"]) == 3
     shallow = wait(client, client.post("/api/analysis", json={"game_id": gid}).json()["id"])
     assert (shallow["result"]["level"], shallow["result"]["plies"]) == ("medium", 0)
+    jobs = AnalysisJobs(workers=1, level="medium")
+    with pytest.raises(ValueError, match="unknown analysis level 'hard': expected one of "
+                                         "expert, master"):
+        jobs.submit(read_record(SMALL_MAT), level="hard")
+    assert not jobs._jobs and not jobs._inputs  # refused before anything was queued
+    jobs.close()
     for bad in ("hard", "grandmaster", 3):
         refused = client.post("/api/analysis", json={"game_id": gid, "level": bad})
         assert refused.status_code == 422
