@@ -345,6 +345,35 @@ def test_a_small_cache_gives_the_same_ranking() -> None:
     assert [r.value for r in big] == pytest.approx([r.value for r in small], abs=1e-6)
 
 
+def test_the_0_ply_cache_gives_the_nets_own_figures() -> None:
+    """Boards repeated in a batch, a cache too small for the batch, a cache that fills and
+    starts again, and threads sharing one evaluator: every answer is the nets' own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from backgammon.ai.nets import default_nets
+    from backgammon.ai.netsearch import NetEvaluator
+    from backgammon.ai.neural import after_play_probabilities
+
+    rng = random.Random(11)
+    position = diagram(white="24:2 13:4 8:3 6:4 5:2", black="24:2 13:5 8:3 6:4 4:1", turn="white")
+    pool = [b for roll in ((6, 2), (3, 1), (5, 5), (4, 2)) for b in
+            legal_plays(position, roll).own_boards()]
+    truth = dict(zip(pool, after_play_probabilities(pool, default_nets()), strict=True))
+    batches = [[rng.choice(pool) for _ in range(rng.randint(1, 60))] for _ in range(40)]
+    for size in (7, 50, None):
+        evaluator = NetEvaluator(cache_size=size)
+        for batch in batches:
+            got = evaluator.probs0(batch)
+            assert got.shape == (len(batch), 5)
+            assert got == pytest.approx(np.asarray([truth[b] for b in batch]), abs=1e-6)
+        assert len(evaluator._p0.index) <= evaluator.limits["p0"]
+    shared = NetEvaluator(cache_size=30)
+    with ThreadPoolExecutor(4) as threads:
+        answers = list(threads.map(shared.probs0, batches * 5))
+    for batch, got in zip(batches * 5, answers, strict=True):
+        assert got == pytest.approx(np.asarray([truth[b] for b in batch]), abs=1e-6)
+
+
 def test_a_move_filter_keeps_its_accepted_plays_whatever_their_score() -> None:
     from backgammon.ai.netsearch import MoveFilter
 
@@ -457,11 +486,15 @@ def test_three_ply_is_the_mean_of_each_rolls_best_reply_at_two_ply() -> None:
     assert evaluator.probs_many([board], 3)[0] == pytest.approx(expected, abs=1e-9)
 
 
-def _held_bytes(cache: dict[object, object]) -> int:
+def _held_bytes(cache: object) -> int:
     """What a cache of the evaluators holds, measured: the dict, each key (its board tuple
-    too) and each value (an array's data included)."""
+    too) and each value (an array's data included); for the 0-ply cache, its dict of row
+    numbers and its whole array of rows."""
     import sys
 
+    if not isinstance(cache, dict):  # the 0-ply cache: a dict of row numbers, and the rows
+        rows: np.ndarray = cache.rows  # type: ignore[attr-defined]
+        return _held_bytes(cache.index) + sys.getsizeof(rows)  # type: ignore[attr-defined]
     total = sys.getsizeof(cache)
     for key, value in cache.items():
         total += sys.getsizeof(key) + sys.getsizeof(value)

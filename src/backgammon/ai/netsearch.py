@@ -27,6 +27,7 @@ Boards are 26-tuples in the mover's own numbering (:mod:`backgammon.ai.features`
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
@@ -124,9 +125,9 @@ REPLY_FILTER: Final = MoveFilter(1, 0.0)
 #: 2 GB of memory after some 140 heavy evaluations).
 DEFAULT_CACHE_BYTES: Final = 96 << 20
 #: What one entry of each cache holds, bytes (``sys.getsizeof`` of the dict's share, its key
-#: and its value on 64-bit CPython 3.11): a 26-int board and 5 float32 (0-ply); a utility
-#: and a board and 5 float64 (1- to 3-ply).
-ENTRY_BYTES: Final = {"p0": 410, "p1": 490, "p2": 490, "p3": 490}
+#: and its value on 64-bit CPython 3.11): a 26-int board, its row number and a row of 5
+#: float32 (0-ply); a utility and a board and 5 float64 (1- to 3-ply).
+ENTRY_BYTES: Final = {"p0": 330, "p1": 490, "p2": 490, "p3": 490}
 #: The share of the bytes each cache may hold (the 0-ply one is the busiest by far; a 3-ply
 #: entry is one play of an analysed decision).
 CACHE_SHARES: Final = {"p0": 0.6, "p1": 0.3, "p2": 0.095, "p3": 0.005}
@@ -162,41 +163,61 @@ class NetEvaluator:
         if cache_size is not None:
             self.limits = {name: min(cache_size, most) for name, most in self.limits.items()}
         self.cache_size = max(self.limits.values())
-        self._p0: dict[Board, npt.NDArray[np.float32]] = {}
+        self._lock = threading.Lock()
+        self._p0 = _Rows(self.limits["p0"])
         self._p1: dict[tuple[Utility, Board], Floats] = {}
         self._p2: dict[tuple[Utility, Board], Floats] = {}
         self._p3: dict[tuple[Utility, Board], Floats] = {}
 
     def cache_bytes(self) -> int:
         """The bytes the caches hold now, estimated (:data:`ENTRY_BYTES` an entry)."""
-        return (len(self._p0) * ENTRY_BYTES["p0"] + len(self._p1) * ENTRY_BYTES["p1"]
+        return (len(self._p0.index) * ENTRY_BYTES["p0"] + len(self._p1) * ENTRY_BYTES["p1"]
                 + len(self._p2) * ENTRY_BYTES["p2"] + len(self._p3) * ENTRY_BYTES["p3"])
 
     def clear(self) -> None:
         """Empty every cache."""
-        self._p0.clear()
+        self._p0 = _Rows(self.limits["p0"])
         self._p1.clear()
         self._p2.clear()
         self._p3.clear()
 
     def probs0(self, boards: Sequence[Board]) -> npt.NDArray[np.float32]:
         """0-ply: ``(N, 5)`` probabilities of each board, mover's view, opponent to roll."""
-        # the answer is built from a local dict, so another thread emptying the cache
-        # (players on several threads share one evaluator) cannot lose an entry
-        cache = self._p0
-        found = {b: cache.get(b) for b in boards}
-        missing = [b for b, p in found.items() if p is None]
-        if missing:
-            most = self.limits["p0"]
-            if len(cache) + len(missing) > most:
-                cache.clear()
-            room = most - len(cache)  # (a batch larger than the cache: its first ones kept)
-            for index, (board, p) in enumerate(zip(
-                    missing, after_play_probabilities(missing, self.nets), strict=True)):
-                found[board] = p
-                if index < room:
-                    cache[board] = p
-        return np.asarray([found[b] for b in boards], dtype=np.float32).reshape(-1, 5)
+        # a table is never emptied, only replaced (:meth:`_remember`), and its rows are read
+        # after its index: the answer stays right while another thread (players on several
+        # threads share one evaluator) adds rows or starts a new table
+        table = self._p0
+        get = table.index.get
+        n = len(boards)
+        index = np.fromiter([get(b, -1) for b in boards], dtype=np.int64, count=n)
+        out: npt.NDArray[np.float32] = table.rows[np.maximum(index, 0)]
+        missing = np.flatnonzero(index < 0)
+        if len(missing):
+            unique: dict[Board, int] = {}  # each board once, however often it comes
+            slot = [unique.setdefault(boards[i], len(unique)) for i in missing.tolist()]
+            new = list(unique)
+            values = after_play_probabilities(new, self.nets)
+            out[missing] = values[slot]
+            self._remember(new, values)
+        return out
+
+    def _remember(self, boards: list[Board], values: npt.NDArray[np.float32]) -> None:
+        """Keep the 0-ply probabilities of new ``boards`` (a batch larger than the cache: its
+        first ones), in a new table when the current one has no room left."""
+        with self._lock:
+            table = self._p0
+            if table.used + len(boards) > table.most:
+                table = self._p0 = _Rows(table.most)
+            start = table.used
+            end = start + min(len(boards), table.most - start)
+            if end > len(table.rows):  # grown by doubling, so that a new table costs little
+                grown = np.zeros((min(table.most, max(end, 2 * len(table.rows))), 5),
+                                 dtype=np.float32)
+                grown[:start] = table.rows[:start]
+                table.rows = grown
+            table.rows[start:end] = values[:end - start]
+            table.used = end
+            table.index.update(zip(boards[:end - start], range(start, end), strict=True))
 
     def _replies(self, board: Board) -> list[list[Board]]:
         """For each of the 21 rolls, the opponent's plays from ``board`` (in its numbering;
@@ -314,6 +335,21 @@ class NetEvaluator:
             return self.probs1_many(boards, utility)
         return np.asarray([self.probs(b, plies, utility) for b in boards], dtype=np.float64
                           ).reshape(-1, 5)
+
+
+class _Rows:
+    """A 0-ply cache: each board's row number in a float32 array of probabilities (5 a row)
+    that grows up to ``most`` rows; ``used`` rows are taken. A row is written before its
+    board is entered, and a grown array holds every row of the one before, so a board found
+    always has its row in ``rows``."""
+
+    __slots__ = ("index", "most", "rows", "used")
+
+    def __init__(self, most: int) -> None:
+        self.index: dict[Board, int] = {}
+        self.most = max(1, most)
+        self.rows = np.zeros((min(self.most, 4096), 5), dtype=np.float32)
+        self.used = 0
 
 
 def _invert1(p: Floats) -> Floats:

@@ -111,7 +111,7 @@ def after_play_probabilities(
     Returns:
         ``(N, 5)`` float32, each row consistent (P(bg) <= P(gammon) <= P(win) on each side).
     """
-    return score_boards(mover_boards, nets)[0]
+    return _score(mover_boards, nets, None)[0]
 
 
 def score_boards(
@@ -121,12 +121,23 @@ def score_boards(
     """:func:`after_play_probabilities`, with each board's class (:func:`classify`) and, for
     the boards a net scored, their encodings (the next side on roll's view) by index: what
     training keeps of the play it chooses."""
+    encoded: dict[int, Floats] = {}
+    out, kind = _score(mover_boards, nets, encoded)
+    return out, kind, encoded
+
+
+def _score(
+    mover_boards: Sequence[Sequence[int]] | Ints,
+    nets: NetSet,
+    encoded: dict[int, Floats] | None,
+) -> tuple[Floats, npt.NDArray[np.int8]]:
+    """:func:`score_boards`'s probabilities and classes; the encodings go into ``encoded``
+    only when one is given (a search needs none, and each costs a dict entry)."""
     b = np.asarray(mover_boards, dtype=np.int8).reshape(-1, 26)
     out = np.empty((len(b), 5), dtype=np.float32)
-    encoded: dict[int, Floats] = {}
     kind = classify(b)
     if len(b) == 0:
-        return out, kind, encoded
+        return out, kind
     done = kind == FINISHED
     if done.any():
         out[done] = _finished(b[done])
@@ -137,8 +148,9 @@ def score_boards(
         if len(rows):
             x = encode(on_roll_view(b[rows]))
             out[rows] = impossible_results(b[rows], invert(consistent(net(x))), net_kind)
-            encoded.update(zip(rows.tolist(), x, strict=True))
-    return out, kind, encoded
+            if encoded is not None:
+                encoded.update(zip(rows.tolist(), x, strict=True))
+    return out, kind
 
 
 def impossible_results(b: Ints, p: Floats, kind: int) -> Floats:
