@@ -157,7 +157,7 @@ def test_long_matches_are_analysed_up_to_64_points_and_refused_beyond(
     assert deep.status_code == 400
     assert deep.json()["error"]["message"] == ("3 turns: one analysis at Master (3-ply) takes "
                                                "at most 2; send fewer games, or analyse at "
-                                               "Expert (Settings, Analyse at)")
+                                               "Expert (2-ply)")
     assert client.post("/api/analysis", json={"mat": SMALL_MAT}).status_code == 202
     xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:{}:10"
     fine = client.post("/api/positions/evaluation", json={"position": xgid.format(26)})

@@ -323,7 +323,7 @@ class AnalysisJobs(JobPool[Job]):
         if turns > most:
             raise AnalysisTooLargeError(
                 f"{turns} turns: one analysis at {level.capitalize()} (3-ply) takes at most "
-                f"{most}; send fewer games, or analyse at Expert (Settings, Analyse at)" if deep
+                f"{most}; send fewer games, or analyse at Expert (2-ply)" if deep
                 else
                 f"{turns} turns: one analysis takes at most {most}; send fewer games")
         job = Job(uuid.uuid4().hex, client=client)
