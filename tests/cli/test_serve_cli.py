@@ -90,6 +90,10 @@ def test_serve_passes_a_certificate_to_uvicorn_for_https(
           "/nonexistent/key.pem"], "--certfile: no such file /nonexistent/cert.pem"),
         (["serve", "--no-browser", "--claim-thinking-after", "0"],
          "--claim-thinking-after: 0 is not 1 to 86400 seconds"),
+        (["serve", "--no-browser", "--body-timeout", "0"],
+         "--body-timeout must be seconds in (0, 3600], got 0"),
+        (["serve", "--no-browser", "--db", "/nonexistent/dir/games.sqlite3"],
+         "--db: no such folder /nonexistent/dir (make it first)"),
     ],
 )
 def test_serve_refuses_bad_options(argv: list[str], message: str,

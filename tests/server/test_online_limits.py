@@ -58,6 +58,49 @@ def test_a_request_whose_headers_do_not_arrive_in_time_is_dropped(deadline_serve
     assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b'{"pong":"yes"}')
 
 
+def test_a_request_whose_body_does_not_arrive_in_time_is_refused_with_408(
+        tmp_path: Path) -> None:
+    """A client that declares a body and sends part of it (or trickles it) holds its request
+    for ``body_timeout`` at most, and is told why; the server answers others meanwhile."""
+    app = create_app(ServerSettings(db_path=tmp_path / "games.sqlite3", body_timeout=0.5))
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                            http=header_deadline_protocol(5.0), lifespan="on")
+
+    def ask(sock: socket.socket) -> bytes:
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+        return answer
+
+    evaluation = b"/api/positions/evaluation"
+    body = b'{"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"}'
+    with running_uvicorn(config) as port:
+        for sent in (body[:10], b""):  # part of the body, or none of it
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(b"POST " + evaluation + b" HTTP/1.1\r\nHost: x\r\n"
+                             b"Content-Type: application/json\r\nConnection: close\r\n"
+                             b"Content-Length: %d\r\n\r\n" % len(body) + sent)
+                started = time.monotonic()
+                answer = ask(sock)
+                waited = time.monotonic() - started
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+            assert b'"code": "request_timeout"' in answer
+            assert b"did not arrive within 0.5 seconds" in answer
+            assert 0.4 <= waited < 0.5 + 3.0
+        # the same request whole is answered
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"POST " + evaluation + b" HTTP/1.1\r\nHost: x\r\n"
+                         b"Content-Type: application/json\r\nConnection: close\r\n"
+                         b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            answer = ask(sock)
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        assert b'"8/5 6/5"' in answer
+    with pytest.raises(ValueError, match="body timeout"):
+        from backgammon.server.middleware import BodySizeLimitMiddleware
+
+        BodySizeLimitMiddleware(app, 10, timeout=0)
+
+
 def test_the_open_file_limit_is_raised_but_never_lowered() -> None:
     resource = pytest.importorskip("resource")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--header-timeout", metavar="SECONDS", type=float, default=10.0,
                         help="drop a connection whose request headers have not all arrived "
                         "within this many seconds (default 10)")
+    parser.add_argument("--body-timeout", metavar="SECONDS", type=float, default=30.0,
+                        help="answer 408 to a request whose body has not all arrived within "
+                        "this many seconds (default 30)")
     parser.add_argument("--max-connections", metavar="N", type=int, default=2000,
                         help="connections and requests served at once; more are answered "
                         "503 (default 2000)")
@@ -161,6 +164,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.header_timeout <= 3600:
         raise UsageError(f"--header-timeout must be seconds in (0, 3600], got "
                          f"{args.header_timeout:g}")
+    body_timeout = getattr(args, "body_timeout", 30.0)
+    if not 0 < body_timeout <= 3600:
+        raise UsageError(f"--body-timeout must be seconds in (0, 3600], got {body_timeout:g}")
     if not 1 <= args.max_connections <= 1_000_000:
         raise UsageError(f"--max-connections must be 1..1000000, got {args.max_connections}")
     per_address = args.max_connections_per_address
@@ -190,8 +196,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--claim-thinking-after: {thinking:g} is not 1 to 86400 seconds")
     settings = ServerSettings(analytics=analytics, connections_per_address=per_address,
                               redis_url=_redis_url(getattr(args, "redis", None)),
-                              claim_thinking_after=thinking)
+                              claim_thinking_after=thinking, body_timeout=body_timeout)
     if args.db is not None:
+        if str(args.db) != ":memory:" and not args.db.parent.is_dir():
+            # (the default's folder is made; a path given is taken as typed)
+            raise UsageError(f"--db: no such folder {args.db.parent} (make it first)")
         settings = dataclasses.replace(settings, db_path=args.db)
     try:
         app = create_app(settings)

@@ -13,7 +13,8 @@ the checkers page at ``/checkers`` (``static/checkers.html``: American checkers 
 shared table); ``/health``; the OpenAPI docs at ``/docs`` (``/openapi.json``).
 Every response carries security headers with a Content-Security-Policy that allows only the
 page's own origin (and the analytics script's, when the analytics hook is on:
-:mod:`backgammon.server.analytics`); request bodies over the limit are refused with 413.
+:mod:`backgammon.server.analytics`); request bodies over the limit are refused with 413, and
+bodies that take longer than ``body_timeout`` to arrive with 408.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         "Every action answers with the game's whole state; refused actions answer 4xx "
         'with `{"error": {"code", "message"}}` and change nothing.',
         lifespan=lifespan,
-        responses={413: {"model": ErrorResponse, "description": "Request body too large."}},
+        responses={408: {"model": ErrorResponse, "description": "Request body too slow."},
+                   413: {"model": ErrorResponse, "description": "Request body too large."}},
     )
     app.state.games = service
     app.state.analysis_jobs = jobs
@@ -182,7 +184,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes,
                        overrides={IMPORT_PATH: settings.max_upload_bytes,
                                   ANALYSIS_PATH: settings.max_upload_bytes,
-                                  PDN_PATH: settings.max_upload_bytes})
+                                  PDN_PATH: settings.max_upload_bytes},
+                       timeout=settings.body_timeout)
     analytics = settings.analytics  # None: off (no script, no other origin in the CSP)
     app.add_middleware(SecurityHeadersMiddleware,
                        analytics_origin=None if analytics is None else analytics.origin)

@@ -7,6 +7,7 @@ and work for streaming bodies too.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
@@ -90,23 +91,33 @@ class SecurityHeadersMiddleware:
 
 
 class BodySizeLimitMiddleware:
-    """Refuses request bodies over ``max_bytes`` with ``413`` and a JSON error.
+    """Refuses request bodies over ``max_bytes`` with ``413``, and bodies that do not arrive
+    whole within ``timeout`` seconds with ``408``, each with a JSON error.
 
-    A declared ``Content-Length`` over the limit is refused before the app runs; a body sent
-    without one (chunked) is read up to the limit first, and refused when it goes past it.
+    A declared ``Content-Length`` over the limit is refused before the app runs. Any other
+    body is read here, up to the limit and within the time, and handed on whole: the bodies
+    this server takes are small, so holding one in memory costs nothing, and a client that
+    declares a body and sends part of it (or sends it a byte at a time) keeps no request
+    open past ``timeout``.
 
     Args:
         app: the application.
         max_bytes: the largest body accepted, in bytes.
         overrides: other limits for some paths, in bytes, by exact path (the ``.mat`` import
             takes whole transcripts).
+        timeout: the most seconds a body may take to arrive, counted from when the app is
+            first asked for it (``None``: no limit).
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int,
-                 overrides: Mapping[str, int] | None = None) -> None:
+                 overrides: Mapping[str, int] | None = None,
+                 timeout: float | None = None) -> None:
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"the body timeout must be seconds > 0, got {timeout!r}")
         self.app = app
         self.max_bytes = max_bytes
         self.overrides = dict(overrides or {})
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,28 +134,36 @@ class BodySizeLimitMiddleware:
             if declared > limit:
                 await self._refuse(send, limit)
                 return
-        if length is not None:
-            await self.app(scope, receive, send)
+        try:
+            async with asyncio.timeout(self.timeout):
+                first = await self._read(receive, limit)
+        except TimeoutError:
+            await _send_error(send, 408, "request_timeout",
+                              f"the request body did not arrive within {self.timeout:g} "
+                              "seconds")
             return
-        # No Content-Length (a chunked body): read it here, up to the limit, then hand it on.
-        # The bodies this server takes are small, so holding one in memory costs nothing.
+        if first is None:
+            await self._refuse(send, limit)
+            return
+        await self.app(scope, _replay([first], receive), send)
+
+    @staticmethod
+    async def _read(receive: Receive, limit: int) -> Message | None:
+        """The whole body as one message (or the disconnect that came instead); None past
+        ``limit`` bytes."""
         chunks: list[bytes] = []
         received = 0
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([message], receive), send)
-                return
+                return message
             chunk = message.get("body", b"")
             received += len(chunk)
             if received > limit:
-                await self._refuse(send, limit)
-                return
+                return None
             chunks.append(chunk)
             if not message.get("more_body", False):
-                break
-        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        await self.app(scope, _replay([whole], receive), send)
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
     async def _refuse(self, send: Send, limit: int) -> None:
         await _send_error(

@@ -25,6 +25,8 @@ DEFAULT_MAX_UPLOAD_BYTES: Final = 2 * 1024 * 1024
 #: The longest an upload is read, in seconds (a match of 3,000 turns is read in about half a
 #: second on the project's machine).
 DEFAULT_UPLOAD_SECONDS: Final = 5.0
+#: The most seconds a request's body may take to arrive (a 2 MB upload at 70 KB a second).
+DEFAULT_BODY_TIMEOUT: Final = 30.0
 #: Requests and WebSockets one client address may have open at once (``serve`` sets it from
 #: ``--max-connections-per-address``).
 DEFAULT_CONNECTIONS_PER_ADDRESS: Final = 200
@@ -57,6 +59,9 @@ class ServerSettings:
             as the app); default: ``games.sqlite3`` in the user's data directory.
         max_body_bytes: request bodies larger than this are refused with 413.
         max_upload_bytes: the same for a ``.mat`` file sent to be reviewed.
+        body_timeout: seconds a request's whole body may take to arrive; a slower one is
+            refused with 408 (a client that declares a body and holds it back keeps no
+            request open).
         upload_turns: the most turns (rolls and doubles) a ``.mat`` upload (an import, an
             analysis) may hold; the reader refuses it at the turn past them, the rest unread
             (:class:`~backgammon.records.ReadLimits`). Default: as many as one analysis takes.
@@ -98,6 +103,7 @@ class ServerSettings:
     db_path: str | Path = field(default_factory=default_db_path)
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
     upload_turns: int = DEFAULT_MAX_TURNS
     upload_seconds: float = DEFAULT_UPLOAD_SECONDS
     rng: random.Random | None = None
@@ -111,6 +117,7 @@ class ServerSettings:
     redis_url: str | None = None
 
 
-__all__ = ["DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_DB_NAME", "DEFAULT_MAX_BODY_BYTES",
+__all__ = ["DEFAULT_BODY_TIMEOUT", "DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_DB_NAME",
+           "DEFAULT_MAX_BODY_BYTES",
            "DEFAULT_MAX_UPLOAD_BYTES", "DEFAULT_UPLOAD_SECONDS", "ServerSettings",
            "default_db_path"]
