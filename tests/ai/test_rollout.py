@@ -7,6 +7,7 @@ Hand-drawn positions are XGIDs (White upper case, on roll unless field 4 says -1
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
@@ -336,10 +337,34 @@ def test_a_stopped_rollout_keeps_the_trials_done(jobs: int) -> None:
 
 
 def test_stopped_before_any_trial() -> None:
-    result = rollout(position_of(CONTACT[0]), (3, 1), settings=RolloutSettings(trials=36),
+    """No trial done, no figures: NaN in the library, null in JSON, a line saying so on the
+    command line; never a made-up 0."""
+    from backgammon.cli.rollout_command import describe
+
+    position = position_of(CONTACT[0])
+    plays = legal_plays(position, (3, 1))
+    result = rollout(position, (3, 1), settings=RolloutSettings(trials=36, top=3),
                      should_stop=lambda: True)
     assert result.stopped and result.trials == 0 and not result.separated
     assert all(c.trials == 0 for c in result.candidates)
+    assert len(result.candidates) == 3 and result.decision == ""
+    for c in result.candidates:
+        assert all(math.isnan(x) for x in (c.equity, c.se, c.cubeless, *c.probs, *c.probs_se))
+    assert math.isnan(result.lead) and math.isnan(result.lead_se)
+    data = result.to_dict()
+    assert data["trials"] == 0 and data["lead"] is None and data["decision"] is None
+    first = data["candidates"][0]
+    assert first["equity"] is None and first["win"] is None and first["trials"] == 0
+    json.dumps(data, allow_nan=False)  # valid JSON: no NaN in it
+    assert {c.name for c in result.candidates} <= {str(p) for p in plays}
+    xgid = Xgid(position=position, dice=(3, 1))
+    lines = describe(xgid, (3, 1), result)
+    assert lines[-1].startswith("stopped before the first trials were done: no figures for ")
+    assert "0 trials each" in lines[1] and not any("+0.0000" in line for line in lines)
+    cube = rollout(position, settings=RolloutSettings(trials=36, cubeful=True),
+                   should_stop=lambda: True)
+    assert cube.trials == 0 and cube.decision == "" and not cube.separated
+    assert [c.name for c in cube.candidates] == ["no double", "double, take", "double, pass"]
 
 
 # --------------------------------------------------------------------------------------------

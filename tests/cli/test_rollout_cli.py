@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import pty
+import re
 import select
 import signal
 import subprocess
@@ -122,11 +123,13 @@ def test_ctrl_c_prints_what_was_done(tmp_path: Path) -> None:
     seen = b""
     try:
         deadline = time.monotonic() + 120
-        while b"trials" not in seen and time.monotonic() < deadline:
+        # the progress bar shows trials done: the rollout has figures to print
+        done = re.compile(rb"[1-9][0-9]*/100000")
+        while not done.search(seen) and time.monotonic() < deadline:
             ready, _, _ = select.select([master], [], [], 1.0)
             if ready:
                 seen += os.read(master, 4096)
-        assert b"trials" in seen, seen  # the progress bar is up: the rollout is running
+        assert done.search(seen), seen
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=120)
     finally:

@@ -234,6 +234,9 @@ class Candidate:
         mwc: match play: mean match-winning chance (cubeful in a cubeful rollout); None in
             money play.
         play: the :class:`~backgammon.core.moves.Play` for checker play, else None.
+
+    A candidate of a rollout stopped before its first block of trials ends has ``trials`` 0
+    and every figure NaN (not a number: nothing was measured); its JSON form has null.
     """
 
     name: str
@@ -251,7 +254,7 @@ class Candidate:
         """The JSON form: ``name``, ``equity``, ``se``, the five chances by name (``win``,
         ``win_gammon``, ``win_backgammon``, ``lose_gammon``, ``lose_backgammon``) and their
         ``*_se``, ``cubeless``, ``cubeless_se``, ``mwc`` and ``trials``; rounded to 6
-        places."""
+        places, null where no trial was done."""
         out: dict[str, Any] = {"name": self.name, "equity": _r(self.equity), "se": _r(self.se)}
         for key, p, s in zip(CHANCES, self.probs, self.probs_se, strict=True):
             out[key] = _r(p)
@@ -265,8 +268,9 @@ class Candidate:
 CHANCES: Final = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
-def _r(x: float) -> float:
-    return round(float(x), 6)
+def _r(x: float) -> float | None:
+    """``x`` to 6 places; None for NaN (a figure of no trials)."""
+    return None if math.isnan(x) else round(float(x), 6)
 
 
 @dataclass(frozen=True)
@@ -291,6 +295,10 @@ class Rollout:
         seconds: wall-clock time of the rollout.
         best_index: the index in ``candidates`` of the best: the first for plays, the
             proper cube action's row for a cube decision (*no double* also when too good).
+
+    Stopped before its first block of trials ended, a rollout has ``trials`` 0, its
+    candidates in the order they were given with NaN figures (:class:`Candidate`), ``lead``
+    and ``lead_se`` NaN, ``separated`` False and no ``decision``.
     """
 
     kind: str
@@ -430,7 +438,8 @@ class PositionRollouts:
             backgammon), P(lose gammon), P(lose backgammon) for the side on roll (gammons
             include backgammons), clipped to 0..1.
         probs_se: ``(N, 5)`` their standard errors.
-        trials: trials done per position (fewer than asked when stopped).
+        trials: trials done per position (fewer than asked when stopped; 0, and every
+            figure NaN, when stopped before the first block of trials ended).
         stopped: stopped before every trial was done.
     """
 
@@ -487,7 +496,10 @@ def rollout_positions(
     values, done, stopped = _execute(starts, settings, jobs, None, should_stop)
     p = values.probs[:, done]  # (N, trials done, 5)
     n = int(done.sum())
-    means = np.clip(p.mean(axis=1), 0.0, 1.0) if n else np.zeros((len(starts), 5))
+    if n == 0:  # stopped before any trial was done: nothing measured
+        nothing = np.full((len(starts), 5), math.nan)
+        return PositionRollouts(nothing, nothing.copy(), 0, stopped)
+    means = np.clip(p.mean(axis=1), 0.0, 1.0)
     ses = (p.std(axis=1, ddof=1) / math.sqrt(n)) if n >= 2 else np.zeros((len(starts), 5))
     return PositionRollouts(means, ses, n, stopped)
 
@@ -555,14 +567,18 @@ def _summarise(kind: str, names: list[str], plays: list[Play | None],
         cubeless_emg = (cubeless_u - offset) * factor if cube.is_match else cubeless_u
         trial_values = (c - offset) * factor if settings.cubeful else cubeless_emg
         mwc_values = (c if settings.cubeful else cubeless_u) if cube.is_match else None
-        mean_p = np.clip(p.mean(axis=0), 0.0, 1.0) if n else np.zeros(5)
+        mean_p = np.clip(p.mean(axis=0), 0.0, 1.0) if n else np.full(5, math.nan)
         cand = Candidate(
-            name, n, _probs(mean_p), _probs(_se_columns(p)), _mean(trial_values),
+            name, n, _probs(mean_p), _probs(_se_columns(p) if n else mean_p),
+            _mean(trial_values),
             _se(trial_values), _mean(cubeless_emg), _se(cubeless_emg),
             None if mwc_values is None else _mean(mwc_values), play)
         rows.append((cand, trial_values))
     decision = ""
-    if kind == "cube":
+    if n == 0:  # stopped before any trial was done: nothing to rank
+        order, best = list(range(len(rows))), 0
+        lead, lead_se, separated = math.nan, math.nan, False
+    elif kind == "cube":
         # the rows stay in their order: no double, double take, double pass
         order = [0, 1, 2]
         nd, dt, dp = (rows[i][0].equity for i in order)
@@ -619,12 +635,15 @@ def _probs(a: npt.NDArray[np.float64]) -> Probs5:
 
 
 def _mean(a: npt.NDArray[np.float64]) -> float:
-    return float(a.mean()) if len(a) else 0.0
+    return float(a.mean()) if len(a) else math.nan
 
 
 def _se(a: npt.NDArray[np.float64]) -> float:
-    """Standard error of the mean of ``a``: the sample standard deviation over sqrt(n)."""
+    """Standard error of the mean of ``a``: the sample standard deviation over sqrt(n) (NaN
+    for no values, 0 for one)."""
     n = len(a)
+    if n == 0:
+        return math.nan
     return float(a.std(ddof=1) / math.sqrt(n)) if n >= 2 else 0.0
 
 

@@ -197,7 +197,12 @@ def describe(xgid: Xgid, dice: tuple[int, int] | None, result: Rollout) -> list[
            f"truncated at {s.truncate}" if s.truncate else "to the end",
            "variance reduction" if s.variance_reduction else "no variance reduction",
            "quasi-random dice" if s.quasi_random else "random dice", f"seed {s.seed}"]
-    lines = [f"{xgid} ({where})", f"{what}: {result.trials} trials each, {', '.join(how)}"]
+    each = f"{result.trials} trial{'' if result.trials == 1 else 's'} each"
+    lines = [f"{xgid} ({where})", f"{what}: {each}, {', '.join(how)}"]
+    if result.trials == 0:
+        lines.append(f"stopped before the first trials were done: no figures for "
+                     f"{', '.join(c.name for c in result.candidates)}")
+        return lines
     if result.stopped:
         lines.append(f"stopped after {result.trials} of {s.trials} trials")
     lines.append(f"equities in EMG, {who}'s view, +- one standard error; chances in percent")

@@ -350,7 +350,7 @@ class RolloutJobs(JobPool[RolloutJob]):
                 job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"
             return
         with job.lock:
-            job.result = result
+            job.result = result if result.trials else None  # stopped before any trial: none
             job.done = result.trials
             job.status = "stopped" if result.stopped else "done"
             if result.stopped and job.stopped_by is None:

@@ -71,7 +71,7 @@ export function rolloutTable(result) {
 /** The words under the table: the trials, and whether the best is ahead at 95 %. */
 export function verdict(job) {
   const result = job.result;
-  if (!result || !result.candidates.length) return "";
+  if (!result || !result.trials || !result.candidates.length) return "";
   if (result.kind === "cube") {
     const clear = result.separated ? "clear at 95 %" : "not yet clear at 95 %: more trials would tell";
     return `Proper cube action: ${result.decision} (${clear}).`;
@@ -205,7 +205,7 @@ export class RolloutView {
       : job.status === "stopped" ? `Stopped${job.stopped_by === "time limit" ? " at the time limit" : ""} after ${job.done} of ${job.total} trials.`
       : `The rollout failed: ${job.error}`;
     $("rollout-status").textContent = what;
-    if (job.result && job.result.candidates.length) {
+    if (job.result && job.result.trials > 0 && job.result.candidates.length) { // (none done: no figures)
       $("rollout-table-box").replaceChildren(rolloutTable(job.result));
       $("rollout-verdict").textContent = verdict(job);
     }
