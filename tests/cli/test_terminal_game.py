@@ -195,3 +195,24 @@ def test_raccoon_in_the_terminal_both_ways() -> None:
     assert "Black: take or drop a raccoon to 8> drop" in text
     outcome = game.match.current.outcome
     assert outcome is not None and outcome.winner is WHITE and outcome.points == 4
+
+
+def test_the_hint_in_a_match_gives_emg_as_the_pages_does() -> None:
+    """In match play the plays' worth is a match-winning chance; the hint shows it as EMG
+    (what the page's hint and ``backgammon hint`` show), not as "points"."""
+    from backgammon.ai.choose import rank_plays
+    from backgammon.ai.player import cube_state
+    from backgammon.analysis import emg_scale
+
+    match = Match(3, dice=FixedDice([(5, 4)]))
+    expected = rank_plays(Position.start(), (5, 4), "hard", cube=cube_state(match.current),
+                          settle=5)
+    scale = emg_scale(cube_state(match.current), WHITE)
+    _game, text = run(match, ["hint", "24/20 13/8", "quit", "quit"], plain=True,
+                      hint_level="hard")
+    assert "ranks the plays of 5-4 (equity after the play, EMG):" in text
+    first = next(line for line in text.splitlines() if line.strip().startswith("1. "))
+    shown = float(first.split()[-1])
+    assert shown == pytest.approx(scale.emg(expected[0].equity), abs=0.0015)
+    assert abs(shown) < 0.3  # an equity near an even game's, not a chance near 0.5
+    assert str(expected[0].play) in first

@@ -487,18 +487,24 @@ class TerminalGame:
         from backgammon.ai.choose import rank_plays
         from backgammon.ai.cube import CubeAction
         from backgammon.ai.player import cube_state
+        from backgammon.analysis import emg_scale
 
         game = self.game
         level = self.hint_level
         if game.phase is Phase.MOVE:
             assert game.dice is not None
-            ranked = rank_plays(game.turn_start, game.dice, level, cube=cube_state(game))
+            cube = cube_state(game)
+            ranked = rank_plays(game.turn_start, game.dice, level, cube=cube, settle=5)
+            # in a match, the match-winning chances as EMG, as the page's hint gives them
+            scale = emg_scale(cube, game.turn_start.turn)
+            unit = "EMG" if cube.is_match else "points"
             self.say(f"The computer ({level}) ranks the plays of {game.dice[0]}-"
-                     f"{game.dice[1]} (equity after the play, points):")
-            best = ranked[0].equity if ranked else 0.0
+                     f"{game.dice[1]} (equity after the play, {unit}):")
+            best = scale.emg(ranked[0].equity) if ranked else 0.0
             for number, row in enumerate(ranked[:5], start=1):
-                behind = f"  {row.equity - best:+.3f}" if number > 1 else ""
-                self.console.print(f"{number:>4}. {row.play!s:<24} {row.equity:+.3f}{behind}",
+                equity = scale.emg(row.equity)
+                behind = f"  {equity - best:+.3f}" if number > 1 else ""
+                self.console.print(f"{number:>4}. {row.play!s:<24} {equity:+.3f}{behind}",
                                    highlight=False)
             if game.played:
                 self.say("(From the start of the turn: undo to play one of them.)")
