@@ -7,6 +7,7 @@ Hand-drawn positions are XGIDs (White upper case, on roll unless field 4 says -1
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -531,3 +532,25 @@ def test_plays_are_ranked_as_the_level_ranks_them(plies: int) -> None:
     result = rollout(position, (4, 1), settings=RolloutSettings(
         trials=2, truncate=1, plies=plies, top=3))
     assert {c.name for c in result.candidates} == set(ours[:3])
+
+
+def test_the_plays_given_are_rolled_out() -> None:
+    """``plays`` names the candidates (Play objects or notation), in any order of the
+    level's ranking; ``top`` adds the level's next best; bad ones are refused by index."""
+    start = Position.start()
+    legal = legal_plays(start, (3, 1))
+    run = legal[next(i for i, p in enumerate(legal) if str(p) == "24/20")]
+    settings = RolloutSettings(trials=6, truncate=1, seed=4)
+    named = rollout(start, (3, 1), settings=settings, plays=[run, "13/10 24/23"])
+    assert {c.name for c in named.candidates} == {"24/20", "24/23 13/10"}
+    filled = rollout(start, (3, 1), settings=dataclasses.replace(settings, top=3),
+                     plays=["24/20"])
+    assert [c.name for c in filled.candidates].count("24/20") == 1
+    assert len(filled.candidates) == 3 and "8/5 6/5" in {c.name for c in filled.candidates}
+    for plays, message in ((["13/8"], r"plays\[0\]: '13/8' is not a legal play"),
+                           (["24/20", "24/21/20"], r"plays\[1\]: 24/20 comes twice"),
+                           ([], "plays is empty")):
+        with pytest.raises(RolloutError, match=message):
+            rollout(start, (3, 1), settings=settings, plays=plays)
+    with pytest.raises(RolloutError, match="give the dice too"):
+        rollout(start, settings=settings, plays=["24/20"])

@@ -27,13 +27,26 @@ def test_plays_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rollout", AHEAD, "--dice", "64", "--trials", "12", "--truncate", "3",
                  "--top", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"{AHEAD} (money)"
+    assert lines[0] == f"{AHEAD.replace(':1:00:', ':1:64:')} (money)"  # the roll rolled out
     assert lines[1] == ("White to play 64: 12 trials each, 0-ply, cubeless, truncated at 3, "
                         "variance reduction, quasi-random dice, seed 0")
     rows = [line for line in lines if line[:4].strip().rstrip(".").isdigit()]
     assert len(rows) == 3 and rows[0].startswith("  1. 24/20* 13/7")
     assert "+-" in rows[0] and "12 trials" in rows[0]
     assert lines[-2].startswith("best: 24/20* 13/7, ahead of the next at 95%: ")
+
+
+def test_the_plays_named_are_rolled_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """--play names the candidates (a hint's, say): they are rolled out, with --top the
+    level's ranking adds the next best of the others."""
+    assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "12", "--truncate",
+                 "2", "--play", "24/23 13/10", "--play", "13/9", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {c["name"] for c in data["candidates"]} == {"24/23 13/10", "13/9"}
+    assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "12", "--truncate",
+                 "2", "--play", "24/23 13/10", "--top", "3", "--json"]) == 0
+    names = {c["name"] for c in json.loads(capsys.readouterr().out)["candidates"]}
+    assert len(names) == 3 and {"24/23 13/10", "8/5 6/5"} <= names
 
 
 def test_json_of_plays(capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,11 +102,15 @@ def test_jobs_do_not_change_the_figures(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.parametrize(("argv", "message"), [
     (["junk"], "invalid Position ID 'junk'"),
     ([AHEAD, "--dice", "71"], "dice must be two digits 1-6"),
-    ([AHEAD, "--trials", "0"], "trials must be an int >= 1, got 0"),
-    ([AHEAD, "--truncate", "-2"], "truncate must be an int >= 0, got -2"),
-    ([AHEAD, "--level", "2"], "plies must be 0 or 1, got 2"),
+    ([AHEAD, "--trials", "0"], "--trials must be 1 or more, got 0"),
+    ([AHEAD, "--truncate", "-2"], "--truncate must be 0 (play to the end) or more, got -2"),
+    ([AHEAD, "--level", "2"], "--level is the players' plies: 0 or 1, got 2"),
     ([AHEAD, "--jobs", "0"], "jobs must be >= 1, got 0"),
-    ([AHEAD, "--top", "0", "--dice", "31"], "top must be an int >= 1 or None, got 0"),
+    ([AHEAD, "--top", "0", "--dice", "31"], "--top must be 1 or more, got 0"),
+    ([AHEAD, "--play", "8/5 6/5"], "--play names plays of a roll: give --dice"),
+    ([AHEAD, "--dice", "31", "--play", "13/8"], "plays[0]: "),
+    ([AHEAD, "--dice", "31", "--play", "8/5 6/5", "--play", "6/5 8/5"],
+     "plays[1]: 8/5 6/5 comes twice"),
     ([AHEAD.replace(":1:00:", ":1:D:"), "--dice", "31"], "a double is pending"),
     ([AHEAD.replace(":1:00:0:0:0:", ":1:B:0:0:2:"), "--cubeful"], "a beaver pending"),
     ([AHEAD.replace(":0:0:1:00:", ":1:-1:1:00:"), "--cubeful"],

@@ -54,6 +54,8 @@ def test_a_hints_plays_are_rolled_out_and_the_table_fills_in(open_page: Any) -> 
     game.press("#roll-button")
     button = page.locator('#hints-eval button[data-rollout="plays"]')
     button.wait_for(timeout=60_000)
+    hinted: list[str] = page.eval_on_selector_all("#hints-ranked tr[data-play]",
+                                                  "rows => rows.map(r => r.dataset.play)")
     button.click()
     assert page.locator("#rollout-panel").is_visible()
     assert page.locator("#rollout-cubeful").is_visible()  # checker play: cubeful or not
@@ -70,6 +72,7 @@ def test_a_hints_plays_are_rolled_out_and_the_table_fills_in(open_page: Any) -> 
     assert seen[-1] == ["done", "72", 3], seen
     rows = table_rows(page)
     assert [r[0] for r in rows] == ["1", "2", "3"]
+    assert {r[1] for r in rows} == set(hinted[:3])  # the hint's best three, not others
     equities = [float(r[3]) for r in rows]
     assert equities == sorted(equities, reverse=True)
     assert rows[0][4] == "" and all(float(r[4]) <= 0 for r in rows[1:])

@@ -81,7 +81,7 @@ def test_a_checker_play_rollout_has_the_librarys_figures(client: TestClient) -> 
     assert job["status"] in ("queued", "running") and job["total"] == 36
     assert job["request"] == {"position": WITH_31, "kind": "plays", "dice": [3, 1],
                               "trials": 36, "truncate": 2, "level": 0, "cubeful": False,
-                              "seed": 5, "plays": 3, "gammons": True}
+                              "seed": 5, "plays": 3, "candidates": None, "gammons": True}
     done = wait(client, job["id"])
     assert (done["status"], done["done"], done["progress"]) == ("done", 36, 1.0)
     result = done["result"]
@@ -96,6 +96,22 @@ def test_a_checker_play_rollout_has_the_librarys_figures(client: TestClient) -> 
                             "lose_gammon", "lose_backgammon"}
     equities = [row["equity"] for row in result["candidates"]]
     assert equities == sorted(equities, reverse=True)
+
+
+def test_the_candidates_named_are_rolled_out_first(client: TestClient) -> None:
+    """A hint's plays, named, are rolled out whatever the players' own ranking says; the
+    players' ranking adds the next best of the others up to ``plays``."""
+    body = {"position": WITH_31, "trials": 12, "truncate": 1, "seed": 2, "plays": 3,
+            "candidates": ["13/9", "5/4 13/10"]}
+    answer = client.post("/api/rollouts", json=body)
+    assert answer.status_code == 202, answer.text
+    assert answer.json()["request"]["candidates"] == ["13/9", "13/10 5/4"]
+    done = wait(client, answer.json()["id"])
+    expected = rollout(Xgid.parse(WITH_31).position, (3, 1), settings=RolloutSettings(
+        trials=12, truncate=1, seed=2, top=3), plays=["13/9", "13/10 5/4"]).to_dict()
+    assert done["result"]["candidates"] == expected["candidates"]
+    names = {row["name"] for row in done["result"]["candidates"]}
+    assert len(names) == 3 and {"13/9", "13/10 5/4"} <= names
 
 
 def test_the_figures_come_in_while_it_runs(client: TestClient,
@@ -172,6 +188,20 @@ def test_a_cube_decision_and_a_pending_double(client: TestClient) -> None:
      "invalid request: jobs: Extra inputs are not permitted"),
     ({"position": "x" * 201}, "invalid_request",
      "invalid request: position: String should have at most 200 characters"),
+    ({"position": WITH_31, "candidates": ["13/8"]}, "invalid_rollout",
+     "candidates[0]: '13/8' is not a legal play with 31 in this position"),
+    ({"position": WITH_31, "candidates": ["13/9", "13/10/9"]}, "invalid_rollout",
+     "candidates[1]: 13/9 comes twice"),
+    ({"position": WITH_31, "candidates": []}, "invalid_rollout",
+     "candidates must be a list of 1 to 16 plays"),
+    ({"position": WITH_31, "candidates": ["x" * 41]}, "invalid_rollout",
+     "candidates[0] must be a play in notation (at most 40 characters)"),
+    ({"position": AHEAD, "candidates": ["13/9"]}, "invalid_rollout",
+     "candidates are plays of a roll: this rollout has no dice"),
+    ({"position": WITH_31, "candidates": "8/5 6/5"}, "invalid_request",
+     "invalid request: candidates: Input should be a valid list"),
+    ({"position": WITH_31, "candidates": [31]}, "invalid_request",
+     "invalid request: candidates.0: Input should be a valid string"),
 ])
 def test_bad_input_is_refused_with_its_code_and_reason(
         client: TestClient, body: dict[str, Any], code: str, message: str) -> None:

@@ -108,8 +108,9 @@ from backgammon.ai.neural import (
     impossible_results,
     invert,
 )
-from backgammon.core.errors import InvalidPositionError
+from backgammon.core.errors import IllegalPlayError, InvalidPositionError, NotationError
 from backgammon.core.moves import LegalPlays, Play, legal_plays
+from backgammon.core.notation import parse_play
 from backgammon.core.position import Position, outcome
 from backgammon.core.types import WHITE, Color
 
@@ -348,6 +349,7 @@ def rollout(
     progress: ProgressFn | None = None,
     should_stop: StopFn | None = None,
     partial: PartialFn | None = None,
+    plays: Sequence[Play | str] | None = None,
 ) -> Rollout:
     """Roll out a decision (see the module docstring).
 
@@ -367,10 +369,16 @@ def rollout(
             the order of their means so far): live figures for a caller such as the web
             page. Each call costs a summary over the trials done (about a millisecond for
             1,296 trials of 20 candidates).
+        plays: checker play: the plays to roll out (:class:`Play` objects of this roll, or
+            their notation, ``"8/5 6/5"``), e.g. a hint's best few; with ``settings.top``,
+            the level's ranking adds the next best of the others until there are ``top``.
+            None (the default): the first ``top`` by the level's ranking (all without it).
 
     Raises:
         RolloutError: bad settings or jobs, a finished game, a roll that cannot be played,
-            a cube decision where the side on roll may not double (the reason quoted).
+            a cube decision where the side on roll may not double (the reason quoted);
+            ``plays`` without dice, empty, naming a play twice, or one that is not a legal
+            play of the roll (its index and the reason given).
         InvalidDiceError: ``dice`` is not two ints 1..6.
         WeightsError: the nets' weights file is missing or corrupt.
     """
@@ -385,7 +393,7 @@ def rollout(
     color = position.turn
     board = position.own_points(color)
     names: list[str]
-    plays: list[Play | None]
+    made: list[Play | None]
     starts: list[_Start | None]
     if dice is not None:
         kind = "plays"
@@ -395,13 +403,17 @@ def rollout(
             raise RolloutError(f"{who} cannot play {dice[0]}{dice[1]}: the roll cannot be "
                                "played")
         order = _engine().rank(legal, cube, settings.plies)
-        if settings.top is not None:
+        if plays is not None:
+            order = _chosen_first(position, dice, legal, list(plays), order, settings.top)
+        elif settings.top is not None:
             order = order[: settings.top]
         chosen = [legal[i] for i in order]
-        plays = list(chosen)
+        made = list(chosen)
         names = [str(p) for p in chosen]
         starts = [_Start(flip(p.result.own_points(color)), False, color, cube, True)
                   for p in chosen]
+    elif plays is not None:
+        raise RolloutError("plays are rolled out for a roll: give the dice too")
     elif settings.cubeful:
         kind = "cube"
         reason = may_double(cube, color)
@@ -410,22 +422,22 @@ def rollout(
         doubled = CubeState(cube.value * 2, color.opponent, cube.match_length, cube.score,
                             cube.crawford, cube.jacoby, cube.beavers, cube.gammons)
         names = ["no double", "double, take", "double, pass"]
-        plays = [None, None, None]
+        made = [None, None, None]
         starts = [_Start(board, True, color, cube, False),
                   _Start(board, True, color, doubled, False), None]
     else:
         kind = "position"
         names = ["position"]
-        plays = [None]
+        made = [None]
         starts = [_Start(board, True, color, cube, False)]
     rolled = [s for s in starts if s is not None]
     report: _ReportFn | None = None
     if partial is not None:
         def report(values: _Values, done: npt.NDArray[np.bool_]) -> None:
-            partial(_summarise(kind, names, plays, starts, values, done, False, settings, cube,
+            partial(_summarise(kind, names, made, starts, values, done, False, settings, cube,
                                color, time.perf_counter() - started))
     values, done, stopped = _execute(rolled, settings, jobs, progress, should_stop, report)
-    return _summarise(kind, names, plays, starts, values, done, stopped, settings, cube, color,
+    return _summarise(kind, names, made, starts, values, done, stopped, settings, cube, color,
                       time.perf_counter() - started)
 
 
@@ -537,6 +549,34 @@ class _Values(NamedTuple):
 
     probs: npt.NDArray[np.float64]
     cubeful: npt.NDArray[np.float64]
+
+
+def _chosen_first(position: Position, dice: Sequence[int], legal: LegalPlays,
+                  plays: list[Play | str], order: list[int], top: int | None) -> list[int]:
+    """The indices in ``legal`` of ``plays``, in their order, then the others of ``order``
+    until there are ``top``. Raises RolloutError naming the play that is not one of the
+    roll's, or that comes twice."""
+    if not plays:
+        raise RolloutError("plays is empty: name at least one play, or leave it out")
+    index = {p.result.own_points(position.turn): i for i, p in enumerate(legal)}
+    chosen: list[int] = []
+    for k, play in enumerate(plays):
+        try:
+            parsed = parse_play(play, position, dice) if isinstance(play, str) else play
+        except (NotationError, IllegalPlayError) as exc:
+            raise RolloutError(f"plays[{k}]: {exc}") from None
+        if not isinstance(parsed, Play):
+            raise RolloutError(f"plays[{k}]: a Play or its notation, got {play!r}")
+        i = index.get(parsed.result.own_points(position.turn))
+        if i is None or parsed.result.turn is not legal[i].result.turn:
+            raise RolloutError(f"plays[{k}]: {parsed} is not a play of {dice[0]}{dice[1]} "
+                               "here")
+        if i in chosen:
+            raise RolloutError(f"plays[{k}]: {legal[i]} comes twice")
+        chosen.append(i)
+    if top is not None:
+        chosen += [i for i in order if i not in chosen][: max(0, top - len(chosen))]
+    return chosen
 
 
 def _summarise(kind: str, names: list[str], plays: list[Play | None],

@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         help="play with the cube (money or match, as the ID says)")
     parser.add_argument("--top", type=int, default=None,
                         help="roll out only the first N plays by the level's ranking")
+    parser.add_argument("--play", dest="plays", metavar="PLAY", action="append", default=None,
+                        help="roll out this play (notation, e.g. '8/5 6/5'; repeat for "
+                        "more); with --top, the level's ranking adds others up to N")
     parser.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes (default 1; the figures do not depend on it)")
@@ -137,6 +140,19 @@ class _Interrupt:
 
 def run(args: argparse.Namespace) -> int:
     xgid, dice, cubeful = read_decision(args)
+    if dice is not None and xgid.dice != dice:  # the ID as rolled out: with --dice's roll
+        xgid = dataclasses.replace(xgid, dice=dice)
+    # each option's bounds in its own name (the settings' own messages use theirs)
+    if args.level not in (0, 1):
+        raise UsageError(f"--level is the players' plies: 0 or 1, got {args.level}")
+    if args.top is not None and args.top < 1:
+        raise UsageError(f"--top must be 1 or more, got {args.top}")
+    if args.trials < 1:
+        raise UsageError(f"--trials must be 1 or more, got {args.trials}")
+    if args.truncate < 0:
+        raise UsageError(f"--truncate must be 0 (play to the end) or more, got {args.truncate}")
+    if args.plays is not None and dice is None:
+        raise UsageError("--play names plays of a roll: give --dice (or an ID with dice)")
     try:
         settings = RolloutSettings(
             trials=args.trials, truncate=args.truncate, plies=args.level, cubeful=cubeful,
@@ -150,7 +166,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stop.installed(), _progress(not args.json and sys.stderr.isatty()) as progress:
             result = rollout(xgid.position, dice, cube=cube_of(xgid), settings=settings,
-                             jobs=args.jobs, progress=progress, should_stop=stop)
+                             jobs=args.jobs, progress=progress, should_stop=stop,
+                             plays=args.plays)
     except (RolloutError, BackgammonError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     if args.json:

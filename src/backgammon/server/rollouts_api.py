@@ -2,9 +2,11 @@
 
 * ``POST /api/rollouts`` with ``{"position": "XGID=..." or "PositionID:MatchID", "dice":
   [3, 1]?, "trials": 1296?, "truncate": 0?, "level": 0?, "cubeful": false?, "seed": 0?,
-  "plays": 8?, "gammons": true?}``: queues a rollout and answers 202 with its job
-  (:meth:`~backgammon.services.rollout_jobs.RolloutJob.to_json`). With dice (the ID's own or
-  ``dice``) the first ``plays`` plays of the roll are rolled out; before the roll, with
+  "plays": 8?, "candidates": ["8/5 6/5", ...]?, "gammons": true?}``: queues a rollout and
+  answers 202 with its job (:meth:`~backgammon.services.rollout_jobs.RolloutJob.to_json`).
+  With dice (the ID's own or ``dice``) the first ``plays`` plays of the roll are rolled out
+  (the ``candidates`` named first, e.g. a hint's best few, then the players' own ranking up
+  to ``plays``); before the roll, with
   ``cubeful``, the cube decision (a double pending in the ID is rolled out as the cube
   decision), else the position's cubeless chances. ``level`` is the players' plies (0 or 1),
   ``truncate`` the plies before a trial is evaluated (0: to the end).
@@ -18,7 +20,8 @@
 Refusals answer ``{"error": {"code", "message"}}``: 422 ``invalid_id`` (an ID that cannot be
 read), 422 ``invalid_rollout`` (a setting out of bounds: trials 1 to 1,296, truncate 0 to 500,
 plays 1 to 16, seed 0 to 2**32 - 1; a finished game, a roll that cannot be played, a cube
-that cannot be turned), 422 ``invalid_request`` (a body of the wrong shape), 503 ``busy``
+that cannot be turned; a candidate that is not a play of the roll, or comes twice), 422
+``invalid_request`` (a body of the wrong shape), 503 ``busy``
 (16 rollouts unfinished, or this client has one already: one at a time per address), 404
 ``not_found``, 403 ``forbidden``. A rollout stops by itself after 10 minutes, keeping its
 trials. The rollouts run one at a time (by default) in a worker thread; the handlers only
@@ -37,7 +40,7 @@ from typing import Annotated, Any, Final
 import anyio.to_thread
 from fastapi import APIRouter, FastAPI, Path, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from backgammon.core.errors import InvalidPositionError
 from backgammon.server.api import ErrorResponse, client_address
@@ -72,6 +75,9 @@ class RolloutBody(BaseModel):
     cubeful: StrictBool = Field(False, description="play with the cube")
     seed: StrictInt = Field(0, description="the dice's seed")
     plays: StrictInt = Field(DEFAULT_PLAYS, description="checker play: the first N plays")
+    candidates: list[StrictStr] | None = Field(
+        None, max_length=64, description="checker play: these plays (notation, e.g. a hint's "
+        "best few) first, then the level's ranking up to `plays`")
     gammons: StrictBool = Field(True, description="false: every win is a single game")
 
 
@@ -98,7 +104,7 @@ async def start_rollout(body: RolloutBody, request: Request) -> Any:
         return rollout_request(body.position, body.dice, trials=body.trials,
                                truncate=body.truncate, level=body.level, cubeful=body.cubeful,
                                seed=body.seed, plays=body.plays, gammons=body.gammons,
-                               limits=jobs.limits)
+                               limits=jobs.limits, candidates=body.candidates)
 
     try:
         checked = await anyio.to_thread.run_sync(check)

@@ -32,9 +32,10 @@ from typing import Any, Final
 from backgammon.ai.cube import CubeState, may_double
 from backgammon.ai.met import MAX_AWAY
 from backgammon.ai.rollout import Rollout, RolloutError, RolloutSettings, rollout
-from backgammon.core.errors import BackgammonError
+from backgammon.core.errors import BackgammonError, IllegalPlayError, NotationError
 from backgammon.core.moves import legal_plays
-from backgammon.core.position import outcome
+from backgammon.core.notation import parse_play
+from backgammon.core.position import Position, outcome
 from backgammon.core.xgid import Xgid
 from backgammon.services.jobs import JobPool
 from backgammon.services.setup import read_ids
@@ -105,12 +106,16 @@ class RolloutRequest:
             when ``settings.cubeful``, else the position's cubeless chances).
         cube: the cube and match score, from the ID (and ``gammons``).
         settings: the rollout's settings.
+        candidates: checker play: the plays asked for by name (rolled out first, the
+            level's ranking adding others up to ``settings.top``); None: the first
+            ``settings.top`` by the level's ranking.
     """
 
     xgid: Xgid
     dice: tuple[int, int] | None
     cube: CubeState
     settings: RolloutSettings
+    candidates: tuple[str, ...] | None = None
 
     @property
     def kind(self) -> str:
@@ -122,13 +127,14 @@ class RolloutRequest:
     def to_json(self) -> dict[str, Any]:
         """``{"position" (the XGID), "dice" ([high, low] or None), "kind", "trials",
         "truncate", "level" (plies), "cubeful", "seed", "plays" (None: not checker play),
-        "gammons"}``."""
+        "candidates" (the plays asked for by name, or None), "gammons"}``."""
         s = self.settings
         return {"position": str(self.xgid), "kind": self.kind,
                 "dice": None if self.dice is None else list(self.dice),
                 "trials": s.trials, "truncate": s.truncate, "level": s.plies,
                 "cubeful": s.cubeful, "seed": s.seed,
                 "plays": s.top if self.dice is not None else None,
+                "candidates": None if self.candidates is None else list(self.candidates),
                 "gammons": self.cube.gammons}
 
 
@@ -142,8 +148,8 @@ def _int_in(name: str, value: object, low: int, high: int, unit: str = "") -> in
 def rollout_request(position: str, dice: Sequence[int] | None = None, *,
                     trials: int = DEFAULT_MAX_TRIALS, truncate: int = 0, level: int = 0,
                     cubeful: bool = False, seed: int = 0, plays: int = DEFAULT_PLAYS,
-                    gammons: bool = True, limits: RolloutLimits | None = None
-                    ) -> RolloutRequest:
+                    gammons: bool = True, limits: RolloutLimits | None = None,
+                    candidates: Sequence[str] | None = None) -> RolloutRequest:
     """Read and check a rollout as a client asks for it.
 
     Args:
@@ -159,12 +165,16 @@ def rollout_request(position: str, dice: Sequence[int] | None = None, *,
             ``limits.max_plays``.
         gammons: False for a game where every win is a single game (an XGID cannot say so).
         limits: the bounds (default :class:`RolloutLimits`).
+        candidates: checker play: plays of the roll in notation (``"8/5 6/5"``; at most
+            ``limits.max_plays``, each at most 40 characters), e.g. the hint's best few,
+            rolled out first; the level's ranking adds others until there are ``plays``.
 
     Raises:
         InvalidIdError: a malformed ID, naming what is wrong.
         RolloutInputError: a value out of bounds; a finished game; a roll that cannot be
             played; a cube decision where the side on roll may not double; a beaver pending;
-            a match longer than the match equity table (64 points).
+            a match longer than the match equity table (64 points); candidates without a
+            roll, or one that is not a play of the roll or comes twice (its index named).
     """
     limits = limits or RolloutLimits()
     if not isinstance(position, str) or len(position) > 200:
@@ -217,7 +227,31 @@ def rollout_request(position: str, dice: Sequence[int] | None = None, *,
                                    cubeful=cubeful, seed=seed, top=plays)
     except RolloutError as exc:  # (the bounds above are narrower: a guard)
         raise RolloutInputError(str(exc)) from None
-    return RolloutRequest(xgid, roll, cube, settings)
+    named = None if candidates is None else _candidates(candidates, board, roll, limits)
+    return RolloutRequest(xgid, roll, cube, settings, named)
+
+
+def _candidates(candidates: object, board: Position, roll: tuple[int, int] | None,
+                limits: RolloutLimits) -> tuple[str, ...]:
+    """The plays named, checked and written as the notation writes them."""
+    if roll is None:
+        raise RolloutInputError("candidates are plays of a roll: this rollout has no dice")
+    if (isinstance(candidates, str) or not isinstance(candidates, Sequence)
+            or not 1 <= len(candidates) <= limits.max_plays):
+        raise RolloutInputError(f"candidates must be a list of 1 to {limits.max_plays} plays")
+    names: list[str] = []
+    for k, text in enumerate(candidates):
+        if not isinstance(text, str) or len(text) > 40:
+            raise RolloutInputError(f"candidates[{k}] must be a play in notation (at most 40 "
+                                    "characters)")
+        try:
+            play = parse_play(text, board, roll)
+        except (NotationError, IllegalPlayError) as exc:
+            raise RolloutInputError(f"candidates[{k}]: {exc}") from None
+        if str(play) in names:
+            raise RolloutInputError(f"candidates[{k}]: {play} comes twice")
+        names.append(str(play))
+    return tuple(names)
 
 
 @dataclass
@@ -344,7 +378,7 @@ class RolloutJobs(JobPool[RolloutJob]):
         try:
             result = rollout(request.xgid.position, request.dice, cube=request.cube,
                              settings=request.settings, should_stop=should_stop,
-                             partial=partial)
+                             partial=partial, plays=request.candidates)
         except Exception as exc:  # a job reports its failure instead of losing it
             with job.lock:
                 job.status, job.error = "failed", f"{type(exc).__name__}: {exc}"

@@ -416,14 +416,15 @@ export class Hints {
     const playable = !review && this.wholeTurnAhead() ? (row, play) => this.playable(row, play, true)
       : null;
     const nodes = evaluationNodes(answer, { played, review, playable, mover });
-    const button = position && this.allowed() ? this.rolloutButton(answer, position, gammons) : null;
+    const button = position && this.allowed() ? this.rolloutButton(answer, position, gammons, played) : null;
     if (button) nodes.push(button);
     return nodes;
   }
 
   /** "Roll out" for an evaluation's decision (ranked plays with a choice, a cube decision, a
-   * double to answer: rolled out as the cube decision), or null. */
-  rolloutButton(answer, position, gammons) {
+   * double to answer: rolled out as the cube decision), or null. The plays rolled out are the
+   * evaluation's own best, in its order, and in a review the play made. */
+  rolloutButton(answer, position, gammons, played = null) {
     let kind;
     let what;
     if (answer.kind === "plays" && answer.plays.length >= 2) {
@@ -439,7 +440,8 @@ export class Hints {
     button.type = "button";
     button.dataset.rollout = kind;
     button.title = `Settle ${what} by playing it out many times`;
-    button.addEventListener("click", () => this.rollout.open({ position, gammons, kind, what }));
+    const candidates = kind === "plays" ? answer.plays.map((row) => row.play) : null;
+    button.addEventListener("click", () => this.rollout.open({ position, gammons, kind, what, candidates, played }));
     return button;
   }
 }

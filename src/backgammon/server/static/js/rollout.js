@@ -68,6 +68,22 @@ export function rolloutTable(result) {
   return table;
 }
 
+/**
+ * The plays to roll out: the hint's first `count`, the play made in their last place when it
+ * is not among them (the server's players' ranking adds more when the hint has fewer).
+ * @param {{candidates: string[], played?: string|null}} target
+ * @param {number} count
+ */
+export function candidatesOf(target, count) {
+  const named = target.candidates.slice(0, count);
+  const played = target.played;
+  if (played && !named.includes(played)) {
+    if (named.length >= count) named[count - 1] = played;
+    else named.push(played);
+  }
+  return named;
+}
+
 /** The words under the table: the trials, and whether the best is ahead at 95 %. */
 export function verdict(job) {
   const result = job.result;
@@ -111,8 +127,11 @@ export class RolloutView {
   /**
    * Open the panel for a decision: its settings, Start. A rollout still running for another
    * decision is stopped first.
-   * @param {{position: string, gammons?: boolean, kind: string, what?: string}} target
-   *   `position` its XGID; `kind` "plays" or "cube" (a cube decision or a double's answer)
+   * @param {{position: string, gammons?: boolean, kind: string, what?: string,
+   *   candidates?: string[]|null, played?: string|null}} target
+   *   `position` its XGID; `kind` "plays" or "cube" (a cube decision or a double's answer);
+   *   `candidates` the plays of the hint beside it, best first, and `played` the play made
+   *   (a review): the rollout compares those, not the players' own choice of plays
    */
   open(target) {
     if (this.jobId) this.stop();
@@ -149,7 +168,10 @@ export class RolloutView {
       seed: Math.floor(Math.random() * 1000000),
       gammons: target.gammons !== false,
     };
-    if (target.kind === "plays") body.plays = number("plays");
+    if (target.kind === "plays") {
+      body.plays = number("plays");
+      if (target.candidates && target.candidates.length) body.candidates = candidatesOf(target, body.plays);
+    }
     $("rollout-status").textContent = "Starting the rollout…";
     let job;
     try {
