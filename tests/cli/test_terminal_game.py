@@ -100,6 +100,26 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert loaded.current.dice == (5, 5)  # the roll in progress comes back
 
 
+def test_load_refuses_a_hand_edited_save_with_a_clear_message(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "g.json"
+    run(Match(3, dice=FixedDice([(4, 2)])), ["8/4 6/4", f"save {path}", "quit", "quit"])
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    for change, message in (
+            ({"match": {**saved["match"], "names": None}},
+             "the saved game does not replay: bad match settings: names must be two "
+             "strings, got None"),
+            ({"match": {**saved["match"], "cube": "yes"}},
+             "bad match settings: cube must be true or false, got 'yes'"),
+            ({"single": "no"}, '"single" must be true or false, got \'no\'')):
+        path.write_text(json.dumps({**saved, **change}), encoding="utf-8")
+        with pytest.raises(SaveFileError) as caught:
+            load_game(path)
+        assert str(caught.value).endswith(message), caught.value
+        assert "NoneType" not in str(caught.value)
+
+
 def test_load_refuses_a_bad_file_and_keeps_the_game(tmp_path: Path) -> None:
     path = tmp_path / "other.json"
     path.write_text('{"format": "something else"}', encoding="utf-8")

@@ -172,6 +172,23 @@ def test_match_log_with_wrong_game_settings_is_refused() -> None:
         Match.replay(log)
 
 
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("names", None, "bad match settings: names must be two strings, got None"),
+    ("names", ["White"], "bad match settings: names must be two strings, got ['White']"),
+    ("names", ["White", 7], "bad match settings: names must be two strings, got ['White', 7]"),
+    ("cube", "yes", "bad match settings: cube must be true or false, got 'yes'"),
+    ("jacoby", 1, "bad match settings: jacoby must be true or false, got 1"),
+])
+def test_a_log_with_settings_of_the_wrong_type_is_refused(key: str, value: object,
+                                                          message: str) -> None:
+    """A hand-edited log: each setting of the wrong type is named, never taken as truthy."""
+    log = Match(3, seed=10).to_log()
+    log[key] = value
+    with pytest.raises(InvalidLogError) as caught:
+        Match.replay(log)
+    assert str(caught.value) == message
+
+
 def test_resign_levels_score() -> None:
     match = Match(11, seed=11)
     resign_game(match.current, "white", "backgammon")

@@ -149,7 +149,10 @@ def load_game(path: Path) -> tuple[Match, Seats, bool]:
         match = Match.replay(data["match"])
     except (KeyError, TypeError, ValueError, BackgammonError) as exc:
         raise SaveFileError(f"{path}: the saved game does not replay: {exc}") from None
-    return match, seats, bool(data.get("single", False))
+    single = data.get("single", False)
+    if not isinstance(single, bool):
+        raise SaveFileError(f"{path}: \"single\" must be true or false, got {single!r}")
+    return match, seats, single
 
 
 def _name(color: Color) -> str:

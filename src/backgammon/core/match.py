@@ -406,6 +406,15 @@ class Match:
         games = log.get("games")
         if not isinstance(games, list) or not games:
             raise InvalidLogError("a match log needs a non-empty list of games")
+        for key in ("cube", "gammons", "jacoby", "beavers", "allow_dead_doubles"):
+            if key in log and not isinstance(log[key], bool):
+                raise InvalidLogError(f"bad match settings: {key} must be true or false, got "
+                                      f"{log[key]!r}")
+        names = log.get("names", ("White", "Black"))
+        if (not isinstance(names, (list, tuple)) or len(names) != 2
+                or not all(isinstance(name, str) for name in names)):
+            raise InvalidLogError(f"bad match settings: names must be two strings, got "
+                                  f"{names!r}")
         try:
             raw_setup = log.get("setup")
             setup = None if raw_setup is None else MatchSetup.from_dict(raw_setup)
@@ -415,7 +424,7 @@ class Match:
                 gammons=log.get("gammons", True),
                 jacoby=log.get("jacoby", False),
                 beavers=log.get("beavers", False),
-                names=tuple(log.get("names", ("White", "Black"))),
+                names=(names[0], names[1]),
                 dice=dice,
                 seed=log.get("seed"),
                 allow_dead_doubles=log.get("allow_dead_doubles", False),
