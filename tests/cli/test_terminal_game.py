@@ -236,3 +236,11 @@ def test_the_hint_in_a_match_gives_emg_as_the_pages_does() -> None:
     assert shown == pytest.approx(scale.emg(expected[0].equity), abs=0.0015)
     assert abs(shown) < 0.3  # an equity near an even game's, not a chance near 0.5
     assert str(expected[0].play) in first
+
+
+def test_rolls_are_said_with_the_higher_die_first() -> None:
+    match = Match(0, cube=False, dice=FixedDice([(3, 1), (3, 5), (2, 6)]))
+    _game, text = run(match, ["8/5 6/5", "roll", "quit", "quit"], Seats(BLACK, "easy"),
+                      single=True, plain=True)
+    assert "rolls 5-3." in text and "rolls 3-5" not in text  # the computer's roll
+    assert "White rolls 6-2." in text and "rolls 2-6" not in text  # the player's own

@@ -362,7 +362,7 @@ class TerminalGame:
                 self.say(f"{who} doubles to {value}: take or drop?", "bold")
             else:
                 dice = game.roll()
-                self.say(f"{who} rolls {dice[0]}-{dice[1]}.")
+                self.say(f"{who} rolls {max(dice)}-{min(dice)}.")  # the higher die first
                 self._after_roll()
         elif game.phase is Phase.MOVE:
             play = player.choose_play(game)
@@ -469,7 +469,7 @@ class TerminalGame:
         color = game.turn or WHITE
         dice = game.roll()
         self.dirty = True
-        self.say(f"{_name(color)} rolls {dice[0]}-{dice[1]}.")
+        self.say(f"{_name(color)} rolls {max(dice)}-{min(dice)}.")
         self._after_roll()
 
     def _moves(self) -> None:
