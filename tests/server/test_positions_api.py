@@ -102,7 +102,12 @@ def test_check_a_valid_setup(clients: Clients) -> None:
          "Black has 17 checkers (15 on the points, 1 on the bar, 1 borne off): each side "
          "has 15"),
         (lambda s: s.__setitem__("dice", [7, 1]), "a die must be a whole number from 1 to 6"),
-        (lambda s: s["cube"].__setitem__("value", 3), "the cube shows a power of two"),
+        (lambda s: s["cube"].__setitem__("value", 3),
+         "the cube shows a power of two (1, 2, 4, ... 32768), not 3"),
+        (lambda s: s.__setitem__("jacoby", "yes"), "jacoby is true or false, not 'yes'"),
+        (lambda s: s.__setitem__("crawford", 1), "crawford is true or false, not 1"),
+        (lambda s: s.__setitem__("score", {"white": 0}),
+         "the score is {white, black}, both given; got {'white': 0}"),
         (lambda s: (s.__setitem__("match_length", 5), s["score"].__setitem__("white", 5)),
          "White's score must be a whole number from 0 to 4"),
         (lambda s: (s.__setitem__("match_length", 5), s.__setitem__("crawford", True)),

@@ -237,17 +237,20 @@ def check_setup(data: Mapping[str, Any]) -> Xgid:
         raise SetupError("the setup has no cube: {value, owner}")
     value = _int(cube.get("value"), "the cube", 1, 1 << 15)
     if value & (value - 1):
-        raise SetupError(f"the cube shows a power of two (1, 2, 4, ... 64), not {value}")
+        raise SetupError(f"the cube shows a power of two (1, 2, 4, ... 32768), not {value}")
     owner = cube.get("owner")
     if owner not in (None, "white", "black"):
         raise SetupError(f"the cube's owner is white, black or none (centred), not {owner!r}")
     length = _int(data.get("match_length", 0), "the match length", 0, MAX_SETUP_LENGTH)
     score = data.get("score", {"white": 0, "black": 0})
-    if not isinstance(score, Mapping):
-        raise SetupError("the score is {white, black}")
+    if not isinstance(score, Mapping) or set(score) != {"white", "black"}:
+        raise SetupError(f"the score is {{white, black}}, both given; got {score!r}")
     limit = max(length - 1, 0) if length else 10_000
     white_score = _int(score.get("white", 0), "White's score", 0, limit)
     black_score = _int(score.get("black", 0), "Black's score", 0, limit)
+    for flag in ("crawford", "doubled", "jacoby", "beavers"):
+        if not isinstance(data.get(flag, False), bool):
+            raise SetupError(f"{flag} is true or false, not {data[flag]!r}")
     crawford = data.get("crawford", False) is True
     doubled = data.get("doubled", False) is True
     if doubled and roll is not None:
