@@ -233,3 +233,18 @@ def test_the_share_of_one_address_leaves_a_reserve(argv: list[str], message: str
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--no-browser", *argv]) == 2
     assert capsys.readouterr().err.strip() == f"backgammon serve: {message}"
+
+
+def test_serve_says_in_one_line_when_its_port_is_taken(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        assert main(["serve", "--no-browser", "--port", str(port),
+                     "--db", str(tmp_path / "games.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"backgammon serve: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert not (tmp_path / "games.sqlite3").exists()  # refused before anything was opened

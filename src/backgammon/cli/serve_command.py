@@ -158,6 +158,22 @@ def _redis_url(url: str | None) -> str | None:
     return url
 
 
+def _check_port(host: str, port: int) -> None:
+    """Raises UsageError, in one line, when ``host:port`` cannot be listened on (another
+    server holds it, or the address is not this machine's), before anything is started;
+    uvicorn would say so only in its log."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise UsageError(f"cannot listen on {host}:{port}: "
+                             f"{exc.strerror or exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
@@ -176,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-connections-per-address must be 1..{args.max_connections - 1} "
                          "(below --max-connections, the rest kept for other addresses), got "
                          f"{per_address}")
+    _check_port(args.host, args.port)
     tls = _tls_files(args)
     scheme = "http" if tls is None else "https"
     import uvicorn
