@@ -53,3 +53,23 @@ def test_a_body_that_cannot_be_read_as_json_answers_one_shape(tmp_path: Path, bo
     assert response.json() == {"error": {
         "code": "invalid_request",
         "message": f"invalid request: the body is not JSON ({reason})"}}
+
+
+@pytest.mark.parametrize(("body", "kind", "message"), [
+    (b"mode=pass_and_play", "application/x-www-form-urlencoded",
+     "the body is not a JSON object (Content-Type application/x-www-form-urlencoded): send "
+     "JSON, Content-Type application/json"),
+    (b'{"mode": "pass_and_play"}', "text/plain",
+     "the body is not a JSON object (Content-Type text/plain): send JSON, Content-Type "
+     "application/json"),
+    (b"[1, 2]", "application/json", "the body must be a JSON object"),
+])
+def test_a_body_that_is_not_a_json_object_is_told_so(tmp_path: Path, body: bytes, kind: str,
+                                                     message: str) -> None:
+    """A form or plain text where a JSON object belongs is told to send JSON, in words."""
+    with TestClient(create_app(ServerSettings(db_path=tmp_path / "games.sqlite3"))) as client:
+        response = client.post("/api/positions/evaluation", content=body,
+                               headers={"content-type": kind})
+    assert response.status_code == 422
+    assert response.json() == {"error": {"code": "invalid_request",
+                                         "message": f"invalid request: {message}"}}

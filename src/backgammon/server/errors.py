@@ -125,6 +125,19 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if any(tuple(error.get("loc", ())) == ("body",)
+               and error.get("type") in ("model_attributes_type", "dict_type")
+               for error in exc.errors()):
+            # a form, plain text or a JSON array where a JSON object belongs: say that, not
+            # pydantic's words
+            kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if kind == "application/json" or kind.endswith("+json"):
+                return error_response(422, "invalid_request",
+                                      "invalid request: the body must be a JSON object")
+            sent = f"Content-Type {kind}" if kind else "no Content-Type"
+            return error_response(422, "invalid_request", "invalid request: the body is "
+                                  f"not a JSON object ({sent}): send JSON, Content-Type "
+                                  "application/json")
         return error_response(422, "invalid_request", _validation_message(exc))
 
     @app.exception_handler(StarletteHTTPException)
