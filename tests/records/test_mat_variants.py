@@ -238,3 +238,12 @@ def test_a_wins_line_only_confirms_a_game_over_on_the_board() -> None:
     assert refused.value.detail == (
         "the file says the first player (gnubg) wins 2 point(s), but the game ends with the "
         "second player (root) winning 1 (single, cube 1)")
+
+
+def test_a_name_saved_in_windows_1252_reads_as_written() -> None:
+    """Bytes that are not UTF-8 (an older Windows program's "José") are Windows-1252, not
+    replacement characters; UTF-8 stays UTF-8."""
+    text = HEAD.replace("Ann", "José").replace("Bob", "Zoë") + OPENING
+    legacy = read_mat(text.encode("cp1252"))
+    assert legacy == read_mat(text.encode("utf-8")) == read_mat(text)
+    assert "\ufffd" not in repr(legacy)

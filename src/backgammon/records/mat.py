@@ -187,17 +187,21 @@ class MatWriteError(BackgammonError, ValueError):
 
 def decode(data: bytes) -> str:
     """Bytes of a transcript as text: UTF-16 when they start with its byte order mark (as
-    some Windows programs write), else UTF-8 (a bad byte becomes U+FFFD and is reported where
-    it stands)."""
+    some Windows programs write), else UTF-8, else (bytes that are not UTF-8: a player's name
+    saved by an older Windows program) Windows-1252, whose five unassigned bytes become
+    U+FFFD and are reported where they stand."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
-    """The text of a transcript source: the text itself, bytes (UTF-8, or UTF-16 with its
-    byte order mark), an open file (text or binary) or a path. A leading byte order mark is
-    dropped.
+    """The text of a transcript source: the text itself, bytes (UTF-8, UTF-16 with its byte
+    order mark, or Windows-1252: :func:`decode`), an open file (text or binary) or a path. A
+    leading byte order mark is dropped.
 
     Raises:
         MatParseError: a file handle that gives neither text nor bytes, or another type.
