@@ -105,8 +105,9 @@ class BodySizeLimitMiddleware:
         max_bytes: the largest body accepted, in bytes.
         overrides: other limits for some paths, in bytes, by exact path (the ``.mat`` import
             takes whole transcripts).
-        timeout: the most seconds a body may take to arrive, counted from when the app is
-            first asked for it (``None``: no limit).
+        timeout: the most seconds a body may take to arrive, counted from the end of the
+            request's headers (``None``: no limit); the 408 closes the connection, whose
+            body is still owed.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int,
@@ -140,7 +141,7 @@ class BodySizeLimitMiddleware:
         except TimeoutError:
             await _send_error(send, 408, "request_timeout",
                               f"the request body did not arrive within {self.timeout:g} "
-                              "seconds")
+                              "seconds", close=True)
             return
         if first is None:
             await self._refuse(send, limit)
@@ -238,19 +239,16 @@ def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
     return None
 
 
-async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+async def _send_error(send: Send, status: int, code: str, message: str, *,
+                      close: bool = False) -> None:
+    """A JSON error; with ``close``, ``Connection: close`` (the server then closes it)."""
     body: dict[str, Any] = {"error": {"code": code, "message": message}}
     data = json.dumps(body).encode("utf-8")
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(data)).encode("ascii")),
-            ],
-        }
-    )
+    headers = [(b"content-type", b"application/json"),
+               (b"content-length", str(len(data)).encode("ascii"))]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 
