@@ -88,6 +88,12 @@ def test_a_request_whose_body_does_not_arrive_in_time_is_refused_with_408(
             assert b'"code": "request_timeout"' in answer
             assert b"did not arrive within 0.5 seconds" in answer
             assert 0.4 <= waited < 0.5 + 3.0
+        # a body declared too large is refused unread, and the connection closed
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(b"POST " + evaluation + b" HTTP/1.1\r\nHost: x\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 9999999\r\n\r\n")
+            answer = ask(sock)
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         # the same request whole is answered
         with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             sock.sendall(b"POST " + evaluation + b" HTTP/1.1\r\nHost: x\r\n"

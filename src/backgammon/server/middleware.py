@@ -130,7 +130,8 @@ class BodySizeLimitMiddleware:
             try:
                 declared = int(length)
             except ValueError:
-                await _send_error(send, 400, "bad_request", "Content-Length is not a number")
+                await _send_error(send, 400, "bad_request", "Content-Length is not a number",
+                                  close=True)
                 return
             if declared > limit:
                 await self._refuse(send, limit)
@@ -167,11 +168,13 @@ class BodySizeLimitMiddleware:
                 return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
     async def _refuse(self, send: Send, limit: int) -> None:
+        """413, closing the connection: the rest of the body is not read."""
         await _send_error(
             send,
             413,
             "body_too_large",
             f"the request body is larger than the {limit} bytes this server accepts",
+            close=True,
         )
 
 
