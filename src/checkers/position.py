@@ -13,7 +13,16 @@ from enum import StrEnum
 from typing import Final
 
 from checkers.errors import FenError, InvalidPositionError
-from checkers.squares import BIT, SQUARES, VALID, mask_of, square_at, squares_of
+from checkers.squares import (
+    BIT,
+    BLACK_CROWN,
+    SQUARES,
+    VALID,
+    WHITE_CROWN,
+    mask_of,
+    square_at,
+    squares_of,
+)
 
 
 class Color(StrEnum):
@@ -111,8 +120,9 @@ class Position:
         ``"b"``, ``"B"``, ``"w"``, ``"W"`` (man lower case, king upper case).
 
         Raises:
-            InvalidPositionError: for a square outside 1-32 or a piece letter that is none of
-                the four.
+            InvalidPositionError: for a square outside 1-32, a piece letter that is none of
+                the four, or a man on its own crowning row (a black man on 29-32, a white
+                one on 1-4: it would have been crowned there, WCDF rules, "Crowning").
         """
         black = white = kings = 0
         for square, piece in pieces.items():
@@ -131,6 +141,13 @@ class Position:
                 white |= bit
             if kind.is_king:
                 kings |= bit
+        for color, men, row in ((BLACK, black & ~kings, BLACK_CROWN),
+                                (WHITE, white & ~kings, WHITE_CROWN)):
+            crowned = squares_of(men & row)
+            if crowned:
+                raise InvalidPositionError(
+                    f"a {color} man on {crowned[0]}, its crowning row: a man is crowned there "
+                    f"(write K{crowned[0]} for a king)")
         return cls(black, white, kings, _color(turn))
 
     @classmethod
@@ -177,7 +194,10 @@ class Position:
                     pieces[square] = Piece.BLACK_KING if king else Piece.BLACK_MAN
                 else:
                     pieces[square] = Piece.WHITE_KING if king else Piece.WHITE_MAN
-        return cls.from_pieces(pieces, turn)
+        try:
+            return cls.from_pieces(pieces, turn)
+        except InvalidPositionError as exc:
+            raise FenError(f"FEN {fen!r}: {exc}") from None
 
     # ---------------------------------------------------------------- queries
 

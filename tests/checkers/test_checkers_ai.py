@@ -399,7 +399,7 @@ def test_the_database_knows_the_classic_results(database: endgame.EndgameDatabas
     one_one = database.probe(Position.from_fen("B:WK1:BK32"))
     assert one_one == endgame.EndgameResult("draw", 0)
     # men on the board, or 6 pieces: not in the database
-    assert database.probe(Position.from_fen("B:W1:BK32")) is None
+    assert database.probe(Position.from_fen("B:W5:BK32")) is None
     assert database.probe(Position.from_fen("B:WK1,K2,K3:BK30,K31,K32")) is None
     tables = endgame.load()
     # every result is short of the 40-move rule's 80 quiet plies

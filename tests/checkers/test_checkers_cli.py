@@ -79,11 +79,11 @@ def test_moves_json_gives_each_move_as_its_path(capsys: pytest.CaptureFixture[st
 
 def test_moves_reads_fens_from_standard_input(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(
-        capsys, "moves", "-", "--json", stdin="W:W5:B30\n\nnot a fen\nB:W29:B22,25\n"
+        capsys, "moves", "-", "--json", stdin="W:W5:B26\n\nnot a fen\nB:W29:B22,25\n"
     )
     rows = [json.loads(line) for line in out.splitlines()]
     assert status == 2
-    assert rows[0] == {"fen": "W:W5:B30", "moves": [[5, 1]]}
+    assert rows[0] == {"fen": "W:W5:B26", "moves": [[5, 1]]}
     assert rows[1]["fen"] == "not a fen" and "is not B or W" in rows[1]["error"]
     assert rows[2] == {"fen": "B:W29:B22,25", "moves": [[22, 26], [25, 30]]}
     assert err.count("\n") == 1 and "line 3: FEN 'not a fen'" in err

@@ -134,7 +134,24 @@ def test_the_bit_layout_steps_and_jumps_match_the_board_geometry() -> None:
         assert {SQUARE_AT[land] for _, land in JUMPS_BOTH[INDEX[square]]} == expected
 
 
-pieces = st.dictionaries(st.integers(1, 32), st.sampled_from(["b", "B", "w", "W"]), max_size=24)
+pieces = st.dictionaries(
+    st.integers(1, 32), st.sampled_from(["b", "B", "w", "W"]), max_size=24
+).map(  # a man on its own crowning row is a king (29-32 for Black, 1-4 for White)
+    lambda board: {s: p.upper() if (p, s > 28) == ("b", True) or (p, s < 5) == ("w", True)
+                   else p for s, p in board.items()})
+
+
+def test_a_man_on_its_crowning_row_is_refused() -> None:
+    """A man that reached the far row was crowned there (WCDF rules, "Crowning"): a position
+    with one is refused, naming the square; the same squares as kings are taken."""
+    with pytest.raises(FenError) as caught:
+        Position.from_fen("B:W1,2,3,4:B29")
+    assert str(caught.value) == ("FEN 'B:W1,2,3,4:B29': a black man on 29, its crowning row: "
+                                 "a man is crowned there (write K29 for a king)")
+    with pytest.raises(InvalidPositionError, match="a white man on 3, its crowning row"):
+        Position.from_pieces({3: "w", 20: "b"})
+    assert Position.from_fen("B:WK1,K2:BK29").fen() == "B:WK1,K2:BK29"
+    assert Position.from_fen("W:WK1:BK29,25").kings_of(WHITE) == [1]
 
 
 @given(pieces, st.sampled_from([BLACK, WHITE]))

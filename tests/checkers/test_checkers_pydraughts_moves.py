@@ -63,7 +63,7 @@ def test_legal_moves_agree_with_pydraughts_on_ten_thousand_positions() -> None:
     [
         "B:W14,15,22,23:BK10",  # a king's two circular jumps over the same four men
         "B:W26,27:B22",  # crowning ends the move
-        "W:W5:B30",
+        "W:W5:B26",
         "B:WK6,K7,K14,K15,K22,K23:BK10",
         "W:WK18:B14,15,22,23",
         "B:W29:B22,25",
