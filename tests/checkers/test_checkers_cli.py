@@ -54,7 +54,8 @@ def test_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (("perft", "3", "--fen", "B:W1:B1"), "square 1 is given twice"),
         (("perft", "3", "--fen", "Q:W1:B2"), "the side to move 'Q' is not B or W"),
-        (("perft", "-1"), "DEPTH must be 0 or more"),
+        (("perft", "-1"), "DEPTH must be 0 to 100, not -1"),
+        (("perft", "99999"), "DEPTH must be 0 to 100, not 99999"),
     ],
 )
 def test_perft_refuses_bad_input_with_status_2(

@@ -21,7 +21,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from checkers.cli.common import UsageError, fen_inputs
 from checkers.errors import CheckersError, PdnError
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Print the number of leaf nodes DEPTH plies deep (the last word), as "
         "perft programs do; from the start they equal Aart J. C. Bik's published counts.",
     )
-    parser.add_argument("depth", type=int, metavar="DEPTH", help="plies, 0 or more")
+    parser.add_argument("depth", type=int, metavar="DEPTH", help="plies, 0 to 100")
     parser.add_argument("--fen", help="a position in PDN FEN (default: the start)")
     parser.add_argument("--divide", action="store_true", help="one line per first move")
     parser.set_defaults(run=run_perft)
@@ -91,11 +91,16 @@ def _position(fen: str | None) -> Position:
         raise UsageError(str(error)) from None
 
 
+#: The deepest perft the command counts (plies).
+MAX_PERFT_DEPTH: Final = 100
+
+
 def run_perft(args: argparse.Namespace) -> int:
     """``checkers perft DEPTH [--fen FEN] [--divide]``."""
     position = _position(args.fen)
-    if args.depth < 0:
-        raise UsageError(f"DEPTH must be 0 or more, not {args.depth}")
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:  # (deeper would never finish, and would
+        # run out of Python's recursion first)
+        raise UsageError(f"DEPTH must be 0 to {MAX_PERFT_DEPTH}, not {args.depth}")
     started = time.perf_counter()
     if args.divide and args.depth >= 1:
         rows = divide(position, args.depth)
@@ -188,7 +193,8 @@ def run_replay(args: argparse.Namespace) -> int:
             white = game.tags.get("White", "").strip() or "?"
             players = f"{black} - {white}"
             state = "ok" if error is None else f"refused at move {error['move']}"
-            print(f"game {game.number}: {players}, {game.move_count} moves, {game.result}: {state}")
+            moves = f"{game.move_count} move{'' if game.move_count == 1 else 's'}"
+            print(f"game {game.number}: {players}, {moves}, {game.result}: {state}")
     if not games:
         raise UsageError(f"{args.file}: no game found")
     return status
