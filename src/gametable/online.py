@@ -52,7 +52,8 @@ from gametable.wire import error_message, left_message, parse_message, server_in
 
 LOG = logging.getLogger(__name__)
 
-#: Seconds a new connection has to say hello before it is closed.
+#: Seconds a new connection has to say hello before it is closed (from when it opens, whatever
+#: it sends before).
 HELLO_TIMEOUT: Final = 15.0
 #: The WebSocket close code for a refused connection (policy violation).
 CLOSE_REFUSED: Final = 1008
@@ -398,10 +399,16 @@ async def _serve(hub: RoomHub, connection: _Connection, code: str,
     websocket = connection.websocket
     service = hub.service
     address = websocket.client.host if websocket.client is not None else None
+    # the hello is due HELLO_TIMEOUT after the connection opens, however many frames come
+    # before it (each refused hello_first)
+    hello_due = asyncio.get_running_loop().time() + HELLO_TIMEOUT
     while not connection.closing:
         try:
             if connection.side is None:
-                frame = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+                remaining = hello_due - asyncio.get_running_loop().time()
+                if remaining <= 0:
+                    raise TimeoutError
+                frame = await asyncio.wait_for(websocket.receive(), remaining)
             else:
                 frame = await websocket.receive()
         except TimeoutError:

@@ -398,6 +398,37 @@ def _two_seats(client: TestClient) -> tuple[str, dict[str, Any], dict[str, Any]]
     return host["code"], host, guest
 
 
+def test_the_hello_is_due_from_when_the_connection_opens(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames that are not a hello do not put the hello off: the connection is closed
+    HELLO_TIMEOUT after it opened, however many came before."""
+    import time
+
+    import gametable.online as online
+
+    monkeypatch.setattr(online, "HELLO_TIMEOUT", 0.6)
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow())
+    client = _door(svc)
+    code, _, _ = _two_seats(client)
+    with client.websocket_connect(f"/ws/rooms/{code}") as ws:
+        peer = WsPeer(ws)
+        opened = time.monotonic()
+        refusals = 0
+        while True:
+            peer.send(type="state")
+            error = peer.expect("error")
+            assert error["code"] == "hello_first"
+            if error["message"] == "no hello in time":
+                break
+            refusals += 1
+            assert time.monotonic() - opened < 3.0, "a frame a while put the hello off"
+            time.sleep(0.2)
+        assert refusals >= 2 and 0.5 <= time.monotonic() - opened < 2.0
+        with pytest.raises(WebSocketDisconnect) as closed:
+            peer.recv()
+        assert closed.value.code == 1008
+
+
 def test_hostile_frames_are_refused_in_words_and_the_connection_stays_open() -> None:
     svc = RoomService(GAMES, RoomStore(":memory:"), now=FakeNow())
     client = _door(svc)
