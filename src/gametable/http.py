@@ -51,7 +51,9 @@ Token = Annotated[str, Header(alias="X-Table-Token", min_length=8, max_length=80
 
 
 class NewTable(BaseModel):
-    """A table to make."""
+    """A table to make (a field not named here is refused: a misspelt one would be lost)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     game: str = Field(max_length=40)
     settings: dict[str, Any] = Field(default_factory=dict, max_length=16)
@@ -61,6 +63,8 @@ class NewTable(BaseModel):
 
 class TableAction(BaseModel):
     """A side's action at a table."""
+
+    model_config = ConfigDict(extra="forbid")
 
     side: str = Field(max_length=8)
     action: dict[str, Any] = Field(max_length=8)

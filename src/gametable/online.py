@@ -40,7 +40,7 @@ from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, FastAPI, Header, Path, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from gametable.errors import ActionRefused
 from gametable.http import refusal
@@ -62,7 +62,9 @@ RoomCode = Annotated[str, Path(min_length=4, max_length=16, pattern=r"^[A-Za-z0-
 
 
 class NewRoom(BaseModel):
-    """A room to make."""
+    """A room to make (a field not named here is refused: a misspelt one would be lost)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     game: str = Field(max_length=40)
     settings: dict[str, Any] = Field(default_factory=dict, max_length=16)
@@ -73,6 +75,8 @@ class NewRoom(BaseModel):
 
 class JoinRoom(BaseModel):
     """A guest joining."""
+
+    model_config = ConfigDict(extra="forbid")
 
     name: str = Field(default="", max_length=40)
 

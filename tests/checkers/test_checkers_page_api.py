@@ -166,3 +166,20 @@ def test_a_shared_real_file_opens_whole() -> None:
     assert first["moves"][0]["text"] == "11-15" and first["result"] == "0-1"
     assert all(len(g["boards"]) == len(g["moves"]) + 1 for g in answer["games"])
     assert sum(len(g["moves"]) for g in answer["games"]) == 2280
+
+
+def test_a_misspelt_field_is_refused_not_lost(client: TestClient) -> None:
+    """A table or a room asked for with a field nobody reads (a typo such as ``time_contol``)
+    is refused naming it, so that the table is never made without what was asked."""
+    seats = {"black": {"kind": "person"}, "white": {"kind": "person"}}
+    for path, body, field in (
+            ("/api/tables", {"game": "checkers", "seats": seats, "time_contol": "blitz"},
+             "time_contol"),
+            ("/api/rooms", {"game": "checkers", "bogus": 1}, "bogus")):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["message"] == (
+            f"invalid request: {field}: Extra inputs are not permitted")
+    made = client.post("/api/rooms", json={"game": "checkers"}).json()
+    joined = client.post(f"/api/rooms/{made['code']}/join", json={"name": "Bo", "seat": "x"})
+    assert joined.status_code == 422
