@@ -127,7 +127,8 @@ class Table:
             if seat.kind == "computer" and seat.level not in rules.levels:
                 raise ActionRefused(
                     "invalid_seat",
-                    f"{side}'s computer level {seat.level!r} is not one of {rules.levels}",
+                    f"{side}'s computer level {seat.level!r} is not one of "
+                    f"{', '.join(rules.levels)}",
                 )
         self.seed = seed
         if game is None:
