@@ -126,3 +126,36 @@ def test_a_reviewed_cube_decision_is_rolled_out_and_stopped(
     assert status.startswith("Stopped after ") and status.endswith(" of 1296 trials."), status
     assert (page.text_content("#rollout-verdict") or "").startswith("Proper cube action: ")
     game.screenshot("rollout-review-cube")
+
+
+def test_a_reviewed_play_is_rolled_out_beside_the_best(
+        open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """In review, the plays rolled out are the evaluation's best and the play made, even a
+    play far down the list (a random player's), which the players' own ranking leaves out."""
+    match = random_match(21, games=1, cube=True)
+    gid = store(server, "rolloutplayed", match)
+    frames = review_match(match)["frames"]
+    game = open_page(f"/#game={gid}")
+    page = game.page
+    page.keyboard.press("v")
+    page.wait_for_function("() => document.body.classList.contains('reviewing')")
+    ranked = "#hints-ranked tr[data-play]"
+    for index in (i for i, f in enumerate(frames) if f["kind"] == "play" and i > 2):
+        page.locator("#move-list li").nth(frames[index]["history_index"]).click()
+        page.wait_for_function(f"() => document.body.dataset.reviewIndex === '{index}'")
+        page.locator('#hints-eval button[data-rollout="plays"]').wait_for(timeout=60_000)
+        rows: list[list[str]] = page.eval_on_selector_all(
+            ranked, "rows => rows.map(r => [r.dataset.play, r.dataset.played || ''])")
+        at = [i for i, (_, mark) in enumerate(rows) if mark == "true"]
+        if at and at[0] >= 3:  # the play made stands third or lower: a real test
+            break
+    else:
+        pytest.fail("no play of the random match stands third or lower")
+    best, played = rows[0][0], rows[at[0]][0]
+    page.click('#hints-eval button[data-rollout="plays"]')
+    page.select_option("#rollout-trials", "36")
+    page.select_option("#rollout-truncate", "5")
+    page.select_option("#rollout-plays", "2")
+    page.click("#rollout-start")
+    page.wait_for_selector('#rollout-panel[data-status="done"]', timeout=120_000)
+    assert {r[1] for r in table_rows(page)} == {best, played}
