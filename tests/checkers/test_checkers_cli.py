@@ -110,6 +110,13 @@ def test_hint_json_gives_a_legal_move_with_score_and_depth(
     assert rows[1] == {"fen": "W:W29:B22,25", "move": None, "score": None, "depth": 0}
 
 
+def test_hint_gives_no_move_when_the_other_side_has_no_pieces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "hint", "B:W:B1")
+    assert status == 0 and out == "B:W:B1: no move to hint: white has no pieces left and has lost\n"
+
+
 def test_hint_refuses_a_bad_fen(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "hint", "B:W0:B1")
     assert status == 2 and "argument 1: FEN 'B:W0:B1': '0' is not a square" in err

@@ -153,6 +153,12 @@ def run_hint(args: argparse.Namespace) -> int:
                 {"move": None, "score": None, "depth": 0},
                 f"no legal move: {position.turn} has lost",
             )
+        other = position.turn.opponent
+        if not position.side_mask(other):  # its last piece was taken: the game is over
+            return (
+                {"move": None, "score": None, "depth": 0},
+                f"no move to hint: {other} has no pieces left and has lost",
+            )
         found = choose_move(position, args.level, rng=random.Random(args.seed))
         row = {"move": list(found.move.path), "score": found.score, "depth": found.depth}
         return row, f"{found.move} (score {found.score:+d}, depth {found.depth})"
