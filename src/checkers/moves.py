@@ -339,7 +339,9 @@ def parse_move(position: Position, text: str) -> Move:
     if len(fitting) > 1:
         listed = ", ".join(str(m) for m in sorted(fitting, key=lambda m: m.path))
         raise IllegalMoveError(f"{text.strip()} is ambiguous: it could be {listed}")
-    raise IllegalMoveError(explain_illegal(position, squares))
+    # the reason, after the move as the player wrote it ("22x24", not "22-24")
+    _, _, why = explain_illegal(position, squares).partition(": ")
+    raise IllegalMoveError(f"{text.strip()}: {why}")
 
 
 def _subsequence(needle: tuple[int, ...], hay: tuple[int, ...]) -> bool:

@@ -321,3 +321,13 @@ def test_an_illegal_move_changes_nothing() -> None:
 def test_illegal_moves_are_explained(text: str, reason: str) -> None:
     with pytest.raises((IllegalMoveError, NotationError), match=reason):
         parse_move(Position.start(), text)
+
+
+def test_a_refused_move_is_quoted_as_the_player_wrote_it() -> None:
+    start = Position.start()
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(start, "22x24")
+    assert str(caught.value) == "22x24: the piece on 22 is white's, and black is to move"
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(start, "1x19")
+    assert str(caught.value) == "1x19: 19 is not a diagonal step or jump from 1"
