@@ -571,6 +571,10 @@ class BackgammonRules:
         in a record from before it)."""
         return self.settings(raw)
 
+    def set_up(self, settings: Mapping[str, Any]) -> bool:
+        """False: a backgammon table always starts from the usual position."""
+        return False
+
     def new(self, settings: Mapping[str, Any], seed: int) -> TableMatch:
         """A new match, its dice seeded with ``seed``."""
         return TableMatch(_match(settings, seed), single=bool(settings.get("single")))

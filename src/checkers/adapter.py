@@ -368,6 +368,12 @@ class CheckersRules:
             raise ActionRefused("invalid_settings", str(error)) from error
         return {"start": fen, "ballot": None}
 
+    def set_up(self, settings: Mapping[str, Any]) -> bool:
+        """Whether ``settings`` (checked) start from a position other than the standard start
+        (a ballot is not a set-up: its game starts from the usual position)."""
+        start = settings.get("start")
+        return start is not None and Position.from_fen(start) != Position.start()
+
     def _start(self, settings: Mapping[str, Any]) -> Position | None:
         start = settings.get("start")
         return None if start is None else Position.from_fen(start)

@@ -197,6 +197,12 @@ class GameRules(Protocol):
         """
         ...
 
+    def set_up(self, settings: Mapping[str, Any]) -> bool:
+        """Whether a game with these (checked) settings starts from a set-up position rather
+        than the game's usual start. A browser's record leaves such games out, as a position
+        set up to win is no game against the computer or a person."""
+        ...
+
     def new(self, settings: Mapping[str, Any], seed: int) -> GameInProgress:
         """A new game with these (checked) settings; ``seed`` drives any chance."""
         ...

@@ -141,7 +141,7 @@ class TableRoomRecord:
         """The game in play, once it is over (a room plays one game at a time: a rematch is
         the next, under its own session)."""
         outcome = room.table.game.outcome()
-        if outcome is None:
+        if outcome is None or room.table.rules.set_up(room.table.settings):
             return lambda: 0
         result = "drawn" if outcome.winner is None else (
             "won" if outcome.winner == side else "lost")
@@ -197,7 +197,9 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
     @api.post("", response_model=CountedJSON, summary="Count a finished game at a table")
     async def count(request: Request, body: CountTable) -> CountedJSON | JSONResponse:
         """Count the game at this table (against the computer, over) in the browser's record.
-        A table already counted, here or in another browser's record, is not counted again."""
+        A table already counted, here or in another browser's record, is not counted again;
+        a game from a set-up position (:meth:`~gametable.seam.GameRules.set_up`) is not
+        counted at all (``counted`` false)."""
         browser = check_browser_id(body.browser)
         service = tables(request)
 
@@ -216,8 +218,8 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
                 "won" if outcome.winner == me else "lost")
             level = table.seats[computers[0]].level or "computer"
             game = table.rules.name
-            counted = store.record(TableResult(game, body.table, browser, level, result,
-                                               outcome.reason))
+            counted = not table.rules.set_up(table.settings) and store.record(
+                TableResult(game, body.table, browser, level, result, outcome.reason))
             return {"counted": counted,
                     "record": store.summary(browser, game, _levels(service, game))}
 

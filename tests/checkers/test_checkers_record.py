@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
+from checkers.adapter import CheckersRules
 
 BROWSER = "a1b2c3d4e5f6a1b2c3d4e5f6"
 OTHER = "ffffffffffffffffffffffff"
@@ -66,7 +67,8 @@ def test_the_view_says_how_long_the_computer_thought(client: TestClient) -> None
     assert again["view"]["thought"] == thought
 
 
-def test_a_finished_game_is_counted_once_by_level(client: TestClient) -> None:
+def test_a_finished_game_is_counted_once_by_level(client: TestClient,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     empty = client.get(f"/api/stats/tables?browser={BROWSER}&game=checkers").json()
     assert empty == {"game": "checkers", "rows": [],
                      "total": {"opponent": None, "games": 0, "won": 0, "lost": 0, "drawn": 0}}
@@ -83,7 +85,9 @@ def test_a_finished_game_is_counted_once_by_level(client: TestClient) -> None:
     assert again["record"]["total"] == {"opponent": None, "games": 1, "won": 0, "lost": 1,
                                         "drawn": 0}
     # a win at Easy (Black takes White's last man) and a draw at Expert (a level ending: the
-    # computer accepts the offer)
+    # computer accepts the offer), reached quickly from set-up positions that the record here
+    # counts as games (a set-up game is not counted: the test below)
+    monkeypatch.setattr(CheckersRules, "set_up", lambda self, settings: False)
     won = _table(client, level="easy", start="B:W18:B14")
     assert _act(client, won, "black", {"type": "move", "path": [14, 23]})["outcome"]["winner"] \
         == "black"
@@ -122,3 +126,32 @@ def test_only_games_against_the_computer_with_the_right_token(client: TestClient
                       json={"browser": "no", "table": table[0], "token": table[1]})
     assert bad.status_code == 422
     assert client.get("/api/stats/tables?browser=no&game=checkers").status_code == 422
+
+
+def test_a_game_from_a_set_up_position_is_not_counted(client: TestClient) -> None:
+    # a start where White has one man left to take: a win against Expert in one move
+    won = _table(client, level="expert", start="B:W18:B14")
+    assert _act(client, won, "black", {"type": "move", "path": [14, 23]})["outcome"]["winner"] \
+        == "black"
+    answer = _count(client, won)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["counted"] is False
+    assert answer.json()["record"]["total"]["games"] == 0
+    # the usual start written out is no set-up, nor a ballot's: a resigned game counts
+    usual = _table(client, level="expert", start="B:W21,22,23,24,25,26,27,28,29,30,31,32"
+                                                  ":B1,2,3,4,5,6,7,8,9,10,11,12")
+    _act(client, usual, "black", {"type": "resign"})
+    assert _count(client, usual).json()["counted"] is True
+    response = client.post("/api/tables", json={
+        "game": "checkers", "settings": {"ballot": "11-15 23-18 8-11"},
+        "seats": {"black": {"kind": "person"},
+                  "white": {"kind": "computer", "level": "easy"}}})
+    assert response.status_code == 201, response.text
+    made = response.json()
+    balloted = (made["id"], made["token"], made["view"])
+    _act(client, balloted, "black", {"type": "resign"})
+    assert _count(client, balloted).json()["counted"] is True
+    record = client.get(f"/api/stats/tables?browser={BROWSER}&game=checkers").json()
+    assert record["rows"] == [
+        {"opponent": "easy", "games": 1, "won": 0, "lost": 1, "drawn": 0},
+        {"opponent": "expert", "games": 1, "won": 0, "lost": 1, "drawn": 0}]

@@ -212,3 +212,20 @@ def test_new_browsers_asking_at_once_pass_the_bound_one_at_a_time(client: TestCl
             "browser": browser, "code": seats["code"], "token": seats["ann"]}), browsers))
     assert sorted(answer.status_code for answer in answers) == [200, 507, 507, 507]
     assert sum(record(client, browser)["total"]["games"] for browser in browsers) == 1
+
+
+def test_a_room_game_from_a_set_up_position_is_not_counted(client: TestClient) -> None:
+    # Ann (Black) takes White's last man at once: a set-up win, not a game against a person
+    host = client.post("/api/rooms", json={"game": "checkers", "side": "black", "name": "Ann",
+                                           "settings": {"start": "B:W18:B14"}})
+    assert host.status_code == 201, host.text
+    code = host.json()["code"]
+    guest = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"})
+    assert guest.status_code == 200, guest.text
+    with client.websocket_connect(f"/ws/rooms/{code}") as ann:
+        ann.send_json({"type": "hello", "token": host.json()["token"]})
+        over = act(ann, "r1", {"type": "move", "path": [14, 23]})
+        assert over["view"]["outcome"]["winner"] == "black", over
+    assert count(client, code, host.json()["token"], ANN) == {"counted": 0}
+    assert count(client, code, guest.json()["token"], BOB) == {"counted": 0}
+    assert record(client, ANN)["total"]["games"] == 0 == record(client, BOB)["total"]["games"]
