@@ -3,7 +3,8 @@
 # the package with its [dev] extras in .venv (and its [bench] extras where they install),
 # Debian's chromium for the browser tests, gnubg as an outside reference and redis-server for
 # the online rooms that several server processes share (tests/gametable/test_redis_rooms.py
-# starts its own on a free port) (all when apt-get is available and we are root), then ruff,
+# starts its own on a free port) and openssl for a test certificate (all when apt-get is
+# available and we are root), then ruff,
 # mypy --strict on all of src, and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v gnubg >/dev/null 2>&1 || missing+=(gnubg)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]} with apt-get"
     export DEBIAN_FRONTEND=noninteractive

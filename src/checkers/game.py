@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Literal
 
-from checkers.errors import IllegalActionError, IllegalMoveError, InvalidLogError
+from checkers.errors import IllegalActionError, IllegalMoveError, InvalidLogError, NotationError
 from checkers.moves import Move, children, parse_move, parse_squares
 from checkers.position import BLACK, WHITE, Color, Position
 from checkers.squares import BIT
@@ -233,13 +233,17 @@ class Game:
 
         Raises:
             IllegalActionError: when the game is over.
-            NotationError: for text that is not a move.
+            NotationError: for text that is not a move, or something neither text nor a
+                :class:`Move` (a list of squares, say).
             IllegalMoveError: for a move that is not legal (the message says why); nothing
                 changes.
         """
         self._require_running()
         if isinstance(move, str):
             move = parse_move(self.position, move)
+        elif not isinstance(move, Move):
+            raise NotationError(f"{move!r} is not a move: give a Move or PDN text such as "
+                                "'11-15' or '15x22x31'")
         legal = self._children()
         after = legal.get(move)
         if after is None:
@@ -268,22 +272,20 @@ class Game:
         return played
 
     def undo(self) -> Move:
-        """Take back the last move (the game goes on even if that move had ended it).
+        """Take back the last move (the game goes on even if that move had ended it), and
+        with it any draw offer made or declined since (the offer lapses).
 
         Raises:
             IllegalActionError: when no move has been played, or the game ended otherwise
-                than by a move (resignation, agreement, time).
+                than by a move (resignation, agreement, a claimed draw, time, forfeit).
         """
         if not self.moves:
             raise IllegalActionError("no move to take back")
-        if self.outcome is not None and self.outcome.reason in (
-            Reason.RESIGNATION,
-            Reason.AGREEMENT,
-            Reason.TIME,
-        ):
+        last = max(i for i, entry in enumerate(self.log) if "move" in entry)
+        since = self.log[last + 1:]
+        if self.outcome is not None and any(
+                key not in ("offer_draw", "decline_draw") for entry in since for key in entry):
             raise IllegalActionError(f"the game is over ({self.outcome})")
-        if not self.log or "move" not in self.log[-1]:
-            raise IllegalActionError("the last action was not a move")
         move = self.moves.pop()
         after = self.positions.pop()
         self._quiet_plies.pop()
@@ -291,7 +293,7 @@ class Game:
         self._legal = None
         self.outcome = None
         self.draw_offer = None
-        self.log.pop()
+        del self.log[last:]
         return move
 
     def offer_draw(self, side: Color | str) -> None:

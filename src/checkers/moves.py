@@ -293,6 +293,11 @@ _MOVE_TEXT: Final = re.compile(r"^\s*(\d{1,2})\s*(?:([-x:])\s*(\d{1,2})\s*)+$", 
 _SEPARATORS: Final = re.compile(r"\s*[-x:]\s*", re.IGNORECASE)
 
 
+def clip_text(text: str, limit: int = 40) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, then "..."."""
+    return text if len(text) <= limit else f"{text[:limit]}..."
+
+
 def parse_squares(text: str) -> tuple[tuple[int, ...], bool]:
     """The squares of a move written in PDN (``11-15``, ``15x22x31``, ``15:22``) and whether it
     was written as a capture (``x`` or ``:``).
@@ -300,8 +305,9 @@ def parse_squares(text: str) -> tuple[tuple[int, ...], bool]:
     Raises:
         NotationError: when the text is not squares 1-32 joined by ``-``, ``x`` or ``:``.
     """
-    if not _MOVE_TEXT.match(text):
-        raise NotationError(f"{text!r} is not a move (expected e.g. 11-15 or 15x22x31)")
+    if not isinstance(text, str) or not _MOVE_TEXT.match(text):
+        shown = repr(clip_text(text)) if isinstance(text, str) else repr(text)
+        raise NotationError(f"{shown} is not a move (expected e.g. 11-15 or 15x22x31)")
     squares = tuple(int(s) for s in _SEPARATORS.split(text.strip()))
     bad = [s for s in squares if not 1 <= s <= 32]
     if bad:
@@ -338,10 +344,10 @@ def parse_move(position: Position, text: str) -> Move:
         return fitting[0]
     if len(fitting) > 1:
         listed = ", ".join(str(m) for m in sorted(fitting, key=lambda m: m.path))
-        raise IllegalMoveError(f"{text.strip()} is ambiguous: it could be {listed}")
+        raise IllegalMoveError(f"{clip_text(text.strip())} is ambiguous: it could be {listed}")
     # the reason, after the move as the player wrote it ("22x24", not "22-24")
     _, _, why = explain_illegal(position, squares).partition(": ")
-    raise IllegalMoveError(f"{text.strip()}: {why}")
+    raise IllegalMoveError(f"{clip_text(text.strip())}: {why}")
 
 
 def _subsequence(needle: tuple[int, ...], hay: tuple[int, ...]) -> bool:

@@ -50,7 +50,7 @@ from typing import Final, TextIO
 
 from checkers.errors import CheckersError, PdnError
 from checkers.game import DrawMode, Game
-from checkers.moves import Move, apply_move, parse_move
+from checkers.moves import Move, apply_move, clip_text, legal_moves, parse_move
 from checkers.position import BLACK, WHITE, Color, Position
 
 #: The GameType of American checkers (English draughts) in PDN 3.0.
@@ -121,8 +121,9 @@ class PdnMoveError(PdnGameError):
 
     def _describe(self) -> str:
         reason = self.reason
-        if self.move_text not in reason:
-            reason = f"{self.move_text}: {reason}"
+        shown = clip_text(self.move_text)
+        if shown not in reason:
+            reason = f"{shown}: {reason}"
         where = f"game {self.game}, line {self.line}, move {self.move_number} ({self.side})"
         return f"{where}: {reason}"
 
@@ -147,6 +148,8 @@ class PdnGame:
             movetext's terminator, else the ``Result`` tag, else ``"*"``.
         error: None when the whole game was read, else the first problem found.
         number: the game's number in its file, 1-based.
+        terminated: whether the movetext ended with a result (PDN 3.0 asks for one; a game
+            read without it, at the end of a file, may have been cut short).
         line: the line the game begins on.
         positions: ``positions[i]`` is the position before ``moves[i]``; one longer than
             ``moves``. Computed from ``start`` and ``moves`` when not given.
@@ -163,6 +166,7 @@ class PdnGame:
     number: int = 1
     line: int = 1
     positions: tuple[Position, ...] = field(default=(), repr=False)
+    terminated: bool = True
 
     def __post_init__(self) -> None:
         if len(self.positions) != len(self.moves) + 1:
@@ -483,6 +487,7 @@ class _GameReader:
                     )
                 )
             result = written
+        self._check_decided(result)
         return PdnGame(
             tags=self.tags,
             start=self.positions[0],
@@ -492,7 +497,26 @@ class _GameReader:
             number=self.number,
             line=self.line,
             positions=tuple(self.positions),
+            terminated=self.terminator is not None,
         )
+
+    def _check_decided(self, result: str) -> None:
+        """A game whose moves leave the side to move without a legal move is won by the other
+        side: a result that says otherwise (not ``*``) is refused."""
+        if self.error is not None or result == UNKNOWN or not self.positions:
+            return
+        end = self.positions[-1]
+        if legal_moves(end):
+            return
+        winner = end.turn.opponent
+        decided = BLACK_WINS if winner is BLACK else WHITE_WINS
+        if result != decided:
+            line = self.terminator[1] if self.terminator is not None else next(
+                (n for key, n in self.tag_lines.items() if key.lower() == "result"), self.line)
+            self.fail(PdnTagError(
+                self.number, line,
+                f"the result says {result}, but the moves leave {end.turn} without a legal "
+                f"move: {winner} won ({decided})"))
 
 
 def _read_games(text: str) -> Iterator[PdnGame]:
@@ -521,7 +545,8 @@ def _read_games(text: str) -> Iterator[PdnGame]:
             if kind == "tag":
                 current.add_tag(token)
             else:
-                current.syntax(token.line, f'a tag that is not [Name "value"]: {token.text!r}')
+                current.syntax(token.line,
+                               f'a tag that is not [Name "value"]: {clip_text(token.text)!r}')
             continue
         if current is None or current.terminator is not None:
             yield from finished(current)
@@ -549,8 +574,29 @@ def _read_games(text: str) -> Iterator[PdnGame]:
         elif kind == "move":
             current.play(token)
         else:
-            current.syntax(token.line, f"{token.text!r} is not a move, move number or result")
+            current.syntax(token.line,
+                           f"{clip_text(token.text)!r} is not a move, move number or result")
     yield from finished(current)
+
+
+def decode(data: bytes) -> str:
+    """The text of a PDN file's bytes: UTF-16 when it starts with that byte order mark,
+    else UTF-8 (a UTF-8 byte order mark dropped), else Windows-1252, the encoding of the
+    older checkers archives' Latin names (every byte reads as some character).
+
+    Raises:
+        PdnError: UTF-16 bytes that do not decode (an odd length, a broken surrogate).
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as error:
+            raise PdnError(f"not a PDN text: it starts as UTF-16 but is not ({error.reason} "
+                           f"at byte {error.start})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def read_pdn(source: str | TextIO) -> list[PdnGame]:

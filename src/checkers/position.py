@@ -164,6 +164,8 @@ class Position:
             FenError: naming the part that is wrong (``"FEN 'X:W1:B2': the side to move 'X'
                 is not B or W"``).
         """
+        if not isinstance(fen, str):
+            raise FenError(f"a FEN is text like 'B:W21-32:B1-12', got {type(fen).__name__}")
         text = fen.strip().strip('"').strip()
         if text.endswith("."):
             text = text[:-1].rstrip()

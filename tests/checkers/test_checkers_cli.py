@@ -272,3 +272,86 @@ def test_resume_refuses_a_finished_or_broken_file(
     broken.write_text("1. 22-18 *\n", encoding="utf-8")
     status, _, err = run(capsys, "play", "--resume", str(broken))
     assert status == 2 and "22-18" in err and err.count("\n") == 1
+
+
+def test_replay_names_a_problem_outside_the_moves_and_warns_of_a_cut_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad_fen = tmp_path / "fen.pdn"
+    bad_fen.write_text('[FEN "B:W99:B1"]\n1. 1-6 *\n', encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(bad_fen))
+    assert status == 2 and "'99' is not a square" in err
+    assert out == "game 1: ? - ?, 0 moves, *: refused\n"  # no "move None"
+    cut = tmp_path / "cut.pdn"
+    cut.write_text('[Result "1/2-1/2"]\n1. 11-15 23-19 2. 8-11\n', encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(cut))
+    assert status == 0 and out == "game 1: ? - ?, 2 moves, 1/2-1/2: ok\n"
+    assert "warning: game 1 has no result after its moves (the file may be cut short)" in err
+
+
+def test_replay_refuses_a_result_the_moves_contradict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    wrong = tmp_path / "wrong.pdn"
+    wrong.write_text('[SetUp "1"]\n[FEN "B:W18:B14"]\n1. 14x23 0-1\n', encoding="utf-8")
+    status, _, err = run(capsys, "replay", str(wrong))
+    assert status == 2 and "line 3: the result says 0-1, but the moves leave white without " \
+        "a legal move: black won (1-0)" in err
+    right = tmp_path / "right.pdn"
+    right.write_text('[SetUp "1"]\n[FEN "B:W18:B14"]\n1. 14x23 1-0\n', encoding="utf-8")
+    assert run(capsys, "replay", str(right))[0] == 0
+
+
+def test_replay_reads_a_windows_1252_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    latin = tmp_path / "latin.pdn"
+    latin.write_bytes('[Black "Ren\u00e9 Mu\u00f1oz"]\n1. 11-15 *\n'.encode("cp1252"))
+    status, out, _ = run(capsys, "replay", str(latin))
+    assert status == 0 and out == "game 1: Ren\u00e9 Mu\u00f1oz - ?, 1 move, *: ok\n"
+
+
+def test_undo_after_a_draw_offer_and_answers_asked_again() -> None:
+    # Black declines White's offer only after being asked again; undo then takes back
+    # Black's move with the offer
+    script = Script(["11-15", "draw", "23-19", "n", "undo", "board", "resign", "moves", "y",
+                     ""])
+    game = Game()
+    TerminalGame(game, Seats(None), read=script.read, write=script.write).run()
+    text = script.text
+    assert text.count("Please answer y or n.") == 2  # 23-19 and moves are not answers
+    assert "The draw is declined; play on." in text and "Taken back." in text
+    assert game.moves == [] and game.outcome is not None and game.outcome.winner is WHITE
+    assert "Black: 12 men, 0 kings; White: 12 men, 0 kings" in text
+    assert script.prompts[-1] == "Resign the game? [y/n] "  # no move: nothing to save
+
+
+def test_a_finished_game_can_be_saved_and_one_piece_is_said_so(tmp_path: Path) -> None:
+    script = Script(["14x23", "save " + str(tmp_path / "won.pdn")])
+    game = Game(Position.from_fen("B:W18:BK14"))
+    TerminalGame(game, Seats(None), read=script.read, write=script.write).run()
+    assert "Black: 0 men, 1 king; White: 1 man, 0 kings" in script.text
+    assert script.prompts[-1] == "Type save [FILE] to keep the game, or press Enter to leave> "
+    assert "1. 14x23 1-0" in (tmp_path / "won.pdn").read_text(encoding="utf-8")
+
+
+def test_replay_prints_names_with_control_characters_as_codes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    named = tmp_path / "named.pdn"
+    named.write_text('[Black "Ann\x1b[2J"]\n1. 11-15 *\n', encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(named))
+    assert status == 0 and out == "game 1: Ann\\x1b[2J - ?, 1 move, *: ok\n"
+
+
+def test_ctrl_c_stops_a_command_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from checkers.cli import commands
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(commands, "run_perft", interrupted)
+    status, out, err = run(capsys, "perft", "15")
+    assert status == 130 and out == "" and err == "\ncheckers perft: interrupted\n"

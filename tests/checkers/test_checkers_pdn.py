@@ -629,3 +629,12 @@ def test_fuzz_the_reader_with_any_text(text: str) -> None:
 )
 def test_fuzz_the_reader_with_damaged_files(at: int, cut: int, insert: str) -> None:
     _check_games(THREE_GAMES[:at] + insert + THREE_GAMES[at + cut :])
+
+
+def test_an_error_quotes_at_most_40_characters_of_what_it_read() -> None:
+    token = read_pdn("1. 11-15 " + "a" * 5000 + " *")[0].error
+    assert str(token) == ("game 1, line 1: '" + "a" * 40 + "...' is not a move, move number "
+                          "or result")
+    move = read_pdn("1. " + "x".join(["11"] * 2000) + " *")[0].error
+    assert move is not None and len(str(move)) < 200
+    assert "11x11x11x11x11x11x11x11x11x11x11x11x11x1..." in str(move)

@@ -9,6 +9,7 @@ from checkers_boards import drawn
 from checkers import (
     BLACK,
     WHITE,
+    FenError,
     Game,
     IllegalActionError,
     IllegalMoveError,
@@ -266,6 +267,31 @@ def test_a_move_lets_a_draw_offer_lapse() -> None:
     assert game.draw_offer is None
 
 
+def test_undo_takes_back_the_last_move_with_the_draw_offers_since() -> None:
+    game = Game()
+    game.play("11-15")
+    game.offer_draw(WHITE)
+    game.decline_draw(BLACK)
+    game.offer_draw(WHITE)  # waiting when the move is taken back: it lapses
+    assert str(game.undo()) == "11-15"
+    assert game.position == Position.start() and game.log == [] and game.draw_offer is None
+    game.play("11-15")
+    game.play("23-19")
+    game.offer_draw(BLACK)
+    game.accept_draw(WHITE)
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.undo()  # ended by agreement, not by the move
+    for end in ("resign", "time_out", "forfeit"):
+        ended = Game()
+        ended.play("11-15")
+        getattr(ended, end)(BLACK)
+        with pytest.raises(IllegalActionError, match="the game is over"):
+            ended.undo()
+        assert len(ended.moves) == 1 and ended.outcome is not None
+    with pytest.raises(IllegalActionError, match="no move to take back"):
+        Game().undo()
+
+
 def test_the_event_log_replays_the_game() -> None:
     game = Game()
     line = "9-14 23-19 6-9 22-18 14x23 27x18 11-16 26-23 10-14 24-20 1-6 20x11 7x16 31-26 8-11"
@@ -331,3 +357,12 @@ def test_a_refused_move_is_quoted_as_the_player_wrote_it() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         parse_move(start, "1x19")
     assert str(caught.value) == "1x19: 19 is not a diagonal step or jump from 1"
+
+
+def test_input_of_the_wrong_type_is_refused_in_the_game_s_own_errors() -> None:
+    with pytest.raises(NotationError, match=r"\[11, 15\] is not a move: give a Move or PDN"):
+        Game().play([11, 15])  # type: ignore[arg-type]
+    with pytest.raises(NotationError, match="None is not a move"):
+        parse_move(Position.start(), None)  # type: ignore[arg-type]
+    with pytest.raises(FenError, match="a FEN is text like 'B:W21-32:B1-12', got NoneType"):
+        Position.from_fen(None)  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 PROMPTS = [
     r"White to play (\d)-(\d)> ",
     r"White to roll> ",
-    r"Press Enter for the next game> ",
+    r"Press Enter for the next game \(save \[FILE\] keeps the match\)> ",
     r"Game over\.",
 ]
 
@@ -62,9 +62,15 @@ def test_whole_game_against_easy(tmp_path: Path) -> None:
     assert turns > 5
     assert re.search(r"(White|Black) wins [123] points? \((a single game|a gammon|a backgammon)\)",
                      child.before)
+    # the finished game can still be saved
+    child.expect(r"Type save \[FILE\] to keep the game, or press Enter to leave> ")
+    child.sendline(f"save {tmp_path / 'over.json'}")
+    child.expect("Saved to ")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+    match, _, single = load_game(tmp_path / "over.json")
+    assert single and match.current.is_over
 
 
 def test_illegal_move_is_explained_with_its_rule(tmp_path: Path) -> None:
@@ -108,6 +114,8 @@ def test_save_and_resume(tmp_path: Path) -> None:
     child.expect(f"Pips: White {position.pip_count('white')}, Black "
                  f"{position.pip_count('black')}\\.")
     assert play_turns(child, None) > 0  # and the game plays on to its end
+    child.expect(r"or press Enter to leave> ")
+    child.sendline("")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -176,3 +176,25 @@ def test_convert_says_what_a_mat_file_cannot_hold(tmp_path: Path,
             "cannot say which it is") in err
     assert main(["convert", str(sgf), str(tmp_path / "same.sgf")]) == 0
     assert "reads back" not in capsys.readouterr().err
+
+
+def test_names_from_a_file_cannot_drive_the_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A player's name holding an escape sequence (clear the screen) or rich's markup is
+    printed as written, the escape as its code."""
+    named = tmp_path / "named.mat"
+    named.write_text(MAT.read_text(encoding="utf-8").replace(
+        " gnubg : 0", " Ann\x1b[2J[bold]x : 0"), encoding="utf-8")
+    for argv in (["replay", str(named)], ["analyze", str(named), "--level", "easy"],
+                 ["convert", str(named), str(tmp_path / "out.sgf")]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "\x1b" not in out and "Ann\\x1b[2J[bold]x" in out, argv
+
+
+def test_an_empty_file_is_said_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("empty.sgf", "empty.mat"):
+        (tmp_path / name).write_text("\n  \n", encoding="utf-8")
+        assert main(["replay", str(tmp_path / name)]) == 1
+        assert capsys.readouterr().err.strip() == (
+            f"backgammon replay: {tmp_path / name}: the file is empty: no match in it")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import shutil
 import socket
+import subprocess
 import threading
 import time
 import urllib.request
@@ -66,9 +68,7 @@ def test_serve_passes_a_certificate_to_uvicorn_for_https(
         seen["certfile"], seen["keyfile"] = self.config.ssl_certfile, self.config.ssl_keyfile
 
     monkeypatch.setattr(uvicorn.Server, "run", fake_run)
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert.write_text("certificate")
-    key.write_text("key")
+    cert, key = _self_signed(tmp_path)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8443", "--no-browser", "--db",
                  str(tmp_path / "games.sqlite3"), "--certfile", str(cert),
                  "--keyfile", str(key)]) == 0
@@ -76,6 +76,35 @@ def test_serve_passes_a_certificate_to_uvicorn_for_https(
     err = capsys.readouterr().err
     assert "listening on every address; on your network the game is at https://" in err
     assert ":8443/ (Play online gives the invite link)" in err
+
+
+def _self_signed(folder: Path, name: str = "") -> tuple[Path, Path]:
+    """A self-signed certificate and its key, made by the openssl command (skips without it)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl command is not installed: no certificate to test HTTPS with")
+    cert, key = folder / f"cert{name}.pem", folder / f"key{name}.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost"],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def test_serve_refuses_files_that_cannot_serve_https(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cert, key = _self_signed(tmp_path)
+    _, other_key = _self_signed(tmp_path, "2")
+    match = tmp_path / "match.mat"
+    match.write_text(" 1 point match\n")
+    for certfile, keyfile, message in (
+            (match, key, f"--certfile: {match} is not a PEM certificate"),
+            (cert, match, f"--keyfile: {match} is not a PEM private key"),
+            (cert, cert, f"--keyfile: {cert} is not a PEM private key"),
+            (cert, other_key, f"--certfile {cert} with --keyfile {other_key} cannot serve "
+                              "HTTPS: the key is not the certificate's")):
+        assert main(["serve", "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
+                     "--certfile", str(certfile), "--keyfile", str(keyfile)]) == 2
+        assert capsys.readouterr().err.strip() == f"backgammon serve: {message}"
 
 
 @pytest.mark.parametrize(

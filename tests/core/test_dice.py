@@ -345,3 +345,9 @@ def test_derived_dice_are_uniform() -> None:
     assert chi_square < 72
     faces = Counter(die for roll in counts.elements() for die in roll)
     assert all(abs(faces[face] - 12_000) < 400 for face in range(1, 7))
+
+
+def test_a_bare_seed_is_refused_with_the_way_to_write_it() -> None:
+    with pytest.raises(TypeError,
+                       match=r"got int \(for a seed write Dice\(random.Random\(42\)\)\)"):
+        Dice(42)  # type: ignore[arg-type]

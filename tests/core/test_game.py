@@ -240,7 +240,7 @@ def test_cube_actions_out_of_turn_are_refused() -> None:
     refused(game, IllegalActionError, game.drop)
     refused(game, IllegalActionError, game.accept_resignation)
     game.roll()
-    assert "move phase" in refused(game, IllegalActionError, game.double)
+    assert "the dice are rolled" in refused(game, IllegalActionError, game.double)
     game.play(game.legal_plays()[0])
     game.double()
     refused(game, IllegalActionError, game.roll)

@@ -98,6 +98,7 @@ def test_money_session_running_total() -> None:
         ({"length": 5, "jacoby": True}, "money play only"),
         ({"length": 5, "beavers": True}, "money play only"),
         ({"length": -1}, "length"),
+        ({"length": 10**9}, "from 0 \\(money\\) to 32767 \\(what a Match ID holds\\)"),
         ({"length": 0, "cube": False, "jacoby": True}, "needs the doubling cube"),
         ({"names": ("only one",)}, "two non-empty"),
     ],

@@ -181,7 +181,7 @@ def test_refusals_name_the_fault_and_change_nothing() -> None:
     assert (error.code, str(error)) == ("not_allowed", "there is nothing to move: black is to roll")
     error = refused(table, "black", {"type": "end_turn"})
     assert (error.code, str(error)) == (
-        "not_allowed", "cannot end the turn now: the game is in the roll phase")
+        "not_allowed", "cannot end the turn now: the dice have not been rolled")
     assert refused(table, "white", checker(13, 10)).code == "not_your_turn"
 
 

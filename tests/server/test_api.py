@@ -222,7 +222,7 @@ def test_action_out_of_turn_is_409_and_changes_nothing(clients: Clients) -> None
     before = act(client, game_id, "roll")
     error = act(client, game_id, "roll", status=409)["error"]
     assert error == {"code": "not_allowed",
-                     "message": "cannot roll now: the game is in the move phase"}
+                     "message": "cannot roll now: the dice are rolled and the roll is to be played"}
     error = act(client, game_id, "done", status=422)["error"]  # a rule of the play
     assert error["code"] == "illegal_move"
     assert error["message"].startswith("the play is not complete: more dice can be played")

@@ -359,7 +359,8 @@ def rollout(
             ``settings.cubeful``, else the position's cubeless chances).
         cube: the cube and match score (None: money play, cube 1 centred).
         settings: how (default :class:`RolloutSettings`'s defaults).
-        jobs: worker processes (>= 1); the figures do not depend on it.
+        jobs: worker processes (>= 1; at most the machine's cores are started); the
+            figures do not depend on it.
         progress: called as ``progress(done, total)`` (trials per candidate) after each block
             of trials, from the calling thread.
         should_stop: polled between plies and blocks; when it returns True the rollout stops
@@ -477,7 +478,8 @@ def rollout_positions(
         boards: ``N`` boards of 26 ints in the numbering of the side on roll (its checkers
             positive, slot 25 its bar, slot 0 the opponent's bar), none finished.
         settings: how (cubeless; ``top`` is ignored). The same dice serve every position.
-        jobs: worker processes (>= 1); the figures do not depend on it.
+        jobs: worker processes (>= 1; at most the machine's cores are started); the
+            figures do not depend on it.
         should_stop: as for :func:`rollout`.
 
     Raises:
@@ -1361,7 +1363,8 @@ def _execute(starts: list[_Start], settings: RolloutSettings, jobs: int,
         return _Values(probs, cubeful), done, stopped
     context = multiprocessing.get_context("spawn")
     stop_event = context.Event()
-    with ProcessPoolExecutor(min(jobs, len(blocks)), mp_context=context,
+    # no more processes than cores: more would only share them (and start slower)
+    with ProcessPoolExecutor(min(jobs, len(blocks), os.cpu_count() or 1), mp_context=context,
                              initializer=_init_worker, initargs=(stop_event,)) as pool:
         pending: dict[Future[_Values | None], tuple[int, int]] = {
             pool.submit(_run_block, starts, settings, first, count): (first, count)

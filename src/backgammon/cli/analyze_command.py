@@ -25,12 +25,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from backgammon.ai.levels import LEVELS
 from backgammon.analysis import Analysis, Decision, GameAnalysis, PlayerSummary, analyze
-from backgammon.cli.common import RecordError, signed
+from backgammon.cli.common import RecordError, printable, signed
 from backgammon.cli.replay_command import load_record
 
 #: The marks as players write them beside a move.
@@ -59,8 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _player_row(p: PlayerSummary) -> list[str]:
-    return [p.name, f"{p.chequer_error_rate_memg:.1f}", f"{p.cube_error_rate_memg:.1f}",
-            f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}", p.rating or NO_DECISIONS,
+    return [escape(printable(p.name)), f"{p.chequer_error_rate_memg:.1f}",
+            f"{p.cube_error_rate_memg:.1f}", f"{p.error_rate_memg:.1f}", f"{p.pr:.1f}",
+            p.rating or NO_DECISIONS,
             str(p.unforced_moves), str(p.cube_decisions), str(p.doubtful), str(p.bad),
             str(p.very_bad), signed(p.luck_emg)]
 
@@ -116,7 +118,7 @@ def _json(result: Analysis, warnings: tuple[str, ...]) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     name, replay = load_record(args.file)
     for warning in replay.warnings:
-        print(f"warning: {name}: {warning}", file=sys.stderr)
+        print(f"warning: {printable(name)}: {printable(warning)}", file=sys.stderr)
     err = Console(stderr=True)
     columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
                TextColumn("turns"), TimeElapsedColumn())
@@ -134,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_json(result, replay.warnings)))
         return 0
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 132)
-    names = result.names
+    names = (escape(printable(result.names[0])), escape(printable(result.names[1])))
     length = result.match_length
     heading = f"{length}-point match" if length else "money session"
     out.print(f"{names[0]} vs {names[1]}, {heading}: analysed at {result.level} "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 
 
 class UsageError(Exception):
@@ -40,3 +41,11 @@ def add_position_arguments(parser: argparse.ArgumentParser, *, ids: bool = False
         "white)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: each control or format character (an escape
+    sequence's ESC, a carriage return, a right-to-left override) written as its code
+    (``\\x1b``), so that a name read from a file cannot move the cursor or clear the screen."""
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in text)

@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from backgammon.cli.common import UsageError
+from backgammon.cli.common import UsageError, printable
 from backgammon.cli.replay_command import load_record
 from backgammon.records import MatReplay, read_sgf_or_mat
 from backgammon.records.mat import MatWriteError, format_mat
@@ -90,6 +90,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     games = len(replay.match.games)
     print(f"{args.output}: {games} game{'s' if games != 1 else ''}, "
-          f"{replay.record.names[0]} {replay.score[0]} - {replay.score[1]} "
-          f"{replay.record.names[1]}")
+          f"{printable(replay.record.names[0])} {replay.score[0]} - {replay.score[1]} "
+          f"{printable(replay.record.names[1])}")
     return 0

@@ -69,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: stop without a traceback (128 + SIGINT, as shells do)
+        print(f"\nbackgammon {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import json
 
 from backgammon.cli.common import UsageError
 from backgammon.core.errors import BackgammonError
-from backgammon.core.position import Position
+from backgammon.core.position import Position, outcome
 from backgammon.core.text import board_text
 from backgammon.core.types import Color
 from backgammon.core.xgid import Xgid, looks_like_xgid
@@ -63,7 +63,10 @@ def describe(xgid: Xgid) -> list[str]:
     """The lines under the board: on roll, dice, cube, score."""
     position = xgid.position
     on_roll = str(position.turn).capitalize()
-    if xgid.cube_action is not None:
+    over = outcome(position)
+    if over is not None:
+        doing = f"the game is over: {str(over.winner).capitalize()} has borne off all 15"
+    elif xgid.cube_action is not None:
         doing = f"{on_roll} has doubled ({xgid.cube_action} pending) to {xgid.cube_value * 2}"
     elif xgid.dice is not None:
         doing = f"{on_roll} to play {xgid.dice[0]}-{xgid.dice[1]}"

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backgammon.cli.common import RecordError, UsageError
+from backgammon.cli.common import RecordError, UsageError, printable
 from backgammon.core.errors import BackgammonError
 from backgammon.core.game import Game
 from backgammon.core.types import WHITE
@@ -64,6 +64,8 @@ def load_record(path_text: str) -> tuple[str, MatReplay]:
         except OSError as exc:
             raise UsageError(f"cannot read {path_text}: {exc.strerror or exc}") from None
         name = path_text
+    if not text.strip():
+        raise RecordError(f"{name}: the file is empty: no match in it")
     try:
         return name, read_sgf_or_mat(text)
     except TranscriptError as exc:
@@ -99,7 +101,7 @@ def _turn_rows(replay: MatReplay, index: int, game: Game) -> list[dict[str, Any]
 
 def _describe_outcome(replay: MatReplay, index: int) -> str:
     result = replay.results[index]
-    names = replay.record.names
+    names = tuple(printable(n) for n in replay.record.names)
     if result.winner is None:
         return "unfinished"
     plural = "point" if result.points == 1 else "points"
@@ -109,9 +111,9 @@ def _describe_outcome(replay: MatReplay, index: int) -> str:
 def run(args: argparse.Namespace) -> int:
     name, replay = load_record(args.file)
     for warning in replay.warnings:
-        print(f"warning: {name}: {warning}", file=sys.stderr)
+        print(f"warning: {printable(name)}: {printable(warning)}", file=sys.stderr)
     match = replay.match
-    names = replay.record.names
+    names = tuple(printable(n) for n in replay.record.names)
     if args.json:
         summary = replay.to_summary()
         if args.positions:

@@ -71,7 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "more); with --top, the level's ranking adds others up to N")
     parser.add_argument("--seed", type=int, default=0, help="the dice's seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="worker processes (default 1; the figures do not depend on it)")
+                        help="worker processes (default 1, at most the machine's cores are "
+                        "started; the figures do not depend on it)")
     parser.add_argument("--no-variance-reduction", dest="variance_reduction",
                         action="store_false", help="keep the dice's luck in each trial")
     parser.add_argument("--no-quasi-random", dest="quasi_random", action="store_false",

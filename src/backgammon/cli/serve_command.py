@@ -108,16 +108,56 @@ def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
     """The certificate and key files for HTTPS, checked; None for plain HTTP.
 
     Raises:
-        UsageError: only one of them given, or a file that does not exist.
+        UsageError: only one of them given, a file that does not exist or is not PEM, or a
+            key that is not the certificate's.
     """
     if args.certfile is None and args.keyfile is None:
         return None
     if args.certfile is None or args.keyfile is None:
         raise UsageError("--certfile and --keyfile go together: give both for HTTPS")
-    for option, path in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
+    for option, path, marker, what in (
+            ("--certfile", args.certfile, b"-----BEGIN CERTIFICATE-----", "a PEM certificate"),
+            ("--keyfile", args.keyfile, b"PRIVATE KEY-----", "a PEM private key")):
         if not path.is_file():
             raise UsageError(f"{option}: no such file {path}")
+        try:
+            text = path.read_bytes()
+        except OSError as error:
+            raise UsageError(f"{option}: {path}: {error.strerror or error}") from None
+        if marker not in text:
+            raise UsageError(f"{option}: {path} is not {what}")
+    _check_tls(args.certfile, args.keyfile)
     return str(args.certfile), str(args.keyfile)
+
+
+class _Encrypted(Exception):
+    """The key asks for a passphrase (the server asks for it when it starts)."""
+
+
+def _check_tls(certfile: Path, keyfile: Path) -> None:
+    """Load the certificate with its key as the server will, so that a mismatch is said in one
+    line before anything starts (an encrypted key is left to the server, which asks for its
+    passphrase).
+
+    Raises:
+        UsageError: the files do not make a certificate and its key.
+    """
+    import ssl
+
+    def no_passphrase() -> bytes:
+        raise _Encrypted
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(
+            str(certfile), str(keyfile), password=no_passphrase)
+    except _Encrypted:
+        return
+    except (ssl.SSLError, OSError) as error:
+        reason = getattr(error, "reason", None) or str(error)
+        if reason == "KEY_VALUES_MISMATCH":
+            reason = "the key is not the certificate's"
+        raise UsageError(f"--certfile {certfile} with --keyfile {keyfile} cannot serve HTTPS: "
+                         f"{reason}") from None
 
 
 def _analytics(args: argparse.Namespace) -> Analytics | None:

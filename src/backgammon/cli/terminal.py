@@ -24,7 +24,7 @@ import itertools
 import json
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -153,6 +153,11 @@ def load_game(path: Path) -> tuple[Match, Seats, bool]:
     if not isinstance(single, bool):
         raise SaveFileError(f"{path}: \"single\" must be true or false, got {single!r}")
     return match, seats, single
+
+
+def _roll(dice: Sequence[int]) -> str:
+    """A roll as players say it, the higher die first: ``"6-1"``."""
+    return f"{max(dice)}-{min(dice)}"
 
 
 def _name(color: Color) -> str:
@@ -288,7 +293,7 @@ class TerminalGame:
                     continue
                 if not self._human_acts():
                     return 0
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # the end of the input, or Ctrl-C
             self.say("")
             self.say("Goodbye." + (" (The game was not saved.)" if self.dirty else ""))
             return 0
@@ -305,14 +310,26 @@ class TerminalGame:
         match = self.match
         if match.is_over or self.single:
             if match.length:
-                self.say(f"{_name(match.winner or outcome.winner)} wins the match "
-                         f"{match.score[0]}-{match.score[1]}.", "bold green")
+                winner = match.winner or outcome.winner
+                mine, theirs = match.score if winner is WHITE else match.score[::-1]
+                self.say(f"{_name(winner)} wins the match {mine}-{theirs}.", "bold green")
             self.say("Game over.")
+            if self.dirty:
+                self._save_asked("Type save [FILE] to keep the game, or press Enter to leave")
             return False
         self.say(f"Score: White {match.score[0]}, Black {match.score[1]}.")
-        self.ask("Press Enter for the next game")
+        while self._save_asked("Press Enter for the next game (save [FILE] keeps the match)"):
+            pass
         match.new_game()  # (its board is drawn after its opening roll)
         self.dirty = True
+        return True
+
+    def _save_asked(self, prompt: str) -> bool:
+        """Ask ``prompt``; ``save [FILE]`` saves the game. True when it was a save."""
+        word, _, rest = self.ask(prompt).partition(" ")
+        if word.lower() != "save":
+            return False
+        self._save(rest.strip())
         return True
 
     def ask(self, prompt: str) -> str:
@@ -325,7 +342,7 @@ class TerminalGame:
             last = game.history[-1]
             reason = pass_reason(last)
             if last.dice is not None and reason is not None:
-                self.say(f"{self._who(last.color)} rolled {last.dice[0]}-{last.dice[1]} and "
+                self.say(f"{self._who(last.color)} rolled {_roll(last.dice)} and "
                          f"cannot move: {reason}.")
                 self.show_board()
 
@@ -362,7 +379,7 @@ class TerminalGame:
                 self.say(f"{who} doubles to {value}: take or drop?", "bold")
             else:
                 dice = game.roll()
-                self.say(f"{who} rolls {max(dice)}-{min(dice)}.")  # the higher die first
+                self.say(f"{who} rolls {_roll(dice)}.")
                 self._after_roll()
         elif game.phase is Phase.MOVE:
             play = player.choose_play(game)
@@ -386,7 +403,7 @@ class TerminalGame:
             dice = game.dice or (0, 0)
             left = game.dice_left
             extra = f", left {' '.join(map(str, left))}" if game.played else ""
-            return f"{name} to play {dice[0]}-{dice[1]}{extra}"
+            return f"{name} to play {_roll(dice)}{extra}"
         if game.phase is Phase.DOUBLE_OFFERED:
             what = {"beaver": "a beaver", "raccoon": "a raccoon"}.get(game.cube_offer or "",
                                                                        "a double")
@@ -469,7 +486,7 @@ class TerminalGame:
         color = game.turn or WHITE
         dice = game.roll()
         self.dirty = True
-        self.say(f"{_name(color)} rolls {max(dice)}-{min(dice)}.")
+        self.say(f"{_name(color)} rolls {_roll(dice)}.")
         self._after_roll()
 
     def _moves(self) -> None:
@@ -478,7 +495,7 @@ class TerminalGame:
             self.say("No dice to play yet.", "red")
             return
         plays = list(game.legal_plays())
-        self.say(f"Legal plays of {game.dice[0]}-{game.dice[1]} ({len(plays)}):"  # type: ignore[index]
+        self.say(f"Legal plays of {_roll(game.dice)} ({len(plays)}):"  # type: ignore[arg-type]
                  if plays else "No legal play: the turn passes.")
         for number, play in enumerate(plays, start=1):
             self.console.print(f"{number:>4}. {play}", highlight=False)

@@ -67,11 +67,18 @@ class Dice:
         rng: the generator to draw from; a seeded ``random.Random(seed)`` makes every roll
             reproducible. ``None`` gives a fresh ``random.SystemRandom()`` (the operating
             system's entropy), never the module-level generator.
+
+    Raises:
+        TypeError: ``rng`` is not a ``random.Random`` (a bare seed, say).
     """
 
     __slots__ = ("_rng",)
 
     def __init__(self, rng: random.Random | None = None) -> None:
+        if rng is not None and not isinstance(rng, random.Random):
+            hint = f" (for a seed write Dice(random.Random({rng!r})))" if isinstance(
+                rng, int) and not isinstance(rng, bool) else ""
+            raise TypeError(f"Dice takes a random.Random, got {type(rng).__name__}{hint}")
         self._rng = rng if rng is not None else random.SystemRandom()
 
     def __repr__(self) -> str:

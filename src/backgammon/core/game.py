@@ -159,6 +159,17 @@ class Phase(enum.StrEnum):
     OVER = "over"
 
 
+#: Each phase as the reason an action must wait, in a player's words.
+PHASE_WORDS: Final[dict[Phase, str]] = {
+    Phase.OPENING: "the opening roll has not been made",
+    Phase.ROLL: "the dice have not been rolled",
+    Phase.MOVE: "the dice are rolled and the roll is to be played",
+    Phase.DOUBLE_OFFERED: "a double waits for its answer (take or pass)",
+    Phase.RESIGNATION_OFFERED: "a resignation waits for its answer",
+    Phase.OVER: "the game is over",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class GameSettings:
     """The rules a game is played under, and its place in a match.
@@ -626,7 +637,7 @@ class Game:
             IllegalActionError: the dice have not been rolled (not in the ``MOVE`` phase).
         """
         if self._state.phase is not Phase.MOVE or self._legal is None:
-            raise IllegalActionError(f"no roll to play: the game is in the {self.phase} phase")
+            raise IllegalActionError(f"no roll to play: {PHASE_WORDS[self._state.phase]}")
         return self._legal
 
     def legal_moves(self) -> list[Move]:
@@ -671,7 +682,7 @@ class Game:
         if not settings.cube:
             return f"{name} {cannot} double: this game is played without the cube"
         if state.phase is not Phase.ROLL or who is None:
-            return f"{name} {cannot} double now: the game is in the {state.phase} phase"
+            return f"{name} {cannot} double now: {PHASE_WORDS[state.phase]}"
         if who is not state.on_roll:
             return f"{name} cannot double: it is {state.on_roll}'s turn"
         if settings.crawford:
@@ -1236,7 +1247,7 @@ class Game:
 
     def _not_now(self, what: str, who: Color | None = None) -> str:
         subject = f"{str(who).capitalize()} cannot" if who is not None else "cannot"
-        return f"{subject} {what} now: the game is in the {self._state.phase} phase"
+        return f"{subject} {what} now: {PHASE_WORDS[self._state.phase]}"
 
     def _advance(self, position: Position, move: Move) -> Position:
         """``position`` after one move (already known to be legal)."""
@@ -1317,7 +1328,7 @@ class Game:
 
         if kind == "opening_roll":
             if state.phase is not Phase.OPENING:
-                raise fail(f"the opening roll has been made: it is {state.phase} time")
+                raise fail("the opening roll has already been made")
             white, black = event["white"], event["black"]
             if white != black:
                 mover = WHITE if white > black else BLACK

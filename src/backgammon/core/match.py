@@ -39,11 +39,13 @@ from backgammon.core.ids import MatchState, color_to_player, encode_match_id
 from backgammon.core.position import Position
 from backgammon.core.types import BLACK, WHITE, Color
 
-__all__ = ["MATCH_LOG_FORMAT", "Match", "MatchSetup"]
+__all__ = ["MATCH_LOG_FORMAT", "MAX_MATCH_LENGTH", "Match", "MatchSetup"]
 
 #: The ``"format"`` field of a match log.
 MATCH_LOG_FORMAT: Final = "backgammon.match"
 MATCH_LOG_VERSION: Final = 1
+#: The longest match: a Match ID's 15 bits of match length (GNU Backgammon's Match ID format).
+MAX_MATCH_LENGTH: Final = 32767
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +151,10 @@ class Match:
         allow_dead_doubles: bool = False,
         setup: MatchSetup | None = None,
     ) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise InvalidSettingsError(f"a match length is an int >= 0 (0: money), got "
+        if isinstance(length, bool) or not isinstance(length, int) or not (
+                0 <= length <= MAX_MATCH_LENGTH):
+            raise InvalidSettingsError(f"a match length is an int from 0 (money) to "
+                                       f"{MAX_MATCH_LENGTH} (what a Match ID holds), got "
                                        f"{length!r}")
         if length and (jacoby or beavers):
             rule = "the Jacoby rule" if jacoby else "beavers"

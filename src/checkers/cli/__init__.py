@@ -41,3 +41,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: stop without a traceback (128 + SIGINT, as shells do)
+        print(f"\ncheckers {args.command}: interrupted", file=sys.stderr)
+        return 130

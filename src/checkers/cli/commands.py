@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 from typing import Any, Final
 
-from checkers.cli.common import UsageError, fen_inputs
+from checkers.cli.common import UsageError, fen_inputs, printable
 from checkers.errors import CheckersError, PdnError
 from checkers.moves import legal_moves
-from checkers.pdn import PdnMoveError, read_pdn
+from checkers.pdn import PdnMoveError, decode, read_pdn
 from checkers.perft import divide, perft
 from checkers.position import Position
 
@@ -169,11 +169,10 @@ def run_hint(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``checkers replay FILE.pdn [--json]``."""
     try:
-        with args.file.open(encoding="utf-8") as handle:
-            games = read_pdn(handle)
+        games = read_pdn(decode(args.file.read_bytes()))
     except OSError as failure:
         raise UsageError(f"{args.file}: {failure.strerror or failure}") from None
-    except (PdnError, UnicodeError) as failure:
+    except PdnError as failure:
         raise UsageError(f"{args.file}: {failure}") from None
     status = 0
     for game in games:
@@ -183,7 +182,12 @@ def run_replay(args: argparse.Namespace) -> int:
             error = {"move": None, "side": None, "message": str(game.error)}
             if isinstance(game.error, PdnMoveError):
                 error.update(move=game.error.move_number, side=game.error.side.value)
-            print(f"checkers replay: {args.file}: {game.error}", file=sys.stderr)
+            print(f"checkers replay: {args.file}: {printable(str(game.error))}",
+                  file=sys.stderr)
+        elif not game.terminated and game.moves:
+            print(f"checkers replay: {args.file}: warning: game {game.number} has no result "
+                  "after its moves (the file may be cut short); its result is the Result "
+                  f"tag's, {game.result}", file=sys.stderr)
         if args.json:
             row = {
                 "game": game.number,
@@ -195,10 +199,11 @@ def run_replay(args: argparse.Namespace) -> int:
             }
             print(json.dumps(row), flush=True)
         else:
-            black = game.tags.get("Black", "").strip() or "?"
-            white = game.tags.get("White", "").strip() or "?"
+            black = printable(game.tags.get("Black", "").strip()) or "?"
+            white = printable(game.tags.get("White", "").strip()) or "?"
             players = f"{black} - {white}"
-            state = "ok" if error is None else f"refused at move {error['move']}"
+            state = ("ok" if error is None else "refused" if error["move"] is None
+                     else f"refused at move {error['move']} ({error['side']})")
             moves = f"{game.move_count} move{'' if game.move_count == 1 else 's'}"
             print(f"game {game.number}: {players}, {moves}, {game.result}: {state}")
     if not games:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 from collections.abc import Iterator, Sequence
 
 
@@ -22,3 +23,11 @@ def fen_inputs(fens: Sequence[str]) -> Iterator[tuple[str, str]]:
                     yield f"line {line_number}", line.strip()
         else:
             yield f"argument {number}", fen
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: each control or format character (an escape
+    sequence's ESC, a carriage return, a right-to-left override) written as its code
+    (``\\x1b``), so that a name read from a file cannot move the cursor or clear the screen."""
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in text)

@@ -25,10 +25,10 @@ from typing import Final
 
 from checkers.ai import LEVELS, accepts_draw, choose_move
 from checkers.cli.common import UsageError
-from checkers.errors import CheckersError
+from checkers.errors import CheckersError, PdnError
 from checkers.game import Game
 from checkers.moves import legal_moves
-from checkers.pdn import PdnGame, read_pdn, write_pdn
+from checkers.pdn import PdnGame, decode, read_pdn, write_pdn
 from checkers.position import BLACK, WHITE, Color, Position
 
 HELP: Final = """\
@@ -107,9 +107,14 @@ class TerminalGame:
         while True:
             if self.game.outcome is not None:
                 self.write(f"Game over. {self.game.outcome}.")
+                self._offer_save()
                 return 0
             if self.game.turn is self.seats.computer:
-                self.computer_moves()
+                try:
+                    self.computer_moves()
+                except KeyboardInterrupt:  # Ctrl-C while the computer thinks: leave
+                    self.write("")
+                    return 0
                 continue
             try:
                 line = self.read(f"{self.game.turn.value.capitalize()} to move> ").strip()
@@ -120,12 +125,14 @@ class TerminalGame:
                 return 0
 
     def _intro(self) -> str:
+        turn = self.game.turn.value.capitalize()
+        first = f"{turn} moves first." if not self.game.moves else f"{turn} to move."
         if self.seats.computer is None:
-            return "Checkers, two players at one keyboard. Black moves first. Type help."
+            return f"Checkers, two players at one keyboard. {first} Type help."
         mine = self.seats.computer.opponent
         return (
             f"Checkers: you play {mine.value.capitalize()} against the computer "
-            f"({self.seats.level.capitalize()}). Black moves first. Type help for the commands."
+            f"({self.seats.level.capitalize()}). {first} Type help for the commands."
         )
 
     def command(self, line: str) -> bool:
@@ -158,9 +165,7 @@ class TerminalGame:
         position = self.game.position
         lines = position.diagram(numbers=True).splitlines()
         black, white = position.count(BLACK), position.count(WHITE)
-        lines.append(
-            f"Black: {black[0]} men, {black[1]} kings; White: {white[0]} men, {white[1]} kings"
-        )
+        lines.append(f"Black: {_pieces(*black)}; White: {_pieces(*white)}")
         if self.game.moves:
             lines.append(f"Last move: {self.game.moves[-1]}")
         self.write("\n".join(lines))
@@ -221,8 +226,12 @@ class TerminalGame:
         ):
             self.write("Nothing to take back.")
             return
-        for _ in range(count):
-            self.game.undo()
+        try:
+            for _ in range(count):
+                self.game.undo()
+        except CheckersError as error:
+            self.write(f"Nothing to take back: {error}.")
+            return
         self.write("Taken back.")
         self.show_board()
 
@@ -269,6 +278,20 @@ class TerminalGame:
         }
         return write_pdn(PdnGame.from_game(self.game, tags))
 
+    def _offer_save(self) -> None:
+        """After the game: ``save [FILE]`` keeps it, anything else (or the end of the input)
+        leaves."""
+        if not self.game.moves or self.saved_plies == len(self.game.log):
+            return
+        try:
+            line = self.read("Type save [FILE] to keep the game, or press Enter to leave> ")
+        except (EOFError, KeyboardInterrupt):
+            self.write("")
+            return
+        word, _, rest = line.strip().partition(" ")
+        if word.lower() == "save":
+            self.save(rest.strip())
+
     def quit(self) -> bool:
         """True to leave: at once when nothing is unsaved, else after a yes."""
         if self.game.moves and self.saved_plies != len(self.game.log):
@@ -278,15 +301,28 @@ class TerminalGame:
     # ---------------------------------------------------------------- helpers
 
     def _ask(self, prompt: str) -> bool:
-        try:
-            return self.read(prompt).strip().lower() in ("y", "yes")
-        except (EOFError, KeyboardInterrupt):
-            return False
+        """A yes (True) or no to ``prompt``, asked again until the answer is one of them; the
+        end of the input (or Ctrl-C) is a no."""
+        while True:
+            try:
+                answer = self.read(prompt).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.write("")
+                return False
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self.write("Please answer y or n.")
 
     def _side_name(self, side: Color) -> str:
         if self.seats.computer is None:
             return side.value.capitalize()
         return "You" if side is not self.seats.computer else "The computer"
+
+
+def _pieces(men: int, kings: int) -> str:
+    """``"1 man, 2 kings"``."""
+    return (f"{men} {'man' if men == 1 else 'men'}, "
+            f"{kings} {'king' if kings == 1 else 'kings'}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -329,9 +365,11 @@ def resume(path: Path) -> Game:
             move or is over.
     """
     try:
-        games = read_pdn(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeError) as error:
-        raise UsageError(f"{path}: cannot read it ({error})") from None
+        games = read_pdn(decode(path.read_bytes()))
+    except OSError as error:
+        raise UsageError(f"{path}: {error.strerror or error}") from None
+    except PdnError as error:
+        raise UsageError(f"{path}: {error}") from None
     if not games:
         raise UsageError(f"{path}: no game found")
     last = games[-1]
