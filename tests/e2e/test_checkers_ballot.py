@@ -55,6 +55,9 @@ def test_a_random_ballot_against_the_computer(
     ballot = view["state"]["ballot"]
     assert ballot is not None and ballot["label"].startswith(f"ACF {ballot['number']}: ")
     assert page.inner_text("#ballot-note") == f"Three-move ballot {ballot['label']}"
+    # each move kept whole on its line
+    assert page.eval_on_selector_all("#ballot-note .ck-nowrap",
+                                     "spans => spans.map(s => s.textContent)") == ballot["moves"]
     # The ballot's three moves, then the computer's answer as White: Black (the person) moves.
     state = view["state"]
     assert state["moves"][:3] == ballot["moves"] and len(state["moves"]) == 4

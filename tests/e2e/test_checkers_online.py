@@ -285,11 +285,14 @@ def test_an_online_game_resigned_then_a_rematch_drawn_by_agreement(
     assert text(bob, "#status") == "You offered a draw: waiting for Ann's answer."
     assert not bob.locator("#offer").is_visible()
     ann.click("#decline-button")
-    for page in (ann, bob):
-        page.wait_for_function(
-            "() => document.querySelector('#offer').hidden"
-            " && !document.querySelector('#status').textContent.includes('draw')")
+    ann.wait_for_function(
+        "() => document.querySelector('#offer').hidden"
+        " && !document.querySelector('#status').textContent.includes('draw')")
     assert text(ann, "#status") == "Your move (White)."
+    # the side that offered hears the answer
+    bob.wait_for_function("() => document.querySelector('#status').textContent"
+                          " === 'Ann declined your draw offer. Ann (White) to move.'")
+    assert text(bob, "#announce") == "Ann declined your draw offer."
     ann.click("#draw-button")
     bob.wait_for_selector("#offer:not([hidden])")
     assert text(bob, "#offer-text") == "Ann offers a draw. Do you accept?"

@@ -148,8 +148,9 @@ def test_a_forfeit_is_worded_the_record_counts_it_and_the_seats_list_returns(
     again.wait_for_selector("#new-game-dialog[open]")
     item = again.locator(f'#online-seats-list li[data-code="{code}"]')
     item.wait_for()
-    assert re.fullmatch(r"Online single game\s*Your room \(Alice\) · in play, or over: a "
-                        rf"rematch is possible · code {code}\s*Return", item.inner_text()), (
+    assert re.fullmatch(r"Online single game\s*Your room \(Alice\) · your friend has joined: "
+                        rf"return to play on, or for a rematch · code {code}\s*Return",
+                        item.inner_text()), (
         item.inner_text())
     shot(Player(again, server.url), "4-seats")
     again.close()

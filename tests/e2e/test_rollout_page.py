@@ -84,7 +84,24 @@ def test_a_hints_plays_are_rolled_out_and_the_table_fills_in(open_page: Any) -> 
     assert verdict.startswith(f"{rows[0][1]} leads {rows[1][1]} by "), verdict
     assert page.locator("#rollout-stop").is_hidden()
     game.screenshot("rollout-hint")
-    # the figures are the server's: its job for this page reads the same
+    # a checker moved is the same decision: the rollout stays; the turn played, the next
+    # decision's hints come, and the rollout of the turn gone by closes with them
+    state = game.state()
+    entry = state["legal"][0]
+    game.click_move(state["turn"], entry["from"], entry["destinations"][0]["to"])
+    game.wait_idle()
+    page.wait_for_selector('#hints-eval button[data-rollout="plays"]', timeout=60_000)
+    assert page.locator("#rollout-panel").is_visible()
+    assert table_rows(page) == rows
+    page.click('#hints-ranked tr[data-play].playable >> nth=0')
+    game.wait_idle()
+    game.press("#done-button")
+    game.wait_idle()
+    page.wait_for_selector("#rollout-panel", state="hidden", timeout=30_000)
+    # Roll out again: a fresh panel for the new decision, none of the old figures
+    game.press("#roll-button")
+    page.locator('#hints-eval button[data-rollout="plays"]').click(timeout=60_000)
+    assert page.locator("#rollout-panel").is_visible() and table_rows(page) == []
     page.click("#rollout-close")
     assert page.locator("#rollout-panel").is_hidden()
 

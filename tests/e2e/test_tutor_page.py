@@ -78,6 +78,7 @@ def test_a_warned_play_rethink_then_play_anyway(open_page: Any, server: ServerPr
     assert len(state["played"]) == 2  # the checkers stay where they are
     page.click("#done-button")
     page.wait_for_selector("#tutor-dialog[open]", timeout=60_000)
+    assert page.text_content("#tutor-anyway") == "Play anyway"
     page.click("#tutor-anyway")
     game.wait_idle()
     state = game.state()
@@ -86,7 +87,7 @@ def test_a_warned_play_rethink_then_play_anyway(open_page: Any, server: ServerPr
 
 
 def test_a_warned_cube_action_and_a_hint(open_page: Any, server: ServerProcess) -> None:  # noqa: F811
-    """Doubling at the start is a very bad error: warned, Play anyway doubles; the answer's
+    """Doubling at the start is a very bad error: warned, Double anyway doubles; the answer's
     pass is warned too, Hint opens the hints on the cube; a take loses nothing and goes on."""
     gid = game_from(server, START)
     game = open_page(f"/#game={gid}", settings={**TUTOR, "tutor_threshold": 0.16})
@@ -99,6 +100,7 @@ def test_a_warned_cube_action_and_a_hint(open_page: Any, server: ServerProcess) 
     assert text.startswith("Doubling is a very bad error: it loses "), text
     assert text.endswith(" equity (the best: no double).")
     game.screenshot("tutor-double")
+    assert page.text_content("#tutor-anyway") == "Double anyway"
     page.click("#tutor-anyway")
     game.wait_idle()
     assert game.state()["phase"] == "cube"
@@ -106,6 +108,7 @@ def test_a_warned_cube_action_and_a_hint(open_page: Any, server: ServerProcess) 
     page.wait_for_selector("#tutor-dialog[open]", timeout=60_000)
     assert (page.text_content("#tutor-text") or "").startswith(
         "Passing is a very bad error: it loses ")
+    assert page.text_content("#tutor-anyway") == "Pass anyway"
     page.click("#tutor-hint")
     game.wait_idle()
     assert game.state()["phase"] == "cube"  # not sent

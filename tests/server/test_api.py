@@ -558,7 +558,8 @@ def test_match_resignations_scores_and_the_crawford_game(clients: Clients) -> No
     assert state["result"]["reason"] == "resign"
     assert state["result"]["points"] == 2
     assert state["result"]["text"] == (
-        "Black wins a gammon by resignation (2 points). Score 0-2 in a match to 3.")
+        "Black wins a gammon by resignation (2 points). Score in a match to 3: White 0, "
+        "Black 2.")
     assert state["phase"] == "game_over"
     assert state["can"]["next_game"] is True
 

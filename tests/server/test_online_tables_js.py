@@ -60,6 +60,25 @@ const roomView = (you, names) => ({
 out.players = [
   m.pageView(roomView("white", { white: "Alice", black: "Bob" })).players,
   m.pageView(roomView("black", { white: "", black: "" })).players];
+const points = Array(26).fill(0);
+points[6] = 5; points[8] = 3; points[13] = 5; points[24] = 2;  // White's start
+points[1] = -2; points[12] = -5; points[17] = -3; points[19] = -5;
+const moving = { room: { you: "white", names: { white: "A", black: "B" }, code: "AAAA2222",
+    games_before: 0, version: 3, round: null, rematch: [] },
+  state: { can: { roll: false, rematch: false }, phase: "move", result: null, dice: [3, 5],
+    message: "You rolled 5-3: move a checker.", pips: { white: 167, black: 167 } },
+  outcome: null, clock: null };
+const after = points.slice(); after[8] = 2; after[3] = 1;  // 8/3 moved on the page
+const half = { board: { points: after, off: { white: 0, black: 0 } }, legal: [1],
+  played: ["8/3"], dice_left: [3], complete: false };
+const done = { ...half, played: ["8/3", "6/3"], dice_left: [], complete: true };
+out.moving = [m.pageView(moving, half), m.pageView(moving, done), m.pageView(moving)]
+  .map((v) => [v.message, v.pips.white]);
+out.opening = m.turnWords({ dice: [6, 5],
+  message: "Opening roll: Alice 6, Bob 5. You start with 6-5: move a checker." },
+  { ...half, dice_left: [5] });
+out.doubles = m.turnWords({ dice: [4, 4], message: "You rolled 4-4: move a checker." },
+  { ...half, dice_left: [4, 4] });
 out.asked = asked;
 console.log(JSON.stringify(out));
 """
@@ -97,3 +116,15 @@ def test_the_players_names_the_page_shows(tmp_path: Path) -> None:
     named, nameless = out["players"]
     assert (named["white"]["name"], named["black"]["name"]) == ("Alice (you)", "Bob")
     assert (nameless["white"]["name"], nameless["black"]["name"]) == ("White", "You")
+
+
+def test_the_status_and_pips_follow_the_turn_built_on_the_page(tmp_path: Path) -> None:
+    """Online, a turn is sent whole at Done; while it is built the status line and the
+    player's pips follow each checker moved, as they do offline (words.py's words)."""
+    out = run_harness(tmp_path)
+    assert out["moving"] == [["You play 5-3: move a checker with the 3.", 162],
+                             ["You played 5-3: press Done (or Undo).", 162],
+                             ["You rolled 5-3: move a checker.", 167]]
+    assert out["opening"] == ("Opening roll: Alice 6, Bob 5. You play 6-5: move a checker "
+                              "with the 5.")
+    assert out["doubles"] == "You play 4-4: move a checker (2 of the 4 dice left)."

@@ -63,7 +63,8 @@ def test_a_play_searched_less_deep_is_judged_at_the_bests_depth() -> None:
     assert verdict["loss"] > 0.04 and verdict["mark"] == mark(verdict["loss"])
     words = {"very bad": "a very bad error", "bad": "a bad error", "doubtful": "doubtful"}
     assert verdict["text"] == (f"This play is {words[verdict['mark']]}: it loses "
-                               f"{verdict['loss']:.3f} equity (the best: 8/5 6/5).")
+                               f"{verdict['loss']:.3f} equity at {best['ply']}-ply (the best: "
+                               "8/5 6/5).")
 
 
 def test_cube_actions_lose_what_the_cube_hint_says() -> None:

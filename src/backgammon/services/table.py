@@ -475,6 +475,14 @@ def score_json(match: Match, kind: str) -> ScoreJSON:
                                       gammons=match.gammons)}
 
 
+def _score_names(names: Names) -> tuple[str, str]:
+    """The players as a score names them: against the computer "You" and "Computer", else
+    the colours."""
+    if names.computer is not None:
+        return names.label(WHITE), names.label(BLACK)
+    return "White", "Black"
+
+
 def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
                 abandoned_after: float | None = None,
                 forfeit: str | None = None) -> ResultJSON | None:
@@ -499,12 +507,12 @@ def result_json(match: Match, kind: str, names: Names, session_over: bool, *,
             title += " the match"
             won, lost = (white, black) if winner is WHITE else (black, white)
             text += f" {names.wins(winner)} the match {won}-{lost}."
-        else:
-            text += f" Score {white}-{black} in a match to {match.length}."
+        else:  # each score beside its player's name: "1-2" alone reads either way
+            white_name, black_name = _score_names(names)
+            text += (f" Score in a match to {match.length}: {white_name} {white}, "
+                     f"{black_name} {black}.")
     elif kind == "money":
-        # against the computer "You" and "Computer", else the colours
-        white_name, black_name = ((names.label(WHITE), names.label(BLACK))
-                                  if names.computer is not None else ("White", "Black"))
+        white_name, black_name = _score_names(names)
         text += f" Running total: {white_name} {white}, {black_name} {black}."
     return {"winner": color_name(winner), "kind": result_kind, "points": outcome.points,
             "reason": reason, "match_over": session_over, "title": title, "text": text}

@@ -41,13 +41,15 @@ def _none(reason: str) -> dict[str, Any]:
 
 
 def _verdict(kind: str, action: str, loss: float, played: str, best: str,
-             equities: dict[str, float]) -> dict[str, Any]:
+             equities: dict[str, float], ply: int | None = None) -> dict[str, Any]:
     loss = round(max(0.0, loss), 3) + 0.0
     word = mark(loss)
     subject = _SUBJECT[action]
     what = {"doubtful": "is doubtful", "bad": "is a bad error",
             "very bad": "is a very bad error"}.get(word, "is an error")
-    text = (f"{subject} {what}: it loses {loss:.3f} equity" if loss > 0
+    # a play's depth is said: the hint's table may show the play made at a shallower one
+    depth = f" at {ply}-ply" if ply is not None else ""
+    text = (f"{subject} {what}: it loses {loss:.3f} equity{depth}" if loss > 0
             else f"{subject} loses nothing.")
     if loss > 0:
         text += f" (the best: {best})."
@@ -69,7 +71,8 @@ def tutor_check(game: Game, action: str, level: str = "expert") -> dict[str, Any
         "double", "no double", "take", "pass"), "equities" (EMG, the acting side's view: the
         play's and the best's; a cube decision's no double / double, take / double, pass; an
         answer's take and pass), "text" ("This play is a bad error: it loses 0.094 equity
-        (the best: 8/5 6/5).")}``; ``{"kind": "none", "loss": 0.0, ..., "reason"}`` where
+        at 2-ply (the best: 8/5 6/5).": a play's loss at the depth the best was searched,
+        the play made searched as deep)}``; ``{"kind": "none", "loss": 0.0, ..., "reason"}`` where
         there is nothing to judge (no such decision now, a single legal play, a beaver's
         answer).
 
@@ -141,7 +144,7 @@ def _play_check(game: Game, level: str) -> dict[str, Any]:
     best_eq, made_eq = scale.emg(best.equity), scale.emg(value)
     return _verdict("play", "done", best_eq - made_eq, made_text,
                     format_play(best.play.moves),
-                    {"played": round(made_eq, 3), "best": round(best_eq, 3)})
+                    {"played": round(made_eq, 3), "best": round(best_eq, 3)}, ply=best.ply)
 
 
 __all__ = ["ACTIONS", "TutorAction", "tutor_check"]

@@ -315,7 +315,13 @@ function announce(view) {
 function drawBallot(state) {
   const note = $("ballot-note");
   note.hidden = !state.ballot;
-  note.textContent = state.ballot ? `Three-move ballot ${state.ballot.label}` : "";
+  // each move whole on one line ("24-19", never "24-" then "19")
+  const words = state.ballot ? `Three-move ballot ${state.ballot.label}`.split(" ") : [];
+  note.replaceChildren(...words.flatMap((word, i) => {
+    const part = /\d[-x]\d/.test(word) ? Object.assign(document.createElement("span"),
+      { className: "ck-nowrap", textContent: word }) : word;
+    return i ? [" ", part] : [part];
+  }));
 }
 
 function drawOffer(view) {

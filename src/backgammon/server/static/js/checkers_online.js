@@ -168,8 +168,13 @@ export function createOnline(page) {
   }
 
   function received(next, frame) {
+    const before = view;
     view = next;
     if (frame && frame.rematch) notice = "The rematch has begun: you have swapped sides.";
+    else if (declined(before, next)) {
+      notice = `${opponentName(true)} declined your draw offer.`;
+      $("announce").textContent = notice;
+    }
     page.board.setViewer(next.room.you);
     if (sending) {
       latest = next;
@@ -291,6 +296,14 @@ export function createOnline(page) {
   }
 
   // ---------------------------------------------------------------- acting
+
+  /** Whether `next` is the answer "no" to the draw this seat offered in `before`: the offer
+   * gone, the same game going on. */
+  function declined(before, next) {
+    const offer = before && before.offer;
+    return Boolean(offer && offer.kind === "draw" && offer.by === next.room.you && !next.offer
+      && !next.outcome && before.room.games_before === next.room.games_before);
+  }
 
   /** Send one game action; the answer's view is drawn. True when the room took it. */
   async function send(action, { before = null } = {}) {
@@ -426,6 +439,7 @@ export function createOnline(page) {
     const count = next.state.moves.length;
     const over = Boolean(next.outcome);
     if (!heard || heard.key !== key) {
+      if (heard) $("announce").textContent = ""; // a new game: nothing of the last one is said
       heard = { key, moves: count, over };
       return;
     }

@@ -403,9 +403,11 @@ export class Hints {
     const box = $("hints-eval");
     box.replaceChildren();
     delete box.dataset.kind;
+    const positions = options.positions || [];
+    // a rollout belongs to the decision it was asked for: gone from the panel, it closes
+    this.rollout.keepOnly(answers.length ? positions : []);
     if (!answers.length) return;
     box.dataset.kind = answers.map((answer) => answer.kind).join(" ");
-    const positions = options.positions || [];
     answers.forEach((answer, i) => {
       box.append(...this.evaluationNodes(answer, { ...options, position: positions[i] || null }));
     });

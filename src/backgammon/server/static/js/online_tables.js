@@ -25,6 +25,7 @@ import { onlineGameBegan, onlineGameOver, onlineState } from "./analytics.js";
 import { ApiError, errorWords, request } from "./api.js";
 import { fetchText, importMat } from "./assist_api.js";
 import { autoRollPause, automaticAction } from "./autoplay.js";
+import { pipCounts } from "./boardtext.js";
 import { ClockDisplay, amount, controlName, formatClock } from "./clock.js";
 import { diceFromSecrets, fromHex } from "./fairdice.js";
 import { showText } from "./notes.js";
@@ -254,8 +255,27 @@ export function pageView(view, turn = null) {
     shown.played = turn.played;
     shown.dice_left = turn.dice_left;
     shown.can = { ...shown.can, undo: turn.played.length > 0, done: turn.complete && turn.played.length > 0 };
+    shown.pips = pipCounts(turn.board); // the checkers moved so far count, as offline
+    if (turn.played.length && state.dice) shown.message = turnWords(state, turn);
   }
   return shown;
+}
+
+/**
+ * The status line while the player builds a turn on the page (the room hears the turn
+ * whole, at Done): what the local game's server says after each checker (words.py),
+ * "You play 6-5: move a checker with the 5." and "You played 6-5: press Done (or Undo).",
+ * after the opening roll's words when it was one.
+ */
+export function turnWords(state, turn) {
+  const [a, b] = state.dice;
+  const rolled = `${Math.max(a, b)}-${Math.min(a, b)}`;
+  const opening = (/^Opening roll: [^.]*\. /.exec(state.message || "") || [""])[0];
+  if (turn.complete) return `${opening}You played ${rolled}: press Done (or Undo).`;
+  const left = turn.dice_left || [];
+  const rest = a === b ? `move a checker (${left.length} of the 4 dice left)`
+    : `move a checker with the ${left[0]}`;
+  return `${opening}You play ${rolled}: ${rest}.`;
 }
 
 export class OnlineTables {

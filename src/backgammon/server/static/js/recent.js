@@ -110,7 +110,7 @@ async function tablesEntry(kept) {
     code: kept.code,
     kind,
     who: kept.host ? `Your room (${names[mine] || "you"})` : `${theirs || "A friend"}'s room`,
-    phase: room.open ? "waiting for your friend to join" : "in play, or over: a rematch is possible",
+    phase: room.open ? "waiting for your friend to join" : "your friend has joined: return to play on, or for a rematch",
     seen: kept.seen,
   };
 }

@@ -89,13 +89,13 @@ export function verdict(job) {
   const result = job.result;
   if (!result || !result.trials || !result.candidates.length) return "";
   if (result.kind === "cube") {
-    const clear = result.separated ? "clear at 95 %" : "not yet clear at 95 %: more trials would tell";
+    const clear = result.separated ? "clear at 95%" : "not yet clear at 95%: more trials would tell";
     return `Proper cube action: ${result.decision} (${clear}).`;
   }
   if (result.candidates.length < 2) return `${result.candidates[0].name} is the only play.`;
   const [first, second] = result.candidates;
   const lead = `${first.name} leads ${second.name} by ${result.lead.toFixed(3)} ± ${result.lead_se.toFixed(3)}`;
-  return result.separated ? `${lead}: ahead at 95 %.` : `${lead}: not separated at 95 % yet.`;
+  return result.separated ? `${lead}: ahead at 95%.` : `${lead}: not separated at 95% yet.`;
 }
 
 export class RolloutView {
@@ -247,6 +247,16 @@ export class RolloutView {
     if (!id) return;
     stopRollout(id).catch(() => {}); // the poll sees the job end either way
     $("rollout-status").textContent = "Stopping…";
+  }
+
+  /**
+   * Close the panel unless its decision is one of `positions` (the XGIDs of the decisions the
+   * hints panel shows now): a rollout of an earlier turn, or of another reviewed turn, is not
+   * left beside the position on the board.
+   * @param {(string|null)[]} positions
+   */
+  keepOnly(positions) {
+    if (this.target && !positions.includes(this.target.position)) this.close();
   }
 
   /** Close the panel (a running rollout is stopped). */

@@ -13,6 +13,12 @@ const $ = (id) => document.getElementById(id);
 /** GNU Backgammon's thresholds, in equity (EMG): the choices of the setting. */
 export const THRESHOLDS = Object.freeze({ doubtful: 0.04, bad: 0.08, "very bad": 0.16 });
 
+/** The warning's "go on" button, named for the action it lets go on. */
+const ANYWAY = {
+  done: "Play anyway", roll: "Roll anyway", double: "Double anyway", take: "Take anyway",
+  drop: "Pass anyway", beaver: "Beaver anyway",
+};
+
 /** The tutor's verdict on `action` in game `id` (done, roll, double, take, drop, beaver). */
 export function tutorCheck(id, action) {
   return request("POST", `/api/games/${encodeURIComponent(id)}/tutor`, { action });
@@ -74,6 +80,7 @@ export class Tutor {
     dialog.dataset.mark = verdict.mark || "";
     dialog.dataset.action = verdict.action;
     $("tutor-text").textContent = verdict.text;
+    $("tutor-anyway").textContent = ANYWAY[verdict.action] || "Play anyway";
     dialog.returnValue = "";
     return new Promise((resolve) => {
       dialog.addEventListener("close", () => {
