@@ -42,8 +42,8 @@ from checkers.ai import LEVELS, accepts_draw, choose_move, claims_draw
 from checkers.ballots import DECK, Ballot, BallotError, draw_ballot, find_ballot
 from checkers.errors import CheckersError, IllegalActionError, IllegalMoveError, PdnError
 from checkers.game import DRAW_MODES, DrawMode, Game
-from checkers.moves import Move, explain_illegal
-from checkers.pdn import PdnGame, PdnGameError, PdnMoveError, read_pdn, write_pdn
+from checkers.moves import Move, explain_illegal, legal_moves
+from checkers.pdn import PdnGame, PdnGameError, PdnMoveError, is_binary, read_pdn, write_pdn
 from checkers.position import BLACK, Color, Position
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
@@ -300,6 +300,23 @@ def _lost(start: Position, now: Position, color: Color) -> int:
     return sum(start.count(color)) - sum(now.count(color))
 
 
+def _check_playable(fen: str) -> None:
+    """Refuse a new game's start where the game is already over: a side without pieces, or the
+    side to move without a legal move.
+
+    Raises:
+        ActionRefused: ``invalid_settings`` saying which.
+    """
+    position = Position.from_fen(fen)
+    for side in (position.turn, position.turn.opponent):
+        if not position.side_mask(side):
+            raise ActionRefused("invalid_settings", f"start {fen!r}: the game in that position "
+                                f"is over: {side} has no pieces")
+    if not legal_moves(position):
+        raise ActionRefused("invalid_settings", f"start {fen!r}: the game in that position is "
+                            f"over: {position.turn} has no legal move")
+
+
 class CheckersRules:
     """American checkers as a :class:`~gametable.seam.GameRules`."""
 
@@ -393,7 +410,15 @@ class CheckersRules:
 
     def new(self, settings: Mapping[str, Any], seed: int) -> TableGame:
         """A new game from the settings' start, or with the settings' ballot's three moves
-        played (``seed`` draws a random ballot)."""
+        played (``seed`` draws a random ballot).
+
+        Raises:
+            ActionRefused: ``invalid_settings`` for a start where the game is already over (a
+                side without pieces, the side to move without a legal move); a saved table
+                with one still replays (:meth:`replay`).
+        """
+        if settings.get("start") is not None:
+            _check_playable(settings["start"])
         ballot = self.ballot(settings, seed)
         game = Game(self._start(settings), self._draws(settings))
         if ballot is not None:
@@ -503,9 +528,12 @@ class CheckersRules:
         """Every game of a PDN text, as the page opens it (:func:`pdn_games`).
 
         Raises:
-            ActionRefused: ``pdn_unreadable`` for text that cannot be read at all,
-                ``no_games`` for text that holds no game.
+            ActionRefused: ``pdn_unreadable`` for text that cannot be read at all (binary
+                data among them), ``no_games`` for text that holds no game.
         """
+        if is_binary(text):
+            raise ActionRefused("pdn_unreadable", "not a PDN text: the file holds binary data, "
+                                "not text")
         try:
             answer = pdn_games(text)
         except PdnError as error:

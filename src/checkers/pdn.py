@@ -585,18 +585,23 @@ def decode(data: bytes) -> str:
     older checkers archives' Latin names (every byte reads as some character).
 
     Raises:
-        PdnError: UTF-16 bytes that do not decode (an odd length, a broken surrogate).
+        PdnError: UTF-16 bytes that do not decode (an odd length, a broken surrogate), or
+            binary data rather than text (:func:`is_binary`).
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError as error:
             raise PdnError(f"not a PDN text: it starts as UTF-16 but is not ({error.reason} "
                            f"at byte {error.start})") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    if is_binary(text):
+        raise PdnError("not a PDN text: the file holds binary data, not text")
+    return text
 
 
 def read_pdn(source: str | TextIO) -> list[PdnGame]:
@@ -628,6 +633,15 @@ def read_pdn(source: str | TextIO) -> list[PdnGame]:
                 "(open the file in text mode)"
             )
     return list(_read_games(text.removeprefix("\ufeff")))
+
+
+def is_binary(text: str) -> bool:
+    """Whether ``text`` is binary data read as text: a NUL, or more than one character in 20
+    of its start (and more than 4) a control character or a byte that was no character
+    (U+FFFD)."""
+    sample = text[:4096]
+    odd = sum(1 for ch in sample if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\f\v"))
+    return "\x00" in sample or odd > max(len(sample) // 20, 4)
 
 
 def read_pdn_game(text: str) -> PdnGame:
@@ -797,6 +811,8 @@ __all__ = [
     "PdnReplayError",
     "PdnSyntaxError",
     "PdnTagError",
+    "decode",
+    "is_binary",
     "read_pdn",
     "read_pdn_game",
     "write_pdn",

@@ -355,3 +355,20 @@ def test_ctrl_c_stops_a_command_in_one_line(
     monkeypatch.setattr(commands, "run_perft", interrupted)
     status, out, err = run(capsys, "perft", "15")
     assert status == 130 and out == "" and err == "\ncheckers perft: interrupted\n"
+
+
+def test_binary_data_is_refused_as_such(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    garbage = tmp_path / "garbage.pdn"
+    garbage.write_bytes(bytes(range(256)) * 4)
+    status, out, err = run(capsys, "replay", str(garbage))
+    assert status == 2 and out == ""
+    assert err == (f"checkers replay: {garbage}: not a PDN text: the file holds binary data, "
+                   "not text\n")
+    from checkers.adapter import RULES
+    from gametable.errors import ActionRefused
+
+    with pytest.raises(ActionRefused, match="binary data") as refused:  # the page's import
+        RULES.open_pdn((bytes(range(256)) * 4).decode("latin-1"))
+    assert refused.value.code == "pdn_unreadable"

@@ -294,6 +294,23 @@ def test_an_opened_mat_is_analysed(open_page: Any, server: ServerProcess,  # noq
     game.screenshot("analysis-mat")
 
 
+def test_the_graph_draws_each_game_of_a_session_apart(
+        open_page: Any, server: ServerProcess) -> None:  # noqa: F811
+    """A money session of three games: one line per game and a rule between games, not one
+    line jumping from one game's end to the next one's start."""
+    match = random_match(3, games=3)
+    assert len(match.games) == 3
+    game = open_page(f"/#game={store(server, 'threegames', match, kind='money')}")
+    page = game.page
+    page.click("#analyze-button")
+    page.wait_for_selector('#analysis-panel[data-state="done"]', timeout=240_000)
+    lines = page.eval_on_selector_all("#analysis-graph svg polyline.win-line",
+                                      "lines => lines.map(l => l.dataset.game)")
+    assert lines == ["0", "1", "2"]
+    assert page.locator("#analysis-graph svg line.win-game-rule").count() == 2
+    game.screenshot("analysis-session")
+
+
 def copied_mat(tmp_path: Path, name: str) -> Path:
     """The shared match file ``name``, copied where the page's file input can take it."""
     path = tmp_path / name

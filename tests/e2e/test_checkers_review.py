@@ -56,7 +56,7 @@ def test_stepping_through_a_game_in_progress_and_over(
         wait_idle(page)
     # The move list is numbered as PDN numbers it.
     assert rows(page) == ["1. 11-15 23-19", "2. 8-11 22-17"]
-    assert page.inner_text("#review-place") == "4 moves"
+    assert page.inner_text("#review-place") == "4 half-moves"
     live_fen = page.get_attribute("#board", "data-fen")
     live = pieces_on_board(page)
 
@@ -64,7 +64,8 @@ def test_stepping_through_a_game_in_progress_and_over(
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#board[data-ply='3']")
     assert page.locator("#board.interactive").count() == 0
-    assert page.inner_text("#status").startswith("After 3 of 4 moves: Black's 8-11 (move 2).")
+    assert page.inner_text("#status").startswith(
+        "After 3 of 4 half-moves: Black's 8-11 (move 2).")
     assert page.inner_text("#move-list .ck-mv.current") == "8-11"
     assert board_squares(page, ".ck-sq.last-path") == [8, 11]
     after_three = dict(live)
@@ -204,6 +205,12 @@ def test_an_exported_game_a_file_with_a_bad_move_and_a_real_file_open_in_review(
     picture(page, "checkers-import-problem.png")
     page.select_option("#file-game", "2")
     assert rows(page) == ["1. 9-14 22-18"]
+    # another paste of as many games lists its own (not the last paste's titles)
+    page.fill("#paste-text", BAD_SECOND.replace('"one"', '"uno"').replace('"two"', '"dos"'))
+    page.click("#paste-open")
+    page.wait_for_function(
+        "() => document.querySelector('#file-game option').textContent.includes('uno')")
+    assert options(page)[:2] == ["1. A – B (uno) 1-0", "2. Game 2 (dos) * ⚠"]
 
     # A real file from the shared archive.
     real = shared_path("checkers", "wiegerw_pdn__OCA_2.0.pdn")

@@ -315,6 +315,14 @@ def test_bad_settings_and_seats_are_refused() -> None:
     assert refused.value.code == "invalid_seat"
     with pytest.raises(ActionRefused, match="no seat for black"):
         Table(RULES, seats={"white": Seat()})
+    # a start where the game is already over is no game to play
+    for start, why in (("B:W:B1", "white has no pieces"), ("W:W:B1", "white has no pieces"),
+                       ("B:W8,11:B4", "black has no legal move")):
+        with pytest.raises(ActionRefused, match=f"the game in that position is over: {why}"):
+            Table(RULES, {"start": start})
+    # a saved table's start is not judged again: it replays as it was played
+    over = {**Table(RULES).to_record(), "settings": {"start": "B:W:B1"}}
+    assert Table.from_record(over, {"checkers": RULES}).settings["start"] == "B:W:B1"
 
 
 def test_the_pdn_export_writes_the_game() -> None:

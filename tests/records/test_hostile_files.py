@@ -21,7 +21,7 @@ from backgammon.records.mat import (
     format_mat,
     read_and_replay,
 )
-from backgammon.records.sgf import SgfParseError, format_sgf, read_and_replay_sgf
+from backgammon.records.sgf import SgfParseError, format_sgf, read_and_replay_sgf, read_sgf_or_mat
 from backgammon.records.transcript import MAX_DETAIL
 
 GAME = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
@@ -227,3 +227,14 @@ def test_reading_stops_at_the_turn_past_the_limit() -> None:
                                     "read; send fewer games")
     assert len(read_and_replay(money_session(10), limits=ReadLimits(turns=30))
                .match.games) == 10
+
+
+def test_binary_data_is_refused_as_such_not_quoted() -> None:
+    garbage = bytes(range(256)) * 4
+    for read in (read_and_replay, read_sgf_or_mat):
+        with pytest.raises(MatParseError, match=r"the file holds binary data, not text$"):
+            read(garbage)
+    # text with a stray control character or two is still read as text (and refused as a
+    # transcript in words of its own)
+    with pytest.raises(MatParseError, match="before the first 'Game N'"):
+        read_and_replay(b"hello\x07 world\n")

@@ -204,7 +204,8 @@ def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
     leading byte order mark is dropped.
 
     Raises:
-        MatParseError: a file handle that gives neither text nor bytes, or another type.
+        MatParseError: a file handle that gives neither text nor bytes, another type, or
+            binary data rather than text.
     """
     if isinstance(source, os.PathLike):
         with open(source, "rb") as binary:
@@ -224,7 +225,19 @@ def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
                                       "not text")
     else:
         raise MatParseError(None, f"cannot read a transcript from {type(source).__name__}")
+    if _binary(text):
+        raise MatParseError(None, "not a match transcript: the file holds binary data, not "
+                                  "text")
     return text.removeprefix("\ufeff")
+
+
+def _binary(text: str) -> bool:
+    """Whether ``text`` is binary data read as text: a NUL, or more than one character in 20
+    of its start (and more than 4) a control character or a byte that was no character
+    (U+FFFD)."""
+    sample = text[:4096]
+    odd = sum(1 for ch in sample if ch == "\ufffd" or (ch < " " and ch not in "\t\n\r\f\v"))
+    return "\x00" in sample or odd > max(len(sample) // 20, 4)
 
 
 def read_mat(source: str | bytes | TextIO | os.PathLike[str], *,

@@ -341,10 +341,25 @@ export class Analysis {
     const mid = document.createElementNS(NS, "line");
     for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: y(0.5), y2: y(0.5), class: "win-mid" })) mid.setAttribute(k, String(v));
     svg.appendChild(mid);
-    const line = document.createElementNS(NS, "polyline");
-    line.setAttribute("points", points.map((p, i) => `${x(i).toFixed(1)},${y(p.win).toFixed(1)}`).join(" "));
-    line.setAttribute("class", "win-line");
-    svg.appendChild(line);
+    // one line per game, a dashed rule where the next begins: a match's games are not one
+    // game's chances (the last game ends near 0 or 1, the next starts near a half)
+    let first = 0;
+    points.forEach((p, i) => {
+      if (i + 1 < points.length && points[i + 1].game === p.game) return;
+      const line = document.createElementNS(NS, "polyline");
+      line.setAttribute("points", points.slice(first, i + 1)
+        .map((q, k) => `${x(first + k).toFixed(1)},${y(q.win).toFixed(1)}`).join(" "));
+      line.setAttribute("class", "win-line");
+      line.dataset.game = String(p.game);
+      svg.appendChild(line);
+      if (i + 1 < points.length) {
+        const rule = document.createElementNS(NS, "line");
+        const at = ((x(i) + x(i + 1)) / 2).toFixed(1);
+        for (const [k, v] of Object.entries({ x1: at, x2: at, y1: 0, y2: height, class: "win-game-rule" })) rule.setAttribute(k, String(v));
+        svg.appendChild(rule);
+      }
+      first = i + 1;
+    });
     points.forEach((p, i) => {
       const dot = document.createElementNS(NS, "circle");
       dot.setAttribute("cx", x(i).toFixed(1));

@@ -578,9 +578,11 @@ function drawReview() {
   const lost = capturedBy(frames, ply);
   drawCounts(countPieces(frames.boards[ply]), turn, label, { black: lost.white, white: lost.black });
   $("capture-note").hidden = true;
+  // counted in half-moves (each side's move), as the arrows step; the move list numbers
+  // moves as PDN does, Black's and White's together
   const place = ply === 0
-    ? `The start of the game (${length} move${length === 1 ? "" : "s"} played).`
-    : `After ${ply} of ${length} moves: ${moveWords(frames.moves[ply - 1])}.`;
+    ? `The start of the game (${halfMoves(length)} played).`
+    : `After ${ply} of ${halfMoves(length)}: ${moveWords(frames.moves[ply - 1])}.`;
   const back = app.review.source === "table" ? " End returns to the game." : "";
   const which = app.review.source === "file" ? `Game ${frames.number}: ` : "";
   $("status").textContent = `${which}${place} ← and → step through the game.${back}`;
@@ -600,8 +602,13 @@ function drawReviewBar() {
   $("review-last").disabled = ply >= length;
   $("review-place").textContent = app.review
     ? `${ply} / ${length}`
-    : `${length} move${length === 1 ? "" : "s"}`;
+    : halfMoves(length);
   bar.classList.toggle("reviewing", Boolean(app.review));
+}
+
+/** "1 half-move", "54 half-moves": each side's move, as the review steps. */
+function halfMoves(count) {
+  return `${count} half-move${count === 1 ? "" : "s"}`;
 }
 
 /** ←/→ a move back or forward, Home the start, End the last move (or the game itself). */
@@ -655,7 +662,8 @@ function showFileGame(file, index) {
   const more = file.left_out ? ` (the first ${file.games.length} of ${file.count} games)` : "";
   $("file-title").textContent = `${title}${more}`;
   const select = $("file-game");
-  if (select.dataset.file !== String(file.count) + (file.name || "") || select.options.length !== file.games.length) {
+  if (select.file !== file) { // each file or paste opened lists its own games
+    select.file = file;
     select.replaceChildren();
     file.games.forEach((game, i) => {
       const option = document.createElement("option");
@@ -663,7 +671,6 @@ function showFileGame(file, index) {
       option.textContent = `${game.number}. ${game.title} ${game.result}${game.ok ? "" : " ⚠"}`;
       select.appendChild(option);
     });
-    select.dataset.file = String(file.count) + (file.name || "");
   }
   select.value = String(index);
   $("file-result").textContent = RESULT_WORDS[frames.result] || "";
