@@ -153,6 +153,28 @@ def test_a_setup_from_an_xgid_played_in_pass_and_play(open_page: Any) -> None:
     assert game.board() == checkers(expected)
 
 
+def test_the_form_shows_what_is_played(open_page: Any) -> None:
+    """A match length of -1 reads 0 (money); a money game has no score: the score fields are
+    0 and disabled, and come back for a match."""
+    game = open_page()
+    game.close_new_game()
+    game.open_setup()
+    page = game.page
+    page.fill("#setup-length", "5")
+    page.dispatch_event("#setup-length", "change")
+    page.fill("#setup-score-white", "2")
+    page.dispatch_event("#setup-score-white", "change")
+    assert page.is_enabled("#setup-score-white")
+    page.fill("#setup-length", "-1")
+    page.dispatch_event("#setup-length", "change")
+    assert page.input_value("#setup-length") == "0"
+    assert page.input_value("#setup-score-white") == "0"
+    assert page.is_disabled("#setup-score-white") and page.is_disabled("#setup-score-black")
+    page.fill("#setup-length", "3")
+    page.dispatch_event("#setup-length", "change")
+    assert page.is_enabled("#setup-score-white")
+
+
 def test_a_bad_id_says_what_is_wrong(open_page: Any) -> None:
     game = open_page()
     game.close_new_game()

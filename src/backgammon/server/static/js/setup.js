@@ -144,6 +144,7 @@ export class SetupEditor {
     $("setup-length").value = String(s.match_length);
     $("setup-score-white").value = String(s.score.white);
     $("setup-score-black").value = String(s.score.black);
+    for (const id of ["setup-score-white", "setup-score-black"]) $(id).disabled = !s.match_length;
     $("setup-crawford").checked = s.crawford;
     $("setup-side").value = s.turn;
   }
@@ -165,7 +166,17 @@ export class SetupEditor {
     if (s.match_length) {
       s.jacoby = false;
       s.beavers = false;
+    } else {
+      s.score = { white: 0, black: 0 }; // money play has no match score
     }
+    // the form shows what is played: a length of -1 reads 0, a money game's score 0 and
+    // disabled, rather than a value silently left out
+    const shown = { "setup-length": s.match_length, "setup-score-white": s.score.white,
+      "setup-score-black": s.score.black };
+    for (const [id, value] of Object.entries(shown)) {
+      if ($(id).value !== String(value)) $(id).value = String(value);
+    }
+    for (const id of ["setup-score-white", "setup-score-black"]) $(id).disabled = !s.match_length;
     this.changed();
   }
 
