@@ -227,6 +227,8 @@ class PdnGame:
         """The number of moves as PDN numbers them: a Black move and White's reply share a
         number (``1. 11-15 23-18 2. 8-11`` is 2 moves, 3 plies); a game from a FEN with White
         to move starts ``1...``."""
+        if not self.moves:
+            return 0
         first = 1 if self.start.turn is WHITE else 0
         return (len(self.moves) + first + 1) // 2
 
@@ -515,8 +517,9 @@ class _GameReader:
                 (n for key, n in self.tag_lines.items() if key.lower() == "result"), self.line)
             self.fail(PdnTagError(
                 self.number, line,
-                f"the result says {result}, but the moves leave {end.turn} without a legal "
-                f"move: {winner} won ({decided})"))
+                f"the result says {result}, but {end.turn} has no legal move "
+                f"{'after the moves' if self.moves else 'from the start'}: {winner} won "
+                f"({decided})"))
 
 
 def _read_games(text: str) -> Iterator[PdnGame]:

@@ -295,8 +295,15 @@ def test_replay_refuses_a_result_the_moves_contradict(
     wrong = tmp_path / "wrong.pdn"
     wrong.write_text('[SetUp "1"]\n[FEN "B:W18:B14"]\n1. 14x23 0-1\n', encoding="utf-8")
     status, _, err = run(capsys, "replay", str(wrong))
-    assert status == 2 and "line 3: the result says 0-1, but the moves leave white without " \
-        "a legal move: black won (1-0)" in err
+    assert status == 2 and "line 3: the result says 0-1, but white has no legal move after " \
+        "the moves: black won (1-0)" in err
+    over = tmp_path / "over.pdn"
+    over.write_text('[SetUp "1"]\n[FEN "W:W:B14"]\n0-1\n', encoding="utf-8")
+    status, _, err = run(capsys, "replay", str(over))
+    assert status == 2 and "white has no legal move from the start: black won (1-0)" in err
+    over.write_text('[SetUp "1"]\n[FEN "W:W:B14"]\n1-0\n', encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(over))
+    assert status == 0 and out == "game 1: ? - ?, 0 moves, 1-0: ok\n"  # no move: 0, not 1
     right = tmp_path / "right.pdn"
     right.write_text('[SetUp "1"]\n[FEN "B:W18:B14"]\n1. 14x23 1-0\n', encoding="utf-8")
     assert run(capsys, "replay", str(right))[0] == 0

@@ -19,7 +19,8 @@ import pytest
 import uvicorn
 
 from backgammon.cli import main
-from backgammon.cli.serve_command import _browser_url
+from backgammon.cli.common import UsageError
+from backgammon.cli.serve_command import _browser_url, _check_tls
 from backgammon.server.runtime import GC_THRESHOLDS
 from serve_support import gc_restored
 
@@ -105,6 +106,22 @@ def test_serve_refuses_files_that_cannot_serve_https(
         assert main(["serve", "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
                      "--certfile", str(certfile), "--keyfile", str(keyfile)]) == 2
         assert capsys.readouterr().err.strip() == f"backgammon serve: {message}"
+    # a folder; an encrypted key with no terminal to ask its passphrase at (the tests' input)
+    encrypted = tmp_path / "encrypted.pem"
+    subprocess.run(["openssl", "rsa", "-in", str(key), "-aes256", "-passout", "pass:abc",
+                    "-out", str(encrypted)], check=True, capture_output=True)
+    for certfile, keyfile, message in (
+            (tmp_path, key, f"--certfile: {tmp_path} is a folder, not a file"),
+            (cert, encrypted, f"--keyfile {encrypted} is encrypted: start the server at a "
+                              "terminal to type its passphrase, or give a key without one")):
+        assert main(["serve", "--no-browser", "--db", str(tmp_path / "g.sqlite3"),
+                     "--certfile", str(certfile), "--keyfile", str(keyfile)]) == 2
+        assert capsys.readouterr().err.strip() == f"backgammon serve: {message}"
+    # at a terminal the passphrase is asked once and checked before the server starts
+    assert _check_tls(cert, encrypted, ask=lambda prompt: "abc") == "abc"
+    with pytest.raises(UsageError, match=f"--keyfile {encrypted}: wrong passphrase"):
+        _check_tls(cert, encrypted, ask=lambda prompt: "wrong")
+    assert _check_tls(cert, key, ask=lambda prompt: pytest.fail("asked")) is None
 
 
 @pytest.mark.parametrize(

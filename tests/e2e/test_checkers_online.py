@@ -293,6 +293,23 @@ def test_an_online_game_resigned_then_a_rematch_drawn_by_agreement(
     bob.wait_for_function("() => document.querySelector('#status').textContent"
                           " === 'Ann declined your draw offer. Ann (White) to move.'")
     assert text(bob, "#announce") == "Ann declined your draw offer."
+    # Ann offers on her move and then moves: her own move lets it lapse, nobody declined
+    ann.click("#draw-button")
+    bob.wait_for_selector("#offer:not([hidden])")
+    play(pages, 1)
+    ann.wait_for_function("() => document.querySelector('#status').textContent"
+                          " === 'Bob (Black) to move.'")
+    assert bob.locator("#offer").is_hidden()
+    # Ann offers on Bob's move and Bob plays on: she is told, and the notice goes with the
+    # next move
+    ann.click("#draw-button")
+    bob.wait_for_selector("#offer:not([hidden])")
+    play(pages, 1)
+    ann.wait_for_function("() => document.querySelector('#status').textContent"
+                          " === 'Bob played on: your draw offer lapsed. Your move (White).'")
+    play(pages, 2)
+    ann.wait_for_function("() => document.querySelector('#status').textContent"
+                          " === 'Your move (White).'")
     ann.click("#draw-button")
     bob.wait_for_selector("#offer:not([hidden])")
     assert text(bob, "#offer-text") == "Ann offers a draw. Do you accept?"

@@ -9,6 +9,7 @@ import sqlite3
 import sys
 import threading
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -104,12 +105,14 @@ def _lan_address() -> str | None:
     return None if address.startswith(("0.", "127.")) else address
 
 
-def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
-    """The certificate and key files for HTTPS, checked; None for plain HTTP.
+def _tls_files(args: argparse.Namespace) -> tuple[str, str, str | None] | None:
+    """The certificate and key files for HTTPS, checked, and the key's passphrase (asked at
+    the terminal when the key is encrypted, else None); None for plain HTTP.
 
     Raises:
-        UsageError: only one of them given, a file that does not exist or is not PEM, or a
-            key that is not the certificate's.
+        UsageError: only one of them given, a file that does not exist, is a folder or is not
+            PEM, a key that is not the certificate's, or an encrypted key whose passphrase is
+            wrong or cannot be asked (no terminal).
     """
     if args.certfile is None and args.keyfile is None:
         return None
@@ -118,6 +121,8 @@ def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
     for option, path, marker, what in (
             ("--certfile", args.certfile, b"-----BEGIN CERTIFICATE-----", "a PEM certificate"),
             ("--keyfile", args.keyfile, b"PRIVATE KEY-----", "a PEM private key")):
+        if path.is_dir():
+            raise UsageError(f"{option}: {path} is a folder, not a file")
         if not path.is_file():
             raise UsageError(f"{option}: no such file {path}")
         try:
@@ -126,38 +131,63 @@ def _tls_files(args: argparse.Namespace) -> tuple[str, str] | None:
             raise UsageError(f"{option}: {path}: {error.strerror or error}") from None
         if marker not in text:
             raise UsageError(f"{option}: {path} is not {what}")
-    _check_tls(args.certfile, args.keyfile)
-    return str(args.certfile), str(args.keyfile)
+    passphrase = _check_tls(args.certfile, args.keyfile)
+    return str(args.certfile), str(args.keyfile), passphrase
 
 
 class _Encrypted(Exception):
-    """The key asks for a passphrase (the server asks for it when it starts)."""
+    """The key asks for a passphrase."""
 
 
-def _check_tls(certfile: Path, keyfile: Path) -> None:
+def _check_tls(certfile: Path, keyfile: Path,
+               ask: Callable[[str], str] | None = None) -> str | None:
     """Load the certificate with its key as the server will, so that a mismatch is said in one
-    line before anything starts (an encrypted key is left to the server, which asks for its
-    passphrase).
+    line before anything starts. An encrypted key's passphrase is asked once (``ask``, by
+    default ``getpass`` at a terminal), checked, and returned for the server.
 
     Raises:
-        UsageError: the files do not make a certificate and its key.
+        UsageError: the files do not make a certificate and its key; an encrypted key with
+            no terminal to ask its passphrase at, or a wrong passphrase.
     """
     import ssl
 
     def no_passphrase() -> bytes:
         raise _Encrypted
 
-    try:
+    def load(password: Callable[[], bytes] | bytes) -> None:
         ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(
-            str(certfile), str(keyfile), password=no_passphrase)
-    except _Encrypted:
-        return
-    except (ssl.SSLError, OSError) as error:
+            str(certfile), str(keyfile), password=password)
+
+    def refused(error: Exception) -> UsageError:
         reason = getattr(error, "reason", None) or str(error)
         if reason == "KEY_VALUES_MISMATCH":
             reason = "the key is not the certificate's"
-        raise UsageError(f"--certfile {certfile} with --keyfile {keyfile} cannot serve HTTPS: "
-                         f"{reason}") from None
+        return UsageError(f"--certfile {certfile} with --keyfile {keyfile} cannot serve "
+                          f"HTTPS: {reason}")
+
+    try:
+        load(no_passphrase)
+        return None
+    except _Encrypted:
+        pass
+    except (ssl.SSLError, OSError) as error:
+        raise refused(error) from None
+    if ask is None:
+        if not sys.stdin.isatty():
+            raise UsageError(f"--keyfile {keyfile} is encrypted: start the server at a "
+                             "terminal to type its passphrase, or give a key without one")
+        import getpass
+
+        ask = getpass.getpass
+    try:
+        passphrase = ask(f"Passphrase of {keyfile}: ")
+    except (EOFError, KeyboardInterrupt):
+        raise UsageError(f"--keyfile {keyfile} is encrypted: no passphrase given") from None
+    try:
+        load(passphrase.encode())
+    except (ssl.SSLError, OSError, ValueError):
+        raise UsageError(f"--keyfile {keyfile}: wrong passphrase") from None
+    return passphrase
 
 
 def _analytics(args: argparse.Namespace) -> Analytics | None:
@@ -280,7 +310,8 @@ def run(args: argparse.Namespace) -> int:
                             proxy_headers=True,
                             forwarded_allow_ips=args.forwarded_allow_ips,
                             ssl_certfile=None if tls is None else tls[0],
-                            ssl_keyfile=None if tls is None else tls[1])
+                            ssl_keyfile=None if tls is None else tls[1],
+                            ssl_keyfile_password=None if tls is None else tls[2])
     server = uvicorn.Server(config)
     tune_gc()  # full collections out of the way of live games (see its docstring)
 

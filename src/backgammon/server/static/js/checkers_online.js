@@ -171,9 +171,13 @@ export function createOnline(page) {
     const before = view;
     view = next;
     if (frame && frame.rematch) notice = "The rematch has begun: you have swapped sides.";
-    else if (declined(before, next)) {
-      notice = `${opponentName(true)} declined your draw offer.`;
+    else if (offerAnswer(before, next)) {
+      notice = offerAnswer(before, next) === "declined"
+        ? `${opponentName(true)} declined your draw offer.`
+        : `${opponentName(true)} played on: your draw offer lapsed.`;
       $("announce").textContent = notice;
+    } else if (before && next.state.moves.length !== before.state.moves.length) {
+      notice = ""; // a move was played since: the last notice is past
     }
     page.board.setViewer(next.room.you);
     if (sending) {
@@ -297,12 +301,18 @@ export function createOnline(page) {
 
   // ---------------------------------------------------------------- acting
 
-  /** Whether `next` is the answer "no" to the draw this seat offered in `before`: the offer
-   * gone, the same game going on. */
-  function declined(before, next) {
+  /**
+   * The opponent's "no" to the draw this seat offered in `before`, as `next` shows it (the
+   * offer gone, the same game going on): "declined" (no move played), "lapsed" (the opponent
+   * played on), or null (no offer gone, or this seat's own move let it lapse).
+   */
+  function offerAnswer(before, next) {
     const offer = before && before.offer;
-    return Boolean(offer && offer.kind === "draw" && offer.by === next.room.you && !next.offer
-      && !next.outcome && before.room.games_before === next.room.games_before);
+    const me = next.room.you;
+    if (!(offer && offer.kind === "draw" && offer.by === me && !next.offer && !next.outcome
+      && before.room.games_before === next.room.games_before)) return null;
+    if (before.state.moves.length === next.state.moves.length) return "declined";
+    return before.state.turn !== me ? "lapsed" : null;
   }
 
   /** Send one game action; the answer's view is drawn. True when the room took it. */
