@@ -652,7 +652,7 @@ def test_12_a_closed_online_tab_can_return_to_its_seat(
     again.wait_for_selector("#new-game-dialog[open]")
     item = again.locator(f'#online-seats-list li[data-code="{code}"]')
     item.wait_for()
-    assert "Alice" in item.inner_text() and "in play" in item.inner_text()
+    assert "Alice" in item.inner_text() and "your friend has joined" in item.inner_text()
     again.screenshot(path=str(ARTIFACTS / "trial-12-online-seats.png"))
     item.locator("button").click()
     again.wait_for_function("() => document.body.dataset.online === 'open'")
