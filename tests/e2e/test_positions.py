@@ -173,6 +173,11 @@ def test_the_form_shows_what_is_played(open_page: Any) -> None:
     page.fill("#setup-length", "3")
     page.dispatch_event("#setup-length", "change")
     assert page.is_enabled("#setup-score-white")
+    # one die chosen is said, not left out in silence
+    page.select_option("#setup-die1", "3")
+    page.wait_for_function("() => document.querySelector('#setup-status').textContent"
+                           ".endsWith('(one die chosen: choose both for a roll).')")
+    assert game.status().startswith("Ready: White to roll")
 
 
 def test_a_bad_id_says_what_is_wrong(open_page: Any) -> None:

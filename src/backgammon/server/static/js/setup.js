@@ -288,7 +288,10 @@ export class SetupEditor {
     const status = $("setup-status");
     this.valid = Boolean(answer);
     this.checked = answer;
-    status.textContent = answer ? `Ready: ${answer.summary}.` : problem;
+    // one die chosen is no roll: said, rather than left out in silence
+    const oneDie = Boolean(Number($("setup-die1").value)) !== Boolean(Number($("setup-die2").value));
+    const dice = oneDie ? " (one die chosen: choose both for a roll)" : "";
+    status.textContent = answer ? `Ready: ${answer.summary}${dice}.` : problem;
     status.classList.toggle("error", !answer);
     this.ids.show(answer ? answer.ids : null);
     document.body.dataset.setupValid = String(this.valid);
