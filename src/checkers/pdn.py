@@ -148,11 +148,11 @@ class PdnGame:
             movetext's terminator, else the ``Result`` tag, else ``"*"``.
         error: None when the whole game was read, else the first problem found.
         number: the game's number in its file, 1-based.
-        terminated: whether the movetext ended with a result (PDN 3.0 asks for one; a game
-            read without it, at the end of a file, may have been cut short).
         line: the line the game begins on.
         positions: ``positions[i]`` is the position before ``moves[i]``; one longer than
             ``moves``. Computed from ``start`` and ``moves`` when not given.
+        terminated: whether the movetext ended with a result (PDN 3.0 asks for one; a game
+            read without it, at the end of a file, may have been cut short).
 
     Raises:
         IllegalMoveError: when built by hand with ``moves`` that are not legal from ``start``.
@@ -439,11 +439,14 @@ class _GameReader:
             return Position.start()
         return position
 
-    def _tag_error(self, name: str, reason: str) -> None:
-        line = next(
+    def _tag_line(self, name: str) -> int:
+        """The line of the tag ``name`` (any case), else the game's first line."""
+        return next(
             (n for key, n in self.tag_lines.items() if key.lower() == name.lower()), self.line
         )
-        self.fail(PdnTagError(self.number, line, reason))
+
+    def _tag_error(self, name: str, reason: str) -> None:
+        self.fail(PdnTagError(self.number, self._tag_line(name), reason))
 
     def play(self, token: _Token) -> None:
         if self.depth or self.error is not None:
@@ -513,8 +516,8 @@ class _GameReader:
         winner = end.turn.opponent
         decided = BLACK_WINS if winner is BLACK else WHITE_WINS
         if result != decided:
-            line = self.terminator[1] if self.terminator is not None else next(
-                (n for key, n in self.tag_lines.items() if key.lower() == "result"), self.line)
+            line = (self.terminator[1] if self.terminator is not None
+                    else self._tag_line("Result"))
             self.fail(PdnTagError(
                 self.number, line,
                 f"the result says {result}, but {end.turn} has no legal move "

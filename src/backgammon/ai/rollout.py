@@ -111,7 +111,7 @@ from backgammon.ai.neural import (
 from backgammon.core.errors import IllegalPlayError, InvalidPositionError, NotationError
 from backgammon.core.moves import LegalPlays, Play, legal_plays
 from backgammon.core.notation import parse_play
-from backgammon.core.position import Position, outcome
+from backgammon.core.position import GAME_OVER_TEXT, Position, outcome
 from backgammon.core.types import WHITE, Color
 
 Floats = npt.NDArray[np.float64]
@@ -388,8 +388,7 @@ def rollout(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RolloutError(f"jobs must be an int >= 1, got {jobs!r}")
     if outcome(position) is not None:
-        raise RolloutError("the game in that position is over: a side has borne off all its "
-                           "checkers")
+        raise RolloutError(GAME_OVER_TEXT)
     started = time.perf_counter()
     color = position.turn
     board = position.own_points(color)

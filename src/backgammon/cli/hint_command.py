@@ -26,7 +26,7 @@ from backgammon.ai.levels import CLASSIC, LEVELS
 from backgammon.cli.common import UsageError, add_position_arguments, signed
 from backgammon.cli.moves_command import parse_dice_arg
 from backgammon.core.errors import BackgammonError
-from backgammon.core.position import Position, outcome
+from backgammon.core.position import GAME_OVER_TEXT, Position, outcome
 from backgammon.core.types import Color
 from backgammon.core.xgid import looks_like_xgid
 
@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         dice = parse_dice_arg(args.dice)
         position = Position.from_id(args.position_id, Color.parse(args.turn or "white"))
         if outcome(position) is not None:
-            raise ValueError("the game in that position is over: a side has borne off all "
-                             "its checkers")
+            raise ValueError(GAME_OVER_TEXT)
         # every row in order: a play cut at a shallower ply that scores above a deeper one
         # is scored at the deepest ply too (as the page's hint does)
         ranked = rank_plays(position, dice, args.level, settle=EVERY_PLAY)

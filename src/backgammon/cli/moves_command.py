@@ -8,7 +8,7 @@ import json
 from backgammon.cli.common import UsageError, add_position_arguments
 from backgammon.core.errors import BackgammonError
 from backgammon.core.moves import legal_plays
-from backgammon.core.position import Position, outcome
+from backgammon.core.position import GAME_OVER_TEXT, Position, outcome
 from backgammon.core.types import Color
 
 
@@ -40,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
         dice = parse_dice_arg(args.dice)
         position = Position.from_id(args.position_id, Color.parse(args.turn or "white"))
         if outcome(position) is not None:
-            raise ValueError("the game in that position is over: a side has borne off all "
-                             "its checkers")
+            raise ValueError(GAME_OVER_TEXT)
         plays = legal_plays(position, dice)
     except (ValueError, BackgammonError) as exc:
         raise UsageError(str(exc)) from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from operator import neg
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from backgammon.core.errors import InvalidPositionError
 from backgammon.core.types import (
@@ -373,6 +373,11 @@ def _parse_turn(turn: Color | str) -> Color:
         raise InvalidPositionError(str(exc)) from None
 
 
+#: The refusal of a position whose game is over (:func:`outcome`), as every door words it.
+GAME_OVER_TEXT: Final = ("the game in that position is over: a side has borne off all its "
+                          "checkers")
+
+
 def outcome(position: Position) -> Outcome | None:
     """The result of a game that has ended on the board, or None while both sides have checkers.
 
@@ -396,6 +401,7 @@ def outcome(position: Position) -> Outcome | None:
 
 
 __all__ = [
+    "GAME_OVER_TEXT",
     "Outcome",
     "Position",
     "PositionStatus",

@@ -35,7 +35,7 @@ from backgammon.ai.rollout import Rollout, RolloutError, RolloutSettings, rollou
 from backgammon.core.errors import BackgammonError, IllegalPlayError, NotationError
 from backgammon.core.moves import legal_plays
 from backgammon.core.notation import parse_play
-from backgammon.core.position import Position, outcome
+from backgammon.core.position import GAME_OVER_TEXT, Position, outcome
 from backgammon.core.xgid import Xgid
 from backgammon.services.jobs import JobPool
 from backgammon.services.setup import read_ids
@@ -212,8 +212,7 @@ def rollout_request(position: str, dice: Sequence[int] | None = None, *,
     board = xgid.position
     who = str(board.turn).capitalize()
     if outcome(board) is not None:
-        raise RolloutInputError("the game in that position is over: a side has borne off all "
-                                "its checkers")
+        raise RolloutInputError(GAME_OVER_TEXT)
     if roll is not None and not legal_plays(board, roll):
         raise RolloutInputError(f"{who} cannot play {roll[0]}-{roll[1]}: there is nothing to "
                                 "roll out")

@@ -28,7 +28,7 @@ from typing_extensions import TypedDict
 from backgammon.core.errors import BackgammonError, InvalidIdError
 from backgammon.core.game import Phase
 from backgammon.core.match import Match, MatchSetup
-from backgammon.core.position import Position, outcome
+from backgammon.core.position import GAME_OVER_TEXT, Position, outcome
 from backgammon.core.text import board_text
 from backgammon.core.types import BLACK, CHECKERS_PER_SIDE, SLOTS, WHITE, Color
 from backgammon.core.xgid import Xgid, looks_like_xgid
@@ -348,8 +348,7 @@ def setup_match(xgid: Xgid, *, cube: bool = True, gammons: bool = True,
         raise SetupError("the cube is in play in this position: play it with the doubling "
                          "cube")
     if outcome(xgid.position) is not None:
-        raise SetupError("the game in that position is over: a side has borne off all its "
-                         "checkers")
+        raise SetupError(GAME_OVER_TEXT)
     setup = MatchSetup(xgid.position, xgid.score, xgid.crawford, xgid.cube_value,
                        xgid.cube_owner)
     try:
