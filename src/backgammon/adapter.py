@@ -404,8 +404,9 @@ class TableMatch:
 
     def forfeit(self, side: Side) -> None:
         """``side`` forfeits the match (as an online room rules it): it loses the game in play
-        (between two games, the next one) by the rest of the match's points, or three times
-        the cube in a single game or money play, and the match ends there."""
+        (between two games, the next one) by the rest of the match's points, or in a single
+        game or money play by the most the game can score (three times the cube; the cube's
+        value where gammons do not count), and the match ends there."""
         color = _color(side)
         self._changes += 1
         if self.over:
@@ -417,7 +418,11 @@ class TableMatch:
             won = self.match.score[0 if color.opponent is WHITE else 1]
             points = max(1, length - won)
         else:
-            points = 3 * self._game.cube_value
+            # The most the game can score: a backgammon, or a single game where gammons do
+            # not count (gammons off, or the Jacoby rule with the cube centred).
+            settings = self._game.settings
+            single = not settings.gammons or (settings.jacoby and self._game.cube_owner is None)
+            points = (1 if single else 3) * self._game.cube_value
         self._game.forfeit(color, points)
 
     def outcome(self) -> Outcome | None:

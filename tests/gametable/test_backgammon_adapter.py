@@ -184,6 +184,18 @@ def test_a_forfeit_ends_a_money_session_and_a_timeout_does_not() -> None:
     assert timed.view("white")["can"]["next_game"] is True
 
 
+@pytest.mark.parametrize("rules", [{"jacoby": True}, {"gammons": False}])
+def test_a_forfeit_scores_one_game_where_gammons_do_not_count(rules: dict[str, bool]) -> None:
+    """Under the Jacoby rule with the cube centred, or with gammons off, the most a money
+    game can score is the cube's value: a forfeit scores that (and so reads back from a
+    ``.mat`` file as a resignation would)."""
+    settings = RULES.settings({"length": 0, "cube": True, **rules})
+    game = RULES.new(settings, 1)
+    game.apply("white", {"type": "roll"})
+    game.forfeit("white")
+    assert game.outcome() == Outcome("black", "forfeit", 1)
+
+
 def test_a_raccoon_through_the_plug_in() -> None:
     """``{"type": "raccoon"}``: the original doubler answers a beaver; the cube at eight times
     stays with the beaver (rec.games.backgammon FAQ 8)."""

@@ -256,7 +256,7 @@ def test_money_session_with_a_beaver_round_trips() -> None:
     match.current.resign(BLACK, "single")
     match.current.accept_resignation()
     text = format_mat(match)
-    assert text.startswith(" 0 point match\n")
+    assert text.startswith('; [Beaver "On"]\n\n 0 point match\n')
     assert "  1) 31: 8/5 6/5                  Doubles => 2\n" in text
     assert "  2)  Beavers => 4                Takes\n" in text
     replay = replay_mat(read_mat(text))

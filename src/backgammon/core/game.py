@@ -1079,8 +1079,11 @@ class Game:
 
         Args:
             color: the side that forfeits.
-            points: what its opponent scores (at least 1; the caller decides: the rest of a
-                match, three times the cube in money play).
+            points: what its opponent scores (at least 1; the caller decides: an online
+                room gives the rest of a match, or in money play the most the game can
+                score: three times the cube, the cube's value where gammons do not count).
+                A ``.mat`` or SGF file holds a forfeit that a resignation could score, or
+                one that ends a match (:mod:`backgammon.records`).
             seconds: the time its last stretch on the clock used, for the log.
 
         Returns:

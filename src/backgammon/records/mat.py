@@ -350,8 +350,8 @@ class _ReplaySink(_Sink):
     def header(self, match_length: int | None, tags: dict[str, str]) -> None:
         probe = MatRecord(match_length, ("", ""), (), tags=tags)
         self.replayer = MatchReplayer(match_length, MatReplayError, jacoby=probe.jacoby,
-                                      beavers=self.beavers or probe.beavers,
-                                      result_by_layout=True)
+                                      beavers=self.beavers or probe.beavers, cube=probe.cube,
+                                      gammons=probe.gammons, result_by_layout=True)
 
     def begin_game(self, number: int, line: int, names: tuple[str, str] | None,
                    score: tuple[int, int] | None) -> None:
@@ -689,7 +689,11 @@ def record_from_match(match: Match) -> MatRecord:
 
     Resignations (and timeouts) become the winner's ``Wins`` line, as GNU Backgammon writes
     them; a declined resignation is not written (the format has no place for it). A money
-    session with the Jacoby rule gets XG's ``; [Jacoby "On"]`` header line.
+    session with the Jacoby rule gets XG's ``; [Jacoby "On"]`` header line, one with beavers
+    XG's ``; [Beaver "On"]`` (a raccoon is the original doubler's second ``Beavers => N``),
+    and a match without the cube or without gammons ``; [Cube "Off"]`` or ``; [Gammons
+    "Off"]`` (this project's tags; other programs read them as comments). A forfeit is the
+    winner's ``Wins`` line with the points forfeited.
 
     Raises:
         MatWriteError: a game that did not start from the standard position.
@@ -718,8 +722,10 @@ def record_from_match(match: Match) -> MatRecord:
                 actions.append(MatAction(0, player, "roll", pending[1],
                                          _step_text(turns[index].moves)))
                 pending = None
-            elif kind in ("double", "beaver"):
-                actions.append(MatAction(0, player, kind, value=event["cube"]))
+            elif kind in ("double", "beaver", "raccoon"):
+                # (a raccoon is the original doubler's 'Beavers => N' after the beaver)
+                actions.append(MatAction(0, player, "double" if kind == "double" else "beaver",
+                                         value=event["cube"]))
             elif kind in ("take", "drop"):
                 actions.append(MatAction(0, player, kind))
             elif kind in ("accept", "timeout", "forfeit") and pending is not None:
@@ -733,8 +739,17 @@ def record_from_match(match: Match) -> MatRecord:
             result = MatAction(0, winner, "win", value=game.outcome.points, match=last)
         games.append(MatGame(number, 0, match.names, match.score_before(number - 1),
                              tuple(actions), result))
-    # The Jacoby rule has no place in the format but XG's header tag, which we read back.
-    comments: tuple[str, ...] = ('; [Jacoby "On"]',) if match.jacoby else ()
+    # The rules have no place in the format but header tags, which we read back: XG's
+    # Jacoby and Beaver, and this project's Cube and Gammons (other programs ignore them).
+    comments: tuple[str, ...] = ()
+    if match.jacoby:
+        comments += ('; [Jacoby "On"]',)
+    if match.beavers:
+        comments += ('; [Beaver "On"]',)
+    if not match.cube:
+        comments += ('; [Cube "Off"]',)
+    if not match.gammons:
+        comments += ('; [Gammons "Off"]',)
     if match.seed is not None:
         # The dice's seed, as a header tag (a comment to other programs): the same seed
         # throws the same dice (services/seeds.py).

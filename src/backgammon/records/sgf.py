@@ -17,8 +17,9 @@ Source: the Smart Game Format, FF[4] (https://www.red-bean.com/sgf/), and how GN
 * One game tree per game. Its root holds the match information: ``MI`` (``length``, 0 for
   money play; ``game``, counted from 0; ``ws``/``bs``, the score before the game), ``PW`` and
   ``PB`` (the names of player 0, White, and player 1, Black), ``RU`` (``Crawford``,
-  ``CrawfordGame``, ``Jacoby``, ``NoCube``), ``RE`` (the result: ``W+2``; ``B+3R`` when the
-  loser resigned).
+  ``CrawfordGame``, ``Jacoby``, ``NoCube``; and this project's ``Beaver`` and ``NoGammons``
+  for money play with beavers and play without gammons, which other programs read past),
+  ``RE`` (the result: ``W+2``; ``B+3R`` when the loser resigned or forfeited).
 * ``W`` and ``B`` are the moves of White (player 0, the first name, the left column of a
   ``.mat``) and Black. A roll is the two dice, then two letters per checker moved by one die:
   ``a``..``x`` the points, ``y`` the bar, ``z`` off. White's letter ``a`` is its own 1-point,
@@ -328,10 +329,14 @@ class _Reader:
             self.names = names
             if "Jacoby" in rules:
                 self.tags["Jacoby"] = "On"
-            if "NoCube" in rules:
-                self.tags["NoCube"] = "On"
-            self.replayer = MatchReplayer(length, SgfReplayError, jacoby="Jacoby" in rules,
-                                          beavers=not length and _has_beaver(self.text))
+            for rule in ("NoCube", "NoGammons", "Beaver"):
+                if rule in rules:
+                    self.tags[rule] = "On"
+            cube = "NoCube" not in rules
+            self.replayer = MatchReplayer(
+                length, SgfReplayError, jacoby="Jacoby" in rules and cube,
+                beavers=cube and not length and ("Beaver" in rules or _has_beaver(self.text)),
+                cube=cube, gammons="NoGammons" not in rules)
         else:
             if length != self.length:
                 raise SgfParseError(line, f"MI[length:{length}] in game {number}, but the "
@@ -545,6 +550,10 @@ def format_sgf(match: Match) -> str:
             rules.append("CrawfordGame")
         if match.jacoby:
             rules.append("Jacoby")
+        if match.beavers:
+            rules.append("Beaver")  # (this project's rule, as NoGammons: see above)
+        if not match.gammons:
+            rules.append("NoGammons")
         head = (f"(;FF[4]GM[{BACKGAMMON_GM}]CA[UTF-8]AP[{_APPLICATION}]"
                 f"MI[length:{match.length}][game:{index}][ws:{score[0]}][bs:{score[1]}]"
                 f"PW[{_escape(match.names[0])}]PB[{_escape(match.names[1])}]")
@@ -583,7 +592,7 @@ def _game_nodes(game: Game) -> list[str]:
                               for m in turns[index].moves)
             nodes.append(f";{color}[{pending[1][0]}{pending[1][1]}{letters}]")
             pending = None
-        elif kind in ("double", "beaver"):
+        elif kind in ("double", "beaver", "raccoon"):
             nodes.append(f";{color}[double]")
         elif kind in ("take", "drop"):
             nodes.append(f";{color}[{kind}]")

@@ -315,9 +315,25 @@ class MatRecord:
         return not self.match_length and (_tag_on(self.tags, "Beaver") or any(
             action.kind == "beaver" for game in self.games for action in game.actions))
 
+    @property
+    def cube(self) -> bool:
+        """Whether the doubling cube is in play: off with a ``Cube "Off"`` tag (this
+        project's ``.mat`` header) or an SGF's ``NoCube`` rule."""
+        return not (_tag_off(self.tags, "Cube") or _tag_on(self.tags, "NoCube"))
+
+    @property
+    def gammons(self) -> bool:
+        """Whether gammons and backgammons count: off with a ``Gammons "Off"`` tag (this
+        project's ``.mat`` header) or an SGF's ``NoGammons`` rule."""
+        return not (_tag_off(self.tags, "Gammons") or _tag_on(self.tags, "NoGammons"))
+
 
 def _tag_on(tags: Mapping[str, str], name: str) -> bool:
     return tags.get(name, "").strip().lower() in ("on", "yes", "true", "1")
+
+
+def _tag_off(tags: Mapping[str, str], name: str) -> bool:
+    return tags.get(name, "").strip().lower() in ("off", "no", "false", "0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,6 +423,8 @@ class MatchReplayer:
         error: the exception class for a refused entry (e.g. ``MatReplayError``).
         jacoby: the Jacoby rule (money play).
         beavers: beavers allowed (money play).
+        cube: the doubling cube in play.
+        gammons: gammons and backgammons count.
         result_by_layout: a result's player is read from where its line stands (a ``.mat``
             file's column), not written as a word (an SGF's ``RE[B+1]``): once a game is
             over on the board, a result whose player disagrees only confirms the end, with
@@ -414,9 +432,11 @@ class MatchReplayer:
     """
 
     def __init__(self, match_length: int | None, error: type[TranscriptReplayError], *,
-                 jacoby: bool = False, beavers: bool = False,
-                 result_by_layout: bool = False) -> None:
+                 jacoby: bool = False, beavers: bool = False, cube: bool = True,
+                 gammons: bool = True, result_by_layout: bool = False) -> None:
         self.length = match_length or 0
+        self.cube = cube
+        self.gammons = gammons
         self.error = error
         self.result_by_layout = result_by_layout
         self.jacoby = jacoby and not self.length
@@ -513,7 +533,8 @@ class MatchReplayer:
 
     def _new_match(self, score_line: int) -> Match:
         try:
-            return Match(self.length, cube=True, jacoby=self.jacoby, beavers=self.beavers,
+            return Match(self.length, cube=self.cube, gammons=self.gammons,
+                         jacoby=self.jacoby and self.cube, beavers=self.beavers and self.cube,
                          names=self.names, allow_dead_doubles=True, setup=self._picked_up)
         except BackgammonError as exc:
             where = score_line if self._picked_up is not None else None
@@ -718,7 +739,12 @@ class _GameReplayer:
                 raise self.fail(action, f"'Beavers => {action.value}' with the cube at "
                                         f"{game.cube_value}: expected 'Beavers => {expected}'")
             try:
-                game.beaver()
+                # A beaver answered by another 'Beavers => N' is a raccoon (a .mat file
+                # and an SGF have no word of their own for it).
+                if game.cube_offer == "beaver":
+                    game.raccoon()
+                else:
+                    game.beaver()
             except IllegalActionError as exc:
                 raise self.fail(action, str(exc)) from None
         return 0
@@ -844,20 +870,33 @@ class _GameReplayer:
                                  "'Wins' with no 'Drops': read as a drop")
             game.drop()
         if game.outcome is None:
-            if game.phase not in (Phase.ROLL, Phase.MOVE):
-                raise self.fail(result, f"{who} wins {points}, but the game expects "
-                                        f"{self.expected()}")
             cube = game.cube_value
-            if points % cube or not 1 <= points // cube <= 3:
+            settings = game.settings
+            playing = game.phase in (Phase.ROLL, Phase.MOVE)
+            if not playing or points % cube or not 1 <= points // cube <= 3:
+                # Not what a resignation scores: a forfeit (a referee's decision, as an
+                # online room rules one) when it is exactly the rest of the match; otherwise
+                # refused.
+                side = 0 if winner is WHITE else 1
+                if settings.match_length and (
+                        points == settings.match_length - settings.score[side]):
+                    self.warnings.append(
+                        f"line {result.line}: {who} wins {points} point(s) and the match "
+                        "before the game is over, not what a resignation scores: read as a "
+                        "forfeit")
+                    game.forfeit(winner.opponent, points)
+                    return
+                if not playing:
+                    raise self.fail(result, f"{who} wins {points}, but the game expects "
+                                            f"{self.expected()}")
                 raise self.fail(
                     result, f"{who} wins {points} point(s) before the game is over, which is "
                     f"not 1, 2 or 3 times the cube ({cube}) as a resignation would be"
                 )
-            kind = ResultKind(points // cube)
-            if game.settings.jacoby and game.cube_owner is None and kind is not ResultKind.SINGLE:
+            if settings.jacoby and game.cube_owner is None and points > cube:
                 raise self.fail(result, f"{who} wins {points}: the Jacoby rule counts only a "
                                         "single game with the cube centred")
-            game.resign(winner.opponent, kind)
+            game.resign(winner.opponent, ResultKind(points // cube))
             game.accept_resignation()
             return
         # The game is over on the board: its result only confirms it. In a .mat file the
@@ -889,7 +928,8 @@ def replay_record(record: MatRecord, error: type[TranscriptReplayError], *,
         ``error``: the first entry the rules refuse, with its line.
     """
     replayer = MatchReplayer(record.match_length, error, jacoby=record.jacoby,
-                             beavers=record.beavers, result_by_layout=result_by_layout)
+                             beavers=record.beavers, cube=record.cube, gammons=record.gammons,
+                             result_by_layout=result_by_layout)
     for game in record.games:
         replayer.begin_game(game.number, game.line, game.names, game.score)
         for action in game.actions:

@@ -1,0 +1,106 @@
+"""The rules a match is played under, and the rarer endings, survive a ``.mat`` and an SGF
+round trip: no gammons, no cube, beavers and a raccoon, a forfeit of the rest of a match."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from backgammon.ai import choose_play
+from backgammon.core.match import Match
+from backgammon.records.mat import MatReplayError, format_mat, read_and_replay
+from backgammon.records.sgf import format_sgf, read_and_replay_sgf
+from backgammon.records.transcript import MatReplay
+
+READERS: dict[str, Callable[[Match], MatReplay]] = {
+    "mat": lambda match: read_and_replay(format_mat(match)),
+    "sgf": lambda match: read_and_replay_sgf(format_sgf(match)),
+}
+
+
+def played_out(match: Match) -> Match:
+    """Play the match to its end, Easy's plays for both sides (seeded: the same games)."""
+    while not match.is_over:
+        game = match.current
+        if game.is_over:
+            match.new_game()
+            continue
+        game.roll()
+        if game.phase.name == "MOVE":
+            game.play(choose_play(game.turn_start, game.dice, level="easy", seed=0))
+    return match
+
+
+@pytest.mark.parametrize("form", READERS)
+def test_a_match_without_gammons_reads_back_without_them(form: str) -> None:
+    match = played_out(Match(5, seed=0, gammons=False))
+    # (the seed's first game ends in a backgammon on the board, scored as a single game)
+    first = match.games[0].outcome
+    assert first is not None and first.points == 1 and first.result_kind.value == 3
+    replay = READERS[form](match)
+    assert not replay.match.gammons
+    assert replay.match.score == match.score
+    assert [g.outcome for g in replay.match.games] == [g.outcome for g in match.games]
+
+
+@pytest.mark.parametrize("form", READERS)
+def test_a_session_without_the_cube_reads_back_without_it(form: str) -> None:
+    match = Match(0, cube=False, seed=3)
+    game = match.current
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.resign(game.on_roll)
+    game.accept_resignation()
+    replay = READERS[form](match)
+    assert not replay.match.cube and not replay.match.current.can_double(
+        replay.match.current.on_roll)
+
+
+@pytest.mark.parametrize("form", READERS)
+def test_beavers_and_a_raccoon_read_back(form: str) -> None:
+    match = Match(0, beavers=True, seed=3)
+    game = match.current
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.double()
+    game.beaver()
+    game.raccoon()
+    game.take()
+    game.resign(game.on_roll)
+    game.accept_resignation()
+    if form == "mat":
+        text = format_mat(match)
+        assert text.startswith('; [Beaver "On"]\n')
+        assert "  2)  Doubles => 2                Beavers => 4\n" in text
+        assert "  3)  Beavers => 8                Takes\n" in text
+    replay = READERS[form](match)
+    assert replay.match.beavers
+    again = replay.match.games[0]
+    assert [e["type"] for e in again.events][2:6] == ["double", "beaver", "raccoon", "take"]
+    assert again.outcome is not None and again.outcome.points == 8 == game.cube_value
+
+
+@pytest.mark.parametrize("form", READERS)
+def test_a_forfeit_of_the_rest_of_a_match_reads_back_as_a_forfeit(form: str) -> None:
+    match = Match(5, seed=1)
+    game = match.current
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.forfeit(game.on_roll, 5)
+    replay = READERS[form](match)
+    assert replay.match.score == match.score == (0, 5) and replay.match.is_over
+    outcome = replay.match.games[0].outcome
+    assert outcome is not None and outcome.kind == "forfeit" and outcome.points == 5
+    assert any("read as a forfeit" in warning for warning in replay.warnings)
+
+
+def test_more_than_a_resignation_scores_mid_match_is_still_refused() -> None:
+    match = Match(7, seed=1)
+    game = match.current
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.forfeit(game.on_roll, 5)  # 5 of 7: not the match, not 1-3 times the cube
+    with pytest.raises(MatReplayError, match=r"wins 5 point\(s\) before the game is over, "
+                                             r"which is not 1, 2 or 3 times the cube"):
+        read_and_replay(format_mat(match))
