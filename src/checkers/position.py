@@ -65,6 +65,10 @@ class Piece(StrEnum):
         return self in (Piece.BLACK_KING, Piece.WHITE_KING)
 
 
+#: The pieces each player starts with, and so the most one side can have (WCDF rules).
+PIECES_A_SIDE = 12
+
+
 class Position:
     """An immutable, hashable position: three bit sets and the side to move.
 
@@ -121,8 +125,10 @@ class Position:
 
         Raises:
             InvalidPositionError: for a square outside 1-32, a piece letter that is none of
-                the four, or a man on its own crowning row (a black man on 29-32, a white
-                one on 1-4: it would have been crowned there, WCDF rules, "Crowning").
+                the four, a man on its own crowning row (a black man on 29-32, a white
+                one on 1-4: it would have been crowned there, WCDF rules, "Crowning"), or
+                more than 12 pieces of one side (each player has twelve, WCDF rules, "The
+                Draughtboard and Pieces").
         """
         black = white = kings = 0
         for square, piece in pieces.items():
@@ -141,6 +147,11 @@ class Position:
                 white |= bit
             if kind.is_king:
                 kings |= bit
+        for color, side in ((BLACK, black), (WHITE, white)):
+            count = side.bit_count()
+            if count > PIECES_A_SIDE:
+                raise InvalidPositionError(
+                    f"{count} {color} pieces: a side has at most {PIECES_A_SIDE}")
         for color, men, row in ((BLACK, black & ~kings, BLACK_CROWN),
                                 (WHITE, white & ~kings, WHITE_CROWN)):
             crowned = squares_of(men & row)

@@ -136,9 +136,23 @@ def test_the_bit_layout_steps_and_jumps_match_the_board_geometry() -> None:
 
 pieces = st.dictionaries(
     st.integers(1, 32), st.sampled_from(["b", "B", "w", "W"]), max_size=24
+).filter(  # twelve pieces a side at most
+    lambda board: max(sum(p.lower() == c for p in board.values()) for c in "bw") <= 12
 ).map(  # a man on its own crowning row is a king (29-32 for Black, 1-4 for White)
     lambda board: {s: p.upper() if (p, s > 28) == ("b", True) or (p, s < 5) == ("w", True)
                    else p for s, p in board.items()})
+
+
+def test_more_than_twelve_pieces_a_side_are_refused() -> None:
+    """Each player has twelve pieces (WCDF rules): a position with more is refused, with
+    the count; twelve of each, kings or men, are taken."""
+    with pytest.raises(FenError) as caught:
+        Position.from_fen("B:W20-32:B1-12")
+    assert str(caught.value) == ("FEN 'B:W20-32:B1-12': 13 white pieces: a side has at most "
+                                 "12")
+    with pytest.raises(InvalidPositionError, match="24 white pieces"):
+        Position.from_pieces({s: "W" for s in [*range(1, 13), *range(21, 33)]})
+    assert len(Position.from_fen("W:WK1-12:BK21-32").pieces()) == 24
 
 
 def test_a_man_on_its_crowning_row_is_refused() -> None:
