@@ -90,6 +90,11 @@ _RESIGN_LEVELS: Final = {
 #: The longest play in notation a move action may carry (four moves with hits, spaces and
 #: counts take well under 60).
 _MAX_PLAY_CHARACTERS: Final = 200
+#: Checker moves one side may take back in one turn (``undo``), far more than a turn needs:
+#: past it, ``not_allowed`` (its checkers may still be moved on and the turn ended), so
+#: that nobody fills an online room's message bound (``room_full``) moving a checker to
+#: and fro.
+MAX_TAKE_BACKS: Final = 100
 #: The settings and their defaults.
 DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
     "length": 1,
@@ -159,6 +164,9 @@ class TableMatch:
         self._outcome_key: tuple[int, int] | None = None
         self._outcome: Outcome | None = None
         self._changes = 0  # one more at each action, timeout or forfeit tried
+        # the take-backs of the turn in play: (the game and its event count when the turn's
+        # first was made, how many since; MAX_TAKE_BACKS)
+        self._take_backs: tuple[Game | None, int, int] = (None, 0, 0)
 
     def _state_key(self) -> tuple[int, int]:
         """Tells two states of the match apart: the changes tried through the methods here
@@ -354,7 +362,7 @@ class TableMatch:
             game.raccoon()
         elif kind == "resign":
             level = action.get("level", "single")
-            if level not in _RESIGN_LEVELS:
+            if not isinstance(level, str) or level not in _RESIGN_LEVELS:
                 raise ActionRefused(
                     "invalid_action", f"resign level {level!r} is not single, gammon or backgammon"
                 )
@@ -372,7 +380,15 @@ class TableMatch:
         """A checker moved, the last one taken back, or the turn ended (True: completed)."""
         game = self._game
         if kind == "undo":
+            turn = (game, game.event_count)
+            seen, at, count = self._take_backs
+            count = count if (seen, at) == turn else 0
+            if count >= MAX_TAKE_BACKS:
+                raise ActionRefused(
+                    "not_allowed", f"you have taken back {MAX_TAKE_BACKS} checker moves this "
+                    "turn, the most a turn takes: play on")
             game.undo()
+            self._take_backs = (game, game.event_count, count + 1)
             return False
         if kind == "end_turn":
             if game.phase is Phase.MOVE:

@@ -21,7 +21,10 @@ Actions (the same JSON through every door):
 
 * ``{"type": "move", "path": [11, 15]}``: a whole move, its full path in PDN squares
   (a multi-jump is one action);
-* ``{"type": "offer_draw"}``, ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}``;
+* ``{"type": "offer_draw"}``, ``{"type": "accept_draw"}``, ``{"type": "decline_draw"}``: one
+  offer a side between two of its own moves (the table's policy, as backgammon's one
+  resignation offer a turn: an opponent is not made to answer offer after offer;
+  :func:`draw_offer_refusal`);
 * ``{"type": "claim_draw"}``: claim the draw the view's ``claimable`` names (either side, on
   either turn, while the condition holds; refused ``not_allowed`` with the reason otherwise);
 * ``{"type": "resign"}``.
@@ -47,6 +50,25 @@ from checkers.pdn import PdnGame, PdnGameError, PdnMoveError, is_binary, read_pd
 from checkers.position import BLACK, Color, Position
 from gametable.errors import ActionRefused
 from gametable.seam import Applied, GameInProgress, Offer, Outcome, Side
+
+
+def draw_offer_refusal(game: Game, color: Color) -> str | None:
+    """Why ``color`` may not offer a draw now by the table's policy, or None: it offered one
+    since its own last move (one offer a side between two of its moves; the game itself
+    refuses an offer while one waits)."""
+    side = game.start.turn  # who made each move of the log: the sides alternate
+    offered = False
+    for entry in game.log:
+        if "move" in entry:
+            if side is color:
+                offered = False
+            side = side.opponent
+        elif entry.get("offer_draw") == color.value:
+            offered = True
+    if offered:
+        return "you offered one since your last move (one offer a move)"
+    return None
+
 
 #: The action types a checkers game takes.
 ACTIONS: Final = ("move", "offer_draw", "accept_draw", "decline_draw", "claim_draw", "resign")
@@ -112,7 +134,7 @@ class TableGame:
                 (with the reason in words), ``not_allowed``.
         """
         kind = action.get("type")
-        if kind not in ACTIONS:
+        if not isinstance(kind, str) or kind not in ACTIONS:
             raise ActionRefused(
                 "invalid_action", f"action type {kind!r} is not one of {', '.join(ACTIONS)}"
             )
@@ -126,6 +148,9 @@ class TableGame:
             if kind == "move":
                 self._move(color, action.get("path"))
             elif kind == "offer_draw":
+                refusal = draw_offer_refusal(self.game, color)
+                if refusal is not None:
+                    raise ActionRefused("not_allowed", f"you cannot offer a draw now: {refusal}")
                 self.game.offer_draw(color)
             elif kind == "accept_draw":
                 self.game.accept_draw(color)
@@ -239,7 +264,8 @@ class TableGame:
             "claimed_by": None if claimed is None else _side(claimed),
             "can": {
                 "move": not over and side == mover,
-                "offer_draw": not over and me is not None and game.draw_offer is None,
+                "offer_draw": not over and me is not None and game.draw_offer is None
+                and draw_offer_refusal(game, me) is None,
                 "accept_draw": not over and offer_to_me,
                 "decline_draw": not over and offer_to_me,
                 "claim_draw": claimable is not None,

@@ -117,6 +117,9 @@ class RoomHub:
         self._live: dict[tuple[str, Side], _Connection] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The limit on lookups of rooms that do not exist, per client address (set by
+        #: :func:`router`; every door that takes a room code counts its misses there).
+        self.misses: MissCounter | None = None
         service.bind(self.deliver, self.replaced)
 
     def deliver(self, code: str, messages: list[Outgoing]) -> None:
@@ -322,6 +325,7 @@ def router(hub: RoomHub, misses: MissCounter | None = None) -> APIRouter:
         limiter = misses
     else:
         limiter = service.miss_counter(MAX_MISSES, MISS_WINDOW) or MissLimiter()
+    hub.misses = limiter
 
     def _address(request: Request) -> str | None:
         return request.client.host if request.client is not None else None
@@ -348,11 +352,14 @@ def router(hub: RoomHub, misses: MissCounter | None = None) -> APIRouter:
         code: RoomCode,
         fmt: Annotated[str, Path(max_length=8)],
         token: Annotated[str, Header(alias="X-Seat-Token", min_length=8, max_length=80)],
+        request: Request,
     ) -> Any:
-        try:
+        address = _address(request)
+        try:  # (a code that does not exist is a miss: else any token would tell which do)
+            await limiter.check(address)
             name, text = await service.export(code, token, fmt)
         except ActionRefused as error:
-            return _refusal(error)
+            return await _missed(error, address)
         return PlainTextResponse(
             text, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )

@@ -16,12 +16,16 @@ What a room adds to the table, whatever the game:
   round waits for a side's step, that side's wait is charged to its own clock (the game's
   clock stands still), so a player who stalls a round runs out of time as one who stalls a
   move does.
-* **Claims** (untimed games): when the side the room waits on has been disconnected for
+* **Claims** (untimed games, and a timed game before its clock starts: checkers' first
+  move, backgammon's opening roll): when the side the room waits on has been disconnected for
   ``claim_after`` seconds, or has withheld its step in an open dice round (commit, secret,
   reveal: its page sends them by itself) for as long, connected or not, or has kept the game
   waiting on its turn (or its answer to an offer) for ``think_after`` seconds (10 minutes by
-  default; warned :data:`THINK_WARNING` seconds before), its opponent may claim the game (a
-  forfeit). An opened claim, and a warning, is announced once.
+  default, and at most the time control's reserve before a clock starts; warned
+  :data:`THINK_WARNING` seconds before), its opponent may claim the game (a forfeit). The
+  time a side has thought over its turn is kept while the game waits on its opponent's answer
+  (to a draw offer, a double, a resignation), so offers do not start its wait afresh; it
+  starts afresh once it completed a turn. An opened claim, and a warning, is announced once.
 * **Leaving** a game in progress forfeits it; a host who leaves before anyone joined closes
   the room (it takes no guest: ``room_closed``); the room remembers who left (``left``, in
   its record and its view: the other seat's page says the room is closed); **a rematch**
@@ -133,11 +137,20 @@ class Room:
         # untimed: since when the game has waited on the one side to act (its turn, or its
         # answer to an offer), connected or not; kept while that side stays the one awaited
         self._thinking: dict[Side, float] = {}
+        # untimed: the seconds each side had thought over its turn when the game went to wait
+        # on its opponent's answer (an offer), given back to it when the turn comes back
+        self._thought: dict[Side, float] = {}
+        self._completed: Side | None = None  # the side whose action just completed its turn
         # untimed: each side's claim instant already announced (the timer gives no deadline
         # for a claim that is open and told; a later one, after a reconnect, is told again)
         self._claims_told: dict[Side, float] = {}
         self._warnings_told: dict[Side, float] = {}
         self._unseen = False
+        #: The room's storage is used up (set by the room service before each message,
+        #: :func:`gametable.rooms.check_room_space`): it takes only what ends the game, and a
+        #: claim opens only against a side that has gone (the other waits are not the
+        #: awaited side's doing).
+        self.full = False
         self.version = 0
         self._view_cache: dict[Side | None, tuple[Table, tuple[Any, ...], dict[str, Any]]] = {}
 
@@ -179,6 +192,7 @@ class Room:
         self.names[side] = name
         self.table.seats[side] = Seat("remote", None, name)
         self.version += 1
+        self._time_steps()  # the game waits on its first mover from now
         return side, self.views()
 
     def connect(self, side: Side) -> list[Outgoing]:
@@ -253,19 +267,48 @@ class Room:
             return frozenset()
         return self.round.awaiting()
 
+    def _claims_apply(self) -> bool:
+        """Whether claims apply: an untimed game, or a timed one whose clock has not started
+        (before checkers' first move or backgammon's opening roll nobody's time runs, and a
+        player could otherwise keep the game waiting for ever)."""
+        clock = self.table.clock
+        return clock is None or (clock.running is None and clock.paused is None
+                                 and self.table.game.on_clock() is None)
+
+    def _think_after(self) -> float:
+        """Seconds a side may keep the game waiting on its turn: ``think_after``, and before
+        a clock starts at most the time control's reserve."""
+        clock = self.table.clock
+        return self.think_after if clock is None else min(self.think_after,
+                                                          clock.control.reserve)
+
     def _time_steps(self) -> None:
         """Untimed: start the wait of each side whose round step became awaited (a side
-        still awaited keeps its start), forget the others'."""
-        if self.table.clock is not None:
+        still awaited keeps its start), forget the others'. A side that stops being the one
+        awaited without completing its turn (it offered a draw, doubled, resigned) keeps the
+        seconds it had thought, counted again when the game waits on it next."""
+        completed, self._completed = self._completed, None
+        if not self._claims_apply():
             self._steps = {}
             self._thinking = {}
+            self._thought = {}
             return
         now = self._now()
         self._steps = {side: self._steps.get(side, now) for side in self._step_sides()}
         game = self.table.game
-        turn = game.to_act() if game.outcome() is None and self.free_seat() is None else set()
-        self._thinking = ({side: self._thinking.get(side, now) for side in turn}
-                          if len(turn) == 1 else {})
+        over = game.outcome() is not None
+        turn = game.to_act() if not over and self.free_seat() is None else set()
+        answered = {other(side) for side in turn if side in self._thought
+                    and side not in self._thinking}  # its answer gave the wait back
+        thinking = ({side: self._thinking.get(side, now - self._thought.pop(side, 0.0))
+                     for side in turn} if len(turn) == 1 else {})
+        for side, since in self._thinking.items():
+            if side not in thinking and side not in answered and side != completed and (
+                    not over):
+                self._thought[side] = max(0.0, now - since)
+        if completed is not None:
+            self._thought.pop(completed, None)
+        self._thinking = thinking
 
     def _start_waits(self) -> None:
         """Time the round's waits: the game's clock stands still, each awaited side's wait is
@@ -300,13 +343,14 @@ class Room:
             return
         now = self._now()
         clock = self.table.clock
-        if clock is None:
+        if self._claims_apply():
             for side, since in self._gone_since.items():
                 self._gone_since[side] = min(since + seconds, now)
             for side, since in self._steps.items():
                 self._steps[side] = min(since + seconds, now)
             for side, since in self._thinking.items():
                 self._thinking[side] = min(since + seconds, now)
+        if clock is None:
             return
         if clock.running is not None:
             clock.credit(clock.running, seconds)
@@ -327,16 +371,17 @@ class Room:
         (withholding its round step as long) or ``"thinking"`` (keeping the game waiting on
         its turn ``think_after`` seconds, connected or not), the earliest; empty for a timed
         game, one over, or one whose guest has not joined."""
-        if (self.table.clock is not None or self.table.game.outcome() is not None
+        if (not self._claims_apply() or self.table.game.outcome() is not None
                 or self.free_seat() is not None):
             return {}
         causes: dict[Side, tuple[float, str]] = {}
+        think_after = self._think_after()
         for side in self.awaited():
             found = [(since + after, cause) for since, after, cause in (
                 (self._gone_since.get(side), self.claim_after, "gone"),
                 (self._steps.get(side), self.claim_after, "step"),
-                (self._thinking.get(side), self.think_after, "thinking"),
-            ) if since is not None]
+                (self._thinking.get(side), think_after, "thinking"),
+            ) if since is not None and (cause == "gone" or not self.full)]
             if found:
                 causes[side] = min(found)
         return causes
@@ -350,9 +395,10 @@ class Room:
         claim is near (:data:`THINK_WARNING` seconds before it opens, or halfway)."""
         if not self._thinking:
             return {}
-        lead = min(THINK_WARNING, self.think_after / 2)
+        think_after = self._think_after()
+        lead = min(THINK_WARNING, think_after / 2)
         awaited = self.awaited()
-        return {side: since + self.think_after - lead
+        return {side: since + think_after - lead
                 for side, since in self._thinking.items() if side in awaited}
 
     def think_claim_in(self, side: Side) -> float | None:
@@ -372,7 +418,7 @@ class Room:
         now = self._now()
         if now < warn:
             return None
-        return round(max(0.0, since + self.think_after - now), 3)
+        return round(max(0.0, since + self._think_after() - now), 3)
 
     def open_claims(self) -> bool:
         """Mark every claim open now (untimed, :meth:`claimable`) as announced; True when one
@@ -408,12 +454,16 @@ class Room:
                 left = self.wait_left(side)
                 if left is not None:
                     instants.append(self._now() + left)
-        elif self.free_seat() is None:
-            for side, instant in self._claim_instants().items():
+        if self._claims_apply() and self.free_seat() is None:
+            causes = self._claim_causes()
+            open_against = self._claimable(causes)
+            for side, (instant, _) in causes.items():
                 if instant > self._claims_told.get(side, float("-inf")):
                     instants.append(instant)
             for side, instant in self._warning_instants().items():
-                if instant > self._warnings_told.get(side, float("-inf")):
+                # (no warning is due of a claim already open against that side)
+                if side != open_against and instant > self._warnings_told.get(
+                        side, float("-inf")):
                     instants.append(instant)
         return min(instants) if instants else None
 
@@ -488,7 +538,9 @@ class Room:
             raise ActionRefused(
                 "invalid_action", "the dice come from a commit-reveal round: send commit"
             )
-        self.table.act(side, action)
+        applied = self.table.act(side, action)
+        if applied.turn_complete:
+            self._completed = side
         return self._changed()
 
     def _round_step(self, side: Side, kind: str, message: Mapping[str, Any]) -> list[Outgoing]:
@@ -536,7 +588,9 @@ class Room:
         self._waits.clear()
         self._resume_clock()
         roller: Side = current.roller if current.roller is not None else "white"
-        self.table.act(roller, current.action, shared)
+        applied = self.table.act(roller, current.action, shared)
+        if applied.turn_complete:
+            self._completed = roller
         rolled = {"round": current.view()}
         return self._changed(rolled)
 
@@ -598,6 +652,8 @@ class Room:
         self.forfeit = None
         self._claims_told = {}
         self._warnings_told = {}
+        self._thinking = {}  # the new game's waits start afresh
+        self._thought = {}
         return self._changed({"rematch": True})
 
     # ---------------------------------------------------------------- views
@@ -651,7 +707,7 @@ class Room:
         # opponent withholding a dice step is not counted down: its page sends the step by
         # itself, and the claim opens, can_claim, only if it never comes)
         claim_in = None
-        if side is not None and claimable is None and self.table.clock is None:
+        if side is not None and claimable is None and self._claims_apply():
             gone = self.gone_for(other(side))
             if gone is not None and other(side) in self.awaited() and self.free_seat() is None:
                 claim_in = round(max(0.0, self.claim_after - gone), 3)

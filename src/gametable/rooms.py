@@ -35,6 +35,7 @@ import logging
 import secrets
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol
 
@@ -116,14 +117,20 @@ def check_name(name: object) -> str:
 
     Raises:
         ActionRefused: ``invalid_name`` for a name that is not text, too long, or holds
-            control characters.
+            control characters (C0 and C1), line or paragraph separators, or invisible
+            format characters (Unicode category Cf: the bidirectional overrides that make a
+            name read as another, zero-width spaces; the zero-width joiner of emoji is
+            allowed).
     """
     if name is None:
         return ""
     if not isinstance(name, str) or len(name) > MAX_NAME:
         raise ActionRefused("invalid_name", f"a name is text of at most {MAX_NAME} characters")
-    if any(ord(c) < 32 or ord(c) == 127 for c in name):
-        raise ActionRefused("invalid_name", "a name holds no control characters")
+    for c in name:
+        category = unicodedata.category(c)
+        if category in ("Cc", "Cs", "Zl", "Zp") or (category == "Cf" and c != "\u200d"):
+            raise ActionRefused("invalid_name", f"a name holds no control or invisible "
+                                                f"characters (U+{ord(c):04X})")
     return name.strip()
 
 
@@ -178,11 +185,14 @@ def check_room_space(
     ``max_messages`` messages (its version: every change since it was made, over all its
     games) or ``stored_bytes`` (what is stored for it) reached ``max_bytes``. What ends the
     game (:data:`ENDING_MESSAGES`) is still taken. Checked before the room acts, so a full
-    room costs nothing more than the refusal.
+    room costs nothing more than the refusal. Marks the room :attr:`~gametable.room.Room.full`
+    or not: in a full room a claim opens only against a player who has gone, not against one
+    whose messages the room refuses.
 
     Raises:
         ActionRefused: ``room_full``; nothing changed.
     """
+    room.full = room.version >= max_messages or stored_bytes >= max_bytes
     if kind in ENDING_MESSAGES:
         return
     if room.version >= max_messages:
@@ -548,8 +558,11 @@ class RoomService:
         """
         check_room_space(entry.room, kind, entry.stored_bytes(),
                          max_messages=self.max_room_messages, max_bytes=self.max_room_bytes)
-        if (kind not in ENDING_MESSAGES and entry.owner is not None
+        if (entry.owner is not None
                 and self._owner_bytes.get(entry.owner, 0) >= self.max_owner_bytes):
+            entry.room.full = True
+            if kind in ENDING_MESSAGES:
+                return
             raise ActionRefused(
                 "room_full", "the rooms made from this room's address hold all the server"
                 " keeps for one address: start a new room later, when older ones have"

@@ -257,13 +257,24 @@ def install_table_stats(app: FastAPI, store: TableStatsStore) -> None:
 
         Raises (as answers): 422 ``invalid_browser`` or a malformed request; 404
         ``not_found`` no such room; 403 ``not_your_room`` a token that is not one of the
-        room's seats; 503 ``unavailable`` the rooms' store out of reach; 507 ``storage_full``
-        for a third browser of one seat."""
+        room's seats; 429 ``rate_limited`` an address past its lookups of rooms that do not
+        exist (each such 404 is one, as at the rooms' own door); 503 ``unavailable`` the
+        rooms' store out of reach; 507 ``storage_full`` for a third browser of one seat."""
         hub: RoomHub = request.app.state.rooms
         code = body.code.upper()
+        address = request.client.host if request.client is not None else None
         try:
             browser = check_browser_id(body.browser)
-            side = await hub.service.open_seat(code, body.token)
+            # a code that does not exist counts against the address's lookups, as at the
+            # rooms' own door: else any token would tell which codes exist
+            if hub.misses is not None:
+                await hub.misses.check(address)
+            try:
+                side = await hub.service.open_seat(code, body.token)
+            except ActionRefused as error:
+                if error.code == "not_found" and hub.misses is not None:
+                    await hub.misses.note(address)
+                raise
             room = hub.service.room(code)
         except ActionRefused as error:
             return refusal(error.code, str(error))

@@ -276,3 +276,17 @@ def test_both_seats_views_share_a_states_parts_and_equal_views_made_afresh() -> 
         states += 1
     assert table.game.outcome() is not None and states > 40
     assert len(table.game.log()[0]["games"]) >= 2  # the lines of several games, headed
+
+
+@pytest.mark.parametrize("level", [{"a": 1}, [1], None, 2])
+def test_a_resignation_level_of_another_type_is_refused_in_words(level: object) -> None:
+    """A hostile message's ``level`` that is no text is an invalid action (not a crash),
+    and the game is as it was."""
+    game = RULES.new(RULES.settings({"length": 0}), 1)
+    game.apply("white", {"type": "roll"})
+    mover = sorted(game.to_act())[0]
+    before = game.log()
+    with pytest.raises(ActionRefused, match="resign level") as refused:
+        game.apply(mover, {"type": "resign", "level": level})
+    assert refused.value.code == "invalid_action"
+    assert game.log() == before

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from test_redis_rooms import GAMES, REDIS, RedisServer, redis_server  # noqa: F401
 
+import checkers.adapter
 from gametable.errors import ActionRefused
 from gametable.redis_rooms import RedisRoomStore, SharedRoomService
 
@@ -23,6 +24,13 @@ pytestmark = pytest.mark.skipif(
 )
 OFFER = {"type": "action", "action": {"type": "offer_draw"}}
 DECLINE = {"type": "action", "action": {"type": "decline_draw"}}
+
+
+@pytest.fixture(autouse=True)
+def _offers_unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests fill rooms with draw offers declined, over and over: the table's policy of
+    one offer a move (tests/checkers/test_checkers_draw_offers.py) is lifted here."""
+    monkeypatch.setattr(checkers.adapter, "draw_offer_refusal", lambda game, color: None)
 ADDRESS = "10.0.0.9"
 
 

@@ -14,9 +14,9 @@ from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
 from gametable.fair import commitment_of
-from gametable.room import CLAIM_AFTER, Room
+from gametable.room import CLAIM_AFTER, THINK_AFTER, Room
 from gametable.room_store import RoomStore
-from gametable.rooms import RoomService
+from gametable.rooms import RoomService, check_name
 from gametable.seam import Side
 
 GAMES = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
@@ -82,6 +82,20 @@ def test_seats_tokens_and_a_full_room() -> None:
     assert caught.value.code == "invalid_name"
 
 
+@pytest.mark.parametrize("name", ["a\x00b", "a\x85b", "Ann\u202eboB", "A\u200bnn", "a\u2028b"])
+def test_a_name_with_control_or_invisible_characters_is_refused(name: str) -> None:
+    """C0 and C1 controls, bidirectional overrides (a name that reads as another), zero-width
+    spaces and line separators: refused, naming the character."""
+    with pytest.raises(ActionRefused) as caught:
+        check_name(name)
+    assert caught.value.code == "invalid_name" and "U+" in str(caught.value)
+
+
+def test_a_name_with_an_emoji_sequence_is_taken() -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # joined by zero-width joiners
+    assert check_name(f" Ann {family} ") == f"Ann {family}"
+
+
 def test_only_the_side_to_move_moves_and_a_refusal_changes_nothing() -> None:
     svc = service(FakeNow())
     code, _, _ = room_of(svc, "checkers")
@@ -131,13 +145,44 @@ def test_a_gone_player_can_be_claimed_against_after_two_minutes_only() -> None:
     assert room.view("white")["room"]["forfeit"] == {"side": "black", "cause": "claimed"}
 
 
-def test_a_connected_player_who_thinks_is_never_claimable() -> None:
+def test_a_connected_player_who_thinks_is_claimable_only_after_the_think_time() -> None:
+    """A connected first mover may think over its first move for THINK_AFTER seconds (its
+    wait starts when the guest joins), then its opponent may claim the game."""
     now = FakeNow()
     svc = service(now)
     code, _, _ = room_of(svc, "checkers")
     for side in ("white", "black"):
         svc.connect(code, side)
-    now.advance(3600)
+    now.advance(THINK_AFTER - 1)
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+    now.advance(1)
+    svc.handle(code, "white", {"type": "claim"})
+    assert svc.room(code).view(None)["room"]["forfeit"] == {"side": "black",
+                                                            "cause": "claimed"}
+
+
+def test_an_offer_does_not_start_the_offerers_wait_afresh() -> None:
+    """The seconds a side thought over its turn before offering a draw still count when the
+    turn comes back to it; its opponent's answer is not charged to it; a move of its own
+    starts its next wait afresh."""
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "checkers")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    now.advance(300)  # Black thinks over its first move
+    svc.handle(code, "black", {"type": "action", "action": {"type": "offer_draw"}})
+    now.advance(50)  # White thinks over the offer
+    svc.handle(code, "white", {"type": "action", "action": {"type": "decline_draw"}})
+    now.advance(THINK_AFTER - 300 - 1)
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+    now.advance(1)
+    assert svc.room(code).view("white")["room"]["can_claim"]
+    move(svc, code, "black", [11, 15])  # a move: White's wait starts, Black's next afresh
+    now.advance(THINK_AFTER - 1)
+    refused("not_claimable", svc, code, "black", {"type": "claim"})
+    move(svc, code, "white", [23, 18])
+    now.advance(THINK_AFTER - 1)
     refused("not_claimable", svc, code, "white", {"type": "claim"})
 
 

@@ -46,6 +46,27 @@ def test_a_gone_player_not_awaited_or_a_timed_game_counts_nothing() -> None:
     now.advance(10)
     assert svc.room(code).view("black")["room"]["claim_in"] is None
     timed = seated(svc, "blitz")
-    svc.disconnect(timed, "black")  # the clock settles a stall itself
+    svc.handle(timed, "black", {"type": "action", "action": {"type": "move", "path": [11, 15]}})
+    svc.disconnect(timed, "white")  # the clock runs now: it settles a stall itself
     now.advance(10)
-    assert svc.room(timed).view("white")["room"]["claim_in"] is None
+    assert svc.room(timed).view("black")["room"]["claim_in"] is None
+
+
+def test_a_timed_game_is_claimable_before_its_clock_starts() -> None:
+    """Before checkers' first move no clock runs: a first mover who never moves could keep
+    a timed game waiting for ever, so the untimed claims apply until the clock starts, the
+    wait on its turn at most the time control's reserve (blitz: 180 s)."""
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now)
+    code = seated(svc, "blitz")
+    room = svc.room(code)
+    svc.disconnect(code, "black")  # Black, to move first, goes
+    now.advance(30)
+    assert room.view("white")["room"]["claim_in"] == 90.0
+    svc.connect(code, "black")  # back, and silent: its turn's wait (from the join) is at
+    now.advance(149)  # most the reserve
+    assert not room.view("white")["room"]["can_claim"]
+    now.advance(2)
+    white = room.view("white")["room"]
+    assert white["can_claim"] and white["claim_cause"] == "thinking"
+    assert room.table.clock is not None and room.table.clock.running is None

@@ -64,3 +64,27 @@ def test_the_limiter_forgets_the_oldest_addresses_past_its_bound(
         await limiter.check(None)  # an address unknown to the server is not limited
 
     asyncio.run(run())
+
+
+def test_an_export_of_a_room_that_does_not_exist_is_a_miss() -> None:
+    """``GET /api/rooms/{code}/export.pdn`` with any token would otherwise tell which codes
+    exist (404 against 403): its misses count, and past the limit it is refused too."""
+    now = FakeNow()
+    app = FastAPI()
+    install(app, RoomService({"checkers": CHECKERS}), MissLimiter(limit=3, window=60.0, now=now))
+    with TestClient(app) as client:
+        made = client.post("/api/rooms", json={"game": "checkers", "side": "white",
+                                               "name": "Ann"}).json()  # fmt: skip
+        code, token = made["code"], made["token"]
+        headers = {"X-Seat-Token": "x" * 40}
+        assert client.get(f"/api/rooms/{code}/export.pdn", headers=headers).status_code == 403
+        for guess in ("AAAAAAAA", "BBBBBBBB", "CCCCCCCC"):
+            missed = client.get(f"/api/rooms/{guess}/export.pdn", headers=headers)
+            assert missed.status_code == 404
+        refused = client.get(f"/api/rooms/{code}/export.pdn", headers=headers)
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        own = client.get(f"/api/rooms/{code}/export.pdn", headers={"X-Seat-Token": token})
+        assert own.status_code == 429  # the address waits out the window, as for a lookup
+        now.advance(61.0)
+        own = client.get(f"/api/rooms/{code}/export.pdn", headers={"X-Seat-Token": token})
+        assert own.status_code == 200 and "[GameType" in own.text

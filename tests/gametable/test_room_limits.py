@@ -13,10 +13,15 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+import checkers.adapter
+from backgammon.adapter import MAX_TAKE_BACKS
+from backgammon.adapter import RULES as BACKGAMMON
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
+from gametable.fair import commitment_of
 from gametable.online import MissLimiter, install
+from gametable.room import CLAIM_AFTER, THINK_AFTER
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from ws_peer import WsPeer
@@ -24,6 +29,13 @@ from ws_peer import WsPeer
 GAMES: Any = {"checkers": CHECKERS}
 OFFER = {"type": "action", "action": {"type": "offer_draw"}}
 DECLINE = {"type": "action", "action": {"type": "decline_draw"}}
+
+
+@pytest.fixture(autouse=True)
+def _offers_unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests fill rooms with draw offers declined, over and over: the table's policy of
+    one offer a move (tests/checkers/test_checkers_draw_offers.py) is lifted here."""
+    monkeypatch.setattr(checkers.adapter, "draw_offer_refusal", lambda game, color: None)
 FULL_WORDS = ("this room has taken all the 12 messages a room takes: start a new room to play"
               " on (this game can still be left or claimed)")
 
@@ -227,3 +239,67 @@ def test_an_address_stores_its_share_of_full_rooms_by_default() -> None:
     lifted = RoomService(GAMES, max_per_owner=1 << 30)  # a bench's one address
     assert lifted.max_owner_bytes == (1 << 30) * 1536 * 1024
     assert RoomService(GAMES, max_room_bytes=1000, max_owner_bytes=5).max_owner_bytes == 5
+
+
+def test_a_full_room_opens_a_claim_only_against_a_player_who_has_gone() -> None:
+    """In a full room the awaited player's messages are refused: its wait is not its doing,
+    so no claim opens for its thinking; one that has gone may still be claimed against."""
+    now = FakeNow()
+    svc = RoomService(GAMES, RoomStore(":memory:"), now=now, max_room_messages=5)
+    code = _seated(svc)
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    for _ in range(2):
+        svc.handle(code, "white", OFFER)
+        svc.handle(code, "black", DECLINE)
+    move = {"type": "action", "action": {"type": "move", "path": [11, 15]}}
+    assert _refused(svc, code, "black", move).code == "room_full"  # Black, to move, cannot
+    now.advance(THINK_AFTER + 1)
+    assert _refused(svc, code, "white", {"type": "claim"}).code == "not_claimable"
+    assert not svc.room(code).view("white")["room"]["can_claim"]
+    svc.disconnect(code, "black")
+    now.advance(CLAIM_AFTER + 1)
+    svc.handle(code, "white", {"type": "claim"})
+    assert svc.room(code).view("white")["room"]["forfeit"] == {"side": "black",
+                                                               "cause": "claimed"}
+
+
+def test_a_turn_takes_so_many_take_backs() -> None:
+    """No player fills a room alone moving a checker to and fro: past MAX_TAKE_BACKS
+    take-backs in one turn the next is refused; the turn can still be played and ended."""
+    svc = RoomService({"backgammon": BACKGAMMON}, RoomStore(":memory:"), now=FakeNow())
+    code, _, _, _ = svc.create("backgammon", {"length": 3}, "none", name="Ann", side="white")
+    svc.join(code, "Bob")
+    room = svc.room(code)
+    secrets = (("white", b"\x01" * 32), ("black", b"\x02" * 32))
+    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
+        number = room.next_round
+        for side, secret in secrets:
+            svc.handle(code, side, {"type": "commit", "round": number,
+                                    "commitment": commitment_of(secret)})  # fmt: skip
+        for side, secret in secrets:
+            svc.handle(code, side, {"type": "reveal", "round": number, "secret": secret.hex()})
+    mover: Any = next(iter(room.table.game.to_act()))
+
+    def act(action: dict[str, Any]) -> None:
+        svc.handle(code, mover, {"type": "action", "action": action})
+
+    legal = room.view(mover)["state"]["legal"][0]
+    step = {"type": "move_checker", "from": legal["from"],
+            "to": legal["destinations"][0]["to"]}
+    for _ in range(MAX_TAKE_BACKS):
+        act(step)
+        act({"type": "undo"})
+    act(step)
+    version = room.version
+    refused = _refused(svc, code, mover, {"type": "action", "action": {"type": "undo"}})
+    assert (refused.code, str(refused)) == (
+        "not_allowed", f"you have taken back {MAX_TAKE_BACKS} checker moves this turn, the "
+        "most a turn takes: play on")
+    assert room.version == version
+    while room.table.game.to_act() == {mover} and room.view(mover)["state"]["legal"]:
+        legal = room.view(mover)["state"]["legal"][0]
+        act({"type": "move_checker", "from": legal["from"],
+             "to": legal["destinations"][0]["to"]})
+    act({"type": "end_turn"})
+    assert room.table.game.to_act() != {mover}

@@ -171,7 +171,8 @@ def _mat_of_a_seeded_game(client: Any) -> tuple[str, dict[str, Any]]:
 def test_the_seed_is_a_header_comment_of_the_mat_export(clients: Clients) -> None:
     text, state = _mat_of_a_seeded_game(clients.new())
     assert state["phase"] == "match_over"
-    assert text.startswith('; [Seed "1234567890"]\n\n 5 point match\n')
+    # (the game was played without the cube: this project's tag says so, before the seed)
+    assert text.startswith('; [Cube "Off"]\n; [Seed "1234567890"]\n\n 5 point match\n')
 
 
 @needs_gnubg

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from backgammon.server.app import create_app
 from backgammon.server.settings import ServerSettings
+from gametable.online import MAX_MISSES
 
 ANN = "a" * 24  # the browsers' ids
 BOB = "b" * 24
@@ -145,3 +146,17 @@ def test_a_checkers_room_counts_in_the_checkers_record_not_in_backgammons(
     record = client.get("/api/stats/tables", params={"browser": ANN, "game": "checkers"})
     assert record.json()["rows"] == [
         {"opponent": "online", "games": 1, "won": 1, "lost": 0, "drawn": 0}]
+
+
+def test_codes_that_do_not_exist_count_against_the_address(client: TestClient) -> None:
+    """Any token would otherwise tell which codes exist (404 against 403): each 404 is a
+    miss of the address, as at the rooms' own door, and past the limit (30 a minute) the
+    address is refused whatever the code."""
+    seats = room(client, length=3)
+    code = seats["code"]
+    assert count(client, code, "x" * 32, ANN, status=403)["error"]["code"] == "not_your_room"
+    for number in range(MAX_MISSES):
+        missing = count(client, f"ZZZZ{number:04d}", "x" * 32, ANN, status=404)
+        assert missing["error"]["code"] == "not_found"
+    refused = count(client, code, "x" * 32, ANN, status=429)
+    assert refused["error"]["code"] == "rate_limited"

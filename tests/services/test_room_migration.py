@@ -146,6 +146,16 @@ def _finish(svc: RoomService, code: str) -> None:
     raise AssertionError("the match did not end")
 
 
+def _without_rule_tags(text: str) -> str:
+    """A ``.mat`` text less the rules' header tags the writer has added since the old door
+    wrote its files (``; [Cube "Off"]``, ``; [Gammons "Off"]``, ``; [Beaver "On"]``)."""
+    tags = ('; [Cube "Off"]', '; [Gammons "Off"]', '; [Beaver "On"]')
+    lines = [line for line in text.split("\n") if line not in tags]
+    if lines and lines[0] == "" and text.split("\n")[0] in tags:
+        lines = lines[1:]  # (the blank line after a header that held only those)
+    return "\n".join(lines)
+
+
 def test_each_old_room_converts_as_the_old_door_converted_it(tmp_path: Path) -> None:
     path = _old_db(tmp_path, *ROOMS)
     rows = dict(read_rooms(path))
@@ -165,7 +175,7 @@ def test_each_old_room_converts_as_the_old_door_converted_it(tmp_path: Path) -> 
         converted = convert_room(item)
         assert converted.record == room["record"], name
         assert converted.code == table_code(room["code"])
-        assert format_mat(_old_match(name)) == room["mat"], name
+        assert _without_rule_tags(format_mat(_old_match(name))) == room["mat"], name
 
 
 def test_a_room_mid_match_goes_on_at_the_tables_door_with_its_seats(tmp_path: Path) -> None:
