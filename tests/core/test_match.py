@@ -7,12 +7,18 @@ import random
 import pytest
 
 from backgammon.core.dice import FixedDice
-from backgammon.core.errors import IllegalActionError, InvalidLogError, InvalidSettingsError
-from backgammon.core.game import Game, Phase
+from backgammon.core.errors import (
+    IllegalActionError,
+    InvalidIdError,
+    InvalidLogError,
+    InvalidSettingsError,
+)
+from backgammon.core.game import Game, GameSettings, Phase
 from backgammon.core.ids import decode_match_id
-from backgammon.core.match import Match
-from backgammon.core.position import ResultKind
+from backgammon.core.match import Match, MatchSetup
+from backgammon.core.position import Position, ResultKind
 from backgammon.core.types import BLACK, WHITE
+from backgammon.core.xgid import Xgid
 
 
 def resign_game(game: Game, loser: str, kind: str = "single") -> None:
@@ -318,3 +324,27 @@ def test_the_score_before_each_game_of_a_long_session_and_a_snapshot() -> None:
     match.new_game()
     assert len(twin.games) == 41 and not twin.current.is_over  # left as it was
     assert twin.score == sums[-1]
+
+
+@pytest.mark.parametrize("score", [(0, 0), (1, 2), (4, 4), (3, 3)])
+def test_a_crawford_game_where_no_side_alone_is_one_away_is_refused(
+        score: tuple[int, int]) -> None:
+    """The Crawford game is the one after a side alone first reaches 1-away (WBF rules): a
+    Crawford flag at any other score is refused, in a game's settings and a match's setup
+    (whose Match ID would otherwise be one the library's own XGID reader refuses)."""
+    with pytest.raises(InvalidSettingsError, match=rf"a Crawford game at {score[0]}-"
+                                                   rf"{score[1]} in a 5-point match"):
+        GameSettings(cube=True, match_length=5, score=score, crawford=True)
+    with pytest.raises(InvalidSettingsError, match="a Crawford game at"):
+        Match(5, setup=MatchSetup(None, score=score, crawford=True))
+    assert GameSettings(cube=True, match_length=5, score=(4, 2), crawford=True).crawford
+    with pytest.raises(InvalidSettingsError, match="a Crawford game at 0-0 in a 1-point"):
+        GameSettings(match_length=1, crawford=True)
+
+
+def test_a_cube_owned_at_one_is_refused() -> None:
+    """A cube is owned once it has been turned: owned at 1 is no state a game can reach."""
+    with pytest.raises(InvalidSettingsError, match="a cube owned by a player is at 2 or more"):
+        GameSettings(cube=True, start=Position.start(WHITE), start_cube_owner=BLACK)
+    with pytest.raises(InvalidIdError, match=r"fields 2 and 3 \(cube, owner\): a cube owned at 1"):
+        Xgid.parse("XGID=-b----E-C---eE---c-e----B-:0:1:1:00:0:0:0:0:10")

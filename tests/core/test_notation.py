@@ -9,11 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backgammon import (
+    WHITE,
     IllegalPlayError,
     Move,
     NotationError,
     Play,
     Position,
+    apply_play,
     format_play,
     legal_plays,
     parse_play,
@@ -153,3 +155,11 @@ def test_a_long_run_of_spaces_is_read_in_time_growing_with_its_length() -> None:
     with pytest.raises(NotationError):
         parse_play("8/5" + " " * 200_000 + "x", Position.start(), (3, 3))
     assert time.perf_counter() - start < 0.5
+
+
+def test_format_play_and_apply_play_take_a_play_as_its_moves() -> None:
+    """``legal_plays`` gives ``Play`` objects: both take one as they take its moves."""
+    start = Position.start(WHITE)
+    for play in legal_plays(start, (6, 5)):
+        assert format_play(play) == format_play(play.moves) == str(play)
+        assert apply_play(start, play) == apply_play(start, play.moves) == play.result

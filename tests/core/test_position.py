@@ -119,6 +119,17 @@ def test_status_flags() -> None:
     assert not Position.start().status()
 
 
+def test_a_board_with_every_checker_of_both_sides_off_is_impossible() -> None:
+    """The game ends when the first side has borne off all its checkers (WBF rules 5.1): a
+    board with both sides' fifteen off is flagged, and refused when built with checks."""
+    empty = Position.from_id("AAAAAAAAAAAAAA")  # an ID says only where the checkers are
+    assert empty.status() == PositionStatus.BOTH_BORNE_OFF
+    with pytest.raises(InvalidPositionError, match="both sides have borne off every checker"):
+        Position.from_points([0] * 26)
+    one_side = diagram(white="", black="6:15")
+    assert one_side.status() == PositionStatus.VALID  # a finished game's last position
+
+
 def test_bad_position_ids_are_refused() -> None:
     for text in ["", "4HPwATDgc/ABM", "4HPwATDgc/ABM!", "//////////////"]:
         with pytest.raises(InvalidIdError):

@@ -201,8 +201,9 @@ class GameSettings:
 
     Raises:
         InvalidSettingsError: (on construction) a value of the wrong type or range, Jacoby or
-            beavers in match play or without the cube, a Crawford game outside a match, or a
-            score that has already won the match.
+            beavers in match play or without the cube, a Crawford game outside a match or at
+            a score where no side alone is 1-away, a cube owned at 1, or a score that has
+            already won the match.
     """
 
     cube: bool = False
@@ -270,6 +271,13 @@ class GameSettings:
             raise InvalidSettingsError(f"{rule} needs the doubling cube (cube=True)")
         if self.crawford and not length:
             raise InvalidSettingsError("a Crawford game needs a match (match_length > 0)")
+        if self.crawford and not (length > 1 and max(score) == length - 1 > min(score)):
+            raise InvalidSettingsError(
+                f"a Crawford game at {score[0]}-{score[1]} in a {length}-point match: it is the "
+                "game after one side alone first reaches 1-away (WBF rules, the Crawford rule)")
+        if self.start_cube_owner is not None and value == 1:
+            raise InvalidSettingsError("a cube owned by a player is at 2 or more (it is owned "
+                                       "once it has been turned)")
         if self.seed is not None and (isinstance(self.seed, bool)
                                       or not isinstance(self.seed, int)):
             raise InvalidSettingsError(f"seed must be an int or None, got {self.seed!r}")

@@ -1476,8 +1476,9 @@ def _can_play(b: list[int], dice: list[int], count: int) -> bool:
     return False
 
 
-def apply_play(position: Position, moves: Iterable[Move]) -> Position:
-    """Apply moves (mover's numbering) one by one, checking each single move, not the turn.
+def apply_play(position: Position, moves: Iterable[Move] | Play) -> Position:
+    """Apply moves (mover's numbering; or a :class:`Play`'s) one by one, checking each single
+    move, not the turn.
 
     For the whole-turn rules use :func:`legal_plays` or :func:`legal_moves`; this is for
     editors and replays that have already checked them.
@@ -1485,6 +1486,8 @@ def apply_play(position: Position, moves: Iterable[Move]) -> Position:
     Raises:
         IllegalMoveError: a move that no die could make in the position reached.
     """
+    if isinstance(moves, Play):
+        moves = moves.moves
     b = _own(position)
     outside = _outside(b)
     for move in moves:

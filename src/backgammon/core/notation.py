@@ -35,14 +35,17 @@ def _point_name(point: int) -> str:
     return str(point)
 
 
-def format_play(moves: Sequence[Move]) -> str:
-    """Write a play in standard notation, e.g. ``24/18*/13 6/5(2)``.
+def format_play(moves: Sequence[Move] | Play) -> str:
+    """Write a play (a :class:`~backgammon.core.moves.Play`, or its moves in the mover's
+    numbering) in standard notation, e.g. ``24/18*/13 6/5(2)``.
 
     Moves of one checker are joined into one path (``13/8 8/3`` becomes ``13/3``), keeping an
     intermediate point where it hits (``24/18*/13``); identical paths are counted (``8/5(2)``).
     Paths are listed from the highest starting point down (of two on the same points, the one
     that hits first: ``6/4* 6/4``). An empty play is ``""``.
     """
+    if not isinstance(moves, Sequence):
+        moves = moves.moves  # a Play
     paths: list[list[tuple[int, bool]]] = []  # each: [(point, hit_there), ...]
     for move in moves:
         for path in paths:

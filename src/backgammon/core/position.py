@@ -39,6 +39,7 @@ class PositionStatus(enum.Flag):
     TOO_FEW_BLACK = enum.auto()
     WHITE_BAR_NEGATIVE = enum.auto()
     BLACK_BAR_POSITIVE = enum.auto()
+    BOTH_BORNE_OFF = enum.auto()
 
 
 _STATUS_TEXT = {
@@ -48,6 +49,8 @@ _STATUS_TEXT = {
     PositionStatus.TOO_FEW_BLACK: "Black's checkers on the board and off do not make 15",
     PositionStatus.WHITE_BAR_NEGATIVE: "White's bar (slot 25) holds a negative count",
     PositionStatus.BLACK_BAR_POSITIVE: "Black's bar (slot 0) holds a positive count",
+    PositionStatus.BOTH_BORNE_OFF: "both sides have borne off every checker (the game ends "
+                                   "when the first side has, WBF rules 5.1)",
 }
 
 
@@ -113,6 +116,8 @@ def _status_of(points: tuple[int, ...], off: tuple[int, int] | None) -> Position
         status |= PositionStatus.WHITE_BAR_NEGATIVE
     if points[BLACK_BAR] > 0:
         status |= PositionStatus.BLACK_BAR_POSITIVE
+    if white == black == 0 and white_off == black_off == CHECKERS_PER_SIDE:
+        status |= PositionStatus.BOTH_BORNE_OFF
     return status
 
 

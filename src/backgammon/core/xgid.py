@@ -172,6 +172,9 @@ class Xgid:
                         "game)")
             if self.cube_value != 1 or self.cube_action is not None:
                 return "fields 2 and 5 (cube, dice): a cube turned in the Crawford game"
+        if self.cube_owner is not None and self.cube_value == 1:
+            return ("fields 2 and 3 (cube, owner): a cube owned at 1 (it is owned once it has "
+                    "been turned, at 2 or more)")
         if self.cube_action is not None:
             doubler = self.position.turn
             if self.cube_owner is doubler.opponent:
