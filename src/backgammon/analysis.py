@@ -789,8 +789,9 @@ def analyze(
 
     Raises:
         MatReplayError: a ``MatRecord`` whose moves the rules refuse (with its line).
-        ValueError: an unknown level, a classic level, plies outside 0..3, or a match
-            longer than :data:`~backgammon.ai.met.MAX_AWAY` (64) points.
+        ValueError: an unknown level, a classic level, plies outside 0..3, ``names`` that
+            are not two names, or a match longer than :data:`~backgammon.ai.met.MAX_AWAY`
+            (64) points.
         TypeError: ``record`` is none of the above.
     """
     chosen = get_level(level)
@@ -802,6 +803,9 @@ def analyze(
             raise ValueError(f"plies must be 0, 1, 2 or 3, got {plies!r}")
         chosen = replace(chosen, plies=plies)
     chosen = replace(chosen, noise=0.0)
+    if names is not None and (isinstance(names, str) or len(names) != 2
+                              or not all(isinstance(name, str) for name in names)):
+        raise ValueError(f"names are the two players' names, (white, black), got {names!r}")
     games, record_names, length = _games_of(record)
     check_length(length)
     names = names or record_names

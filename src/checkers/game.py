@@ -133,6 +133,7 @@ class Game:
 
     Raises:
         ValueError: for a ``draws`` that is neither.
+        TypeError: for a ``start`` that is not a :class:`Position`.
 
     Attributes:
         start: the starting position.
@@ -148,6 +149,9 @@ class Game:
         if draws not in DRAW_MODES:
             raise ValueError(f"draws {draws!r} is not one of {', '.join(DRAW_MODES)}")
         self.draws: DrawMode = draws
+        if start is not None and not isinstance(start, Position):
+            raise TypeError(f"start is a checkers Position, got {type(start).__name__} "
+                            f"{start!r:.60} (Position.from_fen(text) reads a FEN)")
         self.start: Position = start if start is not None else Position.start()
         self.moves: list[Move] = []
         self.positions: list[Position] = [self.start]
@@ -411,9 +415,12 @@ class Game:
         played with the same draw mode as it was (a claim checked as it was made).
 
         Raises:
-            InvalidLogError: naming the index of the first bad event and why.
+            InvalidLogError: naming the index of the first bad event and why, or a log that
+                is not a list of events.
             ValueError: for a ``draws`` that is not a draw mode.
         """
+        if isinstance(log, (str, bytes, Mapping)) or not isinstance(log, Iterable):
+            raise InvalidLogError(f"a game log is a list of events, got {type(log).__name__}")
         game = cls(start, draws)
         actions: dict[str, Any] = {
             "offer_draw": game.offer_draw,

@@ -226,6 +226,15 @@ def apply_raw(own: int, opp: int, kings: int, black: bool, raw: RawMove) -> tupl
 
 
 def _sides(position: Position) -> tuple[int, int, bool]:
+    """The side to move's bit set, the other's, and whether Black is to move.
+
+    Raises:
+        TypeError: ``position`` is not a :class:`Position` (a FEN is read with
+            :meth:`Position.from_fen`).
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a checkers Position, got {type(position).__name__} "
+                        f"{position!r:.60} (Position.from_fen(text) reads a FEN)")
     black = position.turn is BLACK
     if black:
         return position.black, position.white, True
@@ -238,6 +247,9 @@ def legal_moves(position: Position) -> list[Move]:
     Jumps only when any jump exists (mandatory capture); otherwise every plain move. Sorted by
     path (``9-13`` before ``9-14`` before ``10-14``). An empty list means the side to move has
     lost.
+
+    Raises:
+        TypeError: ``position`` is not a :class:`Position`.
     """
     own, opp, black = _sides(position)
     moves = [raw_to_move(raw) for raw in raw_moves(own, opp, position.kings, black)]

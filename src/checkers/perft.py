@@ -8,8 +8,8 @@ that gets them all right is very likely right (``tests/checkers/test_perft.py`` 
 
 from __future__ import annotations
 
-from checkers.moves import apply_raw, count_moves, legal_moves, raw_moves
-from checkers.position import BLACK, Position
+from checkers.moves import _sides, apply_raw, count_moves, legal_moves, raw_moves
+from checkers.position import Position
 from checkers.squares import SQUARE_AT
 
 
@@ -23,18 +23,15 @@ def _perft(own: int, opp: int, kings: int, black: bool, depth: int) -> int:
     return total
 
 
-def _sides(position: Position) -> tuple[int, int, bool]:
-    if position.turn is BLACK:
-        return position.black, position.white, True
-    return position.white, position.black, False
-
-
 def perft(position: Position, depth: int) -> int:
     """The number of leaf nodes of the move tree ``depth`` plies deep (1 for depth 0).
 
     Raises:
+        TypeError: ``depth`` is not an int, or ``position`` not a :class:`Position`.
         ValueError: for a negative depth.
     """
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth is a whole number of plies, got {depth!r}")
     if depth < 0:
         raise ValueError(f"depth {depth} is negative")
     if depth == 0:
@@ -47,8 +44,11 @@ def divide(position: Position, depth: int) -> list[tuple[str, int]]:
     """Perft split by the first move: ``[(move in PDN, leaf count), ...]`` sorted by path.
 
     Raises:
+        TypeError: ``depth`` is not an int, or ``position`` not a :class:`Position`.
         ValueError: when ``depth`` is less than 1.
     """
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise TypeError(f"depth is a whole number of plies, got {depth!r}")
     if depth < 1:
         raise ValueError(f"divide needs depth 1 or more, not {depth}")
     own, opp, black = _sides(position)

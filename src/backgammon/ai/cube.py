@@ -53,6 +53,10 @@ class CubeState:
         jacoby: money play: gammons count only after the cube has been turned.
         beavers: money play: a side that is doubled may beaver (take and redouble at once).
         gammons: gammons and backgammons count (off: every win is a single game).
+
+    Raises:
+        ValueError: (on construction) a value that is not a power of two, an owner that is
+            not a colour, a match length below 0.
     """
 
     value: int = 1
@@ -63,6 +67,17 @@ class CubeState:
     jacoby: bool = False
     beavers: bool = False
     gammons: bool = True
+
+    def __post_init__(self) -> None:
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or (
+                value & (value - 1)):
+            raise ValueError(f"the cube's value is a power of two >= 1, got {value!r}")
+        if self.owner is not None and not isinstance(self.owner, Color):
+            raise ValueError(f"the cube's owner is a Color or None, got {self.owner!r}")
+        length = self.match_length
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise ValueError(f"match_length is an int >= 0 (0: money play), got {length!r}")
 
     @property
     def is_match(self) -> bool:
@@ -227,9 +242,27 @@ def cube_equities(
 def double_decision(p: Probs, cube: CubeState, color: Color) -> CubeDecision:
     """Should ``color``, on roll with chances ``p`` (its view, before rolling), double?
 
+    Args:
+        p: the five chances (win, win gammon, win backgammon, lose gammon, lose backgammon),
+            each a probability 0..1, of ``color``.
+        cube: where the cube is.
+        color: the side on roll.
+
     Returns:
         The decision; ``response`` is the answer the opponent should give a double.
+
+    Raises:
+        ValueError: ``p`` is not five probabilities, or ``cube`` not a :class:`CubeState`.
     """
+    try:
+        chances = [float(x) for x in p] if not isinstance(p, (str, bytes)) else []
+    except (TypeError, ValueError):
+        chances = []
+    if len(chances) != 5 or not all(-1e-6 <= x <= 1.0 + 1e-6 for x in chances):  # (and NaN)
+        raise ValueError(f"p is five probabilities 0..1 (win, win gammon, win backgammon, "
+                         f"lose gammon, lose backgammon), got {p!r:.80}")
+    if not isinstance(cube, CubeState):
+        raise ValueError(f"cube is a CubeState, got {type(cube).__name__}")
     reason = may_double(cube, color)
     if reason:
         return CubeDecision(CubeAction.NO_DOUBLE, CubeAction.TAKE, None, reason)

@@ -382,7 +382,17 @@ def rollout(
             play of the roll (its index and the reason given).
         InvalidDiceError: ``dice`` is not two ints 1..6.
         WeightsError: the nets' weights file is missing or corrupt.
+        TypeError: ``position`` is not a :class:`Position`, ``settings`` not a
+            :class:`RolloutSettings` or ``cube`` not a :class:`CubeState`.
     """
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__} {position!r:.60} "
+                        "(Position.from_id(text) reads a Position ID, Xgid.parse(text) an "
+                        "XGID)")
+    if settings is not None and not isinstance(settings, RolloutSettings):
+        raise TypeError(f"settings is a RolloutSettings, got {type(settings).__name__}")
+    if cube is not None and not isinstance(cube, CubeState):
+        raise TypeError(f"cube is a CubeState, got {type(cube).__name__}")
     settings = settings if settings is not None else RolloutSettings()
     cube = cube if cube is not None else CubeState()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:

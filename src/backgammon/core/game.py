@@ -1143,6 +1143,9 @@ class Game:
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise InvalidLogError(f"a game log must be JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidLogError(f"a game log must be JSON of a sensible depth: this "
+                                  "nests too deep") from None
         return cls.replay(data, dice=dice)
 
     @classmethod

@@ -385,6 +385,9 @@ class Match:
             data = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise InvalidLogError(f"a match log must be JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidLogError(f"a match log must be JSON of a sensible depth: this "
+                                  "nests too deep") from None
         return cls.replay(data, dice=dice)
 
     @classmethod

@@ -1345,6 +1345,7 @@ def legal_moves(
     Raises:
         InvalidDiceError: malformed dice, or ``dice_left`` and ``played`` that are not one roll.
         IllegalMoveError: ``played`` is not the start of a legal play.
+        TypeError: a move in ``played`` that is not a :class:`Move`.
     """
     b, remaining, needed, larger_only = _turn_so_far(position, dice_left, played)
     options = _continuations(b, remaining, needed, larger_only)
@@ -1400,6 +1401,12 @@ def _turn_so_far(
     move (see :func:`legal_moves`)."""
     _check_playable(position)
     left = list(check_dice(dice_left, maximum=4))
+    if isinstance(played, Play):
+        played = played.moves
+    for move in played:
+        if not isinstance(move, Move):
+            raise TypeError(f"the moves played are Move objects (Move(from_point, to_point, "
+                            f"die)), got {move!r:.60}")
     used = [m.die for m in played]
     full = used + left
     if not played and len(full) == 2 and full[0] == full[1]:

@@ -91,8 +91,12 @@ def choose_move(
     Raises:
         IllegalActionError: when the side to move has no legal move (the game is over), or
             for an unknown level.
+        TypeError: ``position`` is not a :class:`~checkers.position.Position`.
     """
     chosen = get_level(level)
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a checkers Position, got {type(position).__name__} "
+                        f"{position!r:.60} (Position.from_fen(text) reads a FEN)")
     black = position.turn is BLACK
     own, opp = (position.black, position.white) if black else (position.white, position.black)
     soft = chosen.soft_time
