@@ -104,3 +104,18 @@ def test_more_than_a_resignation_scores_mid_match_is_still_refused() -> None:
     with pytest.raises(MatReplayError, match=r"wins 5 point\(s\) before the game is over, "
                                              r"which is not 1, 2 or 3 times the cube"):
         read_and_replay(format_mat(match))
+
+
+def test_a_file_name_passed_as_text_is_refused_with_the_way_to_read_it() -> None:
+    from backgammon.records.mat import MatParseError
+    from backgammon.records.sgf import SgfParseError
+
+    with pytest.raises(MatParseError, match=r"'match.mat' looks like a file name, and a str is "
+                                            r"read as the file's text: pass Path\('match.mat'\)"):
+        read_and_replay("match.mat")
+    with pytest.raises(SgfParseError, match=r"looks like a file name"):
+        read_and_replay_sgf("C:/games/Match 3.SGF")
+    with pytest.raises(SgfParseError, match="cannot read a transcript from NoneType"):
+        read_and_replay_sgf(None)  # type: ignore[arg-type]
+    with pytest.raises(SgfParseError, match=r"no GM\[...\] property, which SGF reads as GM\[1\]"):
+        read_and_replay_sgf("(;)")

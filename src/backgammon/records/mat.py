@@ -198,14 +198,19 @@ def decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
+#: One line ending in a match file's extension: a file name passed as the text.
+_FILE_NAME = re.compile(r"[^\n]{0,255}\.(?:mat|sgf|txt)\s*", re.IGNORECASE)
+
+
 def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
     """The text of a transcript source: the text itself, bytes (UTF-8, UTF-16 with its byte
     order mark, or Windows-1252: :func:`decode`), an open file (text or binary) or a path. A
     leading byte order mark is dropped.
 
     Raises:
-        MatParseError: a file handle that gives neither text nor bytes, another type, or
-            binary data rather than text.
+        MatParseError: a file handle that gives neither text nor bytes, another type, binary
+            data rather than text, or a str that is a file name (``"match.mat"``: a
+            :class:`~pathlib.Path` reads the file).
     """
     if isinstance(source, os.PathLike):
         with open(source, "rb") as binary:
@@ -214,6 +219,9 @@ def source_text(source: str | bytes | TextIO | os.PathLike[str]) -> str:
         text = decode(source)
     elif isinstance(source, str):
         text = source
+        if _FILE_NAME.fullmatch(text):
+            raise MatParseError(None, f"{text!r} looks like a file name, and a str is read as "
+                                      f"the file's text: pass Path({text!r}) to read the file")
     elif hasattr(source, "read"):
         read = source.read()
         if isinstance(read, bytes):

@@ -45,7 +45,7 @@ from typing import TextIO
 from backgammon.core.game import Game
 from backgammon.core.match import Match
 from backgammon.core.types import BAR, OFF, WHITE
-from backgammon.records.mat import MatWriteError, source_text
+from backgammon.records.mat import MatParseError, MatWriteError, source_text
 from backgammon.records.transcript import (
     MARK_UNKNOWN,
     MatAction,
@@ -221,7 +221,11 @@ def read_and_replay_sgf(source: str | bytes | TextIO | os.PathLike[str]) -> MatR
         SgfParseError: the first problem is text that is not a backgammon SGF file.
         SgfReplayError: the first problem is an entry the rules refuse.
     """
-    reader = _Reader(source_text(source))
+    try:
+        text = source_text(source)
+    except MatParseError as exc:  # (the shared reading of a source, in this format's error)
+        raise SgfParseError(exc.line, exc.detail) from None
+    reader = _Reader(text)
     return reader.run()
 
 
@@ -306,6 +310,9 @@ class _Reader:
     def begin_game(self, root: _Node) -> None:
         props = root.properties
         line = root.line
+        if "GM" not in props:
+            raise SgfParseError(line, "no GM[...] property, which SGF reads as GM[1] (Go): "
+                                      "not a backgammon SGF file (GM[6])")
         game_type = _value(props, "GM", "1")
         if game_type != BACKGAMMON_GM:
             raise SgfParseError(line, f"GM[{game_type}] is not backgammon (GM[6]): not a "
