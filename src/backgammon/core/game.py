@@ -1144,7 +1144,7 @@ class Game:
         except (TypeError, ValueError) as exc:
             raise InvalidLogError(f"a game log must be JSON: {exc}") from None
         except RecursionError:
-            raise InvalidLogError(f"a game log must be JSON of a sensible depth: this "
+            raise InvalidLogError("a game log must be JSON of a sensible depth: this "
                                   "nests too deep") from None
         return cls.replay(data, dice=dice)
 

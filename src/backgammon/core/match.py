@@ -386,7 +386,7 @@ class Match:
         except (TypeError, ValueError) as exc:
             raise InvalidLogError(f"a match log must be JSON: {exc}") from None
         except RecursionError:
-            raise InvalidLogError(f"a match log must be JSON of a sensible depth: this "
+            raise InvalidLogError("a match log must be JSON of a sensible depth: this "
                                   "nests too deep") from None
         return cls.replay(data, dice=dice)
 
