@@ -553,6 +553,9 @@ class Room:
                 raise ActionRefused(
                     "not_your_turn", f"no round is open: commit to round {self.next_round}"
                 )
+            if not getattr(self.table.rules, "chance_actions", frozenset()):
+                raise ActionRefused("not_allowed", f"{self.table.rules.name} has no dice: no "
+                                                   "round is ever opened in this game")
             due = self.table.chance_due()
             if side not in due:
                 raise ActionRefused("not_your_turn", "you cannot throw the dice now")

@@ -221,19 +221,38 @@ _FIELDS: Final[dict[str, frozenset[str]]] = {
 _OPTIONAL: Final[dict[str, frozenset[str]]] = {"hello": frozenset({"patch"})}
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key is given once (JSON lets the last of two win: a frame
+    that reads one way to one program and another way to us is refused)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key[:40])
+        data[key] = value
+    return data
+
+
 def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
     """Check one frame; returns the message and its ``ref``.
 
     Raises:
         ActionRefused: ``too_large`` over :data:`MAX_MESSAGE_BYTES`; ``invalid_message`` not
-            a JSON object, an unknown type, a missing, unknown or mistyped field (the error's
+            a JSON object, a field given twice, an unknown type, a missing, unknown or mistyped field (the error's
             ``ref`` attribute holds the frame's ``ref`` when it could be read).
     """
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
         raise ActionRefused("too_large", f"a frame is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as duplicate:
+        raise _fail(f"the frame gives the field {duplicate.key!r} twice") from None
     except (ValueError, RecursionError):
         raise _fail("the frame is not JSON") from None
     if not isinstance(data, dict):

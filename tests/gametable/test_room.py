@@ -115,7 +115,7 @@ def test_only_the_side_to_move_moves_and_a_refusal_changes_nothing() -> None:
     )
     refused("invalid_action", svc, code, "black", {"type": "action", "action": {"type": "fly"}})
     refused(
-        "not_your_turn",
+        "not_allowed",
         svc,
         code,
         "black",
@@ -476,3 +476,12 @@ def test_an_unseen_step_returns_one_changed_message_and_views_for_some_sides() -
     assert views[0].payload["x"] == 1 and views[0].payload["view"]["room"]["you"] == "white"
     out = room.handle("white", {"type": "action", "action": {"type": "decline_draw"}})
     assert [o.side for o in out] == ["white", "black"]  # seen again after the block
+
+
+def test_a_dice_round_in_a_game_without_dice_is_refused_in_words() -> None:
+    svc = service(FakeNow())
+    code, _, _ = room_of(svc, "checkers")
+    refused("not_allowed", svc, code, "black",
+            {"type": "commit", "round": 0, "commitment": "ab" * 32})
+    with pytest.raises(ActionRefused, match="checkers has no dice"):
+        svc.handle(code, "black", {"type": "commit", "round": 0, "commitment": "ab" * 32})

@@ -47,6 +47,10 @@ def test_good_frames_parse_to_their_typed_shape() -> None:
          "invalid_message", "64 lowercase hex"),
         ('{"type": "secret", "round": 1, "secret": "xyz"}', "invalid_message", "64 hex digits"),
         ('{"type": "state", "ref": {"a": 1}}', "invalid_message", "ref is an int"),
+        # the last of two keys would win: a frame read one way here, another elsewhere
+        ('{"type": "state", "type": "leave"}', "invalid_message", "gives the field 'type' twice"),
+        ('{"type": "action", "action": {"type": "roll", "type": "resign"}}', "invalid_message",
+         "gives the field 'type' twice"),
         ("[" * 100_000, "too_large", "at most"),
         ('{"type": "state", "pad": "' + "x" * MAX_MESSAGE_BYTES + '"}', "too_large", "at most"),
     ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
 import socket
 import sqlite3
 import sys
@@ -289,6 +290,11 @@ def run(args: argparse.Namespace) -> int:
             # (the default's folder is made; a path given is taken as typed)
             raise UsageError(f"--db: no such folder {args.db.parent} (make it first)")
         settings = dataclasses.replace(settings, db_path=args.db)
+    # the server's own lines (the rooms restored at start, a store that fails) beside
+    # uvicorn's, in its layout; uvicorn configures only its own loggers
+    logging.basicConfig(format="%(levelname)s:     %(message)s")
+    for name in ("gametable", "backgammon", "checkers"):
+        logging.getLogger(name).setLevel(logging.INFO)
     try:
         app = create_app(settings)
     except (OSError, sqlite3.Error, StoredGameError) as exc:

@@ -80,6 +80,10 @@ def _validation_message(exc: RequestValidationError) -> str:
             parts.append(f"the body is not JSON ({reason}, at character {error['loc'][-1]})"
                          if reason else "the body is not JSON")
             continue
+        if tuple(error.get("loc", ())) == ("body",) and error.get("type") == "missing":
+            parts.append("the request has no body: send a JSON object, Content-Type "
+                         "application/json")
+            continue
         where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
         text = str(error.get("msg", "invalid"))
         parts.append(f"{where}: {text}" if where else text)
@@ -108,7 +112,8 @@ async def _stored_refused(request: Request, exc: Exception) -> Response:
 def install(app: FastAPI) -> None:
     """Answer every refusal of ``app``'s routes through :func:`http_error` (and malformed
     requests and HTTP errors in the same ``{"error"}`` shape: a body that cannot be read as
-    JSON, whatever the reason, is 422 ``invalid_request``)."""
+    JSON, whatever the reason, is 422 ``invalid_request``; a defect of the server is 500
+    ``internal_error``, its traceback logged)."""
 
     @app.exception_handler(BackgammonError)
     async def refused(request: Request, exc: BackgammonError) -> JSONResponse:
@@ -139,6 +144,13 @@ def install(app: FastAPI) -> None:
                                   f"not a JSON object ({sent}): send JSON, Content-Type "
                                   "application/json")
         return error_response(422, "invalid_request", _validation_message(exc))
+
+    @app.exception_handler(Exception)
+    async def failed(request: Request, exc: Exception) -> JSONResponse:
+        # a defect, not a refusal: in the same shape as every other answer (the traceback
+        # goes to the server's log, not to the client)
+        return error_response(500, "internal_error", "the server failed on this request "
+                              "(its log says why)")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_exception(request: Request, exc: StarletteHTTPException) -> Response:
