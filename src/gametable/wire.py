@@ -243,8 +243,9 @@ def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
 
     Raises:
         ActionRefused: ``too_large`` over :data:`MAX_MESSAGE_BYTES`; ``invalid_message`` not
-            a JSON object, a field given twice, an unknown type, a missing, unknown or mistyped field (the error's
-            ``ref`` attribute holds the frame's ``ref`` when it could be read).
+            a JSON object, a field given twice, an unknown type, a missing, unknown or
+            mistyped field (the error's ``ref`` attribute holds the frame's ``ref`` when it
+            could be read).
     """
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_MESSAGE_BYTES:
