@@ -369,8 +369,9 @@ class Room:
         """Untimed: for each awaited side, the ``now()`` instant at which it becomes
         claimable and why: ``"gone"`` (disconnected ``claim_after`` seconds), ``"step"``
         (withholding its round step as long) or ``"thinking"`` (keeping the game waiting on
-        its turn ``think_after`` seconds, connected or not), the earliest; empty for a timed
-        game, one over, or one whose guest has not joined."""
+        its turn ``think_after`` seconds, connected or not; at most the reserve before a
+        clock starts), the earliest; in a full room only ``"gone"``; empty for a game whose
+        clock has started, one over, or one whose guest has not joined."""
         if (not self._claims_apply() or self.table.game.outcome() is not None
                 or self.free_seat() is not None):
             return {}
