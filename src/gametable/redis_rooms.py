@@ -1172,7 +1172,8 @@ class SharedRoomService(RoomService):
         held.saved_at, held.tail = saved_at, []
 
     def _flag_deadline(self, room: Room) -> float | None:
-        """The wall-clock instant a flag falls (timed games only), or None."""
+        """The wall-clock instant a flag falls or a claim opens (timed games only: a claim
+        before the clock starts), or None."""
         if room.table.clock is None:
             return None
         deadline = room.next_deadline()
@@ -1617,7 +1618,10 @@ class SharedRoomService(RoomService):
         def step(held: _Held) -> list[Outgoing]:
             check_room_space(held.room, message["type"], held.size,
                              max_messages=self.max_room_messages, max_bytes=self.max_room_bytes)
-            return held.room.handle(side, message)
+            out = held.room.handle(side, message)
+            if held.room.version >= self.max_room_messages:  # full from this message on
+                held.room.full = True
+            return out
 
         _held, out = await self._act(code, step, event, sync=False)
         return out
@@ -1631,13 +1635,12 @@ class SharedRoomService(RoomService):
         if out:
             return [(held.room.code, out)]
         room = held.room
-        if room.table.clock is not None:  # not due after all: the sweep looks again later
+        opened = room.open_claims()  # announced once: no deadline for it after this
+        if room.table.clock is not None:  # the next flag or claim: the sweep looks again then
             with contextlib.suppress(ActionRefused):
                 await self._store(
                     self.redis_store.set_deadline(room.code, self._flag_deadline(room))
                 )
-            return []
-        opened = room.open_claims()  # announced once: no deadline for it after this
         return [(room.code, room.views())] if opened and held.held_here() else []
 
     def deadline(self, code: str) -> float | None:

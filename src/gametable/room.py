@@ -192,6 +192,8 @@ class Room:
         self.names[side] = name
         self.table.seats[side] = Seat("remote", None, name)
         self.version += 1
+        if self.connections[side] == 0:  # gone from its join, not from the room's making
+            self._gone_since[side] = self._now()
         self._time_steps()  # the game waits on its first mover from now
         return side, self.views()
 
@@ -297,14 +299,20 @@ class Room:
         self._steps = {side: self._steps.get(side, now) for side in self._step_sides()}
         game = self.table.game
         over = game.outcome() is not None
-        turn = game.to_act() if not over and self.free_seat() is None else set()
+        if over:
+            self._thinking = {}
+            self._thought = {}
+            return
+        turn = game.to_act() if self.free_seat() is None else set()
         answered = {other(side) for side in turn if side in self._thought
                     and side not in self._thinking}  # its answer gave the wait back
-        thinking = ({side: self._thinking.get(side, now - self._thought.pop(side, 0.0))
+        # after a completed turn the side awaited next waits afresh (it may have been awaited
+        # already, to answer an offer the mover then let lapse by moving)
+        before = self._thinking if completed is None else {}
+        thinking = ({side: before.get(side, now - self._thought.pop(side, 0.0))
                      for side in turn} if len(turn) == 1 else {})
         for side, since in self._thinking.items():
-            if side not in thinking and side not in answered and side != completed and (
-                    not over):
+            if side not in thinking and side not in answered and side != completed:
                 self._thought[side] = max(0.0, now - since)
         if completed is not None:
             self._thought.pop(completed, None)
@@ -504,6 +512,10 @@ class Room:
                 room's: ``no_opponent``, ``not_claimable``, ``no_rematch``); nothing changed.
         """
         kind = message["type"]
+        if kind in ("commit", "secret", "reveal") and not getattr(
+                self.table.rules, "chance_actions", frozenset()):
+            raise ActionRefused("not_allowed", f"{self.table.rules.name} has no dice: no "
+                                               "round is ever opened in this game")
         if kind in ("commit", "secret", "reveal"):
             since = self._steps.pop(side, None)  # a step taken: its next one waits afresh
             try:
@@ -542,6 +554,9 @@ class Room:
         applied = self.table.act(side, action)
         if applied.turn_complete:
             self._completed = side
+        if applied.new_game:  # (the last game's thinking is not carried into this one)
+            self._thinking = {}
+            self._thought = {}
         return self._changed()
 
     def _round_step(self, side: Side, kind: str, message: Mapping[str, Any]) -> list[Outgoing]:
@@ -554,9 +569,6 @@ class Room:
                 raise ActionRefused(
                     "not_your_turn", f"no round is open: commit to round {self.next_round}"
                 )
-            if not getattr(self.table.rules, "chance_actions", frozenset()):
-                raise ActionRefused("not_allowed", f"{self.table.rules.name} has no dice: no "
-                                                   "round is ever opened in this game")
             due = self.table.chance_due()
             if side not in due:
                 raise ActionRefused("not_your_turn", "you cannot throw the dice now")

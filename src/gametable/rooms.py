@@ -128,10 +128,27 @@ def check_name(name: object) -> str:
         raise ActionRefused("invalid_name", f"a name is text of at most {MAX_NAME} characters")
     for c in name:
         category = unicodedata.category(c)
-        if category in ("Cc", "Cs", "Zl", "Zp") or (category == "Cf" and c != "\u200d"):
+        if category in ("Cc", "Cs", "Zl", "Zp") or (category == "Cf" and not _emoji_part(c)):
             raise ActionRefused("invalid_name", f"a name holds no control or invisible "
                                                 f"characters (U+{ord(c):04X})")
+    if name.strip() and not any(_visible(c) for c in name):
+        raise ActionRefused("invalid_name", "a name holds at least one visible character")
     return name.strip()
+
+
+def _emoji_part(c: str) -> bool:
+    """The format characters emoji are made of: the zero-width joiner, and the tag
+    characters of a subdivision flag (U+E0020-U+E007F)."""
+    return c == "\u200d" or "\U000e0020" <= c <= "\U000e007f"
+
+
+def _visible(c: str) -> bool:
+    """A character that shows: a letter, number, punctuation or symbol, less the blank ones
+    (the Hangul fillers, the Braille blank)."""
+    return unicodedata.category(c)[0] in "LNPS" and c not in _BLANKS
+
+
+_BLANKS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 class MissCounter(Protocol):
@@ -547,7 +564,16 @@ class RoomService:
         except Exception:
             self._roll_back(entry)
             raise
+        self._mark_full(entry)  # (from this message on, before the next one asks)
         return out
+
+    def _mark_full(self, entry: _Entry) -> None:
+        """Mark the room :attr:`~gametable.room.Room.full` when it has taken all it may."""
+        entry.room.full = (
+            entry.room.version >= self.max_room_messages
+            or entry.stored_bytes() >= self.max_room_bytes
+            or (entry.owner is not None
+                and self._owner_bytes.get(entry.owner, 0) >= self.max_owner_bytes))
 
     def _check_space(self, entry: _Entry, kind: str) -> None:
         """Refuse a message of type ``kind`` to a full room, or to a room of an address
@@ -856,6 +882,8 @@ class RoomService:
             self._rooms[stored.code] = entry
             self._count_bytes(entry.owner, entry.stored_bytes())
             restored.append(stored.code)
+        for code in restored:
+            self._mark_full(self._rooms[code])
         (LOG.warning if self.refused else LOG.info)(
             "online rooms: %d restored, %d refused%s", len(restored), len(self.refused),
             "".join(f"; {code}: {why}" for code, why in list(self.refused.items())[:20]),

@@ -53,6 +53,7 @@ Patch (RFC 7386): a merge patch cannot set a member to null, and views hold null
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any, Final, Literal, NotRequired, TypedDict
 
@@ -253,7 +254,12 @@ def parse_message(text: str | bytes) -> tuple[ClientMessage, int | str | None]:
     try:
         data = json.loads(text, object_pairs_hook=_unique_keys)
     except _DuplicateKey as duplicate:
-        raise _fail(f"the frame gives the field {duplicate.key!r} twice") from None
+        error = _fail(f"the frame gives the field {duplicate.key!r} twice")
+        with contextlib.suppress(ValueError, RecursionError, ActionRefused):  # (its ref)
+            again = json.loads(text)
+            if isinstance(again, dict):
+                error.ref = _ref(again)
+        raise error from None
     except (ValueError, RecursionError):
         raise _fail("the frame is not JSON") from None
     if not isinstance(data, dict):

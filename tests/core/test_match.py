@@ -342,9 +342,11 @@ def test_a_crawford_game_where_no_side_alone_is_one_away_is_refused(
         GameSettings(match_length=1, crawford=True)
 
 
-def test_a_cube_owned_at_one_is_refused() -> None:
-    """A cube is owned once it has been turned: owned at 1 is no state a game can reach."""
-    with pytest.raises(InvalidSettingsError, match="a cube owned by a player is at 2 or more"):
-        GameSettings(cube=True, start=Position.start(WHITE), start_cube_owner=BLACK)
+def test_a_cube_owned_at_one_is_refused_by_the_xgid_reader_and_kept_in_a_stored_game() -> None:
+    """A cube is owned once it has been turned: owned at 1 is no state a game can reach, and
+    an XGID that says it is refused; a game set up that way before is still loaded."""
+    kept = GameSettings(cube=True, start=Position.start(WHITE), start_cube_owner=BLACK)
+    assert Game.replay({"format": "backgammon.game", "version": 1,
+                        "settings": kept.to_dict(), "events": []}).cube_owner is BLACK
     with pytest.raises(InvalidIdError, match=r"fields 2 and 3 \(cube, owner\): a cube owned at 1"):
         Xgid.parse("XGID=-b----E-C---eE---c-e----B-:0:1:1:00:0:0:0:0:10")

@@ -94,6 +94,14 @@ def test_a_name_with_control_or_invisible_characters_is_refused(name: str) -> No
 def test_a_name_with_an_emoji_sequence_is_taken() -> None:
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # joined by zero-width joiners
     assert check_name(f" Ann {family} ") == f"Ann {family}"
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert check_name(scotland) == scotland  # a subdivision flag: tag characters
+
+
+@pytest.mark.parametrize("name", ["\u200d", "\u3164", "\u2800 \u2800"])
+def test_a_name_with_nothing_visible_is_refused(name: str) -> None:
+    with pytest.raises(ActionRefused, match="at least one visible character"):
+        check_name(name)
 
 
 def test_only_the_side_to_move_moves_and_a_refusal_changes_nothing() -> None:
@@ -485,3 +493,77 @@ def test_a_dice_round_in_a_game_without_dice_is_refused_in_words() -> None:
             {"type": "commit", "round": 0, "commitment": "ab" * 32})
     with pytest.raises(ActionRefused, match="checkers has no dice"):
         svc.handle(code, "black", {"type": "commit", "round": 0, "commitment": "ab" * 32})
+
+
+def test_a_guest_is_gone_from_its_join_not_from_the_rooms_making() -> None:
+    """A room that waited five minutes for its guest: the guest, to move first, is not
+    claimable the moment it joins (its page has not connected yet), timed or not."""
+    for control in ("none", "blitz"):
+        now = FakeNow()
+        svc = service(now)
+        code, _, _, _ = svc.create("checkers", {}, control, name="Ann", side="white")
+        svc.connect(code, "white")
+        now.advance(300)
+        svc.join(code, "Bob")
+        refused("not_claimable", svc, code, "white", {"type": "claim"})
+        now.advance(CLAIM_AFTER + 1)  # never connected: gone since its join
+        svc.handle(code, "white", {"type": "claim"})
+
+
+def test_a_lapsed_offer_does_not_shorten_the_next_turn() -> None:
+    """White offers a draw at the start of its turn, thinks, then moves (the offer lapses):
+    Black's turn waits afresh from White's move, not from the offer."""
+    now = FakeNow()
+    svc = service(now)
+    code, _, _ = room_of(svc, "checkers")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    move(svc, code, "black", [11, 15])
+    svc.handle(code, "white", {"type": "action", "action": {"type": "offer_draw"}})
+    now.advance(THINK_AFTER - 30)
+    move(svc, code, "white", [23, 18])
+    now.advance(THINK_AFTER - 1)
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+
+
+def test_a_games_thinking_is_not_carried_into_the_next_game() -> None:
+    """A match's game that ends on a dropped double: the next game's turns wait afresh."""
+    now = FakeNow()
+    svc = RoomService({"backgammon": BACKGAMMON}, None, now=now)
+    code, _, _, _ = svc.create("backgammon", {"length": 5, "cube": True}, "none",
+                               name="Ann", side="white")
+    svc.join(code, "Bob")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    room = svc.room(code)
+    secrets = {"white": b"\x01" * 32, "black": b"\x02" * 32}
+
+    def throw(sides: tuple[Side, ...]) -> None:
+        number = room.next_round
+        for side in sides:
+            svc.handle(code, side, {"type": "commit", "round": number,
+                                    "commitment": commitment_of(secrets[side])})  # fmt: skip
+        for side in sides:
+            svc.handle(code, side, {"type": "reveal", "round": number,
+                                    "secret": secrets[side].hex()})  # fmt: skip
+
+    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
+        throw(("white", "black"))
+    mover: Side = next(iter(room.table.game.to_act()))
+    other_side: Side = "black" if mover == "white" else "white"
+    while room.view(mover)["state"]["legal"]:
+        legal = room.view(mover)["state"]["legal"][0]
+        svc.handle(code, mover, {"type": "action", "action": {
+            "type": "move_checker", "from": legal["from"], "to": legal["destinations"][0]["to"]}})
+    svc.handle(code, mover, {"type": "action", "action": {"type": "end_turn"}})
+    now.advance(500)  # the other side thinks, doubles, and is dropped
+    svc.handle(code, other_side, {"type": "action", "action": {"type": "double"}})
+    now.advance(400)
+    svc.handle(code, mover, {"type": "action", "action": {"type": "drop"}})
+    svc.handle(code, mover, {"type": "action", "action": {"type": "next_game"}})
+    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
+        throw(("white", "black"))
+    first: Side = next(iter(room.table.game.to_act()))
+    now.advance(THINK_AFTER - 1)
+    refused("not_claimable", svc, code, "white" if first == "black" else "black",
+            {"type": "claim"})

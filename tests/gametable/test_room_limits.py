@@ -303,3 +303,21 @@ def test_a_turn_takes_so_many_take_backs() -> None:
              "to": legal["destinations"][0]["to"]})
     act({"type": "end_turn"})
     assert room.table.game.to_act() != {mover}
+
+
+def test_a_room_is_marked_full_by_the_message_that_fills_it_and_on_restore() -> None:
+    """The views after the last message a room takes already say no claim opens for a
+    player's thinking (the page offers none the server would refuse), and a restart knows."""
+    now = FakeNow()
+    store = RoomStore(":memory:")
+    svc = RoomService(GAMES, store, now=now, max_room_messages=3)
+    code = _seated(svc)
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    svc.handle(code, "white", OFFER)
+    svc.handle(code, "black", DECLINE)  # the third message: the room is full
+    assert svc.room(code).full
+    now.advance(THINK_AFTER + 1)
+    assert not svc.room(code).view("white")["room"]["can_claim"]
+    again = RoomService(GAMES, store, now=FakeNow(), max_room_messages=3)
+    assert again.restore() == [code] and again.room(code).full

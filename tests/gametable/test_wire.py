@@ -66,3 +66,9 @@ def test_a_refusal_keeps_the_frames_ref() -> None:
     with pytest.raises(ActionRefused) as caught:
         parse_message('{"type": "fly", "ref": 12}')
     assert caught.value.ref == 12
+
+
+def test_a_frame_giving_a_field_twice_keeps_its_ref() -> None:
+    with pytest.raises(ActionRefused) as caught:
+        parse_message('{"type": "state", "type": "leave", "ref": 7}')
+    assert caught.value.code == "invalid_message" and caught.value.ref == 7

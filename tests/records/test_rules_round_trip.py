@@ -119,3 +119,41 @@ def test_a_file_name_passed_as_text_is_refused_with_the_way_to_read_it() -> None
         read_and_replay_sgf(None)  # type: ignore[arg-type]
     with pytest.raises(SgfParseError, match=r"no GM\[...\] property, which SGF reads as GM\[1\]"):
         read_and_replay_sgf("(;)")
+
+
+@pytest.mark.parametrize("form", READERS)
+@pytest.mark.parametrize(("length", "gammons", "rolled"), [
+    (3, False, True),   # the rest of a match without gammons: 3, no resignation scores it
+    (3, True, True),    # the rest of the match is what a resignation scores: read as one
+    (0, True, False),   # money play, before the opening roll: three times the cube
+    (0, False, True),   # money play without gammons: the cube's value, as a resignation
+])
+def test_an_online_forfeit_reads_back_with_its_score(form: str, length: int, gammons: bool,
+                                                     rolled: bool) -> None:
+    """What an online room's forfeit (``TableMatch.forfeit``: a player who left) writes reads
+    back to the same score, whatever the rules."""
+    from backgammon.adapter import TableMatch
+
+    match = Match(length, seed=5, gammons=gammons)
+    if rolled:
+        game = match.current
+        game.roll()
+        game.play(game.legal_plays()[0])
+    TableMatch(match).forfeit("white")
+    replay = READERS[form](match)
+    assert replay.match.score == match.score
+    assert replay.match.is_over == match.is_over
+
+
+@pytest.mark.parametrize("form", READERS)
+def test_a_forfeit_in_the_crawford_game_reads_back(form: str) -> None:
+    from backgammon.adapter import TableMatch
+    from backgammon.core.match import MatchSetup
+
+    match = Match(3, seed=2, setup=MatchSetup(None, score=(2, 1), crawford=True))
+    game = match.current
+    game.roll()
+    game.play(game.legal_plays()[0])
+    TableMatch(match).forfeit("black")
+    replay = READERS[form](match)
+    assert replay.match.score == match.score == (3, 1)

@@ -115,6 +115,8 @@ def test_check_a_valid_setup(clients: Clients) -> None:
         (lambda s: (s.__setitem__("doubled", True), s["cube"].__setitem__("value", 2),
                     s["cube"].__setitem__("owner", "black")),
          "White doubles while Black owns the cube"),
+        (lambda s: s["cube"].__setitem__("owner", "black"),
+         "A cube owned at 1 (it is owned once it has been turned, at 2 or more)"),
     ],
 )
 def test_check_refuses_with_the_reason(clients: Clients, change: Any, message: str) -> None:

@@ -202,8 +202,9 @@ class GameSettings:
     Raises:
         InvalidSettingsError: (on construction) a value of the wrong type or range, Jacoby or
             beavers in match play or without the cube, a Crawford game outside a match or at
-            a score where no side alone is 1-away, a cube owned at 1, or a score that has
-            already won the match.
+            a score where no side alone is 1-away, or a score that has already won the
+            match. (A cube owned at 1, which a game never reaches, is kept as a stored game
+            set up by hand has it; the XGID reader and the position editor refuse it.)
     """
 
     cube: bool = False
@@ -275,9 +276,7 @@ class GameSettings:
             raise InvalidSettingsError(
                 f"a Crawford game at {score[0]}-{score[1]} in a {length}-point match: it is the "
                 "game after one side alone first reaches 1-away (WBF rules, the Crawford rule)")
-        if self.start_cube_owner is not None and value == 1:
-            raise InvalidSettingsError("a cube owned by a player is at 2 or more (it is owned "
-                                       "once it has been turned)")
+
         if self.seed is not None and (isinstance(self.seed, bool)
                                       or not isinstance(self.seed, int)):
             raise InvalidSettingsError(f"seed must be an int or None, got {self.seed!r}")

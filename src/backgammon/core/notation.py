@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from backgammon.core.errors import IllegalPlayError, NotationError
@@ -35,7 +35,7 @@ def _point_name(point: int) -> str:
     return str(point)
 
 
-def format_play(moves: Sequence[Move] | Play) -> str:
+def format_play(moves: Iterable[Move] | Play) -> str:
     """Write a play (a :class:`~backgammon.core.moves.Play`, or its moves in the mover's
     numbering) in standard notation, e.g. ``24/18*/13 6/5(2)``.
 
@@ -44,7 +44,7 @@ def format_play(moves: Sequence[Move] | Play) -> str:
     Paths are listed from the highest starting point down (of two on the same points, the one
     that hits first: ``6/4* 6/4``). An empty play is ``""``.
     """
-    if not isinstance(moves, Sequence):
+    if hasattr(moves, "moves") and hasattr(moves, "result"):
         moves = moves.moves  # a Play
     paths: list[list[tuple[int, bool]]] = []  # each: [(point, hit_there), ...]
     for move in moves:

@@ -873,29 +873,42 @@ class _GameReplayer:
             cube = game.cube_value
             settings = game.settings
             playing = game.phase in (Phase.ROLL, Phase.MOVE)
-            if not playing or points % cube or not 1 <= points // cube <= 3:
-                # Not what a resignation scores: a forfeit (a referee's decision, as an
-                # online room rules one) when it is exactly the rest of the match; otherwise
-                # refused.
+            # what a resignation can score here: 1, 2 or 3 times the cube; the cube's value
+            # alone where gammons do not count (off, or the Jacoby rule with the cube centred)
+            most = 3 if settings.gammons else 1
+            jacoby = settings.jacoby and game.cube_owner is None
+            resignation = playing and not points % cube and 1 <= points // cube <= (
+                1 if jacoby else most)
+            if not resignation:
+                # a forfeit (a referee's decision, as an online room rules one: the rest of
+                # a match; in money play the most the game can score, which before the
+                # game's first roll or with a double pending no resignation could give)
                 side = 0 if winner is WHITE else 1
-                if settings.match_length and (
-                        points == settings.match_length - settings.score[side]):
+                length = settings.match_length
+                rest = bool(length) and points == length - settings.score[side]
+                before_play = not length and not playing and points == cube * (
+                    1 if jacoby else most)
+                if rest or before_play:
                     self.warnings.append(
-                        f"line {result.line}: {who} wins {points} point(s) and the match "
-                        "before the game is over, not what a resignation scores: read as a "
-                        "forfeit")
+                        f"line {result.line}: {who} wins {points} point(s) "
+                        f"{'and the match ' if rest else ''}before the game is over, not what "
+                        "a resignation scores: read as a forfeit")
                     game.forfeit(winner.opponent, points)
                     return
                 if not playing:
                     raise self.fail(result, f"{who} wins {points}, but the game expects "
                                             f"{self.expected()}")
+                if jacoby and not points % cube and points // cube <= most:
+                    raise self.fail(result, f"{who} wins {points}: the Jacoby rule counts only "
+                                            "a single game with the cube centred")
+                if not settings.gammons and not points % cube and points // cube <= 3:
+                    raise self.fail(result, f"{who} wins {points} point(s) before the game is "
+                                            f"over, but without gammons a resignation scores "
+                                            f"the cube's value ({cube})")
                 raise self.fail(
                     result, f"{who} wins {points} point(s) before the game is over, which is "
                     f"not 1, 2 or 3 times the cube ({cube}) as a resignation would be"
                 )
-            if settings.jacoby and game.cube_owner is None and points > cube:
-                raise self.fail(result, f"{who} wins {points}: the Jacoby rule counts only a "
-                                        "single game with the cube centred")
             game.resign(winner.opponent, ResultKind(points // cube))
             game.accept_resignation()
             return

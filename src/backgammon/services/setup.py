@@ -277,7 +277,8 @@ def _plain(message: str) -> str:
     for prefix in ("field 2 (cube): ", "field 3 (cube owner): ", "field 5 (dice): ",
                    "fields 6 and 7 (score): ", "field 8 (Crawford): ",
                    "field 8 (Jacoby/beavers): ", "fields 2 and 5 (cube, dice): ",
-                   "field 9 (match length): ", "field 10 (maximum cube): "):
+                   "field 9 (match length): ", "field 10 (maximum cube): ",
+                   "fields 2 and 3 (cube, owner): "):
         text = text.removeprefix(prefix)
     text = text.replace(" (field 3)", "").replace(" (field 10)", "")
     text = text.replace(" (field 8; money play only)", " (money play only)")
