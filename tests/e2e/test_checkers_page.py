@@ -425,8 +425,13 @@ def test_draws_resignation_and_a_rematch(
     wait_idle(page)
     assert page.locator("#offer").is_hidden()
     assert page.inner_text("#status") == "White to move."
-    page.click("#draw-button")
+    # one offer between two of one's own moves: White moves before it may offer again
+    assert page.is_disabled("#draw-button")
+    click_path(page, [22, 18])
     wait_idle(page)
+    page.click("#draw-button")  # Black offers, White accepts
+    wait_idle(page)
+    assert page.inner_text("#offer-text") == "Black offers a draw. White, do you accept?"
     page.click("#accept-button")
     page.wait_for_selector("#result:not([hidden])")
     assert page.inner_text("#result-title") == "Draw"

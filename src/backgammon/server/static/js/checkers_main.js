@@ -493,7 +493,13 @@ function updateControls() {
   const state = view && view.state;
   const over = !view || Boolean(view.outcome) || Boolean(app.review && app.review.source === "file");
   $("undo-button").disabled = app.busy || board.chain.length < 1 || over;
-  $("draw-button").disabled = app.busy || over || !state.can.offer_draw || Boolean(view.offer);
+  const draw = $("draw-button");
+  draw.disabled = app.busy || over || !state.can.offer_draw || Boolean(view.offer);
+  // the one reason the button is off that the board does not show: an offer already made
+  // since the side's last move (the table allows one between two of its moves)
+  draw.title = !over && !view.offer && !state.can.offer_draw && state.can.resign
+    ? "One draw offer between two of your own moves: move first, then you may offer again."
+    : "";
   // A draw the viewer may claim (threefold repetition, the 40-move rule): shown while it can.
   const claim = $("claim-button");
   const claimable = !over && state.can.claim_draw ? state.claimable : null;
