@@ -20,10 +20,10 @@ from boards import diagram
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable import ActionRefused, Seat, Table, TimeControl
-from gametable.fair import commitment_of
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
 from gametable.seam import Applied, GameRules, Outcome, Side
+from room_rounds import throw_opening
 
 # Seeded tables whose opening roll (thrown by White) gives, to be played:
 WHITE_31 = 23  # White 3-1
@@ -297,22 +297,6 @@ def test_a_record_keeps_the_checkers_moved_so_far() -> None:
     assert again.view()["to_act"] == ["white"]
 
 
-W = bytes([1]) * 32
-B = bytes([2]) * 32
-SECRETS: tuple[tuple[Side, bytes], ...] = (("white", W), ("black", B))
-
-
-def _opening(svc: RoomService, code: str) -> None:
-    room = svc.room(code)
-    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
-        number = room.next_round
-        for side, secret in SECRETS:
-            svc.handle(code, side, {"type": "commit", "round": number,
-                                    "commitment": commitment_of(secret)})  # fmt: skip
-        for side, secret in SECRETS:
-            svc.handle(code, side, {"type": "reveal", "round": number, "secret": secret.hex()})
-
-
 def _first_legal(view: dict[str, Any]) -> dict[str, Any]:
     legal = view["state"]["legal"][0]
     return checker(legal["from"], legal["destinations"][0]["to"])
@@ -327,7 +311,7 @@ def test_an_online_room_takes_checker_moves_from_the_side_to_move_and_keeps_them
     svc = RoomService(games, RoomStore(db), now=now)
     code, _, _, _ = svc.create("backgammon", {"length": 3}, "blitz", name="Ann", side="white")
     svc.join(code, "Bob")
-    _opening(svc, code)
+    throw_opening(svc, code)
     room = svc.room(code)
     mover: Side = next(iter(room.table.game.to_act()))
     other: Side = "black" if mover == "white" else "white"

@@ -18,6 +18,7 @@ from gametable.room import CLAIM_AFTER, THINK_AFTER, Room
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService, check_name
 from gametable.seam import Side
+from room_rounds import throw_opening
 
 GAMES = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
 W = bytes([1]) * 32
@@ -536,19 +537,7 @@ def test_a_games_thinking_is_not_carried_into_the_next_game() -> None:
     for side in ("white", "black"):
         svc.connect(code, side)
     room = svc.room(code)
-    secrets = {"white": b"\x01" * 32, "black": b"\x02" * 32}
-
-    def throw(sides: tuple[Side, ...]) -> None:
-        number = room.next_round
-        for side in sides:
-            svc.handle(code, side, {"type": "commit", "round": number,
-                                    "commitment": commitment_of(secrets[side])})  # fmt: skip
-        for side in sides:
-            svc.handle(code, side, {"type": "reveal", "round": number,
-                                    "secret": secrets[side].hex()})  # fmt: skip
-
-    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
-        throw(("white", "black"))
+    throw_opening(svc, code)
     mover: Side = next(iter(room.table.game.to_act()))
     other_side: Side = "black" if mover == "white" else "white"
     while room.view(mover)["state"]["legal"]:
@@ -561,8 +550,7 @@ def test_a_games_thinking_is_not_carried_into_the_next_game() -> None:
     now.advance(400)
     svc.handle(code, mover, {"type": "action", "action": {"type": "drop"}})
     svc.handle(code, mover, {"type": "action", "action": {"type": "next_game"}})
-    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
-        throw(("white", "black"))
+    throw_opening(svc, code)
     first: Side = next(iter(room.table.game.to_act()))
     now.advance(THINK_AFTER - 1)
     refused("not_claimable", svc, code, "white" if first == "black" else "black",

@@ -18,14 +18,23 @@ from gametable.online import MissLimiter, install
 from gametable.rooms import RoomService
 
 
-def test_an_address_that_misses_too_often_is_refused_for_the_rest_of_the_window() -> None:
-    now = FakeNow()
+def _door(now: FakeNow) -> FastAPI:
+    """The rooms' door of checkers, 3 misses a minute for an address."""
     app = FastAPI()
     install(app, RoomService({"checkers": CHECKERS}), MissLimiter(limit=3, window=60.0, now=now))
-    with TestClient(app) as client:
-        made = client.post("/api/rooms", json={"game": "checkers", "side": "white",
-                                               "name": "Ann"}).json()  # fmt: skip
-        code = made["code"]
+    return app
+
+
+def _made(client: TestClient) -> dict[str, str]:
+    made: dict[str, str] = client.post("/api/rooms", json={
+        "game": "checkers", "side": "white", "name": "Ann"}).json()
+    return made
+
+
+def test_an_address_that_misses_too_often_is_refused_for_the_rest_of_the_window() -> None:
+    now = FakeNow()
+    with TestClient(_door(now)) as client:
+        code = _made(client)["code"]
         assert client.get(f"/api/rooms/{code}").status_code == 200  # a room that exists: no miss
         for guess in ("AAAAAAAA", "BBBBBBBB"):
             answer = client.get(f"/api/rooms/{guess}")
@@ -70,11 +79,8 @@ def test_an_export_of_a_room_that_does_not_exist_is_a_miss() -> None:
     """``GET /api/rooms/{code}/export.pdn`` with any token would otherwise tell which codes
     exist (404 against 403): its misses count, and past the limit it is refused too."""
     now = FakeNow()
-    app = FastAPI()
-    install(app, RoomService({"checkers": CHECKERS}), MissLimiter(limit=3, window=60.0, now=now))
-    with TestClient(app) as client:
-        made = client.post("/api/rooms", json={"game": "checkers", "side": "white",
-                                               "name": "Ann"}).json()  # fmt: skip
+    with TestClient(_door(now)) as client:
+        made = _made(client)
         code, token = made["code"], made["token"]
         headers = {"X-Seat-Token": "x" * 40}
         assert client.get(f"/api/rooms/{code}/export.pdn", headers=headers).status_code == 403

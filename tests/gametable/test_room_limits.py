@@ -19,11 +19,11 @@ from backgammon.adapter import RULES as BACKGAMMON
 from checkers.adapter import RULES as CHECKERS
 from fake_clock import FakeNow
 from gametable.errors import ActionRefused
-from gametable.fair import commitment_of
 from gametable.online import MissLimiter, install
 from gametable.room import CLAIM_AFTER, THINK_AFTER
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService
+from room_rounds import throw_opening
 from ws_peer import WsPeer
 
 GAMES: Any = {"checkers": CHECKERS}
@@ -271,14 +271,7 @@ def test_a_turn_takes_so_many_take_backs() -> None:
     code, _, _, _ = svc.create("backgammon", {"length": 3}, "none", name="Ann", side="white")
     svc.join(code, "Bob")
     room = svc.room(code)
-    secrets = (("white", b"\x01" * 32), ("black", b"\x02" * 32))
-    while room.table.game.match.current.phase.value == "opening":  # type: ignore[attr-defined]
-        number = room.next_round
-        for side, secret in secrets:
-            svc.handle(code, side, {"type": "commit", "round": number,
-                                    "commitment": commitment_of(secret)})  # fmt: skip
-        for side, secret in secrets:
-            svc.handle(code, side, {"type": "reveal", "round": number, "secret": secret.hex()})
+    throw_opening(svc, code)
     mover: Any = next(iter(room.table.game.to_act()))
 
     def act(action: dict[str, Any]) -> None:
