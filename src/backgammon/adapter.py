@@ -94,7 +94,7 @@ _MAX_PLAY_CHARACTERS: Final = 200
 #: past it, ``not_allowed`` (its checkers may still be moved on and the turn ended), so
 #: that nobody fills an online room's message bound (``room_full``) moving a checker to
 #: and fro.
-MAX_TAKE_BACKS: Final = 100
+MAX_TAKE_BACKS: Final = 30
 #: The settings and their defaults.
 DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {
     "length": 1,

@@ -192,8 +192,9 @@ class Room:
         self.names[side] = name
         self.table.seats[side] = Seat("remote", None, name)
         self.version += 1
-        if self.connections[side] == 0:  # gone from its join, not from the room's making
-            self._gone_since[side] = self._now()
+        for seat in SIDES:  # gone from the game's start at most, not from the room's making
+            if self.connections[seat] == 0:
+                self._gone_since[seat] = self._now()
         self._time_steps()  # the game waits on its first mover from now
         return side, self.views()
 
@@ -303,7 +304,9 @@ class Room:
             self._thinking = {}
             self._thought = {}
             return
-        turn = game.to_act() if self.free_seat() is None else set()
+        # (while a dice round is open the game waits on its steps, each timed as a step: the
+        # roller's thinking stands still, kept, until the roll is made)
+        turn = game.to_act() if self.free_seat() is None and self.round is None else set()
         answered = {other(side) for side in turn if side in self._thought
                     and side not in self._thinking}  # its answer gave the wait back
         # after a completed turn the side awaited next waits afresh (it may have been awaited
@@ -651,7 +654,8 @@ class Room:
         old = self.table
         self.tokens = {side: self.tokens[other(side)] for side in SIDES}
         self.names = {side: self.names[other(side)] for side in SIDES}
-        self._gone_since = {other(side): since for side, since in self._gone_since.items()}
+        # gone from the new game's start at most (a player who asked and closed its page)
+        self._gone_since = {other(side): self._now() for side in self._gone_since}
         self.connections = {side: self.connections[other(side)] for side in SIDES}
         self.table = Table(
             old.rules,
@@ -797,6 +801,10 @@ class Room:
             "closed": self.closed,
             "left": sorted(self.left),
             "forfeit": self.forfeit,
+            # (the seconds a side had thought over its turn before its offer: kept across a
+            # restart; written only when there are any)
+            **({"thought": {side: round(seconds, 3) for side, seconds in self._thought.items()}}
+               if self._thought else {}),
         }
 
     @classmethod
@@ -850,6 +858,13 @@ class Room:
                 raise ActionRefused("invalid_record", "the room's history is not a list")
             room.history = history
             room.version = int(record.get("room_version", 0))
+            thought = record.get("thought", {})
+            if not isinstance(thought, dict) or any(
+                    side not in SIDES or isinstance(value, bool)
+                    or not isinstance(value, int | float) or not 0 <= value < 1e9
+                    for side, value in thought.items()):
+                raise ActionRefused("invalid_record", f"bad thought {thought!r:.80}")
+            room._thought = {side: float(value) for side, value in thought.items()}
             room._time_steps()  # a step awaited waits afresh from the restore
             room.closed = bool(record.get("closed", False))
             left = record.get("left")

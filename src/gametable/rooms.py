@@ -21,9 +21,10 @@ The service is a security boundary: codes and tokens are unguessable, tokens are
 constant time, each client address may make at most ``max_per_owner`` rooms, the server at
 most ``max_rooms``; a room with no message for ``idle_expiry`` seconds is dropped (finished
 rooms after ``over_expiry``). What is stored is bounded: a room takes ``max_room_messages``
-messages over all its games and stores ``max_room_bytes``, the rooms of one address
-``max_owner_bytes`` together; past them a message is refused ``room_full``
-(:func:`check_room_space`), all but what ends the game.
+messages over all its games and stores ``max_room_bytes``; past them a message is refused
+``room_full`` (:func:`check_room_space`), all but what ends the game. The rooms of one
+address store ``max_owner_bytes`` together: past it the address makes no room and its rooms
+start no new game (a rematch), each game in play going on to its own room's bound.
 """
 
 from __future__ import annotations
@@ -569,30 +570,26 @@ class RoomService:
 
     def _mark_full(self, entry: _Entry) -> None:
         """Mark the room :attr:`~gametable.room.Room.full` when it has taken all it may."""
-        entry.room.full = (
-            entry.room.version >= self.max_room_messages
-            or entry.stored_bytes() >= self.max_room_bytes
-            or (entry.owner is not None
-                and self._owner_bytes.get(entry.owner, 0) >= self.max_owner_bytes))
+        entry.room.full = (entry.room.version >= self.max_room_messages
+                           or entry.stored_bytes() >= self.max_room_bytes)
 
     def _check_space(self, entry: _Entry, kind: str) -> None:
-        """Refuse a message of type ``kind`` to a full room, or to a room of an address
-        whose rooms hold ``max_owner_bytes`` (:func:`check_room_space`).
+        """Refuse a message of type ``kind`` to a full room (:func:`check_room_space`), or a
+        rematch in a room of an address whose rooms hold ``max_owner_bytes``.
 
         Raises:
             ActionRefused: ``room_full``.
         """
         check_room_space(entry.room, kind, entry.stored_bytes(),
                          max_messages=self.max_room_messages, max_bytes=self.max_room_bytes)
-        if (entry.owner is not None
+        # (an address's share bounds the games it starts: a game in play goes on to its own
+        # room's bound, so that nobody stops a game, and its claims, by filling other rooms)
+        if (kind == "rematch" and entry.owner is not None
                 and self._owner_bytes.get(entry.owner, 0) >= self.max_owner_bytes):
-            entry.room.full = True
-            if kind in ENDING_MESSAGES:
-                return
             raise ActionRefused(
                 "room_full", "the rooms made from this room's address hold all the server"
                 " keeps for one address: start a new room later, when older ones have"
-                " expired (this game can still be left or claimed)",
+                " expired",
             )
 
     def _count_bytes(self, owner: str | None, change: int) -> None:

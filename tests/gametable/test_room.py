@@ -18,7 +18,7 @@ from gametable.room import CLAIM_AFTER, THINK_AFTER, Room
 from gametable.room_store import RoomStore
 from gametable.rooms import RoomService, check_name
 from gametable.seam import Side
-from room_rounds import throw_opening
+from room_rounds import SECRETS, throw_opening
 
 GAMES = {"backgammon": BACKGAMMON, "checkers": CHECKERS}
 W = bytes([1]) * 32
@@ -555,3 +555,86 @@ def test_a_games_thinking_is_not_carried_into_the_next_game() -> None:
     now.advance(THINK_AFTER - 1)
     refused("not_claimable", svc, code, "white" if first == "black" else "black",
             {"type": "claim"})
+
+
+def _backgammon_room(now: FakeNow, store: RoomStore | None = None) -> tuple[RoomService, str]:
+    svc = RoomService({"backgammon": BACKGAMMON}, store, now=now)
+    code, _, _, _ = svc.create("backgammon", {"length": 5, "cube": True}, "none",
+                               name="Ann", side="white")
+    svc.join(code, "Bob")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    return svc, code
+
+
+def _play_out_turn(svc: RoomService, code: str, mover: Side) -> None:
+    room = svc.room(code)
+    while room.view(mover)["state"]["legal"]:
+        legal = room.view(mover)["state"]["legal"][0]
+        svc.handle(code, mover, {"type": "action", "action": {
+            "type": "move_checker", "from": legal["from"], "to": legal["destinations"][0]["to"]}})
+    svc.handle(code, mover, {"type": "action", "action": {"type": "end_turn"}})
+
+
+def test_a_dice_round_waiting_on_the_opponent_is_not_charged_to_the_roller() -> None:
+    """The roller commits after thinking 482 s; the opponent withholds its secret 119 s (a
+    step, timed as one): once it sends it, the roller is not claimable at once."""
+    now = FakeNow()
+    svc, code = _backgammon_room(now)
+    throw_opening(svc, code)
+    room = svc.room(code)
+    first: Side = next(iter(room.table.game.to_act()))
+    roller: Side = "black" if first == "white" else "white"
+    _play_out_turn(svc, code, first)
+    now.advance(482)
+    number = room.next_round
+    svc.handle(code, roller, {"type": "commit", "round": number,
+                              "commitment": commitment_of(SECRETS[roller])})  # fmt: skip
+    now.advance(119)
+    svc.handle(code, first, {"type": "secret", "round": number,
+                             "secret": SECRETS[first].hex()})  # fmt: skip
+    refused("not_claimable", svc, code, first, {"type": "claim"})
+    now.advance(600 - 482 - 1)  # the roller's own thinking: 599 s
+    refused("not_claimable", svc, code, first, {"type": "claim"})
+
+
+def test_the_seconds_thought_before_an_offer_survive_a_restart(tmp_path: Path) -> None:
+    """A restart while a draw offer waits: the offerer's seconds still count when its turn
+    comes back, and the answerer is not charged its answer."""
+    now = FakeNow()
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    svc = service(now, store)
+    code, _, _ = room_of(svc, "checkers")
+    for side in ("white", "black"):
+        svc.connect(code, side)
+    now.advance(300)
+    svc.handle(code, "black", {"type": "action", "action": {"type": "offer_draw"}})
+    again = service(now, store)
+    assert again.restore() == [code]
+    for side in ("white", "black"):
+        again.connect(code, side)
+    now.advance(400)
+    again.handle(code, "white", {"type": "action", "action": {"type": "decline_draw"}})
+    now.advance(THINK_AFTER - 300 - 1)
+    refused("not_claimable", again, code, "white", {"type": "claim"})
+    now.advance(2)
+    assert again.room(code).view("white")["room"]["can_claim"]
+    move(again, code, "black", [11, 15])  # White's turn: afresh, its 400 s not charged
+    now.advance(THINK_AFTER - 1)
+    refused("not_claimable", again, code, "black", {"type": "claim"})
+
+
+def test_a_host_gone_before_the_game_is_not_claimable_at_the_join() -> None:
+    """The host (to move first) closed its page before anyone joined: the game starts at the
+    join, and its absence counts from there."""
+    now = FakeNow()
+    svc = service(now)
+    code, _, _, _ = svc.create("checkers", {}, "none", name="Ann", side="black")
+    svc.connect(code, "black")
+    svc.disconnect(code, "black")
+    now.advance(300)
+    svc.join(code, "Bob")
+    svc.connect(code, "white")
+    refused("not_claimable", svc, code, "white", {"type": "claim"})
+    now.advance(CLAIM_AFTER + 1)
+    svc.handle(code, "white", {"type": "claim"})
