@@ -530,21 +530,12 @@ def test_a_lapsed_offer_does_not_shorten_the_next_turn() -> None:
 def test_a_games_thinking_is_not_carried_into_the_next_game() -> None:
     """A match's game that ends on a dropped double: the next game's turns wait afresh."""
     now = FakeNow()
-    svc = RoomService({"backgammon": BACKGAMMON}, None, now=now)
-    code, _, _, _ = svc.create("backgammon", {"length": 5, "cube": True}, "none",
-                               name="Ann", side="white")
-    svc.join(code, "Bob")
-    for side in ("white", "black"):
-        svc.connect(code, side)
+    svc, code = _backgammon_room(now)
     room = svc.room(code)
     throw_opening(svc, code)
     mover: Side = next(iter(room.table.game.to_act()))
     other_side: Side = "black" if mover == "white" else "white"
-    while room.view(mover)["state"]["legal"]:
-        legal = room.view(mover)["state"]["legal"][0]
-        svc.handle(code, mover, {"type": "action", "action": {
-            "type": "move_checker", "from": legal["from"], "to": legal["destinations"][0]["to"]}})
-    svc.handle(code, mover, {"type": "action", "action": {"type": "end_turn"}})
+    _play_out_turn(svc, code, mover)
     now.advance(500)  # the other side thinks, doubles, and is dropped
     svc.handle(code, other_side, {"type": "action", "action": {"type": "double"}})
     now.advance(400)
