@@ -859,3 +859,33 @@ def test_an_untimed_claim_opens_later_by_the_outages_since_the_player_left(
                 await service.stop()
 
     asyncio.run(claim())
+
+
+def test_a_timed_room_before_its_clock_starts_opens_a_claim_once(
+        redis_server: RedisServer) -> None:
+    """Before checkers' first move no clock runs: the first mover who never moves may be
+    claimed against after the reserve (bullet: 60 s); the sweep opens that claim once and
+    then has no deadline in the past to spin on."""
+    async def claim() -> None:
+        clock = [1000.0]
+        service = SharedRoomService(GAMES, RedisRoomStore(redis_server.url),
+                                    now=lambda: clock[0], wall=lambda: clock[0])
+        try:
+            code, _token, _side, _view = await service.open_room(
+                "checkers", {}, "bullet", name="Ann", side="white", owner=None)
+            await service.join_room(code, "Bob")
+            for side in ("white", "black"):
+                await service.seat_connected(code, side)
+            clock[0] += 61.0  # Black, to move first, has not moved
+            assert await service.redis_store.due(clock[0]) == [code]
+            opened = await service.due(code)
+            assert opened and opened[0][0] == code
+            assert await service.redis_store.due(clock[0]) == []  # announced: no spin
+            room = (await service._fresh(code)).room
+            view = room.view("white")["room"]
+            assert view["can_claim"] and view["claim_cause"] == "thinking"
+            assert room.table.clock is not None and room.table.clock.running is None
+        finally:
+            await service.stop()
+
+    asyncio.run(claim())
