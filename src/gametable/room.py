@@ -730,7 +730,11 @@ class Room:
         if side is not None and claimable is None and self._claims_apply():
             gone = self.gone_for(other(side))
             if gone is not None and other(side) in self.awaited() and self.free_seat() is None:
-                claim_in = round(max(0.0, self.claim_after - gone), 3)
+                # (the earliest of its claims: its thinking may open one before its absence)
+                cause = causes.get(other(side))
+                left = (self.claim_after - gone if cause is None
+                        else cause[0] - self._now())
+                claim_in = round(max(0.0, left), 3)
         view["room"] = {
             "code": self.code,
             "you": side,

@@ -70,3 +70,14 @@ def test_a_timed_game_is_claimable_before_its_clock_starts() -> None:
     white = room.view("white")["room"]
     assert white["can_claim"] and white["claim_cause"] == "thinking"
     assert room.table.clock is not None and room.table.clock.running is None
+
+
+def test_the_countdown_is_to_the_earliest_claim() -> None:
+    """A player who thought 590 s over its move, then closed its page: its thinking claim
+    opens in 10 s, before its absence's 120 s, and the countdown says 10."""
+    now = FakeNow()
+    svc = RoomService(GAMES, None, now=now)
+    code = seated(svc)
+    now.advance(590)
+    svc.disconnect(code, "black")
+    assert svc.room(code).view("white")["room"]["claim_in"] == 10.0
