@@ -316,9 +316,9 @@ def test_an_upload_read_for_longer_than_the_limit_is_refused(tmp_path: Path) -> 
     with TestClient(create_app(settings)) as client:
         for path, key, status in (("/api/records/import", "text", 422),
                                   ("/api/analysis", "mat", 400)):
-            started = time.perf_counter()
+            # (that reading stopped early is the line it stopped at and the words, not a
+            # wall-clock bound, which a loaded machine can pass)
             response = client.post(path, json={key: text, "name": "long.mat"})
-            assert time.perf_counter() - started < 2
             assert response.status_code == status
             error = response.json()["error"]
             assert error["code"] == "too_large"
