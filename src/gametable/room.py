@@ -286,10 +286,13 @@ class Room:
                                                           clock.control.reserve)
 
     def _time_steps(self) -> None:
-        """Untimed: start the wait of each side whose round step became awaited (a side
-        still awaited keeps its start), forget the others'. A side that stops being the one
-        awaited without completing its turn (it offered a draw, doubled, resigned) keeps the
-        seconds it had thought, counted again when the game waits on it next."""
+        """While claims apply (:meth:`_claims_apply`): start the wait of each side whose
+        round step became awaited (a side still awaited keeps its start), forget the others';
+        time the one side the game waits on (no round open). A side that stops being the one
+        awaited without completing its turn (it offered a draw, doubled, resigned, opened a
+        dice round) keeps the seconds it had thought, counted again when the game waits on it
+        next; its opponent's answer is not charged to either; a completed turn or a finished
+        game starts the waits afresh."""
         completed, self._completed = self._completed, None
         if not self._claims_apply():
             self._steps = {}
